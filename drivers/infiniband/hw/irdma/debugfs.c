@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * irdma: debugfs. /sys/kernel/debug/irdma/<aux device>/regs shows, on each
+ * read, live values of the BAR0 registers that matter for bring-up.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+
+#include <hw/e810_regs.h>
+
+#include "main.h"
+
+static struct dentry *irdma_dbg_root;
+
+static const struct irdma_reg_name irdma_dbg_regs[] = {
+	IRDMA_REG_NAME(GLPE_CPUSTATUS0),
+	IRDMA_REG_NAME(GLPE_CPUSTATUS1),
+	IRDMA_REG_NAME(GLPE_CPUSTATUS2),
+	IRDMA_REG_NAME(GLPCI_LBARCTRL),
+	IRDMA_REG_NAME(GLGEN_RSTAT),
+	IRDMA_REG_NAME(GLNVM_ULD),
+	IRDMA_REG_NAME(GLNVM_FLA),
+	IRDMA_REG_NAME(GL_MNG_FWSM),
+	IRDMA_REG_NAME(PF_FUNC_RID),
+	IRDMA_REG_NAME(PFGEN_CTRL),
+	IRDMA_REG_NAME(CQPTAIL),
+	IRDMA_REG_NAME(CCQPSTATUS),
+	IRDMA_REG_NAME(CQPERRCODES),
+};
+
+/* One line per register: name, BAR0 offset, value read now. */
+static int irdma_regs_show(struct seq_file *m, void *unused)
+{
+	struct irdma_pci_f *rf = m->private;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(irdma_dbg_regs); i++)
+		seq_printf(m, "%-16s 0x%08x 0x%08x\n", irdma_dbg_regs[i].name,
+			   irdma_dbg_regs[i].offset,
+			   irdma_rd32(rf, irdma_dbg_regs[i].offset));
+
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(irdma_regs);
+
+/**
+ * irdma_dbg_pf_init() - create the debugfs directory of one function
+ * @rf: per-function state; must stay valid until irdma_dbg_pf_exit()
+ *
+ * debugfs failures are not errors: the driver works without it.
+ */
+void irdma_dbg_pf_init(struct irdma_pci_f *rf)
+{
+	rf->dbg_dir = debugfs_create_dir(dev_name(irdma_rf_to_dev(rf)),
+					 irdma_dbg_root);
+	debugfs_create_file("regs", 0400, rf->dbg_dir, rf, &irdma_regs_fops);
+}
+
+/**
+ * irdma_dbg_pf_exit() - remove the debugfs directory of one function
+ * @rf: per-function state
+ *
+ * Returns only after readers in flight have left, so BAR0 may be given
+ * back afterwards.
+ */
+void irdma_dbg_pf_exit(struct irdma_pci_f *rf)
+{
+	debugfs_remove_recursive(rf->dbg_dir);
+	rf->dbg_dir = NULL;
+}
+
+/**
+ * irdma_dbg_init() - create the "irdma" debugfs root
+ */
+void irdma_dbg_init(void)
+{
+	irdma_dbg_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
+}
+
+/**
+ * irdma_dbg_exit() - remove the "irdma" debugfs root
+ */
+void irdma_dbg_exit(void)
+{
+	debugfs_remove_recursive(irdma_dbg_root);
+	irdma_dbg_root = NULL;
+}

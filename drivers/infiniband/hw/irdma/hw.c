@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * irdma: checks that the GEN_2 protocol engine is usable before any
+ * control structure is built (shared/facts/e810-facts.md sections 1, 2.1).
+ */
+
+#include <linux/bitfield.h>
+#include <linux/delay.h>
+#include <linux/pci.h>
+
+#include <hw/e810_regs.h>
+
+#include "main.h"
+
+/* Like upstream GEN_2: retry 14 times, 1 s apart, before giving up. */
+#define IRDMA_PE_READY_RETRIES	14
+#define IRDMA_PE_READY_WAIT_MS	1000
+
+static const struct irdma_reg_name irdma_pe_cpustatus[] = {
+	IRDMA_REG_NAME(GLPE_CPUSTATUS0),
+	IRDMA_REG_NAME(GLPE_CPUSTATUS1),
+	IRDMA_REG_NAME(GLPE_CPUSTATUS2),
+};
+
+/**
+ * irdma_pe_not_ready() - find a protocol-engine CPU that is not ready
+ * @rf: per-function state
+ * @val: the value read from the register returned
+ *
+ * Return: the first GLPE_CPUSTATUSn entry that does not read
+ * %E810_GLPE_CPUSTATUS_READY, or NULL if all of them do.
+ */
+static const struct irdma_reg_name *irdma_pe_not_ready(struct irdma_pci_f *rf,
+						       u32 *val)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(irdma_pe_cpustatus); i++) {
+		*val = irdma_rd32(rf, irdma_pe_cpustatus[i].offset);
+		if (*val != E810_GLPE_CPUSTATUS_READY)
+			return &irdma_pe_cpustatus[i];
+	}
+
+	return NULL;
+}
+
+/**
+ * irdma_wait_pe_ready() - wait until the protocol engine reports ready
+ * @rf: per-function state
+ *
+ * Context: Process context, sleeps (up to about 15 s).
+ * Return: 0, or -ENODEV if a CPU of the engine never becomes ready.
+ */
+static int irdma_wait_pe_ready(struct irdma_pci_f *rf)
+{
+	const struct irdma_reg_name *reg;
+	unsigned int retry;
+	u32 val;
+
+	for (retry = 0; ; retry++) {
+		reg = irdma_pe_not_ready(rf, &val);
+		if (!reg)
+			return 0;
+		if (retry == IRDMA_PE_READY_RETRIES)
+			break;
+		msleep(IRDMA_PE_READY_WAIT_MS);
+	}
+
+	dev_err(irdma_rf_to_dev(rf),
+		"PE not ready: %s (0x%08x) reads 0x%08x, want 0x%02x\n",
+		reg->name, reg->offset, val, E810_GLPE_CPUSTATUS_READY);
+	return -ENODEV;
+}
+
+/**
+ * irdma_check_db_size() - check the doorbell space the engine decodes
+ * @rf: per-function state
+ *
+ * Return: 0, or -ENODEV unless GLPCI_LBARCTRL.PE_DB_SIZE is 4 or 8 MiB.
+ */
+static int irdma_check_db_size(struct irdma_pci_f *rf)
+{
+	u32 val = irdma_rd32(rf, E810_GLPCI_LBARCTRL);
+	u32 db_size = FIELD_GET(E810_GLPCI_LBARCTRL_PE_DB_SIZE, val);
+
+	if (db_size == E810_PE_DB_SIZE_4M || db_size == E810_PE_DB_SIZE_8M)
+		return 0;
+
+	dev_err(irdma_rf_to_dev(rf),
+		"GLPCI_LBARCTRL (0x%08x) reads 0x%08x: bad PE_DB_SIZE %u\n",
+		E810_GLPCI_LBARCTRL, val, db_size);
+	return -ENODEV;
+}
+
+/**
+ * irdma_check_bar() - check that BAR0 covers the doorbell page
+ * @rf: per-function state
+ *
+ * Return: 0, or -ENODEV if BAR0 ends before the end of the doorbell page.
+ */
+static int irdma_check_bar(struct irdma_pci_f *rf)
+{
+	resource_size_t len = pci_resource_len(rf->pcidev, E810_BAR0);
+
+	if (len >= E810_DB_ADDR_OFFSET + E810_DB_PAGE_SIZE)
+		return 0;
+
+	dev_err(irdma_rf_to_dev(rf),
+		"BAR0 (%pa bytes) does not cover the doorbell page at 0x%08x\n",
+		&len, E810_DB_ADDR_OFFSET);
+	return -ENODEV;
+}
+
+/**
+ * irdma_check_hw() - check that the engine of @rf can be brought up
+ * @rf: per-function state
+ *
+ * Waits for the protocol engine to report ready, then checks the doorbell
+ * size it decodes and that BAR0 is large enough for the doorbell page.
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or -ENODEV.
+ */
+int irdma_check_hw(struct irdma_pci_f *rf)
+{
+	int err;
+
+	err = irdma_wait_pe_ready(rf);
+	if (err)
+		return err;
+
+	err = irdma_check_db_size(rf);
+	if (err)
+		return err;
+
+	return irdma_check_bar(rf);
+}

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * irdma: binding to the ice_lite parent ("ice_lite.roce.<N>" auxiliary
+ * devices, <linux/net/intel/ice_lite_rdma.h>). Everything that knows the
+ * parent's data structures stays in this file.
+ */
+
+#include <linux/auxiliary_bus.h>
+#include <linux/bitops.h>
+#include <linux/build_bug.h>
+#include <linux/mod_devicetable.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/net/intel/ice_lite_rdma.h>
+
+#include "main.h"
+
+static const char * const irdma_ice_lite_event_names[] = {
+	[ICE_LITE_RDMA_EVENT_BEFORE_MTU_CHANGE] = "BEFORE_MTU_CHANGE",
+	[ICE_LITE_RDMA_EVENT_AFTER_MTU_CHANGE] = "AFTER_MTU_CHANGE",
+	[ICE_LITE_RDMA_EVENT_BEFORE_TC_CHANGE] = "BEFORE_TC_CHANGE",
+	[ICE_LITE_RDMA_EVENT_AFTER_TC_CHANGE] = "AFTER_TC_CHANGE",
+	[ICE_LITE_RDMA_EVENT_WARN_RESET] = "WARN_RESET",
+	[ICE_LITE_RDMA_EVENT_CRIT_ERR] = "CRIT_ERR",
+};
+
+static_assert(ARRAY_SIZE(irdma_ice_lite_event_names) ==
+	      ICE_LITE_RDMA_EVENT_NBITS);
+
+/**
+ * irdma_ice_lite_event_handler() - take an event from the parent
+ * @info: the parent's device info
+ * @event: the event
+ *
+ * Only logged for now; the steps that own MTU, QoS and reset handling
+ * act on them.
+ *
+ * Context: Process context; the parent holds the auxiliary device lock.
+ */
+static void irdma_ice_lite_event_handler(struct ice_lite_rdma_dev_info *info,
+					 struct ice_lite_rdma_event *event)
+{
+	unsigned int type;
+
+	for_each_set_bit(type, event->type, ICE_LITE_RDMA_EVENT_NBITS)
+		dev_dbg(&info->adev->dev, "CLNT: event %s (reg 0x%08x)\n",
+			irdma_ice_lite_event_names[type], event->reg);
+}
+
+/**
+ * irdma_ice_lite_probe() - bind to an ice_lite RDMA auxiliary device
+ * @adev: the auxiliary device
+ * @id: the matching id table entry
+ *
+ * Allocates the per-function state, fills it from the parent's device info
+ * and runs the common probe.
+ *
+ * Context: Process context; the auxiliary device lock is held.
+ * Return: 0 or a negative errno.
+ */
+static int irdma_ice_lite_probe(struct auxiliary_device *adev,
+				const struct auxiliary_device_id *id)
+{
+	struct ice_lite_rdma_dev_info *info = ice_lite_rdma_adev_to_info(adev);
+	struct irdma_pci_f *rf;
+	int err;
+
+	if (!(info->rdma_protocol & ICE_LITE_RDMA_PROTOCOL_ROCEV2)) {
+		dev_err(&adev->dev,
+			"parent offers no RoCEv2 (protocols 0x%x)\n",
+			info->rdma_protocol);
+		return -EOPNOTSUPP;
+	}
+
+	rf = kzalloc(sizeof(*rf), GFP_KERNEL);
+	if (!rf)
+		return -ENOMEM;
+
+	rf->adev = adev;
+	rf->pcidev = info->pdev;
+	rf->hw_addr = info->hw_addr;
+	rf->msix_entries = info->msix_entries;
+	rf->msix_count = info->msix_count;
+	rf->pf_id = info->pf_id;
+	rf->ice_lite_info = info;
+	auxiliary_set_drvdata(adev, rf);
+
+	err = irdma_probe_pf(rf);
+	if (err)
+		goto err_free_rf;
+
+	dev_dbg(&adev->dev, "INIT: PF %u bound, %u MSI-X vectors\n",
+		rf->pf_id, rf->msix_count);
+	return 0;
+
+err_free_rf:
+	auxiliary_set_drvdata(adev, NULL);
+	kfree(rf);
+	return err;
+}
+
+/**
+ * irdma_ice_lite_remove() - unbind from an ice_lite RDMA auxiliary device
+ * @adev: the auxiliary device
+ *
+ * Undoes irdma_ice_lite_probe() in reverse.
+ *
+ * Context: Process context; the auxiliary device lock is held.
+ */
+static void irdma_ice_lite_remove(struct auxiliary_device *adev)
+{
+	struct irdma_pci_f *rf = auxiliary_get_drvdata(adev);
+
+	irdma_remove_pf(rf);
+	auxiliary_set_drvdata(adev, NULL);
+	kfree(rf);
+}
+
+static const struct auxiliary_device_id irdma_ice_lite_id_table[] = {
+	{ .name = "ice_lite." ICE_LITE_RDMA_ROCE_NAME },
+	{ }
+};
+MODULE_DEVICE_TABLE(auxiliary, irdma_ice_lite_id_table);
+
+static struct ice_lite_rdma_aux_drv irdma_ice_lite_aux_drv = {
+	.adrv = {
+		.name = "ice_lite",
+		.id_table = irdma_ice_lite_id_table,
+		.probe = irdma_ice_lite_probe,
+		.remove = irdma_ice_lite_remove,
+	},
+	.event_handler = irdma_ice_lite_event_handler,
+};
+
+/**
+ * irdma_ice_lite_register() - register the auxiliary driver for ice_lite
+ *
+ * Return: 0 or a negative errno.
+ */
+int irdma_ice_lite_register(void)
+{
+	return auxiliary_driver_register(&irdma_ice_lite_aux_drv.adrv);
+}
+
+/**
+ * irdma_ice_lite_unregister() - undo irdma_ice_lite_register()
+ */
+void irdma_ice_lite_unregister(void)
+{
+	auxiliary_driver_unregister(&irdma_ice_lite_aux_drv.adrv);
+}

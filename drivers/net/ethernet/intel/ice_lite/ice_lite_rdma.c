@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ice_lite: the RDMA auxiliary device "ice_lite.roce.<N>". Publishes and
+ * withdraws it, delivers parent events to the bound driver, and provides
+ * the parent services (struct ice_lite_rdma_ops) the RDMA driver calls.
+ */
+
+#include <linux/auxiliary_bus.h>
+#include <linux/device.h>
+#include <linux/idr.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+
+#include "ice_lite.h"
+
+/* Auxiliary device ids; an id lives exactly as long as its device. */
+static DEFINE_IDA(ice_lite_aux_ida);
+
+/*
+ * Parent services. They need the admin queue (Tx scheduler, VSI and reset
+ * commands), which a later step implements; until then every op refuses.
+ */
+
+static int ice_lite_rdma_add_qset(struct ice_lite_rdma_dev_info *info,
+				  struct ice_lite_rdma_qset *qset)
+{
+	dev_warn_once(&info->pdev->dev, "RDMA qsets are not supported yet\n");
+	return -EOPNOTSUPP;
+}
+
+static int ice_lite_rdma_del_qset(struct ice_lite_rdma_dev_info *info,
+				  struct ice_lite_rdma_qset *qset)
+{
+	dev_warn_once(&info->pdev->dev, "RDMA qsets are not supported yet\n");
+	return -EOPNOTSUPP;
+}
+
+static int ice_lite_rdma_request_reset(struct ice_lite_rdma_dev_info *info,
+				       enum ice_lite_rdma_reset_type type)
+{
+	dev_warn_once(&info->pdev->dev,
+		      "reset requests are not supported yet\n");
+	return -EOPNOTSUPP;
+}
+
+static int ice_lite_rdma_update_vsi_filter(struct ice_lite_rdma_dev_info *info,
+					   u16 vsi_id, bool enable)
+{
+	dev_warn_once(&info->pdev->dev,
+		      "RDMA VSI filters are not supported yet\n");
+	return -EOPNOTSUPP;
+}
+
+static const struct ice_lite_rdma_ops ice_lite_rdma_ops = {
+	.add_qset = ice_lite_rdma_add_qset,
+	.del_qset = ice_lite_rdma_del_qset,
+	.request_reset = ice_lite_rdma_request_reset,
+	.update_vsi_filter = ice_lite_rdma_update_vsi_filter,
+};
+
+/**
+ * ice_lite_rdma_init_info() - fill what the RDMA driver gets from us
+ * @pf: the PF
+ *
+ * No netdev and no VSI exist yet; QoS is a single traffic class that owns
+ * all the bandwidth and all user priorities (up2tc[] all 0).
+ */
+static void ice_lite_rdma_init_info(struct ice_lite_pf *pf)
+{
+	struct ice_lite_rdma_dev_info *info = &pf->rdma_info;
+
+	memset(info, 0, sizeof(*info));
+	info->pdev = pf->pdev;
+	info->hw_addr = pf->hw_addr;
+	info->netdev = NULL;
+	info->ops = &ice_lite_rdma_ops;
+	info->msix_entries = pf->rdma_msix;
+	info->msix_count = pf->num_rdma_msix;
+	info->qos.num_tc = 1;
+	info->qos.tc_info[0].rel_bw = 100;
+	info->rdma_protocol = ICE_LITE_RDMA_PROTOCOL_ROCEV2;
+	info->pf_id = pf->pf_id;
+}
+
+/**
+ * ice_lite_adev_release() - free an auxiliary device and its id
+ * @dev: the device embedded in the auxiliary device
+ *
+ * Called by the driver core when the last reference goes away.
+ */
+static void ice_lite_adev_release(struct device *dev)
+{
+	struct ice_lite_rdma_aux_dev *iadev =
+		container_of(dev, struct ice_lite_rdma_aux_dev, adev.dev);
+
+	ida_free(&ice_lite_aux_ida, iadev->adev.id);
+	kfree(iadev);
+}
+
+/**
+ * ice_lite_rdma_plug() - publish the RDMA auxiliary device
+ * @pf: the PF, with BAR0 mapped and MSI-X allocated
+ *
+ * Creates "ice_lite.roce.<N>" below the PCI device. If irdma is loaded it
+ * probes from inside this call.
+ *
+ * Context: Process context; takes @pf->adev_mutex.
+ * Return: 0 or a negative errno.
+ */
+int ice_lite_rdma_plug(struct ice_lite_pf *pf)
+{
+	struct device *dev = ice_lite_pf_to_dev(pf);
+	struct ice_lite_rdma_aux_dev *iadev;
+	struct auxiliary_device *adev;
+	int id, err;
+
+	ice_lite_rdma_init_info(pf);
+
+	iadev = kzalloc(sizeof(*iadev), GFP_KERNEL);
+	if (!iadev)
+		return -ENOMEM;
+
+	id = ida_alloc(&ice_lite_aux_ida, GFP_KERNEL);
+	if (id < 0) {
+		err = id;
+		goto err_free_iadev;
+	}
+
+	adev = &iadev->adev;
+	iadev->info = &pf->rdma_info;
+	adev->name = ICE_LITE_RDMA_ROCE_NAME;
+	adev->id = id;
+	adev->dev.parent = dev;
+	adev->dev.release = ice_lite_adev_release;
+
+	err = auxiliary_device_init(adev);
+	if (err)
+		goto err_free_id;
+
+	/* From here on ice_lite_adev_release() frees @iadev and its id. */
+	pf->rdma_info.adev = adev;
+	err = auxiliary_device_add(adev);
+	if (err)
+		goto err_uninit_adev;
+
+	mutex_lock(&pf->adev_mutex);
+	pf->adev = iadev;
+	mutex_unlock(&pf->adev_mutex);
+	return 0;
+
+err_uninit_adev:
+	dev_err(dev, "cannot add RDMA auxiliary device: %d\n", err);
+	pf->rdma_info.adev = NULL;
+	auxiliary_device_uninit(adev);
+	return err;
+err_free_id:
+	ida_free(&ice_lite_aux_ida, id);
+err_free_iadev:
+	kfree(iadev);
+	return err;
+}
+
+/**
+ * ice_lite_rdma_unplug() - withdraw the RDMA auxiliary device
+ * @pf: the PF
+ *
+ * Unbinds the RDMA driver (its remove runs from inside this call) and
+ * drops our reference. Safe to call when nothing is published.
+ *
+ * Context: Process context; takes @pf->adev_mutex.
+ */
+void ice_lite_rdma_unplug(struct ice_lite_pf *pf)
+{
+	struct ice_lite_rdma_aux_dev *iadev;
+
+	mutex_lock(&pf->adev_mutex);
+	iadev = pf->adev;
+	pf->adev = NULL;
+	mutex_unlock(&pf->adev_mutex);
+
+	if (!iadev)
+		return;
+
+	auxiliary_device_delete(&iadev->adev);
+	pf->rdma_info.adev = NULL;
+	auxiliary_device_uninit(&iadev->adev);
+}
+
+/**
+ * ice_lite_rdma_send_event() - deliver an event to the bound RDMA driver
+ * @pf: the PF
+ * @event: the event; only read
+ *
+ * Does nothing if no auxiliary device is published or no driver is bound.
+ * The handler runs with the auxiliary device's lock held, so the driver
+ * cannot be unbound while it runs.
+ *
+ * Context: Process context; takes @pf->adev_mutex, then the device lock.
+ */
+void ice_lite_rdma_send_event(struct ice_lite_pf *pf,
+			      struct ice_lite_rdma_event *event)
+{
+	const struct ice_lite_rdma_aux_drv *iadrv;
+	struct auxiliary_device *adev;
+
+	mutex_lock(&pf->adev_mutex);
+	if (!pf->adev)
+		goto out_unlock;
+
+	adev = &pf->adev->adev;
+	device_lock(&adev->dev);
+	if (adev->dev.driver) {
+		iadrv = container_of(to_auxiliary_drv(adev->dev.driver),
+				     struct ice_lite_rdma_aux_drv, adrv);
+		if (iadrv->event_handler)
+			iadrv->event_handler(&pf->rdma_info, event);
+	}
+	device_unlock(&adev->dev);
+
+out_unlock:
+	mutex_unlock(&pf->adev_mutex);
+}

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause */
+/*
+ * Intel E810 (irdma GEN_2) PF BAR0 register map: offsets and fields.
+ *
+ * One source of truth for the device model, ice_lite, irdma and the tests.
+ * Offsets and bit positions are those of the real E810 as used by the
+ * upstream ice and irdma drivers (see shared/facts/e810-facts.md section 1
+ * and e810-lan-facts.md sections 1, 2, 4 and 5). All registers are 32 bits
+ * wide and little-endian.
+ */
+#ifndef E810_REGS_H
+#define E810_REGS_H
+
+#include "e810_compat.h"
+
+/* ---- PCI identity and BAR geometry ---------------------------------- */
+
+#define E810_PCI_VENDOR_ID		0x8086
+#define E810_PCI_DEVICE_ID_C_QSFP	0x1592	/* E810-C QSFP */
+#define E810_PCI_SUBSYS_VENDOR_ID	0x8086
+#define E810_PCI_SUBSYS_ID_C_Q2		0x0002	/* E810-C-Q2 */
+#define E810_PCI_REVISION		0x02
+
+#define E810_BAR0			0	/* registers, doorbells, push pages */
+#define E810_BAR0_SIZE			(32u << 20)
+#define E810_BAR_MSIX			3	/* MSI-X table and PBA */
+#define E810_BAR_MSIX_SIZE		(64u << 10)
+#define E810_MSIX_VECTORS		1024	/* table size of a real E810 PF */
+#define E810_MSIX_TABLE_OFFSET		0x0000
+#define E810_MSIX_PBA_OFFSET		0x8000
+
+/* Interrupt vector space of the device (GLINT_DYN_CTL index range). */
+#define E810_MAX_VECTORS		2048
+
+/* ---- PF reset and readiness (LAN facts 1.1) -------------------------- */
+
+#define E810_PFGEN_CTRL			0x00091000
+#define E810_PFGEN_CTRL_PFSWR		BIT(0)
+#define E810_PFGEN_STATE		0x00088000
+#define E810_GLGEN_RSTCTL		0x000B8180
+#define E810_GLGEN_RSTCTL_GRSTDEL	GENMASK(5, 0)
+#define E810_GLGEN_RSTAT		0x000B8188
+#define E810_GLGEN_RSTAT_DEVSTATE	GENMASK(1, 0)
+#define E810_GLGEN_RSTAT_RESET_TYPE	GENMASK(3, 2)
+#define E810_GLGEN_RTRIG		0x000B8190
+#define E810_GLGEN_RTRIG_CORER		BIT(0)
+#define E810_GLGEN_RTRIG_GLOBR		BIT(1)
+#define E810_GLGEN_STAT			0x000B612C
+#define E810_GLNVM_ULD			0x000B6008
+#define E810_GLNVM_ULD_PCIER_DONE	BIT(0)
+#define E810_GLNVM_ULD_PCIER_DONE_1	BIT(1)
+#define E810_GLNVM_ULD_CORER_DONE	BIT(3)
+#define E810_GLNVM_ULD_GLOBR_DONE	BIT(4)
+#define E810_GLNVM_ULD_POR_DONE		BIT(5)
+#define E810_GLNVM_ULD_POR_DONE_1	BIT(8)
+#define E810_GLNVM_ULD_PCIER_DONE_2	BIT(9)
+#define E810_GLNVM_ULD_PE_DONE		BIT(10)
+/* The seven "non-PE" done bits ice waits for after any reset. */
+#define E810_GLNVM_ULD_LAN_MASK		0x0000033B
+#define E810_GLNVM_ULD_ALL_MASK		0x0000073B
+#define E810_GLNVM_GENS			0x000B6100
+#define E810_GLNVM_GENS_SR_SIZE		GENMASK(7, 5)
+#define E810_GLNVM_FLA			0x000B6108
+#define E810_GLNVM_FLA_LOCKED		BIT(6)
+#define E810_GL_MNG_FWSM		0x000B6134
+#define E810_GL_MNG_FWSM_FW_MODE	GENMASK(2, 0)
+#define E810_GL_MNG_FWSM_FW_LOADING	BIT(30)
+#define E810_PF_FUNC_RID		0x0009E880
+#define E810_PF_FUNC_RID_FUNC_NUM	GENMASK(2, 0)
+#define E810_GL_PWR_MODE_CTL		0x000B820C
+#define E810_GLPCI_CNF2			0x000BE004
+#define E810_PFPM_WUS			0x0009DB80
+#define E810_PFQF_FD_ENA		0x0043A000
+#define E810_GL_MDCK_TX_TDPU		0x00049348
+
+/* ---- Admin queue (LAN facts 2.1) -------------------------------------- */
+
+#define E810_PF_FW_ATQBAL		0x00080000
+#define E810_PF_FW_ARQBAL		0x00080080
+#define E810_PF_FW_ATQBAH		0x00080100
+#define E810_PF_FW_ARQBAH		0x00080180
+#define E810_PF_FW_ATQLEN		0x00080200
+#define E810_PF_FW_ARQLEN		0x00080280
+#define E810_PF_FW_ATQH			0x00080300
+#define E810_PF_FW_ARQH			0x00080380
+#define E810_PF_FW_ATQT			0x00080400
+#define E810_PF_FW_ARQT			0x00080480
+#define E810_PF_FW_AQLEN_LEN		GENMASK(9, 0)
+#define E810_PF_FW_AQLEN_VFE		BIT(28)
+#define E810_PF_FW_AQLEN_OVFL		BIT(29)
+#define E810_PF_FW_AQLEN_CRIT		BIT(30)
+#define E810_PF_FW_AQLEN_ENABLE		BIT(31)
+#define E810_PF_FW_AQ_PTR		GENMASK(9, 0)	/* H and T */
+
+/* ---- Interrupts (LAN facts 5.1, RDMA facts 1.1/1.2) ------------------ */
+
+#define E810_GLINT_DYN_CTL(n)		(0x00160000 + 4 * (n))
+#define E810_GLINT_DYN_CTL_INTENA	BIT(0)
+#define E810_GLINT_DYN_CTL_CLEARPBA	BIT(1)
+#define E810_GLINT_DYN_CTL_SWINT_TRIG	BIT(2)
+#define E810_GLINT_DYN_CTL_ITR_INDX	GENMASK(4, 3)
+#define E810_GLINT_DYN_CTL_INTERVAL	GENMASK(16, 5)
+#define E810_GLINT_DYN_CTL_SW_ITR_INDX_ENA BIT(24)
+#define E810_GLINT_DYN_CTL_SW_ITR_INDX	GENMASK(26, 25)
+#define E810_GLINT_DYN_CTL_WB_ON_ITR	BIT(30)
+#define E810_GLINT_DYN_CTL_INTENA_MSK	BIT(31)
+#define E810_GLINT_ITR(i, n)		(0x00154000 + (i) * 0x2000 + 4 * (n))
+#define E810_GLINT_RATE(n)		(0x0015A000 + 4 * (n))
+#define E810_GLINT_RATE_INTERVAL	GENMASK(5, 0)
+#define E810_GLINT_RATE_INTRL_ENA	BIT(6)
+#define E810_GLINT_CTL			0x0016CC54
+#define E810_GLINT_CTL_DIS_AUTOMASK	BIT(0)
+#define E810_GLINT_CEQCTL(n)		(0x0015C000 + 4 * (n))
+#define E810_QINT_RQCTL(q)		(0x00150000 + 4 * (q))
+#define E810_QINT_TQCTL(q)		(0x00140000 + 4 * (q))
+#define E810_PFINT_FW_CTL		0x0016C800
+#define E810_PFINT_MBX_CTL		0x0016B280
+#define E810_PFINT_OICR			0x0016CA00
+#define E810_PFINT_OICR_ENA		0x0016C900
+#define E810_PFINT_OICR_CTL		0x0016CA80
+#define E810_PFINT_AEQCTL		0x0016CB00
+/* Layout shared by every *_CTL cause register above (CEQCTL, AEQCTL, ...). */
+#define E810_INT_CTL_MSIX_INDX		GENMASK(10, 0)
+#define E810_INT_CTL_ITR_INDX		GENMASK(12, 11)
+#define E810_INT_CTL_CAUSE_ENA		BIT(30)
+
+#define E810_PFINT_OICR_ECC_ERR		BIT(16)
+#define E810_PFINT_OICR_MAL_DETECT	BIT(19)
+#define E810_PFINT_OICR_GRST		BIT(20)
+#define E810_PFINT_OICR_PCI_EXCEPTION	BIT(21)
+#define E810_PFINT_OICR_HMC_ERR		BIT(26)
+#define E810_PFINT_OICR_PE_PUSH		BIT(27)
+#define E810_PFINT_OICR_PE_CRITERR	BIT(28)
+#define E810_PFINT_OICR_VFLR		BIT(29)
+#define E810_PFINT_OICR_SWINT		BIT(31)
+
+/* ---- LAN queues (LAN facts 4.1, 4.3) ---------------------------------- */
+
+#define E810_LAN_MAX_QUEUES		2048
+#define E810_QRX_CONTEXT(i, q)		(0x00280000 + (i) * 0x2000 + 4 * (q))
+#define E810_QRX_CTRL(q)		(0x00120000 + 4 * (q))
+#define E810_QRX_CTRL_QENA_REQ		BIT(0)
+#define E810_QRX_CTRL_QENA_STAT		BIT(2)
+#define E810_QRX_TAIL(q)		(0x00290000 + 4 * (q))
+#define E810_QRXFLXP_CNTXT(q)		(0x00480000 + 4 * (q))
+#define E810_QTX_COMM_DBELL(q)		(0x002C0000 + 4 * (q))
+#define E810_QTX_COMM_HEAD(q)		(0x000E0000 + 4 * (q))
+
+/* ---- RDMA protocol engine (RDMA facts 1.1/1.2) ------------------------ */
+
+#define E810_CQPTAIL			0x00500880
+#define E810_CQPTAIL_WQTAIL		GENMASK(10, 0)
+#define E810_CQPTAIL_CQP_OP_ERR		BIT(31)
+#define E810_CQPDB			0x00500800
+#define E810_CCQPSTATUS			0x0050A000
+#define E810_CCQPSTATUS_CCQP_DONE	BIT(0)
+#define E810_CCQPSTATUS_CCQP_ERR	BIT(31)
+#define E810_CCQPHIGH			0x0050A100
+#define E810_CCQPLOW			0x0050A080
+#define E810_CQARM			0x00502C00
+#define E810_CQACK			0x00502C80
+#define E810_AEQALLOC			0x00502D00
+#define E810_CQPERRCODES		0x0050A200
+#define E810_CQPERRCODES_MINOR		GENMASK(15, 0)
+#define E810_CQPERRCODES_MAJOR		GENMASK(31, 16)
+#define E810_WQEALLOC			0x00504400
+#define E810_WQEALLOC_WQE_DESC_INDEX	GENMASK(31, 20)
+#define E810_GLPCI_LBARCTRL		0x0009DE74
+#define E810_GLPCI_LBARCTRL_PE_DB_SIZE	GENMASK(5, 4)
+#define E810_PE_DB_SIZE_4M		1
+#define E810_PE_DB_SIZE_8M		2
+#define E810_GLPE_CPUSTATUS0		0x0050BA5C
+#define E810_GLPE_CPUSTATUS1		0x0050BA60
+#define E810_GLPE_CPUSTATUS2		0x0050BA64
+#define E810_GLPE_CPUSTATUS_READY	0x80
+#define E810_VSIQF_PE_CTL1(n)		(0x00414000 + 4 * (n))
+#define E810_PFHMC_PDINV		0x00520300
+#define E810_PFHMC_PDINV_PMSDIDX	GENMASK(11, 0)
+#define E810_PFHMC_PDINV_PMSDPARTSEL	BIT(15)
+#define E810_PFHMC_PDINV_PMPDIDX	GENMASK(24, 16)
+#define E810_PFHMC_ERRORINFO		0x00520400
+#define E810_PFHMC_ERRORDATA		0x00520500
+#define E810_GLPE_CRITERR		0x00534000
+
+/* Doorbell page and push pages (RDMA facts 1.3). */
+#define E810_DB_ADDR_OFFSET		0x007F0000
+#define E810_DB_PAGE_SIZE		0x1000
+#define E810_DB_QP_OFFSET		0x00	/* SQ doorbell: qp_id */
+#define E810_DB_CQ_OFFSET		0x40	/* CQ arm doorbell: cq_id */
+#define E810_PUSH_OFFSET		0x00800000
+#define E810_PUSH_MAX_PAGES		1024
+
+#endif /* E810_REGS_H */

@@ -1,0 +1,300 @@
+/*
+ * Emulated E810 PF: core lifetime, BAR0 decode and deferred work.
+ *
+ * BAR0 holds three regions (e810-facts.md section 1.3):
+ *   [0, DB_ADDR_OFFSET)                registers (32-bit accesses only)
+ *   [DB_ADDR_OFFSET, +4 KiB)           the user doorbell page
+ *   [PUSH_OFFSET, +(MAX_PAGES+1) pages) push WQE and push doorbell pages
+ * Anything else inside the BAR is unimplemented and reads as zero.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "e810_core.h"
+
+#define PUSH_END (E810_PUSH_OFFSET + (E810_PUSH_MAX_PAGES + 1) * 0x1000u)
+
+void e810_core_log(E810Core *core, E810LogLevel level, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+
+    if (!core->ops->log) {
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    core->ops->log(core->opaque, level, msg);
+}
+
+void e810_core_request_work(E810Core *core, uint32_t work)
+{
+    bool idle = !core->work_pending;
+
+    core->work_pending |= work;
+    if (idle) {
+        core->ops->schedule_work(core->opaque);
+    }
+}
+
+static void set_identity(E810Core *core)
+{
+    *e810_regfile_ptr(&core->regs, E810_PF_FUNC_RID) =
+        FIELD_PREP(E810_PF_FUNC_RID_FUNC_NUM, core->pf_id);
+}
+
+int e810_core_init(E810Core *core, const E810CoreOps *ops, void *opaque,
+                   uint8_t pf_id)
+{
+    int ret;
+
+    memset(core, 0, sizeof(*core));
+    if (pf_id > FIELD_GET(E810_PF_FUNC_RID_FUNC_NUM, 0xffffffffu)) {
+        return -EINVAL;
+    }
+    core->ops = ops;
+    core->opaque = opaque;
+    core->pf_id = pf_id;
+    ret = e810_regfile_init(&core->regs);
+    if (ret) {
+        return ret;
+    }
+    e810_intr_init(&core->intr, E810_MSIX_VECTORS);
+    e810_core_reset(core);
+    return 0;
+}
+
+void e810_core_fini(E810Core *core)
+{
+    e810_regfile_fini(&core->regs);
+}
+
+void e810_core_reset(E810Core *core)
+{
+    e810_regfile_reset(&core->regs, E810_RST_POR);
+    set_identity(core);
+    e810_intr_reset(&core->intr);
+    core->work_pending = 0;
+}
+
+/* ---- register writes with side effects -------------------------------- */
+
+static void write_pfgen_ctrl(E810Core *core, uint32_t *reg, uint32_t val)
+{
+    /* PFSWR stays set until the reset has run, then clears itself. */
+    *reg = val & E810_PFGEN_CTRL_PFSWR;
+    if (val & E810_PFGEN_CTRL_PFSWR) {
+        e810_core_request_work(core, E810_WORK_PF_RESET);
+    }
+}
+
+static void write_glgen_rtrig(E810Core *core, uint32_t *reg, uint32_t val)
+{
+    uint32_t *rstat = e810_regfile_ptr(&core->regs, E810_GLGEN_RSTAT);
+    uint32_t type;
+
+    if (val & E810_GLGEN_RTRIG_GLOBR) {
+        type = 2;
+    } else if (val & E810_GLGEN_RTRIG_CORER) {
+        type = 1;
+    } else {
+        return;
+    }
+    /* Global reset in progress until the work runs (ice polls DEVSTATE). */
+    *reg = val & (E810_GLGEN_RTRIG_CORER | E810_GLGEN_RTRIG_GLOBR);
+    *rstat = FIELD_PREP(E810_GLGEN_RSTAT_DEVSTATE, 1) |
+             FIELD_PREP(E810_GLGEN_RSTAT_RESET_TYPE, type);
+    e810_core_request_work(core, E810_WORK_CORE_RESET);
+}
+
+static void write_register(E810Core *core, E810RegRef *ref, uint32_t val)
+{
+    const E810RegInfo *ri = ref->info;
+
+    if (ri->flags & E810_REG_RO) {
+        core->stats.mmio_ro_write++;
+        e810_core_log(core, E810_LOG_GUEST_ERROR,
+                      "write 0x%08x to read-only %s[%u] ignored",
+                      val, ri->name, ref->index);
+        return;
+    }
+    switch (ri->id) {
+    case E810_REGID_PFGEN_CTRL:
+        write_pfgen_ctrl(core, ref->val, val);
+        return;
+    case E810_REGID_GLGEN_RTRIG:
+        write_glgen_rtrig(core, ref->val, val);
+        return;
+    case E810_REGID_GLINT_DYN_CTL:
+        e810_intr_dyn_ctl_write(core, ref->index, ref->val, val);
+        return;
+    case E810_REGID_CQPDB:
+    case E810_REGID_CQARM:
+    case E810_REGID_CQACK:
+    case E810_REGID_AEQALLOC:
+    case E810_REGID_WQEALLOC:
+    case E810_REGID_PFHMC_PDINV:
+        e810_core_log(core, E810_LOG_UNIMP,
+                      "%s written (0x%08x): RDMA engine not modelled yet",
+                      ri->name, val);
+        return;
+    default:
+        break;
+    }
+    if (ri->w1c) {
+        val = (*ref->val & ~(val & ri->w1c)) | (val & ~ri->w1c);
+    }
+    *ref->val = val;
+}
+
+static uint32_t read_register(E810Core *core, E810RegRef *ref)
+{
+    uint32_t val;
+
+    if (ref->info->flags & E810_REG_WO) {
+        return 0;
+    }
+    val = *ref->val;
+    if (ref->info->flags & E810_REG_RC) {
+        *ref->val = 0;
+    }
+    return val;
+}
+
+/* ---- BAR0 decode ------------------------------------------------------- */
+
+static bool access_ok(E810Core *core, uint64_t addr, unsigned size, bool wr)
+{
+    if ((size == 1 || size == 2 || size == 4 || size == 8) &&
+        addr < E810_BAR0_SIZE && size <= E810_BAR0_SIZE - addr &&
+        !(addr & (size - 1))) {
+        return true;
+    }
+    core->stats.mmio_bad_access++;
+    e810_core_log(core, E810_LOG_GUEST_ERROR,
+                  "bad BAR0 %s: offset 0x%llx size %u", wr ? "write" : "read",
+                  (unsigned long long)addr, size);
+    return false;
+}
+
+static void unimplemented(E810Core *core, uint64_t addr, bool wr)
+{
+    core->stats.mmio_unimplemented++;
+    e810_core_log(core, E810_LOG_UNIMP, "%s of unimplemented BAR0 offset 0x%llx",
+                  wr ? "write" : "read", (unsigned long long)addr);
+}
+
+static bool in_register_space(uint64_t addr, unsigned size, E810Core *core,
+                              bool wr)
+{
+    if (addr >= E810_DB_ADDR_OFFSET) {
+        return false;
+    }
+    if (size != 4) {
+        /* The drivers use readl/writel only; the hardware does the same. */
+        core->stats.mmio_bad_access++;
+        e810_core_log(core, E810_LOG_GUEST_ERROR,
+                      "%u-byte register %s at 0x%llx ignored", size,
+                      wr ? "write" : "read", (unsigned long long)addr);
+        return false;
+    }
+    return true;
+}
+
+uint64_t e810_core_mmio_read(E810Core *core, uint64_t addr, unsigned size)
+{
+    E810RegRef ref;
+
+    if (!access_ok(core, addr, size, false)) {
+        return 0;
+    }
+    if (addr >= E810_DB_ADDR_OFFSET &&
+        addr < E810_DB_ADDR_OFFSET + E810_DB_PAGE_SIZE) {
+        return 0;   /* doorbells are write-only */
+    }
+    if (addr >= E810_PUSH_OFFSET && addr < PUSH_END) {
+        return 0;   /* push pages are write-combined, write-only */
+    }
+    if (!in_register_space(addr, size, core, false)) {
+        if (addr >= E810_DB_ADDR_OFFSET) {
+            unimplemented(core, addr, false);
+        }
+        return 0;
+    }
+    if (!e810_regfile_lookup(&core->regs, addr, &ref)) {
+        unimplemented(core, addr, false);
+        return 0;
+    }
+    return read_register(core, &ref);
+}
+
+void e810_core_mmio_write(E810Core *core, uint64_t addr, uint64_t val,
+                          unsigned size)
+{
+    E810RegRef ref;
+
+    if (!access_ok(core, addr, size, true)) {
+        return;
+    }
+    if ((addr >= E810_DB_ADDR_OFFSET &&
+         addr < E810_DB_ADDR_OFFSET + E810_DB_PAGE_SIZE) ||
+        (addr >= E810_PUSH_OFFSET && addr < PUSH_END)) {
+        e810_core_log(core, E810_LOG_UNIMP,
+                      "doorbell/push write at 0x%llx: RDMA engine not "
+                      "modelled yet", (unsigned long long)addr);
+        return;
+    }
+    if (!in_register_space(addr, size, core, true)) {
+        if (addr >= E810_DB_ADDR_OFFSET) {
+            unimplemented(core, addr, true);
+        }
+        return;
+    }
+    if (!e810_regfile_lookup(&core->regs, addr, &ref)) {
+        unimplemented(core, addr, true);
+        return;
+    }
+    write_register(core, &ref, (uint32_t)val);
+}
+
+/* ---- deferred work ----------------------------------------------------- */
+
+static void do_pf_reset(E810Core *core)
+{
+    e810_regfile_reset(&core->regs, E810_RST_PFR);
+    e810_intr_reset(&core->intr);
+    *e810_regfile_ptr(&core->regs, E810_PFGEN_CTRL) &= ~E810_PFGEN_CTRL_PFSWR;
+    core->stats.pf_resets++;
+}
+
+static void do_core_reset(E810Core *core)
+{
+    uint32_t *rstat = e810_regfile_ptr(&core->regs, E810_GLGEN_RSTAT);
+    uint32_t type = FIELD_GET(E810_GLGEN_RSTAT_RESET_TYPE, *rstat);
+
+    e810_regfile_reset(&core->regs,
+                       type == 2 ? E810_RST_GLOBR : E810_RST_CORER);
+    set_identity(core);
+    e810_intr_reset(&core->intr);
+    /* Done: device active again, last reset type kept for the driver. */
+    *rstat = FIELD_PREP(E810_GLGEN_RSTAT_RESET_TYPE, type);
+}
+
+void e810_core_run_work(E810Core *core)
+{
+    uint32_t work = core->work_pending;
+
+    core->work_pending = 0;
+    core->stats.work_runs++;
+    if (work & E810_WORK_CORE_RESET) {
+        do_core_reset(core);
+    }
+    if (work & E810_WORK_PF_RESET) {
+        do_pf_reset(core);
+    }
+}

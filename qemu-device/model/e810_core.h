@@ -1,0 +1,90 @@
+/*
+ * Emulated Intel E810 PF: QEMU-free device core, public interface.
+ *
+ * The core never includes QEMU headers. Its embedder (the QEMU glue in
+ * qemu-device/qemu/, or a host unit test) supplies E810CoreOps for
+ * everything that touches the outside world, and calls in for MMIO,
+ * deferred work and reset. MMIO handlers only record work and call
+ * ops->schedule_work(); the work itself runs in e810_core_run_work(),
+ * which the embedder calls later (a bottom half in QEMU).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef E810_CORE_H
+#define E810_CORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hw/e810_regs.h"
+#include "e810_intr.h"
+#include "e810_regfile.h"
+
+typedef enum E810LogLevel {
+    E810_LOG_GUEST_ERROR,   /* the guest did something the hardware forbids */
+    E810_LOG_UNIMP,         /* the guest used something not modelled */
+} E810LogLevel;
+
+typedef struct E810CoreOps {
+    /* Host memory access on behalf of the device; 0 on success. */
+    int (*dma_read)(void *opaque, uint64_t addr, void *buf, size_t len);
+    int (*dma_write)(void *opaque, uint64_t addr, const void *buf,
+                     size_t len);
+    /* Deliver MSI-X vector @vector (already checked against masks). */
+    void (*msix_notify)(void *opaque, unsigned vector);
+    /* Ask for e810_core_run_work() to be called soon, outside MMIO. */
+    void (*schedule_work)(void *opaque);
+    /* Diagnostics; may be NULL. */
+    void (*log)(void *opaque, E810LogLevel level, const char *msg);
+} E810CoreOps;
+
+/* Counters a test or a debugger can read; never reset by the guest. */
+typedef struct E810CoreStats {
+    uint64_t mmio_bad_access;   /* unaligned, wrong size or out of BAR */
+    uint64_t mmio_unimplemented;/* no register at that offset */
+    uint64_t mmio_ro_write;     /* write to a read-only register */
+    uint64_t pf_resets;
+    uint64_t work_runs;
+} E810CoreStats;
+
+/* Work the MMIO side has recorded for e810_core_run_work(). */
+enum {
+    E810_WORK_PF_RESET = 1u << 0,
+    E810_WORK_CORE_RESET = 1u << 1,
+};
+
+typedef struct E810Core {
+    const E810CoreOps *ops;
+    void *opaque;
+    uint8_t pf_id;
+
+    E810RegFile regs;
+    E810Intr intr;
+
+    uint32_t work_pending;
+    E810CoreStats stats;
+} E810Core;
+
+/* Lifetime. @pf_id is the PCI function number (PF_FUNC_RID). */
+int e810_core_init(E810Core *core, const E810CoreOps *ops, void *opaque,
+                   uint8_t pf_id);
+void e810_core_fini(E810Core *core);
+
+/* Power-on reset: every register to its reset value, all state dropped. */
+void e810_core_reset(E810Core *core);
+
+/* BAR0 access. @size is 1, 2, 4 or 8; anything else is a bad access. */
+uint64_t e810_core_mmio_read(E810Core *core, uint64_t addr, unsigned size);
+void e810_core_mmio_write(E810Core *core, uint64_t addr, uint64_t val,
+                          unsigned size);
+
+/* Runs recorded work; bounded, safe to call when nothing is pending. */
+void e810_core_run_work(E810Core *core);
+
+/* Internal helpers shared by the core's files. */
+void e810_core_log(E810Core *core, E810LogLevel level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void e810_core_request_work(E810Core *core, uint32_t work);
+
+#endif /* E810_CORE_H */

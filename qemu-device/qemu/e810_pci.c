@@ -1,0 +1,282 @@
+/*
+ * QEMU glue for the emulated Intel E810-C QSFP PF ("-device e810").
+ *
+ * Everything the device does lives in the QEMU-free core (../model); this
+ * file only connects it to QEMU: PCI identity and BARs, MSI-X, DMA, the
+ * NIC backend, the bottom half that runs deferred work, reset and logging.
+ *
+ * Device properties:
+ *   netdev=<id>   the QEMU netdev the port is attached to
+ *   mac=<mac>     permanent MAC address (read by the driver through the AQ)
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "hw/pci/msix.h"
+#include "hw/pci/pci_device.h"
+#include "hw/pci/pcie.h"
+#include "hw/qdev-properties.h"
+#include "migration/vmstate.h"
+#include "net/net.h"
+#include "qapi/error.h"
+#include "qemu/log.h"
+#include "qemu/main-loop.h"
+#include "qemu/module.h"
+#include "system/dma.h"
+
+#include "e810_core.h"
+
+#define TYPE_E810 "e810"
+OBJECT_DECLARE_SIMPLE_TYPE(E810State, E810)
+
+#define E810_PCIE_CAP_OFFSET    0xa0
+#define E810_MSIX_CAP_OFFSET    0x70
+#define E810_DSN_CAP_OFFSET     0x100
+
+struct E810State {
+    PCIDevice parent_obj;
+
+    NICState *nic;
+    NICConf conf;
+    MemoryRegion mmio;
+    MemoryRegion msix;
+    QEMUBH *work_bh;
+
+    E810Core core;
+    uint64_t rx_dropped;
+};
+
+/* ---- core callbacks ---------------------------------------------------- */
+
+static int e810_dma_read(void *opaque, uint64_t addr, void *buf, size_t len)
+{
+    E810State *s = opaque;
+
+    return pci_dma_read(PCI_DEVICE(s), addr, buf, len) == MEMTX_OK ? 0 : -1;
+}
+
+static int e810_dma_write(void *opaque, uint64_t addr, const void *buf,
+                          size_t len)
+{
+    E810State *s = opaque;
+
+    return pci_dma_write(PCI_DEVICE(s), addr, buf, len) == MEMTX_OK ? 0 : -1;
+}
+
+static void e810_msix_notify(void *opaque, unsigned vector)
+{
+    PCIDevice *pdev = PCI_DEVICE(opaque);
+
+    if (msix_enabled(pdev)) {
+        msix_notify(pdev, vector);
+    }
+}
+
+static void e810_schedule_work(void *opaque)
+{
+    E810State *s = opaque;
+
+    qemu_bh_schedule(s->work_bh);
+}
+
+static void e810_log(void *opaque, E810LogLevel level, const char *msg)
+{
+    qemu_log_mask(level == E810_LOG_GUEST_ERROR ? LOG_GUEST_ERROR : LOG_UNIMP,
+                  "e810 %s: %s\n", DEVICE(opaque)->canonical_path ?: "", msg);
+}
+
+static const E810CoreOps e810_core_ops = {
+    .dma_read = e810_dma_read,
+    .dma_write = e810_dma_write,
+    .msix_notify = e810_msix_notify,
+    .schedule_work = e810_schedule_work,
+    .log = e810_log,
+};
+
+static void e810_work_bh(void *opaque)
+{
+    E810State *s = opaque;
+
+    e810_core_run_work(&s->core);
+}
+
+/* ---- BAR0 -------------------------------------------------------------- */
+
+static uint64_t e810_mmio_read(void *opaque, hwaddr addr, unsigned size)
+{
+    E810State *s = opaque;
+
+    return e810_core_mmio_read(&s->core, addr, size);
+}
+
+static void e810_mmio_write(void *opaque, hwaddr addr, uint64_t val,
+                            unsigned size)
+{
+    E810State *s = opaque;
+
+    e810_core_mmio_write(&s->core, addr, val, size);
+}
+
+static const MemoryRegionOps e810_mmio_ops = {
+    .read = e810_mmio_read,
+    .write = e810_mmio_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    /* The core checks size and alignment itself and logs bad accesses. */
+    .valid = { .min_access_size = 1, .max_access_size = 8 },
+    .impl = { .min_access_size = 1, .max_access_size = 8 },
+};
+
+/* ---- network backend --------------------------------------------------- */
+
+static ssize_t e810_receive(NetClientState *nc, const uint8_t *buf,
+                            size_t size)
+{
+    E810State *s = qemu_get_nic_opaque(nc);
+
+    /* No LAN receive queue is modelled yet: the frame is dropped. */
+    s->rx_dropped++;
+    return size;
+}
+
+static NetClientInfo e810_net_info = {
+    .type = NET_CLIENT_DRIVER_NIC,
+    .size = sizeof(NICState),
+    .receive = e810_receive,
+};
+
+/* ---- lifetime ---------------------------------------------------------- */
+
+static void e810_realize(PCIDevice *pdev, Error **errp)
+{
+    E810State *s = E810(pdev);
+    uint64_t dsn = 0;
+    int ret, i;
+
+    ret = e810_core_init(&s->core, &e810_core_ops, s, PCI_FUNC(pdev->devfn));
+    if (ret) {
+        error_setg_errno(errp, -ret, "e810: cannot initialise device core");
+        return;
+    }
+
+    pdev->config[PCI_CACHE_LINE_SIZE] = 0x10;
+    pdev->config[PCI_INTERRUPT_PIN] = 1;
+
+    memory_region_init_io(&s->mmio, OBJECT(s), &e810_mmio_ops, s,
+                          "e810-mmio", E810_BAR0_SIZE);
+    pci_register_bar(pdev, E810_BAR0,
+                     PCI_BASE_ADDRESS_SPACE_MEMORY |
+                     PCI_BASE_ADDRESS_MEM_TYPE_64 |
+                     PCI_BASE_ADDRESS_MEM_PREFETCH, &s->mmio);
+
+    memory_region_init(&s->msix, OBJECT(s), "e810-msix", E810_BAR_MSIX_SIZE);
+    pci_register_bar(pdev, E810_BAR_MSIX,
+                     PCI_BASE_ADDRESS_SPACE_MEMORY |
+                     PCI_BASE_ADDRESS_MEM_TYPE_64 |
+                     PCI_BASE_ADDRESS_MEM_PREFETCH, &s->msix);
+    ret = msix_init(pdev, E810_MSIX_VECTORS,
+                    &s->msix, E810_BAR_MSIX, E810_MSIX_TABLE_OFFSET,
+                    &s->msix, E810_BAR_MSIX, E810_MSIX_PBA_OFFSET,
+                    E810_MSIX_CAP_OFFSET, errp);
+    if (ret) {
+        goto err_core;
+    }
+    for (i = 0; i < E810_MSIX_VECTORS; i++) {
+        msix_vector_use(pdev, i);
+    }
+
+    if (pcie_endpoint_cap_init(pdev, E810_PCIE_CAP_OFFSET) < 0) {
+        error_setg(errp, "e810: cannot add the PCIe capability");
+        goto err_msix;
+    }
+    /* Device serial number as on Intel NICs: the MAC with ff:fe inserted. */
+    qemu_macaddr_default_if_unset(&s->conf.macaddr);
+    for (i = 0; i < 3; i++) {
+        dsn = (dsn << 8) | s->conf.macaddr.a[i];
+    }
+    dsn = (dsn << 16) | 0xfffe;
+    for (i = 3; i < 6; i++) {
+        dsn = (dsn << 8) | s->conf.macaddr.a[i];
+    }
+    pcie_dev_ser_num_init(pdev, E810_DSN_CAP_OFFSET, dsn);
+
+    s->work_bh = qemu_bh_new_guarded(e810_work_bh, s,
+                                     &DEVICE(pdev)->mem_reentrancy_guard);
+    s->nic = qemu_new_nic(&e810_net_info, &s->conf,
+                          object_get_typename(OBJECT(s)), DEVICE(pdev)->id,
+                          &DEVICE(pdev)->mem_reentrancy_guard, s);
+    qemu_format_nic_info_str(qemu_get_queue(s->nic), s->conf.macaddr.a);
+    return;
+
+err_msix:
+    msix_uninit(pdev, &s->msix, &s->msix);
+err_core:
+    e810_core_fini(&s->core);
+}
+
+static void e810_exit(PCIDevice *pdev)
+{
+    E810State *s = E810(pdev);
+
+    qemu_del_nic(s->nic);
+    qemu_bh_delete(s->work_bh);
+    pcie_cap_exit(pdev);
+    msix_uninit(pdev, &s->msix, &s->msix);
+    e810_core_fini(&s->core);
+}
+
+static void e810_reset_hold(Object *obj, ResetType type)
+{
+    E810State *s = E810(obj);
+
+    qemu_bh_cancel(s->work_bh);
+    e810_core_reset(&s->core);
+}
+
+static const VMStateDescription e810_vmstate = {
+    .name = "e810",
+    .unmigratable = 1,
+};
+
+static const Property e810_properties[] = {
+    DEFINE_NIC_PROPERTIES(E810State, conf),
+};
+
+static void e810_class_init(ObjectClass *oc, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(oc);
+    ResettableClass *rc = RESETTABLE_CLASS(oc);
+    PCIDeviceClass *k = PCI_DEVICE_CLASS(oc);
+
+    k->realize = e810_realize;
+    k->exit = e810_exit;
+    k->vendor_id = E810_PCI_VENDOR_ID;
+    k->device_id = E810_PCI_DEVICE_ID_C_QSFP;
+    k->revision = E810_PCI_REVISION;
+    k->subsystem_vendor_id = E810_PCI_SUBSYS_VENDOR_ID;
+    k->subsystem_id = E810_PCI_SUBSYS_ID_C_Q2;
+    k->class_id = PCI_CLASS_NETWORK_ETHERNET;
+
+    dc->desc = "Intel E810-C QSFP Ethernet with RDMA (emulated)";
+    dc->vmsd = &e810_vmstate;
+    rc->phases.hold = e810_reset_hold;
+    device_class_set_props(dc, e810_properties);
+    set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
+}
+
+static const TypeInfo e810_info = {
+    .name = TYPE_E810,
+    .parent = TYPE_PCI_DEVICE,
+    .instance_size = sizeof(E810State),
+    .class_init = e810_class_init,
+    .interfaces = (InterfaceInfo[]) {
+        { INTERFACE_PCIE_DEVICE },
+        { }
+    },
+};
+
+static void e810_register_types(void)
+{
+    type_register_static(&e810_info);
+}
+
+type_init(e810_register_types)

@@ -1,0 +1,111 @@
+/*
+ * Host test harness for the device model.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "model_harness.h"
+
+static int h_dma_read(void *opaque, uint64_t addr, void *buf, size_t len)
+{
+    (void)opaque; (void)addr; (void)buf; (void)len;
+    return -1;  /* no host memory behind the device in these tests */
+}
+
+static int h_dma_write(void *opaque, uint64_t addr, const void *buf,
+                       size_t len)
+{
+    (void)opaque; (void)addr; (void)buf; (void)len;
+    return -1;
+}
+
+static void h_msix_notify(void *opaque, unsigned vector)
+{
+    Harness *h = opaque;
+
+    h->msix_count++;
+    h->msix_last = vector;
+}
+
+static void h_schedule_work(void *opaque)
+{
+    Harness *h = opaque;
+
+    h->work_scheduled++;
+}
+
+static void h_log(void *opaque, E810LogLevel level, const char *msg)
+{
+    Harness *h = opaque;
+
+    if (level == E810_LOG_GUEST_ERROR) {
+        h->log_guest_error++;
+    } else {
+        h->log_unimp++;
+    }
+    snprintf(h->last_log, sizeof(h->last_log), "%s", msg);
+}
+
+static const E810CoreOps harness_ops = {
+    .dma_read = h_dma_read,
+    .dma_write = h_dma_write,
+    .msix_notify = h_msix_notify,
+    .schedule_work = h_schedule_work,
+    .log = h_log,
+};
+
+Harness *harness_new(uint8_t pf_id)
+{
+    Harness *h = calloc(1, sizeof(*h));
+
+    if (!h) {
+        return NULL;
+    }
+    if (e810_core_init(&h->core, &harness_ops, h, pf_id)) {
+        free(h);
+        return NULL;
+    }
+    return h;
+}
+
+void harness_free(Harness *h)
+{
+    if (h) {
+        e810_core_fini(&h->core);
+        free(h);
+    }
+}
+
+uint32_t rd32(Harness *h, uint32_t off)
+{
+    return (uint32_t)e810_core_mmio_read(&h->core, off, 4);
+}
+
+void wr32(Harness *h, uint32_t off, uint32_t val)
+{
+    e810_core_mmio_write(&h->core, off, val, 4);
+}
+
+void harness_run_work(Harness *h)
+{
+    e810_core_run_work(&h->core);
+}
+
+int harness_setup(void **state)
+{
+    *state = harness_new(0);
+    return *state ? 0 : -1;
+}
+
+int harness_teardown(void **state)
+{
+    harness_free(*state);
+    return 0;
+}

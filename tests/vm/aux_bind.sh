@@ -1,0 +1,25 @@
+#!/bin/bash
+# topology: hub2
+# timeout: 300
+# ice_lite publishes one auxiliary device ice_lite.roce.N per function, a
+# child of that PCI function, and irdma binds to each.
+. "$E810_LIB"
+
+mapfile -t devs < <(e810_pci_devs)
+expect_eq "e810 functions" 2 "${#devs[@]}"
+ids=()
+for d in "${devs[@]}"; do
+	aux=$(e810_aux_of "$d")
+	[ -n "$aux" ] || { fail "$d has no auxiliary device"; continue; }
+	ok "$d publishes $aux"
+	ids+=("${aux##*.}")
+	expect_eq "$aux driver" irdma "$(driver_of "/sys/bus/auxiliary/devices/$aux")"
+	expect_eq "$aux modalias" "auxiliary:ice_lite.roce" \
+		"$(cat "/sys/bus/auxiliary/devices/$aux/modalias")"
+	[ -r "/sys/kernel/debug/irdma/$aux/regs" ] && ok "$aux debugfs regs present" ||
+		fail "$aux has no debugfs regs file"
+done
+expect_eq "auxiliary device ids" "0 1" "$(printf '%s\n' "${ids[@]}" | sort -n | xargs)"
+expect_eq "aux devices on the bus" 2 "$(ls -d /sys/bus/auxiliary/devices/ice_lite.roce.* | wc -l)"
+dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"
+finish

@@ -1,0 +1,39 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# make check: dependencies, host unit tests, build, VM scenarios. Ends with
+# one line "N passed, N failed" (skips are reported on the line before) and
+# exits non-zero on any failure.
+
+. "$(dirname "$0")/lib.sh"
+cd "$TOP"
+t0=$SECONDS
+pass=0 fail=0 skip=0
+
+# "<label>: P passed, F failed[, S skipped]" -> adds to the totals.
+add_counts() {
+	local line=$1 p f s
+	p=$(sed -n 's/.* \([0-9][0-9]*\) passed.*/\1/p' <<<"$line")
+	f=$(sed -n 's/.* \([0-9][0-9]*\) failed.*/\1/p' <<<"$line")
+	s=$(sed -n 's/.* \([0-9][0-9]*\) skipped.*/\1/p' <<<"$line")
+	pass=$((pass + ${p:-0})) fail=$((fail + ${f:-1})) skip=$((skip + ${s:-0}))
+}
+
+tools/deps.sh
+echo "== unit tests"
+make -s -C tests/unit check || true
+add_counts "$(cat build/unit/summary 2>/dev/null || echo 'unit: 0 passed, 1 failed')"
+echo "== unit tests done in $((SECONDS - t0)) s"
+
+echo "== build (QEMU, rdma-core, modules, guest image)"
+if make -s all; then
+	echo "== build done at $((SECONDS - t0)) s"
+	echo "== VM scenarios"
+	tools/vm check || true
+	add_counts "vm: $(tail -n 1 build/vm/results 2>/dev/null || echo '0 passed, 1 failed')"
+else
+	echo "build failed: VM scenarios not run"
+	fail=$((fail + 1))
+fi
+echo "== make check took $((SECONDS - t0)) s; $skip skipped"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

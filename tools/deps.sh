@@ -1,0 +1,172 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# make deps: install exactly what is missing, from Debian's archive only, and
+# fetch the pinned source packages and the guest kernel into the cache.
+# Idempotent: a second run on a warm machine does no network work at all
+# except when a pinned artefact is missing.
+
+. "$(dirname "$0")/lib.sh"
+
+# Host packages. name or name=version (version pinned where the build output
+# depends on it; the rest are bookworm's build tools).
+HOST_PKGS=(
+	# kernel modules, lint, unit tests
+	build-essential sparse libcmocka-dev pkg-config
+	"linux-headers-$KVER=$KPKG_VERSION"
+	# QEMU 10.0 build
+	"meson=$MESON_VERSION" ninja-build flex bison python3-venv
+	libglib2.0-dev libpixman-1-dev libslirp-dev libfdt-dev libcap-ng-dev
+	libattr1-dev seabios ipxe-qemu qemu-system-data
+	# rdma-core 56.1 build (with pyverbs)
+	cmake libnl-3-dev libnl-route-3-dev libudev-dev cython3 python3-dev
+	libsystemd-dev
+	# guest image
+	debootstrap busybox-static kmod cpio e2fsprogs zstd xz-utils curl
+)
+
+write_apt_config() {
+	mkdir -p "$APT_DIR/lists/partial"
+	cat >"$APT_DIR/sources.list.new" <<EOF
+deb http://deb.debian.org/debian bookworm main
+deb http://deb.debian.org/debian bookworm-updates main
+deb http://deb.debian.org/debian-security bookworm-security main
+deb http://deb.debian.org/debian bookworm-backports main
+deb-src http://deb.debian.org/debian trixie main
+deb-src http://deb.debian.org/debian-security trixie-security main
+EOF
+	if ! cmp -s "$APT_DIR/sources.list.new" "$APT_DIR/sources.list"; then
+		mv "$APT_DIR/sources.list.new" "$APT_DIR/sources.list"
+		rm -f "$APT_DIR/updated"
+	else
+		rm -f "$APT_DIR/sources.list.new"
+	fi
+}
+
+apt_update() {
+	# Refresh at most once a day; the pins make a stale list harmless.
+	if [ -z "$(find "$APT_DIR/updated" -mmin -1440 2>/dev/null)" ]; then
+		log "apt-get update (private configuration in $APT_DIR)"
+		apt-get "${APT_OPTS[@]}" -q update >"$APT_DIR/update.log" 2>&1 ||
+			die "apt-get update failed, see $APT_DIR/update.log"
+		touch "$APT_DIR/updated"
+	fi
+}
+
+# Prints the packages of HOST_PKGS that are not installed at the wanted version.
+missing_host_pkgs() {
+	local spec name want have
+	for spec in "${HOST_PKGS[@]}"; do
+		name=${spec%%=*}
+		want=
+		[ "$name" != "$spec" ] && want=${spec#*=}
+		have=$(dpkg-query -W -f='${db:Status-Status} ${Version}' "$name" 2>/dev/null || true)
+		case "$have" in
+		"installed "*)
+			[ -z "$want" ] || [ "${have#installed }" = "$want" ] && continue ;;
+		esac
+		echo "$spec"
+	done
+}
+
+install_host_pkgs() {
+	local missing
+	mapfile -t missing < <(missing_host_pkgs)
+	[ ${#missing[@]} -eq 0 ] && return 0
+	[ "$(id -u)" = 0 ] || die "need root to install: ${missing[*]}"
+	apt_update
+	log "installing: ${missing[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get "${APT_OPTS[@]}" -q -y \
+		--no-install-recommends install "${missing[@]}" \
+		>"$APT_DIR/install.log" 2>&1 ||
+		die "apt-get install failed, see $APT_DIR/install.log"
+	mapfile -t missing < <(missing_host_pkgs)
+	[ ${#missing[@]} -eq 0 ] || die "still missing after install: ${missing[*]}"
+}
+
+# Downloads the files of a source package listed by --print-uris into $2 and
+# checks each against the SHA256 in the archive's Sources index. Files the
+# mirror does not have are fatal only when they are in $3 (required regex).
+fetch_source_files() {
+	local pkg=$1 dir=$2 required=$3 uri name size sum got
+	mkdir -p "$dir"
+	apt_update
+	while read -r uri name size sum; do
+		uri=${uri//\'/}
+		[ -f "$dir/$name" ] && continue
+		if ! curl -fsSL -o "$dir/$name.part" "$uri"; then
+			rm -f "$dir/$name.part"
+			if [[ $name =~ $required ]]; then
+				die "could not download $name ($uri); the mirror lacks it"
+			fi
+			log "note: mirror lacks $name (not needed)"
+			continue
+		fi
+		got=$(sha256sum "$dir/$name.part" | cut -d' ' -f1)
+		[ "$sum" = "SHA256:$got" ] ||
+			die "checksum mismatch for $name: archive says $sum, got $got"
+		mv "$dir/$name.part" "$dir/$name"
+	done < <(apt-get "${APT_OPTS[@]}" -q --print-uris source "$pkg" 2>/dev/null |
+		 grep "^'")
+}
+
+fetch_qemu_source() {
+	local src=$CACHE/src/qemu-$QEMU_UPSTREAM
+	[ -f "$src/.extracted" ] && return 0
+	local dl=$CACHE/dl/qemu
+	fetch_source_files "qemu=$QEMU_VERSION" "$dl" '.*'
+	log "unpacking qemu $QEMU_VERSION (Debian patches applied)"
+	rm -rf "$src"
+	mkdir -p "$CACHE/src"
+	(cd "$dl" && dpkg-source --no-check -x ./*.dsc "$src") >/dev/null ||
+		die "dpkg-source failed for qemu"
+	touch "$src/.extracted"
+}
+
+fetch_rdma_core_source() {
+	local src=$CACHE/src/rdma-core-$RDMA_CORE_VERSION
+	[ -f "$src/.extracted" ] && return 0
+	local dl=$CACHE/dl/rdma-core
+	# The .dsc of 56.1-1 is missing on the mirror; the orig tarball is all we
+	# need (we build with upstream cmake, not debian/rules).
+	fetch_source_files "rdma-core=$RDMA_CORE_VERSION-1" "$dl" 'orig\.tar'
+	log "unpacking rdma-core $RDMA_CORE_VERSION"
+	rm -rf "$src" "$src.tmp"
+	mkdir -p "$src.tmp"
+	tar -xzf "$dl/$RDMA_CORE_ORIG" -C "$src.tmp" --strip-components=1
+	mv "$src.tmp" "$src"
+	touch "$src/.extracted"
+}
+
+# The guest kernel, straight from the .deb (the host's installed copy is only
+# a side effect of the headers package depending on it).
+fetch_guest_kernel() {
+	local kdir=$CACHE/kernel-$KVER
+	[ -f "$kdir/.extracted" ] && return 0
+	local dl=$CACHE/dl/kernel
+	mkdir -p "$dl"
+	apt_update
+	(cd "$dl" && apt-get "${APT_OPTS[@]}" -q download \
+		"linux-image-$KVER=$KPKG_VERSION") >/dev/null ||
+		die "could not download linux-image-$KVER=$KPKG_VERSION"
+	rm -rf "$kdir"
+	dpkg-deb -x "$dl"/linux-image-"${KVER}"_*.deb "$kdir"
+	# modules.dep is made by the package's postinst, not shipped.
+	depmod -b "$kdir" "$KVER"
+	touch "$kdir/.extracted"
+}
+
+main() {
+	write_apt_config
+	install_host_pkgs
+	case "${1:-all}" in
+	host) ;;
+	*)
+		fetch_qemu_source
+		fetch_rdma_core_source
+		fetch_guest_kernel
+		;;
+	esac
+	log "dependencies complete"
+}
+
+main "$@"

@@ -1,0 +1,31 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# What `make run` shows inside the guest: the emulated E810 functions, the
+# drivers bound to them, the auxiliary RDMA devices and the BAR0 registers
+# irdma reads, then the RDMA devices ib_core knows about.
+
+section() { printf '\n=== %s\n' "$*"; }
+
+section "kernel $(uname -r), $(nproc) CPUs"
+section "PCI: emulated E810 functions (lspci -nnk -d 8086:1592)"
+lspci -nnk -d 8086:1592
+section "auxiliary bus"
+for a in /sys/bus/auxiliary/devices/*; do
+	[ -e "$a" ] || { echo "(no auxiliary devices)"; break; }
+	drv=none
+	[ -e "$a/driver" ] && drv=$(basename "$(readlink -f "$a/driver")")
+	echo "$(basename "$a")  parent $(basename "$(readlink -f "$a/..")")  driver $drv"
+done
+section "modules"
+grep -E '^(ice_lite|irdma|ib_core|ib_uverbs) ' /proc/modules | cut -d' ' -f1-3
+for f in /sys/kernel/debug/irdma/*/regs; do
+	[ -r "$f" ] || continue
+	section "BAR0 through irdma: $f"
+	cat "$f"
+done
+section "rdma link"
+out=$(rdma link 2>&1)
+echo "${out:-(no RDMA devices registered yet: irdma registers with ib_core in a later step)}"
+section "ibv_devices"
+ibv_devices 2>&1
+exit 0

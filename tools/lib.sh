@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Shared settings for the build scripts in tools/. Sourced, never run.
+#
+# Everything expensive (source packages, the QEMU and rdma-core build trees, the
+# guest root file system) lives in CACHE, outside the checkout, keyed by the
+# upstream version, so a fresh clone on a warm machine rebuilds only our files.
+# Everything per-checkout (apt configuration, modules, VM logs) lives in build/.
+
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=$TOP/build
+CACHE=${E810_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/e810-rdma}
+
+# Pinned versions. Changing one of these changes a cache key.
+KVER=6.12.95+deb12-amd64
+KPKG_VERSION=6.12.95-1~bpo12+1
+QEMU_VERSION=1:10.0.13+ds-0+deb13u1
+QEMU_UPSTREAM=10.0.13
+RDMA_CORE_VERSION=56.1
+RDMA_CORE_ORIG=rdma-core_56.1.orig.tar.gz
+MESON_VERSION=1.7.0-1~bpo12+1
+DEBIAN_SUITE=bookworm
+
+# The private apt configuration: bookworm plus backports for binaries, trixie
+# for sources only. The system's own apt sources are never touched.
+APT_DIR=$BUILD/apt
+APT_OPTS=(-o "Dir::Etc::sourcelist=$APT_DIR/sources.list"
+	  -o "Dir::Etc::sourceparts=/nonexistent"
+	  -o "Dir::State::Lists=$APT_DIR/lists"
+	  -o "APT::Get::List-Cleanup=0")
+
+# Python without pyenv's shims: QEMU's configure and rdma-core's pyverbs need
+# the system interpreter (the one that has Cython and venv).
+PYTHON=/usr/bin/python3
+
+log() { printf '[%s] %s\n' "$(basename "$0")" "$*" >&2; }
+die() { printf '[%s] error: %s\n' "$(basename "$0")" "$*" >&2; exit 1; }
+
+nproc_build() { nproc 2>/dev/null || echo 2; }

@@ -1,0 +1,150 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Builds the guest: a bookworm root file system (ext4 image) and a tiny
+# initramfs that mounts it. See docs/testing.md.
+#
+# Layers, each cached where it is expensive:
+#   CACHE/guest-base-<key>   debootstrap minbase + the Debian packages the
+#                            scenarios need (python3, iproute2, kmod, perftest,
+#                            pciutils, ...): ~2.5 min, once per package list
+#   build/guest/root         base + Debian's 6.12 modules + our modules +
+#                            our rdma-core 56.1 build replacing bookworm's 44
+#   build/guest/rootfs.ext4  that tree as an ext4 image (seconds)
+#   build/guest/initrd.cpio  busybox + virtio_blk/ext4 modules, mounts /dev/vda
+
+. "$(dirname "$0")/lib.sh"
+
+GUEST_PKGS=python3,iproute2,kmod,perftest,pciutils,procps,iputils-ping,ethtool,busybox,ca-certificates
+BASE_KEY=$(printf '%s\n' "$DEBIAN_SUITE" "$GUEST_PKGS" | sha256sum | cut -c1-12)
+BASE=$CACHE/guest-base-$BASE_KEY
+KDIR=$CACHE/kernel-$KVER
+GDIR=$BUILD/guest
+ROOT=$GDIR/root
+RDMA_ROOT=$BUILD/rdma-core-root
+
+# bookworm's rdma-core 44 packages pulled in by perftest; their files are
+# removed before our 56.1 build is installed (both use IBVERBS_PRIVATE_34,
+# so a mix would load and misbehave instead of failing).
+RDMA44_PKGS="libibverbs1 librdmacm1 ibverbs-providers libibumad3"
+
+build_base() {
+	[ -f "$BASE/.complete" ] && return 0
+	log "debootstrap $DEBIAN_SUITE minbase into $BASE (~2.5 min, once)"
+	rm -rf "$BASE"
+	mkdir -p "$BASE"
+	debootstrap --variant=minbase --include="$GUEST_PKGS" "$DEBIAN_SUITE" \
+		"$BASE" http://deb.debian.org/debian >"$CACHE/debootstrap.log" 2>&1 ||
+		{ tail -20 "$CACHE/debootstrap.log"; die "debootstrap failed"; }
+	rm -rf "$BASE/var/cache/apt/archives"/*.deb "$BASE/var/lib/apt/lists"/*
+	touch "$BASE/.complete"
+}
+
+remove_rdma44() {
+	local pkg f
+	for pkg in $RDMA44_PKGS; do
+		[ -f "$ROOT/var/lib/dpkg/info/$pkg:amd64.list" ] || continue
+		while read -r f; do
+			# Only files and symlinks: directories such as the merged-/usr
+			# /lib link must stay or the guest cannot boot.
+			if [ -L "$ROOT$f" ] || [ -f "$ROOT$f" ]; then
+				rm -f "$ROOT$f"
+			fi
+		done <"$ROOT/var/lib/dpkg/info/$pkg:amd64.list"
+	done
+}
+
+install_modules() {
+	local mdir=$ROOT/lib/modules/$KVER
+	rm -rf "$mdir"
+	mkdir -p "$ROOT/lib/modules"
+	cp -a "$KDIR/lib/modules/$KVER" "$mdir"
+	# The stock E810 drivers must never bind in the guest: ice is
+	# blacklisted; the stock irdma is removed instead, because ours has
+	# the same module name and a blacklist entry would stop ours from
+	# auto-loading when ice_lite publishes its auxiliary device.
+	rm -f "$mdir"/kernel/drivers/infiniband/hw/irdma/irdma.ko*
+	mkdir -p "$mdir/updates"
+	cp "$TOP/drivers/net/ethernet/intel/ice_lite/ice_lite.ko" \
+	   "$TOP/drivers/infiniband/hw/irdma/irdma.ko" "$mdir/updates/"
+	depmod -b "$ROOT" "$KVER"
+	mkdir -p "$ROOT/etc/modprobe.d"
+	cat >"$ROOT/etc/modprobe.d/e810-stock-drivers.conf" <<-EOF
+	# The emulated E810 is driven by ice_lite and our irdma, never by ice.
+	blacklist ice
+	EOF
+}
+
+build_root() {
+	log "assembling guest root in $ROOT"
+	rm -rf "$ROOT"
+	mkdir -p "$GDIR"
+	cp -a "$BASE" "$ROOT"
+	remove_rdma44
+	cp -a "$RDMA_ROOT"/. "$ROOT"/
+	install_modules
+	install -m 0755 "$TOP/tools/guest/e810-init" "$ROOT/sbin/e810-init"
+	echo e810-guest >"$ROOT/etc/hostname"
+	# Our provider is installed next to the stock one, which stays the default.
+	[ -f "$ROOT/usr/lib/x86_64-linux-gnu/libibverbs/e810/libirdma-rdmav34.so" ] ||
+		die "our provider is missing from the rdma-core staging root"
+	chroot "$ROOT" /sbin/ldconfig
+}
+
+build_image() {
+	local size_mb
+	size_mb=$(( $(du -sm "$ROOT" | cut -f1) + 256 ))
+	rm -f "$GDIR/rootfs.ext4.tmp"
+	mkfs.ext4 -q -F -L e810root -d "$ROOT" "$GDIR/rootfs.ext4.tmp" "${size_mb}M" >/dev/null ||
+		die "mkfs.ext4 failed"
+	mv "$GDIR/rootfs.ext4.tmp" "$GDIR/rootfs.ext4"
+}
+
+build_initrd() {
+	local dir=$GDIR/initrd m
+	rm -rf "$dir"
+	mkdir -p "$dir"/{bin,dev,proc,sys,newroot,lib/modules}
+	cp /bin/busybox "$dir/bin/busybox"
+	for m in sh mount umount switch_root insmod sleep cat echo mkdir reboot; do
+		ln -s busybox "$dir/bin/$m"
+	done
+	# virtio_blk and ext4 with their dependencies, in load order,
+	# uncompressed (busybox insmod does not read .ko.xz).
+	: >"$dir/lib/modules/order"
+	modprobe -d "$KDIR" -S "$KVER" --show-depends -a virtio_blk ext4 |
+	while read -r cmd path _; do
+		[ "$cmd" = insmod ] || continue
+		m=$(basename "$path" .xz)
+		[ -f "$dir/lib/modules/$m" ] && continue
+		xz -dc "$path" >"$dir/lib/modules/$m"
+		echo "$m" >>"$dir/lib/modules/order"
+	done
+	install -m 0755 "$TOP/tools/guest/initrd-init" "$dir/init"
+	(cd "$dir" && find . | cpio -o -H newc --quiet) >"$GDIR/initrd.cpio"
+	cp "$KDIR/boot/vmlinuz-$KVER" "$GDIR/vmlinuz"
+}
+
+# Rebuilds only when an input is newer than the image.
+up_to_date() {
+	local img=$GDIR/rootfs.ext4
+	[ -f "$img" ] && [ -f "$GDIR/initrd.cpio" ] || return 1
+	[ -z "$(find "$TOP/tools/guest" "$TOP/tools/mkguest.sh" \
+		"$TOP/drivers/net/ethernet/intel/ice_lite/ice_lite.ko" \
+		"$TOP/drivers/infiniband/hw/irdma/irdma.ko" "$RDMA_ROOT/" \
+		-newer "$img" -print -quit 2>/dev/null)" ]
+}
+
+[ -f "$KDIR/.extracted" ] || die "guest kernel missing; run 'make deps'"
+mkdir -p "$CACHE"
+exec 9>"$CACHE/guest.lock"
+flock 9
+build_base
+[ "${1:-}" = base ] && exit 0
+[ -d "$RDMA_ROOT/usr" ] || die "rdma-core not built; run tools/build-rdma-core.sh"
+if up_to_date; then
+	log "guest image up to date"
+	exit 0
+fi
+build_root
+build_initrd
+build_image
+log "ok: $GDIR/rootfs.ext4 ($(du -h "$GDIR/rootfs.ext4" | cut -f1))"
