@@ -14,7 +14,7 @@
 
 . "$(dirname "$0")/lib.sh"
 
-GUEST_PKGS=python3,iproute2,kmod,perftest,pciutils,procps,iputils-ping,ethtool,busybox,ca-certificates
+GUEST_PKGS=python3,libpython3.11,iproute2,kmod,perftest,pciutils,procps,iputils-ping,ethtool,busybox,ca-certificates
 BASE_KEY=$(printf '%s\n' "$DEBIAN_SUITE" "$GUEST_PKGS" | sha256sum | cut -c1-12)
 BASE=$CACHE/guest-base-$BASE_KEY
 KDIR=$CACHE/kernel-$KVER

@@ -13,9 +13,11 @@ for d in "${devs[@]}"; do
 	[ -n "$aux" ] || { fail "$d has no auxiliary device"; continue; }
 	ok "$d publishes $aux"
 	ids+=("${aux##*.}")
-	expect_eq "$aux driver" irdma "$(driver_of "/sys/bus/auxiliary/devices/$aux")"
+	# The driver is irdma's auxiliary driver for the ice_lite parent.
+	expect_eq "$aux driver" irdma.ice_lite "$(driver_of "/sys/bus/auxiliary/devices/$aux")"
+	expect_eq "$aux driver module" irdma "$(module_of "/sys/bus/auxiliary/devices/$aux")"
 	expect_eq "$aux modalias" "auxiliary:ice_lite.roce" \
-		"$(cat "/sys/bus/auxiliary/devices/$aux/modalias")"
+		"$(sed -n 's/^MODALIAS=//p' "/sys/bus/auxiliary/devices/$aux/uevent")"
 	[ -r "/sys/kernel/debug/irdma/$aux/regs" ] && ok "$aux debugfs regs present" ||
 		fail "$aux has no debugfs regs file"
 done

@@ -27,7 +27,7 @@ for cycle in $(seq 1 10); do
 		wait_for "[ -n \"\$(e810_aux_of $d)\" ]" 10 ||
 			{ fail "cycle $cycle: $d has no auxiliary device"; continue; }
 		aux=$(e810_aux_of "$d")
-		wait_for "[ \"\$(driver_of /sys/bus/auxiliary/devices/$aux)\" = irdma ]" 10 ||
+		wait_for "[ \"\$(module_of /sys/bus/auxiliary/devices/$aux)\" = irdma ]" 10 ||
 			fail "cycle $cycle: $aux not bound to irdma"
 	done
 	# Ids come from an IDA: a leak would make them grow across cycles.

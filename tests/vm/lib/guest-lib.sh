@@ -48,6 +48,15 @@ driver_of() {
 	if [ -e "$1/driver" ]; then basename "$(readlink -f "$1/driver")"; else echo none; fi
 }
 
+# Name of the module of the driver bound to device path $1, or "none".
+module_of() {
+	if [ -e "$1/driver/module" ]; then
+		basename "$(readlink -f "$1/driver/module")"
+	else
+		echo none
+	fi
+}
+
 # Waits up to $2 seconds (default 10) for command $1 to succeed.
 wait_for() {
 	local i
@@ -61,5 +70,10 @@ wait_for() {
 # Lines of the kernel log that mean a bug: oopses, warnings, leaks, memory
 # corruption reports. Prints them; succeeds when there are none.
 dmesg_clean() {
-	! dmesg | grep -E -i 'Oops|BUG:|WARNING:|Call Trace|general protection|leak|unreferenced object|refcount_t|use-after-free|KASAN|UBSAN|list_(add|del) corruption|double free|sleeping function called'
+	local bad
+	bad=$(dmesg | grep -E 'Oops:|BUG:|WARNING:|Call Trace:|general protection fault|unreferenced object|refcount_t:|use-after-free|KASAN|UBSAN|list_(add|del) corruption|double free|sleeping function called|kobject.*already|sysfs: cannot create duplicate'
+	      dmesg | grep -i 'leak')
+	[ -z "$bad" ] && return 0
+	echo "$bad"
+	return 1
 }
