@@ -40,18 +40,12 @@ inject_hooks() {
 # before, our objects are dropped so that ninja cannot keep objects built
 # from files that happen to be newer than this checkout's copies.
 link_checkout() {
-	local changed=0 name target dir=$SRC/hw/net/e810
+	local dir=$SRC/hw/net/e810
 	[ -L "$dir" ] && rm -f "$dir"
 	mkdir -p "$dir"
-	for name in meson.build:qemu-device/meson.build model:qemu-device/model \
-		    qemu:qemu-device/qemu include:include; do
-		target=$TOP/${name#*:}
-		if [ "$(readlink "$dir/${name%%:*}" 2>/dev/null)" != "$target" ]; then
-			ln -sfn "$target" "$dir/${name%%:*}"
-			changed=1
-		fi
-	done
-	if [ $changed = 1 ] && [ -d "$BLD" ]; then
+	if link_sources "$dir" meson.build:qemu-device/meson.build \
+		model:qemu-device/model qemu:qemu-device/qemu include:include &&
+	   [ -d "$BLD" ]; then
 		log "device sources moved to $TOP: rebuilding our objects"
 		find "$BLD" -path '*.p/*' -name '*hw_net_e810_*' -delete
 	fi

@@ -33,20 +33,13 @@ ROOT=$CACHE/rdma-core-root-$RDMA_CORE_VERSION-$KEY
 [ -f "$SRC/.extracted" ] || die "rdma-core source missing; run 'make deps'"
 
 inject() {
-	local changed=0 name target
 	grep -q '^add_subdirectory(providers/irdma-e810)' "$SRC/CMakeLists.txt" ||
 		sed -i 's|^add_subdirectory(providers/irdma)$|&\nadd_subdirectory(providers/irdma-e810)|' \
 			"$SRC/CMakeLists.txt"
 	grep -q '^add_subdirectory(providers/irdma-e810)' "$SRC/CMakeLists.txt" ||
 		die "could not hook our provider into rdma-core's CMakeLists.txt"
-	for name in providers/irdma-e810:provider-irdma e810-include:include; do
-		target=$TOP/${name#*:}
-		if [ "$(readlink "$SRC/${name%%:*}" 2>/dev/null)" != "$target" ]; then
-			ln -sfn "$target" "$SRC/${name%%:*}"
-			changed=1
-		fi
-	done
-	if [ $changed = 1 ] && [ -d "$BLD" ]; then
+	if link_sources "$SRC" providers/irdma-e810:provider-irdma e810-include:include &&
+	   [ -d "$BLD" ]; then
 		log "provider sources moved to $TOP: rebuilding our objects"
 		find "$BLD" -path '*irdma-e810*' -name '*.o' -delete
 	fi

@@ -38,3 +38,19 @@ log() { printf '[%s] %s\n' "$(basename "$0")" "$*" >&2; }
 die() { printf '[%s] error: %s\n' "$(basename "$0")" "$*" >&2; exit 1; }
 
 nproc_build() { nproc 2>/dev/null || echo 2; }
+
+# link_sources DIR NAME:TARGET...: points DIR/NAME at $TOP/TARGET for each
+# pair. Succeeds when any link was created or moved (the caller then drops
+# objects built from another checkout's files: their mtimes prove nothing).
+link_sources() {
+	local dir=$1 pair target changed=1
+	shift
+	for pair in "$@"; do
+		target=$TOP/${pair#*:}
+		if [ "$(readlink "$dir/${pair%%:*}" 2>/dev/null)" != "$target" ]; then
+			ln -sfn "$target" "$dir/${pair%%:*}"
+			changed=0
+		fi
+	done
+	return $changed
+}
