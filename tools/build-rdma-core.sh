@@ -62,6 +62,12 @@ build() {
 	(cd "$BLD" && ninja -j"$(nproc_build)") >"$BLD/build.log" 2>&1 ||
 		{ grep -E -B2 -A5 'error' "$BLD/build.log" | head -60;
 		  die "rdma-core build failed (log: $BLD/build.log)"; }
+	# Restage only when something was rebuilt: the guest image is remade
+	# whenever the staging root is newer than it.
+	if grep -q '^ninja: no work to do' "$BLD/build.log" && [ -d "$ROOT/usr" ]; then
+		link_outputs
+		return 0
+	fi
 	(cd "$BLD" && DESTDIR=$ROOT.tmp ninja install) >"$BLD/install.log" 2>&1 ||
 		die "rdma-core install failed (log: $BLD/install.log)"
 	rm -rf "$ROOT"
@@ -69,6 +75,10 @@ build() {
 	for lib in lib/irdma-rdmav34.so lib/e810/irdma-rdmav34.so; do
 		[ -f "$BLD/${lib%/*}/lib${lib##*/}" ] || die "missing $lib in the build"
 	done
+	link_outputs
+}
+
+link_outputs() {
 	mkdir -p "$BUILD"
 	ln -sfn "$BLD" "$BUILD/rdma-core"
 	ln -sfn "$ROOT" "$BUILD/rdma-core-root"
