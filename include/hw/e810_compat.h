@@ -12,8 +12,12 @@
 #include <linux/bits.h>
 #include <linux/bitfield.h>
 #include <linux/types.h>
+#define E810_PACKED		__packed
 #else
 #include <stdint.h>
+#include <linux/types.h>	/* __u8, __le16, ... as in the kernel */
+
+#define E810_PACKED		__attribute__((packed))
 
 #ifndef BIT
 #define BIT(n)			(1UL << (n))

@@ -104,6 +104,10 @@
 #define E810_GLINT_DYN_CTL_SW_ITR_INDX	GENMASK(26, 25)
 #define E810_GLINT_DYN_CTL_WB_ON_ITR	BIT(30)
 #define E810_GLINT_DYN_CTL_INTENA_MSK	BIT(31)
+/* ITR_INDX values: ITR0/1/2, or 3 = no ITR (immediate, no ITR update). */
+#define E810_ITR_IDX_0			0
+#define E810_ITR_IDX_1			1
+#define E810_ITR_IDX_NONE		3
 #define E810_GLINT_ITR(i, n)		(0x00154000 + (i) * 0x2000 + 4 * (n))
 #define E810_GLINT_RATE(n)		(0x0015A000 + 4 * (n))
 #define E810_GLINT_RATE_INTERVAL	GENMASK(5, 0)
@@ -143,6 +147,9 @@
 #define E810_QRX_CTRL_QENA_STAT		BIT(2)
 #define E810_QRX_TAIL(q)		(0x00290000 + 4 * (q))
 #define E810_QRXFLXP_CNTXT(q)		(0x00480000 + 4 * (q))
+#define E810_QRXFLXP_CNTXT_RXDID_IDX	GENMASK(5, 0)
+#define E810_QRXFLXP_CNTXT_RXDID_PRIO	GENMASK(10, 8)
+#define E810_QRXFLXP_CNTXT_TS		BIT(11)
 #define E810_QTX_COMM_DBELL(q)		(0x002C0000 + 4 * (q))
 #define E810_QTX_COMM_HEAD(q)		(0x000E0000 + 4 * (q))
 

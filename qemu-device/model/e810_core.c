@@ -32,6 +32,29 @@ void e810_core_log(E810Core *core, E810LogLevel level, const char *fmt, ...)
     core->ops->log(core->opaque, level, msg);
 }
 
+bool e810_core_dma_read(E810Core *core, uint64_t addr, void *buf, size_t len)
+{
+    if (core->ops->dma_read(core->opaque, addr, buf, len) == 0) {
+        return true;
+    }
+    core->stats.dma_errors++;
+    e810_core_log(core, E810_LOG_GUEST_ERROR, "DMA read of %zu bytes at 0x%llx "
+                  "failed", len, (unsigned long long)addr);
+    return false;
+}
+
+bool e810_core_dma_write(E810Core *core, uint64_t addr, const void *buf,
+                         size_t len)
+{
+    if (core->ops->dma_write(core->opaque, addr, buf, len) == 0) {
+        return true;
+    }
+    core->stats.dma_errors++;
+    e810_core_log(core, E810_LOG_GUEST_ERROR, "DMA write of %zu bytes at "
+                  "0x%llx failed", len, (unsigned long long)addr);
+    return false;
+}
+
 void e810_core_request_work(E810Core *core, uint32_t work)
 {
     bool idle = !core->work_pending;
@@ -79,7 +102,33 @@ void e810_core_reset(E810Core *core)
     e810_regfile_reset(&core->regs, E810_RST_POR);
     set_identity(core);
     e810_intr_reset(&core->intr);
+    e810_aq_reset(core);
+    e810_lan_reset(core);
     core->work_pending = 0;
+}
+
+void e810_core_set_mac(E810Core *core, const uint8_t mac[6])
+{
+    memcpy(core->mac, mac, sizeof(core->mac));
+}
+
+void e810_core_set_link(E810Core *core, bool up)
+{
+    if (core->link_up == up) {
+        return;
+    }
+    core->link_up = up;
+    e810_aq_link_changed(core);
+}
+
+bool e810_core_can_receive(E810Core *core)
+{
+    return e810_lan_can_receive(core);
+}
+
+size_t e810_core_receive(E810Core *core, const uint8_t *buf, size_t len)
+{
+    return e810_lan_receive(core, buf, len);
 }
 
 /* ---- register writes with side effects -------------------------------- */
@@ -132,6 +181,19 @@ static void write_register(E810Core *core, E810RegRef *ref, uint32_t val)
         return;
     case E810_REGID_GLINT_DYN_CTL:
         e810_intr_dyn_ctl_write(core, ref->index, ref->val, val);
+        return;
+    case E810_REGID_PF_FW_ATQT:
+        *ref->val = val;
+        e810_core_request_work(core, E810_WORK_ATQ);
+        return;
+    case E810_REGID_QRX_CTRL:
+        e810_lan_qrx_ctrl_write(core, ref->index, ref->val, val);
+        return;
+    case E810_REGID_QRX_TAIL:
+        e810_lan_qrx_tail_write(core, ref->index, ref->val, val);
+        return;
+    case E810_REGID_QTX_COMM_DBELL:
+        e810_lan_tx_doorbell(core, ref->index, val);
         return;
     case E810_REGID_CQPDB:
     case E810_REGID_CQARM:
@@ -268,6 +330,7 @@ static void do_pf_reset(E810Core *core)
 {
     e810_regfile_reset(&core->regs, E810_RST_PFR);
     e810_intr_reset(&core->intr);
+    e810_lan_reset(core);
     *e810_regfile_ptr(&core->regs, E810_PFGEN_CTRL) &= ~E810_PFGEN_CTRL_PFSWR;
     core->stats.pf_resets++;
 }
@@ -281,6 +344,8 @@ static void do_core_reset(E810Core *core)
                        type == 2 ? E810_RST_GLOBR : E810_RST_CORER);
     set_identity(core);
     e810_intr_reset(&core->intr);
+    e810_aq_reset(core);
+    e810_lan_reset(core);
     /* Done: device active again, last reset type kept for the driver. */
     *rstat = FIELD_PREP(E810_GLGEN_RSTAT_RESET_TYPE, type);
 }
@@ -296,5 +361,14 @@ void e810_core_run_work(E810Core *core)
     }
     if (work & E810_WORK_PF_RESET) {
         do_pf_reset(core);
+    }
+    if (work & E810_WORK_ATQ) {
+        e810_aq_process_atq(core);
+    }
+    if (work & E810_WORK_TX) {
+        e810_lan_process_tx(core);
+    }
+    if ((work & E810_WORK_RX_READY) && core->ops->rx_ready) {
+        core->ops->rx_ready(core->opaque);
     }
 }

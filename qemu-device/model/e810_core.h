@@ -18,7 +18,9 @@
 #include <stdint.h>
 
 #include "hw/e810_regs.h"
+#include "e810_aq.h"
 #include "e810_intr.h"
+#include "e810_lan.h"
 #include "e810_regfile.h"
 
 typedef enum E810LogLevel {
@@ -35,6 +37,10 @@ typedef struct E810CoreOps {
     void (*msix_notify)(void *opaque, unsigned vector);
     /* Ask for e810_core_run_work() to be called soon, outside MMIO. */
     void (*schedule_work)(void *opaque);
+    /* Send one Ethernet frame (no FCS) to the wire. */
+    void (*transmit)(void *opaque, const uint8_t *frame, size_t len);
+    /* Receive buffers were posted: frames held back may be retried. */
+    void (*rx_ready)(void *opaque);
     /* Diagnostics; may be NULL. */
     void (*log)(void *opaque, E810LogLevel level, const char *msg);
 } E810CoreOps;
@@ -46,21 +52,30 @@ typedef struct E810CoreStats {
     uint64_t mmio_ro_write;     /* write to a read-only register */
     uint64_t pf_resets;
     uint64_t work_runs;
+    uint64_t dma_errors;
 } E810CoreStats;
 
 /* Work the MMIO side has recorded for e810_core_run_work(). */
 enum {
     E810_WORK_PF_RESET = 1u << 0,
     E810_WORK_CORE_RESET = 1u << 1,
+    E810_WORK_ATQ = 1u << 2,
+    E810_WORK_TX = 1u << 3,
+    E810_WORK_RX_READY = 1u << 4,
 };
 
 typedef struct E810Core {
     const E810CoreOps *ops;
     void *opaque;
     uint8_t pf_id;
+    uint8_t mac[6];
+    bool link_up;
 
     E810RegFile regs;
     E810Intr intr;
+    E810AqState aq;
+    E810Lan lan;
+    uint8_t aq_buf[E810_AQ_MAX_BUF];    /* indirect buffer of one command */
 
     uint32_t work_pending;
     E810CoreStats stats;
@@ -82,9 +97,21 @@ void e810_core_mmio_write(E810Core *core, uint64_t addr, uint64_t val,
 /* Runs recorded work; bounded, safe to call when nothing is pending. */
 void e810_core_run_work(E810Core *core);
 
+/* Port identity and state, set by the embedder. */
+void e810_core_set_mac(E810Core *core, const uint8_t mac[6]);
+void e810_core_set_link(E810Core *core, bool up);
+
+/* Network backend: may a frame be delivered now; deliver one. */
+bool e810_core_can_receive(E810Core *core);
+size_t e810_core_receive(E810Core *core, const uint8_t *buf, size_t len);
+
 /* Internal helpers shared by the core's files. */
 void e810_core_log(E810Core *core, E810LogLevel level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void e810_core_request_work(E810Core *core, uint32_t work);
+/* Host memory through the embedder; false (and a log line) on failure. */
+bool e810_core_dma_read(E810Core *core, uint64_t addr, void *buf, size_t len);
+bool e810_core_dma_write(E810Core *core, uint64_t addr, const void *buf,
+                         size_t len);
 
 #endif /* E810_CORE_H */

@@ -78,6 +78,15 @@ void e810_intr_raise(E810Core *core, unsigned vector)
     }
 }
 
+void e810_intr_cause(E810Core *core, uint32_t ctl)
+{
+    uint32_t v = *e810_regfile_ptr(&core->regs, ctl);
+
+    if (v & E810_INT_CTL_CAUSE_ENA) {
+        e810_intr_raise(core, FIELD_GET(E810_INT_CTL_MSIX_INDX, v));
+    }
+}
+
 void e810_intr_dyn_ctl_write(E810Core *core, unsigned n, uint32_t *reg,
                              uint32_t val)
 {

@@ -22,6 +22,13 @@ typedef struct E810Intr {
 void e810_intr_init(E810Intr *intr, unsigned nvectors);
 void e810_intr_reset(E810Intr *intr);
 
+/*
+ * The cause whose control register (QINT_RQCTL, PFINT_FW_CTL, ... in the
+ * E810_INT_CTL_* layout) is at BAR0 offset @ctl fired: raises its vector
+ * if CAUSE_ENA is set.
+ */
+void e810_intr_cause(struct E810Core *core, uint32_t ctl);
+
 /* A cause routed to @vector fired: deliver now or leave it pending. */
 void e810_intr_raise(struct E810Core *core, unsigned vector);
 

@@ -43,7 +43,6 @@ struct E810State {
     QEMUBH *work_bh;
 
     E810Core core;
-    uint64_t rx_dropped;
 };
 
 /* ---- core callbacks ---------------------------------------------------- */
@@ -79,6 +78,20 @@ static void e810_schedule_work(void *opaque)
     qemu_bh_schedule(s->work_bh);
 }
 
+static void e810_transmit(void *opaque, const uint8_t *frame, size_t len)
+{
+    E810State *s = opaque;
+
+    qemu_send_packet(qemu_get_queue(s->nic), frame, len);
+}
+
+static void e810_rx_ready(void *opaque)
+{
+    E810State *s = opaque;
+
+    qemu_flush_queued_packets(qemu_get_queue(s->nic));
+}
+
 static void e810_log(void *opaque, E810LogLevel level, const char *msg)
 {
     qemu_log_mask(level == E810_LOG_GUEST_ERROR ? LOG_GUEST_ERROR : LOG_UNIMP,
@@ -90,6 +103,8 @@ static const E810CoreOps e810_core_ops = {
     .dma_write = e810_dma_write,
     .msix_notify = e810_msix_notify,
     .schedule_work = e810_schedule_work,
+    .transmit = e810_transmit,
+    .rx_ready = e810_rx_ready,
     .log = e810_log,
 };
 
@@ -128,20 +143,35 @@ static const MemoryRegionOps e810_mmio_ops = {
 
 /* ---- network backend --------------------------------------------------- */
 
+static bool e810_can_receive(NetClientState *nc)
+{
+    E810State *s = qemu_get_nic_opaque(nc);
+
+    return e810_core_can_receive(&s->core);
+}
+
+/* Returns 0 to have the frame queued until e810_rx_ready() flushes it. */
 static ssize_t e810_receive(NetClientState *nc, const uint8_t *buf,
                             size_t size)
 {
     E810State *s = qemu_get_nic_opaque(nc);
 
-    /* No LAN receive queue is modelled yet: the frame is dropped. */
-    s->rx_dropped++;
-    return size;
+    return e810_core_receive(&s->core, buf, size);
+}
+
+static void e810_set_link_status(NetClientState *nc)
+{
+    E810State *s = qemu_get_nic_opaque(nc);
+
+    e810_core_set_link(&s->core, !nc->link_down);
 }
 
 static NetClientInfo e810_net_info = {
     .type = NET_CLIENT_DRIVER_NIC,
     .size = sizeof(NICState),
+    .can_receive = e810_can_receive,
     .receive = e810_receive,
+    .link_status_changed = e810_set_link_status,
 };
 
 /* ---- lifetime ---------------------------------------------------------- */
@@ -205,6 +235,8 @@ static void e810_realize(PCIDevice *pdev, Error **errp)
                           object_get_typename(OBJECT(s)), DEVICE(pdev)->id,
                           &DEVICE(pdev)->mem_reentrancy_guard, s);
     qemu_format_nic_info_str(qemu_get_queue(s->nic), s->conf.macaddr.a);
+    e810_core_set_mac(&s->core, s->conf.macaddr.a);
+    e810_core_set_link(&s->core, !qemu_get_queue(s->nic)->link_down);
     return;
 
 err_msix:
@@ -230,6 +262,7 @@ static void e810_reset_hold(Object *obj, ResetType type)
 
     qemu_bh_cancel(s->work_bh);
     e810_core_reset(&s->core);
+    e810_core_set_link(&s->core, !qemu_get_queue(s->nic)->link_down);
 }
 
 static const VMStateDescription e810_vmstate = {

@@ -13,17 +13,65 @@
 
 #include "model_harness.h"
 
+static bool in_mem(uint64_t addr, size_t len)
+{
+    return addr >= MEM_BASE && len <= MEM_SIZE &&
+           addr - MEM_BASE <= MEM_SIZE - len;
+}
+
+/* Like an IOMMU: anything outside the test memory is a DMA error. */
 static int h_dma_read(void *opaque, uint64_t addr, void *buf, size_t len)
 {
-    (void)opaque; (void)addr; (void)buf; (void)len;
-    return -1;  /* no host memory behind the device in these tests */
+    Harness *h = opaque;
+
+    if (!in_mem(addr, len)) {
+        return -1;
+    }
+    memcpy(buf, h->mem + (addr - MEM_BASE), len);
+    return 0;
 }
 
 static int h_dma_write(void *opaque, uint64_t addr, const void *buf,
                        size_t len)
 {
-    (void)opaque; (void)addr; (void)buf; (void)len;
-    return -1;
+    Harness *h = opaque;
+
+    if (!in_mem(addr, len)) {
+        return -1;
+    }
+    memcpy(h->mem + (addr - MEM_BASE), buf, len);
+    return 0;
+}
+
+static void h_transmit(void *opaque, const uint8_t *frame, size_t len)
+{
+    Harness *h = opaque;
+
+    h->tx_frames++;
+    h->tx_len = len < sizeof(h->tx_frame) ? len : sizeof(h->tx_frame);
+    memcpy(h->tx_frame, frame, h->tx_len);
+}
+
+static void h_rx_ready(void *opaque)
+{
+    Harness *h = opaque;
+
+    h->rx_ready++;
+}
+
+uint64_t mem_alloc(Harness *h, size_t len)
+{
+    uint64_t gpa = MEM_BASE + h->mem_next;
+
+    h->mem_next = (h->mem_next + len + 63) & ~63ull;
+    assert_true(h->mem_next <= MEM_SIZE);
+    return gpa;
+}
+
+void *mem_ptr(Harness *h, uint64_t gpa)
+{
+    assert_true(in_mem(gpa, 1));
+    return h->mem + (gpa - MEM_BASE);
 }
 
 static void h_msix_notify(void *opaque, unsigned vector)
@@ -58,6 +106,8 @@ static const E810CoreOps harness_ops = {
     .dma_write = h_dma_write,
     .msix_notify = h_msix_notify,
     .schedule_work = h_schedule_work,
+    .transmit = h_transmit,
+    .rx_ready = h_rx_ready,
     .log = h_log,
 };
 
@@ -72,6 +122,9 @@ Harness *harness_new(uint8_t pf_id)
         free(h);
         return NULL;
     }
+    e810_core_set_mac(&h->core, (const uint8_t[6]){ 0x52, 0x54, 0x00, 0xe8,
+                                                     0x10, pf_id });
+    e810_core_set_link(&h->core, true);
     return h;
 }
 

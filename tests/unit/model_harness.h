@@ -9,8 +9,18 @@
 
 #include "e810_core.h"
 
+/* Host memory the device can reach: MEM_SIZE bytes at guest address MEM_BASE. */
+#define MEM_BASE 0x10000000ull
+#define MEM_SIZE (1u << 20)
+
 typedef struct Harness {
     E810Core core;
+    uint8_t mem[MEM_SIZE];
+    uint64_t mem_next;          /* bump allocator for test buffers */
+    unsigned tx_frames;
+    size_t tx_len;
+    uint8_t tx_frame[16384];    /* last frame sent to the "wire" */
+    unsigned rx_ready;
     unsigned work_scheduled;
     unsigned log_guest_error;
     unsigned log_unimp;
@@ -26,6 +36,11 @@ void harness_free(Harness *h);
 /* 32-bit register access through the MMIO entry points. */
 uint32_t rd32(Harness *h, uint32_t off);
 void wr32(Harness *h, uint32_t off, uint32_t val);
+
+/* Allocates @len zeroed bytes of device-visible memory (64-byte aligned). */
+uint64_t mem_alloc(Harness *h, size_t len);
+/* Host pointer for device-visible address @gpa. */
+void *mem_ptr(Harness *h, uint64_t gpa);
 
 /* Runs the deferred work the way a QEMU bottom half would. */
 void harness_run_work(Harness *h);

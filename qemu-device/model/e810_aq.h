@@ -1,0 +1,67 @@
+/*
+ * Emulated E810: the admin queue (firmware command interface).
+ *
+ * The driver posts 32-byte descriptors on the ATQ and moves ATQT; the
+ * device executes them from ATQH in deferred work, writes each descriptor
+ * (and any response data) back and advances ATQH. Firmware events go the
+ * other way on the ARQ, into buffers the driver pre-posted.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef E810_AQ_H_MODEL
+#define E810_AQ_H_MODEL
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hw/e810_aq.h"
+
+struct E810Core;
+
+#define E810_AQ_MAX_QSETS   16
+
+/* What the firmware remembers between commands. */
+typedef struct E810AqState {
+    bool lse_enabled;           /* link status events requested (0x0607) */
+    uint16_t event_mask;        /* 0x0613: set bit = masked */
+    uint16_t max_frame;         /* 0x0603 */
+    bool vsi_allocated;         /* 0x0210 */
+    bool pe_filter;             /* VSI queue option PE_FLTR_EN */
+    bool driver_loaded;         /* between get-version and queue shutdown */
+    char driver_ver[64];        /* 0x0002 string, NUL-terminated */
+    uint16_t qset_id[E810_AQ_MAX_QSETS];    /* RDMA qsets (0x0C33) */
+    bool qset_used[E810_AQ_MAX_QSETS];
+    uint64_t commands;          /* executed, for tests and debugging */
+    uint64_t events_posted;
+    uint64_t events_dropped;    /* ARQ full or not enabled */
+} E810AqState;
+
+/* One command being executed: the descriptor and its indirect buffer. */
+typedef struct E810AqCmd {
+    struct e810_aq_desc desc;   /* in: as posted; out: as written back */
+    uint8_t *buf;               /* E810_AQ_MAX_BUF bytes of scratch */
+    uint16_t buf_len;           /* bytes the driver supplied (datalen) */
+    uint16_t resp_len;          /* bytes of response data in buf */
+    bool has_buf;               /* BUF flag: buf is valid */
+} E810AqCmd;
+
+void e810_aq_reset(struct E810Core *core);
+
+/* Deferred work: executes every posted ATQ command. */
+void e810_aq_process_atq(struct E810Core *core);
+
+/* Posts a firmware event on the ARQ; false if it had to be dropped. */
+bool e810_aq_post_event(struct E810Core *core, uint16_t opcode,
+                        const void *params, const void *data, uint16_t len);
+
+/* The link changed: sends the link status event if the driver asked. */
+void e810_aq_link_changed(struct E810Core *core);
+
+/* Fills the 32-byte link status data for 0x0607 and its event. */
+void e810_aq_link_data(struct E810Core *core,
+                       struct e810_aqc_link_status_data *ld);
+
+/* e810_aq_cmds.c: executes @cmd, returns the AQ return code. */
+enum e810_aq_rc e810_aq_execute(struct E810Core *core, E810AqCmd *cmd);
+
+#endif /* E810_AQ_H_MODEL */

@@ -1,0 +1,114 @@
+/*
+ * A minimal admin-queue driver for the host tests.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <endian.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "aq_driver.h"
+
+static void arq_post(Harness *h, AqDriver *aq, unsigned i)
+{
+    struct e810_aq_desc *d = mem_ptr(h, aq->arq + i * sizeof(*d));
+    uint64_t b = aq->arq_buf + (uint64_t)i * E810_AQ_MAX_BUF;
+
+    memset(d, 0, sizeof(*d));
+    d->flags = htole16(E810_AQ_FLAG_BUF | E810_AQ_FLAG_LB);
+    d->datalen = htole16(E810_AQ_MAX_BUF);
+    d->params.generic.addr_high = htole32(b >> 32);
+    d->params.generic.addr_low = htole32((uint32_t)b);
+}
+
+void aq_init(Harness *h, AqDriver *aq)
+{
+    unsigned i;
+
+    memset(aq, 0, sizeof(*aq));
+    aq->len = AQ_TEST_LEN;
+    aq->atq = mem_alloc(h, aq->len * E810_AQ_DESC_SIZE);
+    aq->arq = mem_alloc(h, aq->len * E810_AQ_DESC_SIZE);
+    aq->atq_buf = mem_alloc(h, aq->len * E810_AQ_MAX_BUF);
+    aq->arq_buf = mem_alloc(h, aq->len * E810_AQ_MAX_BUF);
+    for (i = 0; i < aq->len; i++) {
+        arq_post(h, aq, i);
+    }
+    wr32(h, E810_PF_FW_ATQH, 0);
+    wr32(h, E810_PF_FW_ATQT, 0);
+    wr32(h, E810_PF_FW_ATQLEN, aq->len | E810_PF_FW_AQLEN_ENABLE);
+    wr32(h, E810_PF_FW_ATQBAL, (uint32_t)aq->atq);
+    wr32(h, E810_PF_FW_ATQBAH, aq->atq >> 32);
+    assert_int_equal(rd32(h, E810_PF_FW_ATQBAL), (uint32_t)aq->atq);
+    wr32(h, E810_PF_FW_ARQH, 0);
+    wr32(h, E810_PF_FW_ARQT, 0);
+    wr32(h, E810_PF_FW_ARQLEN, aq->len | E810_PF_FW_AQLEN_ENABLE);
+    wr32(h, E810_PF_FW_ARQBAL, (uint32_t)aq->arq);
+    wr32(h, E810_PF_FW_ARQBAH, aq->arq >> 32);
+    wr32(h, E810_PF_FW_ARQT, aq->len - 1);
+    harness_run_work(h);
+}
+
+struct e810_aq_desc aq_desc(uint16_t opcode)
+{
+    struct e810_aq_desc d;
+
+    memset(&d, 0, sizeof(d));
+    d.opcode = htole16(opcode);
+    d.flags = htole16(E810_AQ_FLAG_SI);
+    return d;
+}
+
+uint16_t aq_send(Harness *h, AqDriver *aq, struct e810_aq_desc *d,
+                 void *buf, uint16_t len)
+{
+    unsigned slot = aq->atq_ntu;
+    struct e810_aq_desc *ring = mem_ptr(h, aq->atq + slot * sizeof(*d));
+    uint64_t b = aq->atq_buf + (uint64_t)slot * E810_AQ_MAX_BUF;
+
+    if (buf) {
+        uint16_t f = le16toh(d->flags) | E810_AQ_FLAG_BUF;
+
+        if (len > E810_AQ_LARGE_BUF) {
+            f |= E810_AQ_FLAG_LB;
+        }
+        d->flags = htole16(f);
+        d->datalen = htole16(len);
+        d->params.generic.addr_high = htole32(b >> 32);
+        d->params.generic.addr_low = htole32((uint32_t)b);
+        memcpy(mem_ptr(h, b), buf, len);
+    }
+    *ring = *d;
+    aq->atq_ntu = (aq->atq_ntu + 1) % aq->len;
+    wr32(h, E810_PF_FW_ATQT, aq->atq_ntu);
+    harness_run_work(h);
+    assert_int_equal(rd32(h, E810_PF_FW_ATQH), aq->atq_ntu);
+    *d = *ring;
+    if (buf) {
+        uint16_t got = le16toh(d->datalen);
+
+        assert_true(got <= len);
+        memcpy(buf, mem_ptr(h, b), got);
+    }
+    return le16toh(d->retval);
+}
+
+bool aq_event(Harness *h, AqDriver *aq, struct e810_aq_desc *d, void *buf)
+{
+    unsigned ntc = aq->arq_ntc;
+    struct e810_aq_desc *ring = mem_ptr(h, aq->arq + ntc * sizeof(*d));
+
+    if ((rd32(h, E810_PF_FW_ARQH) & E810_PF_FW_AQ_PTR) == ntc) {
+        return false;
+    }
+    *d = *ring;
+    memcpy(buf, mem_ptr(h, aq->arq_buf + (uint64_t)ntc * E810_AQ_MAX_BUF),
+           le16toh(d->datalen));
+    arq_post(h, aq, ntc);
+    wr32(h, E810_PF_FW_ARQT, ntc);
+    aq->arq_ntc = (ntc + 1) % aq->len;
+    return true;
+}

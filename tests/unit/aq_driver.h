@@ -1,0 +1,40 @@
+/*
+ * A minimal admin-queue driver for the host tests: rings and buffers in
+ * the harness memory, programmed and used the way ice does (facts 2.2,
+ * 2.6, 2.7), so the model is tested as a driver will drive it.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef AQ_DRIVER_H
+#define AQ_DRIVER_H
+
+#include "hw/e810_aq.h"
+#include "model_harness.h"
+
+#define AQ_TEST_LEN 16
+
+typedef struct AqDriver {
+    unsigned len;
+    uint64_t atq, arq;              /* descriptor rings */
+    uint64_t atq_buf, arq_buf;      /* one 4 KiB buffer per slot */
+    unsigned atq_ntu, arq_ntc;
+} AqDriver;
+
+void aq_init(Harness *h, AqDriver *aq);
+
+/*
+ * Sends @d (opcode and params filled by the caller) with @len bytes of
+ * @buf as its indirect buffer (none if @buf is NULL), runs the device and
+ * copies descriptor and returned data back. Returns the descriptor retval;
+ * fails the test if the device did not advance ATQH past it.
+ */
+uint16_t aq_send(Harness *h, AqDriver *aq, struct e810_aq_desc *d,
+                 void *buf, uint16_t len);
+
+/* Takes the next ARQ event, if any; copies up to 4 KiB into @buf. */
+bool aq_event(Harness *h, AqDriver *aq, struct e810_aq_desc *d, void *buf);
+
+/* A descriptor for @opcode with flags SI, everything else zero. */
+struct e810_aq_desc aq_desc(uint16_t opcode);
+
+#endif /* AQ_DRIVER_H */
