@@ -13,6 +13,7 @@
 SHELL := /bin/bash
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 KVER ?= $(shell bash -c '. $(TOP)/tools/lib.sh && echo $$KVER')
+KVER_OLD ?= $(shell bash -c '. $(TOP)/tools/lib.sh && echo $$KVER_OLD')
 KDIR ?= /usr/src/linux-headers-$(KVER)
 MODULE_DIRS := drivers/net/ethernet/intel/ice_lite drivers/infiniband/hw/irdma
 KMAKE = $(MAKE) -C $(KDIR) E810_TOP=$(TOP)
@@ -72,6 +73,21 @@ lint: deps-host
 	[ $$fail = 0 ] && echo "lint: clean (W=1 C=1, -Wall -Wextra -Werror)"; \
 	[ $$fail = 0 ]
 
+# The modules must also build against bookworm's own 6.1 kernel headers.
+# Built in a scratch copy so the 6.12 objects in the tree stay as they are.
+lint-6.1: deps-host
+	@rm -rf build/lint-6.1 && mkdir -p build/lint-6.1 && \
+	git ls-files -z drivers include | xargs -0 cp --parents -t build/lint-6.1; \
+	fail=0; \
+	for d in $(MODULE_DIRS); do \
+		out=$$($(MAKE) -C /usr/src/linux-headers-$(KVER_OLD) \
+			M=$(TOP)/build/lint-6.1/$$d E810_TOP=$(TOP)/build/lint-6.1 \
+			W=1 C=1 modules 2>&1) || fail=1; \
+		if grep -E 'warning|error' <<<"$$out"; then fail=1; fi; \
+	done; \
+	[ $$fail = 0 ] && echo "lint-6.1: clean against $(KVER_OLD)"; \
+	[ $$fail = 0 ]
+
 # Installs the modules for a kernel on this host (real E810 hosts):
 #   make install KDIR=/lib/modules/$(uname -r)/build
 install:
@@ -86,4 +102,4 @@ clean:
 	rm -rf build/unit build/vm build/guest
 
 .PHONY: all deps deps-host qemu rdma-core modules guest run unit vm-check \
-	check lint install clean
+	check lint lint-6.1 install clean

@@ -13,6 +13,7 @@ HOST_PKGS=(
 	# kernel modules, lint, unit tests
 	build-essential sparse libcmocka-dev pkg-config
 	"linux-headers-$KVER=$KPKG_VERSION"
+	"linux-headers-$KVER_OLD=$KPKG_OLD_VERSION"
 	# QEMU 10.0 build
 	"meson=$MESON_VERSION" ninja-build flex bison python3-venv
 	libglib2.0-dev libpixman-1-dev libslirp-dev libfdt-dev libcap-ng-dev

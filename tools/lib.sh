@@ -15,6 +15,9 @@ CACHE=${E810_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/e810-rdma}
 # Pinned versions. Changing one of these changes a cache key.
 KVER=6.12.95+deb12-amd64
 KPKG_VERSION=6.12.95-1~bpo12+1
+# bookworm's own kernel: the modules must also build against its headers.
+KVER_OLD=6.1.0-56-amd64
+KPKG_OLD_VERSION=6.1.192-2
 QEMU_VERSION=1:10.0.13+ds-0+deb13u1
 QEMU_UPSTREAM=10.0.13
 RDMA_CORE_VERSION=56.1
