@@ -37,6 +37,13 @@ void e810_aq_reset(E810Core *core)
     core->aq.max_frame = E810_AQ_SET_MAC_FRAME_SIZE_MAX;
 }
 
+void e810_aq_clear_pf_config(E810Core *core)
+{
+    core->aq.vsi_allocated = false;
+    core->aq.pe_filter = false;
+    memset(core->aq.qset_used, 0, sizeof(core->aq.qset_used));
+}
+
 /*
  * A ring is usable when enabled with a length in range and a 64-byte
  * aligned base. Returns its length, 0 if unusable.

@@ -47,6 +47,12 @@ typedef struct E810AqCmd {
 
 void e810_aq_reset(struct E810Core *core);
 
+/*
+ * Frees what the firmware holds for the PF (its VSI and RDMA qsets): on a
+ * PF reset and on 0x02A4 "clear PF configuration".
+ */
+void e810_aq_clear_pf_config(struct E810Core *core);
+
 /* Deferred work: executes every posted ATQ command. */
 void e810_aq_process_atq(struct E810Core *core);
 

@@ -145,6 +145,12 @@ static enum e810_aq_rc cmd_nop(E810Core *core, E810AqCmd *cmd)
     return E810_AQ_RC_OK;
 }
 
+static enum e810_aq_rc cmd_clear_pf_cfg(E810Core *core, E810AqCmd *cmd)
+{
+    e810_aq_clear_pf_config(core);
+    return E810_AQ_RC_OK;
+}
+
 static enum e810_aq_rc cmd_vsi(E810Core *core, E810AqCmd *cmd)
 {
     struct e810_aqc_add_update_free_vsi *p =
@@ -407,7 +413,7 @@ static const struct {
     { E810_AQC_ADD_VSI, cmd_vsi },
     { E810_AQC_UPDATE_VSI, cmd_vsi },
     { E810_AQC_FREE_VSI, cmd_vsi },
-    { E810_AQC_CLEAR_PF_CFG, cmd_nop },
+    { E810_AQC_CLEAR_PF_CFG, cmd_clear_pf_cfg },
     { E810_AQC_SET_MAC_CFG, cmd_set_mac_cfg },
     { E810_AQC_GET_LINK_STATUS, cmd_get_link_status },
     { E810_AQC_SET_EVENT_MASK, cmd_set_event_mask },

@@ -331,6 +331,7 @@ static void do_pf_reset(E810Core *core)
     e810_regfile_reset(&core->regs, E810_RST_PFR);
     e810_intr_reset(&core->intr);
     e810_lan_reset(core);
+    e810_aq_clear_pf_config(core);  /* firmware frees the PF's VSI, qsets */
     *e810_regfile_ptr(&core->regs, E810_PFGEN_CTRL) &= ~E810_PFGEN_CTRL_PFSWR;
     core->stats.pf_resets++;
 }

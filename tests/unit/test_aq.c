@@ -328,6 +328,34 @@ static void test_vsi_and_pe_filter(void **state)
                      E810_AQ_RC_ENOENT);
 }
 
+static void test_pf_reset_and_clear_free_the_vsi(void **state)
+{
+    Fixture *f = *state;
+    struct e810_aq_desc d;
+    struct e810_aqc_vsi_props props;
+    unsigned round;
+
+    memset(&props, 0, sizeof(props));
+    for (round = 0; round < 2; round++) {
+        d = aq_desc(E810_AQC_ADD_VSI);
+        ((struct e810_aqc_add_update_free_vsi *)d.params.raw)->vsi_flags =
+            htole16(FIELD_PREP(E810_AQ_VSI_TYPE, E810_AQ_VSI_TYPE_PF));
+        assert_int_equal(aq_send(f->h, &f->aq, &d, &props, sizeof(props)),
+                         E810_AQ_RC_OK);
+        if (round == 0) {
+            /* 0x02A4 frees it ... */
+            d = aq_desc(E810_AQC_CLEAR_PF_CFG);
+            assert_int_equal(aq_send(f->h, &f->aq, &d, NULL, 0),
+                             E810_AQ_RC_OK);
+        } else {
+            /* ... and so does a PF reset (the AQ registers survive it). */
+            wr32(f->h, E810_PFGEN_CTRL, E810_PFGEN_CTRL_PFSWR);
+            harness_run_work(f->h);
+        }
+        assert_false(f->h->core.aq.vsi_allocated);
+    }
+}
+
 static void test_rdma_qsets(void **state)
 {
     Fixture *f = *state;
@@ -399,6 +427,7 @@ int main(void)
         T(test_tail_beyond_ring),
         T(test_batch_in_order_and_disabled_queue),
         T(test_vsi_and_pe_filter),
+        T(test_pf_reset_and_clear_free_the_vsi),
         T(test_rdma_qsets),
         T(test_set_mac_cfg_bounds),
     };

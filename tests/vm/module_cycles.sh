@@ -3,12 +3,37 @@
 # timeout: 900
 # Ten cycles of rmmod irdma ice_lite / modprobe ice_lite irdma: every cycle
 # unbinds and rebinds both functions, gives back MSI-X vectors, BAR0 and
-# the auxiliary ids, and the kernel log stays free of oopses and leaks.
+# the auxiliary ids, removes both netdevs and brings them back with their
+# MAC addresses and a carrier (every other cycle unloads with both ports
+# up and a ping flowing between them), and the kernel log stays free of
+# oopses and leaks.
 . "$E810_LIB"
 
 mapfile -t devs < <(e810_pci_devs)
 expect_eq "e810 functions" 2 "${#devs[@]}"
+# New netdevs get their IPv6 link-local address at once (no DAD wait).
+sysctl -qw net.ipv6.conf.default.accept_dad=0
+declare -A mac
+for d in "${devs[@]}"; do
+	nd=$(e810_netdev_of "$d")
+	mac[$d]=$(cat "/sys/class/net/$nd/address" 2>/dev/null)
+	[ -n "${mac[$d]}" ] || fail "$d has no netdev before the cycles"
+done
 for cycle in $(seq 1 10); do
+	# Odd cycles unload with both ports up and an IPv6 ping running.
+	if [ $((cycle % 2)) = 1 ]; then
+		for d in "${devs[@]}"; do
+			ip link set "$(e810_netdev_of "$d")" up
+		done
+		nd=$(e810_netdev_of "${devs[1]}")
+		wait_carrier "$nd" 10 || fail "cycle $cycle: $nd has no carrier"
+		rx=/sys/class/net/$nd/statistics/rx_packets
+		rx0=$(cat "$rx")
+		ping -c 1000 -i 0.01 -I "$(e810_netdev_of "${devs[0]}")" \
+			"ff02::1%$(e810_netdev_of "${devs[0]}")" >/dev/null 2>&1 &
+		wait_for "[ \$(cat $rx) -ge $((rx0 + 20)) ]" 10 ||
+			fail "cycle $cycle: the ping does not reach $nd"
+	fi
 	rmmod irdma || fail "cycle $cycle: rmmod irdma"
 	[ -d /sys/kernel/debug/irdma ] && fail "cycle $cycle: irdma debugfs left behind"
 	rmmod ice_lite || fail "cycle $cycle: rmmod ice_lite"
@@ -21,7 +46,22 @@ for cycle in $(seq 1 10); do
 		[ "$n" = 0 ] || fail "cycle $cycle: $d keeps $n MSI-X vectors"
 	done
 	grep -q ice_lite /proc/iomem && fail "cycle $cycle: BAR0 still claimed"
+	for d in "${devs[@]}"; do
+		nds=$(ls "/sys/bus/pci/devices/$d/net" 2>/dev/null | xargs)
+		[ -z "$nds" ] || fail "cycle $cycle: $d keeps netdev '$nds'"
+	done
+	wait	# the ping ends when its netdev goes away
 	modprobe ice_lite || fail "cycle $cycle: modprobe ice_lite"
+	for d in "${devs[@]}"; do
+		nd=$(e810_netdev_of "$d")
+		[ -n "$nd" ] || { fail "cycle $cycle: $d has no netdev"; continue; }
+		got=$(cat "/sys/class/net/$nd/address")
+		[ "$got" = "${mac[$d]}" ] ||
+			fail "cycle $cycle: $nd has MAC $got, not ${mac[$d]}"
+		ip link set "$nd" up
+		wait_carrier "$nd" 10 || fail "cycle $cycle: $nd has no carrier"
+		ip link set "$nd" down
+	done
 	modprobe irdma || fail "cycle $cycle: modprobe irdma"
 	for d in "${devs[@]}"; do
 		wait_for "[ -n \"\$(e810_aux_of $d)\" ]" 10 ||
@@ -35,6 +75,8 @@ for cycle in $(seq 1 10); do
 	[ "$ids" = "0 1" ] || fail "cycle $cycle: auxiliary ids are '$ids'"
 done
 ok "10 unload/load cycles done"
+expect_eq "netdevs after the cycles" "${mac[${devs[0]}]} ${mac[${devs[1]}]}" \
+	"$(for d in "${devs[@]}"; do cat "/sys/class/net/$(e810_netdev_of "$d")/address"; done | xargs)"
 expect_eq "ice_lite bound after the cycles" "ice_lite ice_lite" \
 	"$(for d in "${devs[@]}"; do driver_of /sys/bus/pci/devices/$d; done | xargs)"
 dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"

@@ -43,6 +43,38 @@ e810_aux_of() {
 	done
 }
 
+# Name of the netdev of PCI function $1 in this network namespace (none
+# if it has none, or it lives in another namespace).
+e810_netdev_of() {
+	local n
+	for n in "/sys/bus/pci/devices/$1/net/"*; do
+		[ -e "$n" ] && basename "$n"
+	done
+}
+
+# Waits up to $2 seconds (default 10) for netdev $1 to report a carrier;
+# $3 names a network namespace to look in.
+wait_carrier() {
+	local ns=()
+	[ -n "$3" ] && ns=(ip netns exec "$3")
+	wait_for "[ \"\$(${ns[*]} cat /sys/class/net/$1/carrier 2>/dev/null)\" = 1 ]" "${2:-10}"
+}
+
+# Makes the two ports of a hub2 guest two hosts: port 0 ($1) stays in the
+# root namespace as 192.168.81.1/24, port 1 ($2) moves into namespace
+# "peer" as 192.168.81.2/24. Both are up with a carrier on return, or it
+# fails.
+e810_two_hosts() {
+	ip netns add peer || return 1
+	ip link set "$2" netns peer || return 1
+	ip addr add 192.168.81.1/24 dev "$1" || return 1
+	ip link set "$1" up || return 1
+	ip -n peer link set lo up || return 1
+	ip -n peer addr add 192.168.81.2/24 dev "$2" || return 1
+	ip -n peer link set "$2" up || return 1
+	wait_carrier "$1" 10 && wait_carrier "$2" 10 peer
+}
+
 # Name of the driver bound to device path $1, or "none".
 driver_of() {
 	if [ -e "$1/driver" ]; then basename "$(readlink -f "$1/driver")"; else echo none; fi

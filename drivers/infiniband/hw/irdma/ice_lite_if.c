@@ -10,6 +10,7 @@
 #include <linux/build_bug.h>
 #include <linux/mod_devicetable.h>
 #include <linux/module.h>
+#include <linux/netdevice.h>
 #include <linux/slab.h>
 #include <linux/net/intel/ice_lite_rdma.h>
 
@@ -32,19 +33,47 @@ static_assert(ARRAY_SIZE(irdma_ice_lite_event_names) ==
  * @info: the parent's device info
  * @event: the event
  *
- * Only logged for now; the steps that own MTU, QoS and reset handling
- * act on them.
+ * Only logged for now (one line per event, so tests can follow them);
+ * the steps that own MTU, QoS and reset handling act on them.
  *
  * Context: Process context; the parent holds the auxiliary device lock.
  */
 static void irdma_ice_lite_event_handler(struct ice_lite_rdma_dev_info *info,
 					 struct ice_lite_rdma_event *event)
 {
+	struct device *dev = &info->adev->dev;
+	unsigned int mtu = info->netdev ? READ_ONCE(info->netdev->mtu) : 0;
 	unsigned int type;
 
-	for_each_set_bit(type, event->type, ICE_LITE_RDMA_EVENT_NBITS)
-		dev_dbg(&info->adev->dev, "CLNT: event %s (reg 0x%08x)\n",
-			irdma_ice_lite_event_names[type], event->reg);
+	for_each_set_bit(type, event->type, ICE_LITE_RDMA_EVENT_NBITS) {
+		switch (type) {
+		case ICE_LITE_RDMA_EVENT_BEFORE_MTU_CHANGE:
+			dev_info(dev, "MTU change: before, mtu %u\n", mtu);
+			break;
+		case ICE_LITE_RDMA_EVENT_AFTER_MTU_CHANGE:
+			dev_info(dev, "MTU change: after, mtu %u\n", mtu);
+			break;
+		case ICE_LITE_RDMA_EVENT_BEFORE_TC_CHANGE:
+			dev_info(dev, "TC change: before, %u TCs\n",
+				 info->qos.num_tc);
+			break;
+		case ICE_LITE_RDMA_EVENT_AFTER_TC_CHANGE:
+			dev_info(dev, "TC change: after, %u TCs\n",
+				 info->qos.num_tc);
+			break;
+		case ICE_LITE_RDMA_EVENT_WARN_RESET:
+			dev_info(dev, "reset warning: the parent resets the function\n");
+			break;
+		case ICE_LITE_RDMA_EVENT_CRIT_ERR:
+			dev_info(dev, "critical error: OICR 0x%08x\n",
+				 event->reg);
+			break;
+		default:
+			dev_info(dev, "event %s (reg 0x%08x)\n",
+				 irdma_ice_lite_event_names[type], event->reg);
+			break;
+		}
+	}
 }
 
 /**

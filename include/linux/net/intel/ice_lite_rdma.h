@@ -75,12 +75,19 @@ struct ice_lite_rdma_dev_info;
 
 /**
  * struct ice_lite_rdma_ops - services the parent provides to the RDMA driver
- * @add_qset: register a Tx scheduler leaf for RDMA (fills @qset->teid)
- * @del_qset: release a leaf added with @add_qset
- * @request_reset: ask the parent to reset the function or the device
- * @update_vsi_filter: steer (or stop steering) RoCEv2 traffic to the engine
+ * @add_qset: register a Tx scheduler leaf for RDMA (fills @qset->teid);
+ *	@qset->vport_id must be @info->vport_id and @qset->tc < qos.num_tc
+ * @del_qset: release a leaf added with @add_qset (same @qset)
+ * @request_reset: ask the parent to reset the function; asynchronous: the
+ *	parent sends WARN_RESET, withdraws the auxiliary device (the RDMA
+ *	driver is unbound), resets and rebuilds the function and publishes
+ *	the device again. Device resets are refused with -EOPNOTSUPP.
+ * @update_vsi_filter: steer (or stop steering) RoCEv2 traffic to the engine;
+ *	@vsi_id must be @info->vport_id
  *
- * All ops may sleep and return 0 or a negative errno.
+ * All ops may sleep and return 0 or a negative errno; -EBUSY while the
+ * parent's admin queue is down (during a reset), -EIO when the firmware
+ * refused the command.
  */
 struct ice_lite_rdma_ops {
 	int (*add_qset)(struct ice_lite_rdma_dev_info *info,
@@ -98,14 +105,15 @@ struct ice_lite_rdma_ops {
  * @pdev: the PF's PCI device (DMA, BAR0 physical start for mmap, devfn)
  * @adev: the auxiliary device carrying this info
  * @hw_addr: kernel mapping of BAR0 (whole BAR, including the doorbell page)
- * @netdev: the PF's Ethernet netdev, or NULL while the parent has none
+ * @netdev: the PF's Ethernet netdev (registered before the auxiliary
+ *	device is published, unregistered after it is withdrawn)
  * @ops: parent services
  * @msix_entries: MSI-X vectors reserved for RDMA (index and Linux irq)
  * @msix_count: number of entries in @msix_entries
  * @qos: QoS parameters, refreshed before AFTER_TC_CHANGE
  * @rdma_protocol: ICE_LITE_RDMA_PROTOCOL_* enabled on this function
  * @pf_id: PF number (PF_FUNC_RID.FUNC_NUM)
- * @vport_id: VSI number of the main VSI
+ * @vport_id: hardware VSI number of the PF's VSI (from add VSI, 0x0210)
  */
 struct ice_lite_rdma_dev_info {
 	struct pci_dev *pdev;
@@ -130,7 +138,10 @@ struct ice_lite_rdma_aux_dev {
  * struct ice_lite_rdma_aux_drv - the RDMA driver as the parent sees it
  * @adrv: the auxiliary driver
  * @event_handler: called by the parent, in process context, with the
- *	device lock of @info->adev held, for each event while bound
+ *	device lock of @info->adev held, for each event while bound. MTU
+ *	events come from the parent's ndo_change_mtu with RTNL held, so the
+ *	handler must not take RTNL; BEFORE_MTU_CHANGE sees the old MTU in
+ *	@info->netdev, AFTER_MTU_CHANGE the new one.
  */
 struct ice_lite_rdma_aux_drv {
 	struct auxiliary_driver adrv;

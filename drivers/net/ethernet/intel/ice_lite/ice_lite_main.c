@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/*
- * ice_lite: a small PF driver for the emulated Intel E810 (8086:1592).
+/* ice_lite: a small PF driver for the emulated Intel E810 (8086:1592).
  *
  * It brings the PCI function up the way the ice driver does (BAR0, DMA,
- * PF reset, MSI-X) and publishes the RDMA auxiliary device "ice_lite.roce.N"
- * for irdma. This file holds the PCI driver: probe, remove, module glue.
+ * PF reset, admin queue, capabilities, MSI-X, VSI, link), registers one
+ * Ethernet netdev with one queue pair, and then publishes the RDMA
+ * auxiliary device "ice_lite.roce.N" for irdma. This file holds the PCI
+ * driver: probe, remove, module glue, and the setup steps a reset repeats.
  */
 
 #include <linux/bitfield.h>
+#include <linux/delay.h>
 #include <linux/dma-mapping.h>
 #include <linux/module.h>
 #include <linux/pci.h>
@@ -22,6 +24,106 @@ static const struct pci_device_id ice_lite_pci_tbl[] = {
 	{ }
 };
 MODULE_DEVICE_TABLE(pci, ice_lite_pci_tbl);
+
+/* Admin queue bring-up is retried like ice: 10 times, 100 ms apart. */
+#define ICE_LITE_AQ_INIT_TRIES		10
+#define ICE_LITE_AQ_INIT_DELAY_MS	100
+
+/**
+ * ice_lite_init_aq() - bring the admin queue up and check the firmware
+ * @pf: the PF, after a PF reset
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or a negative errno.
+ */
+static int ice_lite_init_aq(struct ice_lite_pf *pf)
+{
+	unsigned int try;
+	int err = -EIO;
+
+	for (try = 0; try < ICE_LITE_AQ_INIT_TRIES && err == -EIO; try++) {
+		if (try)
+			msleep(ICE_LITE_AQ_INIT_DELAY_MS);
+		err = ice_lite_aq_init(pf);
+		if (err)
+			continue;
+		err = ice_lite_get_fw_version(pf);
+		if (err)
+			ice_lite_aq_deinit(pf, false);
+	}
+	return err;
+}
+
+/**
+ * ice_lite_init_hw() - reset the PF and learn what it is
+ * @pf: the PF, with BAR0 mapped
+ *
+ * PF reset, admin queue (get version), clear PF configuration (0x02A4),
+ * device and function capabilities, MAC address, MAC config. Run at
+ * probe and again when the function is rebuilt after a reset.
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or a negative errno; on error the admin queue is down.
+ */
+int ice_lite_init_hw(struct ice_lite_pf *pf)
+{
+	int err;
+
+	err = ice_lite_pf_reset(pf);
+	if (err)
+		return err;
+	err = ice_lite_init_aq(pf);
+	if (err)
+		return err;
+
+	err = ice_lite_clear_pf_cfg(pf);
+	if (err)
+		goto err_deinit_aq;
+	err = ice_lite_get_caps(pf);
+	if (err)
+		goto err_deinit_aq;
+	err = ice_lite_read_mac(pf);
+	if (err)
+		goto err_deinit_aq;
+	err = ice_lite_set_mac_cfg(pf);
+	if (err)
+		goto err_deinit_aq;
+	return 0;
+
+err_deinit_aq:
+	ice_lite_aq_deinit(pf, true);
+	return err;
+}
+
+/**
+ * ice_lite_init_sw() - configure the function for LAN
+ * @pf: the PF, with the admin queue up and the misc vector serving it
+ *
+ * Adds the PF VSI (0x0210), unmasks link events and asks for link status
+ * with events on (0x0613, 0x0607), and sends the driver version (0x0002).
+ *
+ * Context: Process context.
+ * Return: 0 or a negative errno; on error the VSI is freed again.
+ */
+int ice_lite_init_sw(struct ice_lite_pf *pf)
+{
+	int err;
+
+	err = ice_lite_add_vsi(pf);
+	if (err)
+		return err;
+	err = ice_lite_init_link(pf);
+	if (err)
+		goto err_free_vsi;
+	err = ice_lite_send_driver_version(pf);
+	if (err)
+		goto err_free_vsi;
+	return 0;
+
+err_free_vsi:
+	ice_lite_free_vsi(pf);
+	return err;
+}
 
 /**
  * ice_lite_map_bar0() - claim and map all of BAR0
@@ -77,13 +179,53 @@ static void ice_lite_unmap_bar0(struct ice_lite_pf *pf)
 }
 
 /**
+ * ice_lite_alloc_pf() - allocate and initialise the PF structure
+ * @pdev: the PCI function
+ *
+ * Return: the PF or NULL.
+ */
+static struct ice_lite_pf *ice_lite_alloc_pf(struct pci_dev *pdev)
+{
+	struct ice_lite_pf *pf;
+
+	pf = kzalloc(sizeof(*pf), GFP_KERNEL);
+	if (!pf)
+		return NULL;
+	pf->pdev = pdev;
+	mutex_init(&pf->adev_mutex);
+	mutex_init(&pf->vsi_lock);
+	spin_lock_init(&pf->link_lock);
+	spin_lock_init(&pf->oicr_lock);
+	ice_lite_aq_init_locks(pf);
+	INIT_WORK(&pf->aq_work, ice_lite_aq_work);
+	INIT_WORK(&pf->crit_work, ice_lite_crit_work);
+	INIT_WORK(&pf->reset_work, ice_lite_reset_work);
+	atomic64_set(&pf->tx_dropped, 0);
+	return pf;
+}
+
+/**
+ * ice_lite_free_pf() - undo ice_lite_alloc_pf()
+ * @pf: the PF
+ */
+static void ice_lite_free_pf(struct ice_lite_pf *pf)
+{
+	ice_lite_aq_destroy_locks(pf);
+	mutex_destroy(&pf->vsi_lock);
+	mutex_destroy(&pf->adev_mutex);
+	kfree(pf);
+}
+
+/**
  * ice_lite_probe() - bring up one E810 PF
  * @pdev: the PCI function
  * @ent: the matching id table entry
  *
  * Order: enable the device, 64-bit DMA, map BAR0, bus mastering, read the
- * PF number, PF reset, MSI-X, publish the RDMA auxiliary device. Errors
- * unwind in exactly the reverse order; ice_lite_remove() is the same list.
+ * PF number; PF reset, admin queue, capabilities, MAC (init_hw); MSI-X,
+ * misc vector; VSI, link, driver version (init_sw); netdev; and only then
+ * the RDMA auxiliary device. Errors unwind in exactly the reverse order;
+ * ice_lite_remove() is the same list.
  *
  * Context: Process context.
  * Return: 0 or a negative errno.
@@ -94,11 +236,9 @@ static int ice_lite_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 	struct ice_lite_pf *pf;
 	int err;
 
-	pf = kzalloc(sizeof(*pf), GFP_KERNEL);
+	pf = ice_lite_alloc_pf(pdev);
 	if (!pf)
 		return -ENOMEM;
-	pf->pdev = pdev;
-	mutex_init(&pf->adev_mutex);
 	pci_set_drvdata(pdev, pf);
 
 	err = pci_enable_device(pdev);
@@ -121,25 +261,51 @@ static int ice_lite_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 
 	pf->pf_id = FIELD_GET(E810_PF_FUNC_RID_FUNC_NUM,
 			      ice_lite_rd32(pf, E810_PF_FUNC_RID));
+	/* One port per function; without get-switch-config its number is 0. */
+	pf->lport = 0;
 
-	err = ice_lite_pf_reset(pf);
+	err = ice_lite_init_hw(pf);
 	if (err)
 		goto err_clear_master;
 
 	err = ice_lite_init_msix(pf);
 	if (err)
-		goto err_clear_master;
+		goto err_deinit_aq;
 
-	err = ice_lite_rdma_plug(pf);
+	err = ice_lite_req_misc_irq(pf);
 	if (err)
 		goto err_clear_msix;
 
-	dev_info(dev, "PF %u up: %u MSI-X vectors, %u for RDMA\n",
-		 pf->pf_id, pf->num_msix, pf->num_rdma_msix);
+	err = ice_lite_init_sw(pf);
+	if (err)
+		goto err_free_misc_irq;
+
+	err = ice_lite_netdev_create(pf);
+	if (err)
+		goto err_free_vsi;
+
+	if (pf->caps.rdma) {
+		err = ice_lite_rdma_plug(pf);
+		if (err)
+			goto err_netdev_destroy;
+	}
+
+	dev_info(dev,
+		 "PF %u up: %s, MAC %pM, VSI %u, %u MSI-X vectors, %u for RDMA\n",
+		 pf->pf_id, netdev_name(pf->netdev), pf->perm_addr, pf->vsi_num,
+		 pf->num_msix, pf->num_rdma_msix);
 	return 0;
 
+err_netdev_destroy:
+	ice_lite_netdev_destroy(pf);
+err_free_vsi:
+	ice_lite_free_vsi(pf);
+err_free_misc_irq:
+	ice_lite_free_misc_irq(pf);
 err_clear_msix:
 	ice_lite_clear_msix(pf);
+err_deinit_aq:
+	ice_lite_aq_deinit(pf, true);
 err_clear_master:
 	pci_clear_master(pdev);
 	ice_lite_unmap_bar0(pf);
@@ -147,8 +313,7 @@ err_disable_device:
 	pci_disable_device(pdev);
 err_free_pf:
 	pci_set_drvdata(pdev, NULL);
-	mutex_destroy(&pf->adev_mutex);
-	kfree(pf);
+	ice_lite_free_pf(pf);
 	return err;
 }
 
@@ -156,7 +321,8 @@ err_free_pf:
  * ice_lite_remove() - take one E810 PF down
  * @pdev: the PCI function
  *
- * Undoes ice_lite_probe() step by step in reverse order.
+ * Stops reset requests, then undoes ice_lite_probe() step by step in
+ * reverse order: the RDMA auxiliary device goes first, before the netdev.
  *
  * Context: Process context.
  */
@@ -164,14 +330,20 @@ static void ice_lite_remove(struct pci_dev *pdev)
 {
 	struct ice_lite_pf *pf = pci_get_drvdata(pdev);
 
+	set_bit(ICE_LITE_STATE_REMOVING, pf->state);
+	cancel_work_sync(&pf->reset_work);
+
 	ice_lite_rdma_unplug(pf);
+	ice_lite_netdev_destroy(pf);
+	ice_lite_free_vsi(pf);
+	ice_lite_free_misc_irq(pf);
 	ice_lite_clear_msix(pf);
+	ice_lite_aq_deinit(pf, true);
 	pci_clear_master(pdev);
 	ice_lite_unmap_bar0(pf);
 	pci_disable_device(pdev);
 	pci_set_drvdata(pdev, NULL);
-	mutex_destroy(&pf->adev_mutex);
-	kfree(pf);
+	ice_lite_free_pf(pf);
 }
 
 static struct pci_driver ice_lite_driver = {

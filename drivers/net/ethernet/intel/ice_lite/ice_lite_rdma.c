@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/*
- * ice_lite: the RDMA auxiliary device "ice_lite.roce.<N>". Publishes and
+/* ice_lite: the RDMA auxiliary device "ice_lite.roce.<N>". Publishes and
  * withdraws it, delivers parent events to the bound driver, and provides
  * the parent services (struct ice_lite_rdma_ops) the RDMA driver calls.
  */
@@ -16,39 +15,95 @@
 /* Auxiliary device ids; an id lives exactly as long as its device. */
 static DEFINE_IDA(ice_lite_aux_ida);
 
-/*
- * Parent services. They need the admin queue (Tx scheduler, VSI and reset
- * commands), which a later step implements; until then every op refuses.
+static struct ice_lite_pf *ice_lite_info_to_pf(struct ice_lite_rdma_dev_info *info)
+{
+	return container_of(info, struct ice_lite_pf, rdma_info);
+}
+
+/* Parent services. They may sleep; while a reset rebuilds the function
+ * the admin queue is down and they fail with -EBUSY.
  */
 
+/**
+ * ice_lite_rdma_add_qset() - add a Tx scheduler leaf for RDMA (0x0C33)
+ * @info: our device info
+ * @qset: qs_handle, vport_id and tc in; teid out
+ *
+ * Context: Process context.
+ * Return: 0 or a negative errno.
+ */
 static int ice_lite_rdma_add_qset(struct ice_lite_rdma_dev_info *info,
 				  struct ice_lite_rdma_qset *qset)
 {
-	dev_warn_once(&info->pdev->dev, "RDMA qsets are not supported yet\n");
-	return -EOPNOTSUPP;
+	struct ice_lite_pf *pf = ice_lite_info_to_pf(info);
+
+	if (qset->vport_id != pf->vsi_num || qset->tc >= info->qos.num_tc) {
+		dev_err(ice_lite_pf_to_dev(pf),
+			"RDMA qset for VSI %u TC %u: no such VSI or TC\n",
+			qset->vport_id, qset->tc);
+		return -EINVAL;
+	}
+	return ice_lite_add_rdma_qset(pf, qset->qs_handle, &qset->teid);
 }
 
+/**
+ * ice_lite_rdma_del_qset() - remove a leaf added by add_qset (0x0C31)
+ * @info: our device info
+ * @qset: the qset as add_qset returned it
+ *
+ * Context: Process context.
+ * Return: 0 or a negative errno.
+ */
 static int ice_lite_rdma_del_qset(struct ice_lite_rdma_dev_info *info,
 				  struct ice_lite_rdma_qset *qset)
 {
-	dev_warn_once(&info->pdev->dev, "RDMA qsets are not supported yet\n");
-	return -EOPNOTSUPP;
+	return ice_lite_dis_rdma_qset(ice_lite_info_to_pf(info),
+				      qset->qs_handle);
 }
 
+/**
+ * ice_lite_rdma_request_reset() - the RDMA driver asks for a reset
+ * @info: our device info
+ * @type: function or device reset
+ *
+ * A function reset is scheduled: the RDMA driver gets WARN_RESET, is
+ * unbound, the PF is reset and rebuilt, and the auxiliary device is
+ * published again. Device (core) resets are not supported.
+ *
+ * Context: Process context; may be called with the auxiliary device
+ * lock held (the work does the rest).
+ * Return: 0, -EOPNOTSUPP for a device reset, -ENODEV while removing.
+ */
 static int ice_lite_rdma_request_reset(struct ice_lite_rdma_dev_info *info,
 				       enum ice_lite_rdma_reset_type type)
 {
-	dev_warn_once(&info->pdev->dev,
-		      "reset requests are not supported yet\n");
-	return -EOPNOTSUPP;
+	struct ice_lite_pf *pf = ice_lite_info_to_pf(info);
+
+	if (type != ICE_LITE_RDMA_FUNC_RESET) {
+		dev_err(ice_lite_pf_to_dev(pf),
+			"RDMA asked for a device reset; only function resets are supported\n");
+		return -EOPNOTSUPP;
+	}
+	return ice_lite_schedule_reset(pf);
 }
 
+/**
+ * ice_lite_rdma_update_vsi_filter() - steer RoCEv2 to the engine or not
+ * @info: our device info
+ * @vsi_id: the VSI, must be ours (@info->vport_id)
+ * @enable: set or clear the VSI's PE filter (0x0211)
+ *
+ * Context: Process context.
+ * Return: 0 or a negative errno.
+ */
 static int ice_lite_rdma_update_vsi_filter(struct ice_lite_rdma_dev_info *info,
 					   u16 vsi_id, bool enable)
 {
-	dev_warn_once(&info->pdev->dev,
-		      "RDMA VSI filters are not supported yet\n");
-	return -EOPNOTSUPP;
+	struct ice_lite_pf *pf = ice_lite_info_to_pf(info);
+
+	if (vsi_id != pf->vsi_num)
+		return -EINVAL;
+	return ice_lite_vsi_set_pe_filter(pf, enable);
 }
 
 static const struct ice_lite_rdma_ops ice_lite_rdma_ops = {
@@ -62,8 +117,8 @@ static const struct ice_lite_rdma_ops ice_lite_rdma_ops = {
  * ice_lite_rdma_init_info() - fill what the RDMA driver gets from us
  * @pf: the PF
  *
- * No netdev and no VSI exist yet; QoS is a single traffic class that owns
- * all the bandwidth and all user priorities (up2tc[] all 0).
+ * Called once the netdev is registered. QoS is a single traffic class
+ * that owns all the bandwidth and all user priorities (up2tc[] all 0).
  */
 static void ice_lite_rdma_init_info(struct ice_lite_pf *pf)
 {
@@ -72,7 +127,7 @@ static void ice_lite_rdma_init_info(struct ice_lite_pf *pf)
 	memset(info, 0, sizeof(*info));
 	info->pdev = pf->pdev;
 	info->hw_addr = pf->hw_addr;
-	info->netdev = NULL;
+	info->netdev = pf->netdev;
 	info->ops = &ice_lite_rdma_ops;
 	info->msix_entries = pf->rdma_msix;
 	info->msix_count = pf->num_rdma_msix;
@@ -80,6 +135,7 @@ static void ice_lite_rdma_init_info(struct ice_lite_pf *pf)
 	info->qos.tc_info[0].rel_bw = 100;
 	info->rdma_protocol = ICE_LITE_RDMA_PROTOCOL_ROCEV2;
 	info->pf_id = pf->pf_id;
+	info->vport_id = pf->vsi_num;
 }
 
 /**
@@ -99,7 +155,7 @@ static void ice_lite_adev_release(struct device *dev)
 
 /**
  * ice_lite_rdma_plug() - publish the RDMA auxiliary device
- * @pf: the PF, with BAR0 mapped and MSI-X allocated
+ * @pf: the PF, with its netdev registered
  *
  * Creates "ice_lite.roce.<N>" below the PCI device. If irdma is loaded it
  * probes from inside this call.
@@ -219,4 +275,21 @@ void ice_lite_rdma_send_event(struct ice_lite_pf *pf,
 
 out_unlock:
 	mutex_unlock(&pf->adev_mutex);
+}
+
+/**
+ * ice_lite_rdma_notify() - deliver one event to the bound RDMA driver
+ * @pf: the PF
+ * @type: the event
+ * @reg: PFINT_OICR value for CRIT_ERR, else 0
+ *
+ * Context: Process context; see ice_lite_rdma_send_event().
+ */
+void ice_lite_rdma_notify(struct ice_lite_pf *pf,
+			  enum ice_lite_rdma_event_type type, u32 reg)
+{
+	struct ice_lite_rdma_event event = { .reg = reg };
+
+	set_bit(type, event.type);
+	ice_lite_rdma_send_event(pf, &event);
 }

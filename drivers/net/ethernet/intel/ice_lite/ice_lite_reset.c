@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/*
- * ice_lite: PF reset, done the way the ice driver does it at probe
- * (shared/facts/e810-lan-facts.md section 1.2).
+/* ice_lite: PF reset, done the way the ice driver does it at probe
+ * (shared/facts/e810-lan-facts.md section 1.2), and the reset-and-rebuild
+ * the RDMA driver can ask for.
  */
 
 #include <linux/bitfield.h>
 #include <linux/iopoll.h>
+#include <linux/rtnetlink.h>
 
 #include <hw/e810_regs.h>
 
 #include "ice_lite.h"
 
-/*
- * PFGEN_CTRL.PFSWR is polled every 1 ms for the global config lock timeout
+/* PFGEN_CTRL.PFSWR is polled every 1 ms for the global config lock timeout
  * (3000) plus the PF reset wait (300), as ice does.
  */
 #define ICE_LITE_PFR_POLL_US		USEC_PER_MSEC
@@ -122,4 +122,102 @@ int ice_lite_pf_reset(struct ice_lite_pf *pf)
 	}
 
 	return ice_lite_wait_reset_done(pf, E810_GLNVM_ULD_LAN_MASK);
+}
+
+/**
+ * ice_lite_schedule_reset() - ask for a PF reset and rebuild
+ * @pf: the PF
+ *
+ * Context: Any process context (the work does the reset).
+ * Return: 0 (also if a reset is already pending), -ENODEV while the PF is
+ * being removed.
+ */
+int ice_lite_schedule_reset(struct ice_lite_pf *pf)
+{
+	if (test_bit(ICE_LITE_STATE_REMOVING, pf->state))
+		return -ENODEV;
+	if (!test_and_set_bit(ICE_LITE_STATE_RESETTING, pf->state))
+		schedule_work(&pf->reset_work);
+	return 0;
+}
+
+/**
+ * ice_lite_rebuild() - reset the PF and bring everything back
+ * @pf: the PF, with the RDMA device withdrawn
+ *
+ * Takes the function down as remove does (rings, VSI, misc causes, admin
+ * queue), resets the PF and runs the probe's hardware and software setup
+ * again, then restarts the rings if they were running. MSI-X vectors and
+ * the netdev are kept.
+ *
+ * Context: Process context; takes RTNL.
+ * Return: 0 or a negative errno; the netdev then stays detached.
+ */
+static int ice_lite_rebuild(struct ice_lite_pf *pf)
+{
+	bool was_up;
+	int err;
+
+	rtnl_lock();
+	netif_device_detach(pf->netdev);
+	was_up = test_bit(ICE_LITE_STATE_UP, pf->state);
+	ice_lite_down(pf);
+	ice_lite_free_vsi(pf);
+	ice_lite_misc_disable(pf);
+	netif_carrier_off(pf->netdev);
+	ice_lite_aq_deinit(pf, false);
+
+	err = ice_lite_init_hw(pf);
+	if (err)
+		goto out_unlock;
+	ice_lite_misc_enable(pf);
+	err = ice_lite_init_sw(pf);
+	if (err)
+		goto out_unlock;
+	if (was_up) {
+		err = ice_lite_up(pf);
+		if (err)
+			goto out_unlock;
+	}
+	netif_device_attach(pf->netdev);
+
+out_unlock:
+	rtnl_unlock();
+	return err;
+}
+
+/**
+ * ice_lite_reset_work() - PF reset requested by the RDMA driver
+ * @work: &ice_lite_pf.reset_work
+ *
+ * Warns the RDMA driver, withdraws its auxiliary device (its state in the
+ * protocol engine does not survive the reset), rebuilds, and publishes
+ * the auxiliary device again.
+ *
+ * Context: Process context (workqueue).
+ */
+void ice_lite_reset_work(struct work_struct *work)
+{
+	struct ice_lite_pf *pf = container_of(work, struct ice_lite_pf,
+					      reset_work);
+	struct device *dev = ice_lite_pf_to_dev(pf);
+	int err;
+
+	dev_info(dev, "PF reset requested\n");
+	ice_lite_rdma_notify(pf, ICE_LITE_RDMA_EVENT_WARN_RESET, 0);
+	ice_lite_rdma_unplug(pf);
+
+	err = ice_lite_rebuild(pf);
+	clear_bit(ICE_LITE_STATE_RESETTING, pf->state);
+	if (err) {
+		dev_err(dev, "rebuild after PF reset failed: %d\n", err);
+		return;
+	}
+	if (pf->caps.rdma) {
+		err = ice_lite_rdma_plug(pf);
+		if (err)
+			dev_err(dev, "RDMA device not published again: %d\n",
+				err);
+	}
+	dev_info(dev, "PF reset done, function rebuilt\n");
 }

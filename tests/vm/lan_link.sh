@@ -1,0 +1,61 @@
+#!/bin/bash
+# topology: hub2
+# timeout: 300
+# Each e810 function has an ice_lite Ethernet netdev: the MAC address the
+# firmware reports (manage MAC read = QEMU's mac property) as current and
+# permanent address, a carrier and 100 Gb/s full duplex from the
+# firmware's link status, the MTU range of a 9728-byte MAC frame, and
+# "ethtool -i" naming ice_lite with the firmware/API version and the bus
+# address of the function.
+. "$E810_LIB"
+
+mapfile -t devs < <(e810_pci_devs)
+expect_eq "e810 functions" 2 "${#devs[@]}"
+port=0
+for d in "${devs[@]}"; do
+	mac=52:54:00:e8:10:$(printf '%02x' $((E810_NODE * 16 + port)))
+	port=$((port + 1))
+	nd=$(e810_netdev_of "$d")
+	[ -n "$nd" ] || { fail "$d has no netdev"; continue; }
+	ok "$d has netdev $nd"
+	expect_eq "$nd parent device" "$d" \
+		"$(basename "$(readlink -f "/sys/class/net/$nd/device")")"
+	expect_eq "$nd address (ip link)" "$mac" \
+		"$(ip -br link show "$nd" | awk '{ print $3 }')"
+	expect_eq "$nd permanent address" "$mac" \
+		"$(ethtool -P "$nd" | awk '{ print $3 }')"
+	expect_eq "$nd MTU range" "68-9702" \
+		"$(ip -d link show "$nd" | sed -n 's/.*minmtu \([0-9]*\) maxmtu \([0-9]*\).*/\1-\2/p')"
+
+	ip link set "$nd" up || fail "ip link set $nd up"
+	wait_carrier "$nd" 10 && ok "$nd has a carrier" ||
+		fail "$nd has no carrier"
+	# The operational state follows the carrier through linkwatch.
+	wait_for "[ \"\$(cat /sys/class/net/$nd/operstate)\" = up ]" 5
+	expect_eq "$nd operstate" up "$(cat "/sys/class/net/$nd/operstate")"
+	ip link show "$nd" | grep -q 'state UP' && ok "ip link shows $nd UP" ||
+		fail "ip link does not show $nd UP: $(ip -br link show "$nd")"
+
+	info=$(ethtool -i "$nd")
+	expect_eq "$nd driver" ice_lite "$(sed -n 's/^driver: //p' <<<"$info")"
+	expect_eq "$nd bus-info" "$d" "$(sed -n 's/^bus-info: //p' <<<"$info")"
+	fw=$(sed -n 's/^firmware-version: //p' <<<"$info")
+	if [[ $fw =~ ^fw\ [0-9]+\.[0-9]+\.[0-9]+\ api\ 1\.[0-9]+\.[0-9]+$ ]]; then
+		ok "$nd firmware-version '$fw'"
+	else
+		fail "$nd firmware-version '$fw'"
+	fi
+
+	settings=$(ethtool "$nd")
+	expect_eq "$nd speed" 100000Mb/s \
+		"$(sed -n 's/^[[:space:]]*Speed: //p' <<<"$settings")"
+	expect_eq "$nd duplex" Full \
+		"$(sed -n 's/^[[:space:]]*Duplex: //p' <<<"$settings")"
+	expect_eq "$nd link detected" yes \
+		"$(sed -n 's/^[[:space:]]*Link detected: //p' <<<"$settings")"
+	dmesg | grep -q "ice_lite $d: NIC Link is up 100000 Mbps" &&
+		ok "$d logged its link up at 100 Gb/s" ||
+		fail "$d logged no link-up line"
+done
+dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"
+finish

@@ -1,0 +1,80 @@
+#!/bin/bash
+# topology: hub2
+# timeout: 300
+# MTU 1500 -> 9000 -> 1500 on both ports while they run (ice_lite restarts
+# the rings with Rx buffers sized for the new MTU): at 9000 an 8972-byte
+# ping with DF (a 9000-byte IP packet) crosses both ways and 8973 bytes is
+# refused locally; a jumbo frame sent to a port already back at 1500 is
+# dropped by that port's Rx queue; at 1500 the 8000-byte DF ping fails and
+# a 1472-byte one works. Out-of-range MTUs are refused. irdma logs the
+# BEFORE/AFTER MTU events the parent sends for every change, on both aux
+# devices.
+. "$E810_LIB"
+
+mapfile -t devs < <(e810_pci_devs)
+expect_eq "e810 functions" 2 "${#devs[@]}"
+a=$(e810_netdev_of "${devs[0]}")
+b=$(e810_netdev_of "${devs[1]}")
+aux_a=$(e810_aux_of "${devs[0]}")
+aux_b=$(e810_aux_of "${devs[1]}")
+e810_two_hosts "$a" "$b" || { fail "cannot set up the two hosts"; finish; }
+ok "$a 192.168.81.1 and $b 192.168.81.2 (netns peer) up"
+
+# set_mtu MTU: both ports, then both must have it and a carrier again.
+set_mtu() {
+	ip link set "$a" mtu "$1" || fail "ip link set $a mtu $1"
+	ip -n peer link set "$b" mtu "$1" || fail "ip -n peer link set $b mtu $1"
+	expect_eq "$a MTU" "$1" "$(cat "/sys/class/net/$a/mtu")"
+	expect_eq "$b MTU" "$1" "$(ip netns exec peer cat "/sys/class/net/$b/mtu")"
+	wait_carrier "$a" 10 && wait_carrier "$b" 10 peer &&
+		ok "carrier on both ports at MTU $1" ||
+		fail "no carrier after the change to MTU $1"
+}
+
+# df_ping WHAT EXPECT SIZE [peer]: EXPECT is "works" or "fails".
+df_ping() {
+	local out st ns=() dst=192.168.81.2
+	[ "$4" = peer ] && { ns=(ip netns exec peer); dst=192.168.81.1; }
+	out=$("${ns[@]}" ping -c 3 -i 0.2 -W 2 -M do -s "$3" "$dst" 2>&1)
+	st=$?
+	if [ "$2" = works ]; then
+		grep -q '3 packets transmitted, 3 received, 0% packet loss' <<<"$out" &&
+			ok "$1: $(grep 'packets transmitted' <<<"$out")" ||
+			fail "$1: $(tail -n 2 <<<"$out")"
+	else
+		[ $st != 0 ] && ! grep -q ' 0% packet loss' <<<"$out" &&
+			ok "$1 fails: $(grep -m 1 -E 'error|packets transmitted' <<<"$out")" ||
+			fail "$1 should fail: $(tail -n 2 <<<"$out")"
+	fi
+}
+
+df_ping "1500: ping -s 1472 -M do" works 1472
+df_ping "1500: ping -s 8000 -M do" fails 8000
+
+set_mtu 9000
+df_ping "9000: ping -s 8000 -M do" works 8000
+df_ping "9000: ping -s 8972 -M do" works 8972
+df_ping "9000: ping -s 8972 -M do from the peer" works 8972 peer
+df_ping "9000: ping -s 8973 -M do" fails 8973
+
+# The peer's Rx queue now takes frames of at most its 1536-byte buffers.
+ip -n peer link set "$b" mtu 1500 || fail "ip -n peer link set $b mtu 1500"
+df_ping "9000 to a peer at 1500: ping -s 8000 -M do" fails 8000
+
+set_mtu 1500
+df_ping "1500 again: ping -s 8000 -M do" fails 8000
+df_ping "1500 again: ping -s 1472 -M do" works 1472
+df_ping "1500 again: ping -s 1472 -M do from the peer" works 1472 peer
+
+ip link set "$a" mtu 9703 2>/dev/null && fail "MTU 9703 accepted" || ok "MTU 9703 refused"
+ip link set "$a" mtu 67 2>/dev/null && fail "MTU 67 accepted" || ok "MTU 67 refused"
+expect_eq "$a MTU after refused changes" 1500 "$(cat "/sys/class/net/$a/mtu")"
+
+# Each change: BEFORE with the old MTU, AFTER with the new one.
+for aux in "$aux_a" "$aux_b"; do
+	got=$(dmesg | sed -n "s/.*$aux: MTU change: //p" | xargs -d '\n' | sed 's/ \(before\|after\),/;\1,/g')
+	expect_eq "$aux MTU events" \
+		"before, mtu 1500;after, mtu 9000;before, mtu 9000;after, mtu 1500" "$got"
+done
+dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"
+finish

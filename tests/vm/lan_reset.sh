@@ -1,0 +1,76 @@
+#!/bin/bash
+# topology: hub2
+# timeout: 600
+# PF reset and rebuild (the path irdma's request_reset op takes), started
+# with "ethtool --reset" on port 0 while a ping runs, three times: irdma
+# gets WARN_RESET and is unbound, the PF is reset, the admin queue, VSI,
+# link and rings come back with the same MTU and addresses, ice_lite.roce
+# is published again and bound to irdma; then 100 pings each way and a
+# jumbo DF ping pass, and port 1 never lost its carrier.
+. "$E810_LIB"
+
+mapfile -t devs < <(e810_pci_devs)
+expect_eq "e810 functions" 2 "${#devs[@]}"
+a=$(e810_netdev_of "${devs[0]}")
+b=$(e810_netdev_of "${devs[1]}")
+e810_two_hosts "$a" "$b" || { fail "cannot set up the two hosts"; finish; }
+ip link set "$a" mtu 9000 && ip -n peer link set "$b" mtu 9000 ||
+	fail "cannot set MTU 9000"
+wait_carrier "$a" 10 && wait_carrier "$b" 10 peer || fail "no carrier at MTU 9000"
+ok "$a 192.168.81.1 and $b 192.168.81.2 (netns peer) up at MTU 9000"
+b_changes=$(ip netns exec peer cat "/sys/class/net/$b/carrier_changes")
+aux0=$(e810_aux_of "${devs[0]}")
+aux1=$(e810_aux_of "${devs[1]}")
+
+# ping_ok WHAT OUTPUT COUNT: all COUNT pings answered.
+ping_ok() {
+	if grep -q "^$3 packets transmitted, $3 received, 0% packet loss" <<<"$2"; then
+		ok "$1: $(grep 'packets transmitted' <<<"$2")"
+	else
+		fail "$1: $(grep 'packets transmitted' <<<"$2" || tail -n 3 <<<"$2")"
+	fi
+}
+ping_ok "before: ping -s 8000 -M do" \
+	"$(ping -c 5 -i 0.1 -W 2 -M do -s 8000 192.168.81.2 2>&1)" 5
+
+for round in 1 2 3; do
+	done_before=$(dmesg | grep -c "ice_lite ${devs[0]}: PF reset done")
+	ping -i 0.01 -W 1 192.168.81.2 >/dev/null 2>&1 &
+	ping_pid=$!
+	sleep 0.5
+	out=$(ethtool --reset "$a" irq dma filter offload 2>&1) &&
+		ok "round $round: ethtool --reset $a irq dma filter offload" ||
+		fail "round $round: ethtool --reset: $out"
+	wait_for "[ \$(dmesg | grep -c 'ice_lite ${devs[0]}: PF reset done') -gt $done_before ]" 30 &&
+		ok "round $round: ${devs[0]} reset and rebuilt" ||
+		fail "round $round: no rebuild: $(dmesg | grep ice_lite | tail -n 3)"
+	kill "$ping_pid"; wait "$ping_pid" 2>/dev/null
+
+	aux=""
+	wait_for "[ -n \"\$(e810_aux_of ${devs[0]})\" ]" 10 && aux=$(e810_aux_of "${devs[0]}")
+	[ -n "$aux" ] && wait_for "[ \"\$(module_of /sys/bus/auxiliary/devices/$aux)\" = irdma ]" 10 &&
+		ok "round $round: $aux published again and bound to irdma" ||
+		fail "round $round: no RDMA auxiliary device bound after the reset"
+	expect_eq "round $round: $a MTU" 9000 "$(cat "/sys/class/net/$a/mtu")"
+	expect_eq "round $round: $a address" 192.168.81.1/24 \
+		"$(ip -br -4 addr show "$a" | awk '{ print $3 }')"
+	wait_carrier "$a" 10 && ok "round $round: $a has a carrier" ||
+		fail "round $round: $a has no carrier"
+	ping_ok "round $round: ping .1 -> .2" \
+		"$(ping -c 100 -i 0.01 -W 2 192.168.81.2 2>&1)" 100
+	ping_ok "round $round: ping .2 -> .1" \
+		"$(ip netns exec peer ping -c 100 -i 0.01 -W 2 192.168.81.1 2>&1)" 100
+	ping_ok "round $round: ping -s 8000 -M do" \
+		"$(ping -c 5 -i 0.1 -W 2 -M do -s 8000 192.168.81.2 2>&1)" 5
+done
+
+expect_eq "irdma reset warnings on $aux0" 3 \
+	"$(dmesg | grep -c "$aux0: reset warning")"
+expect_eq "irdma reset warnings on $aux1 (port 1)" 0 \
+	"$(dmesg | grep -c "$aux1: reset warning")"
+expect_eq "$b carrier changes (port 1 untouched)" "$b_changes" \
+	"$(ip netns exec peer cat "/sys/class/net/$b/carrier_changes")"
+expect_eq "$a link detected" yes \
+	"$(ethtool "$a" | sed -n 's/^[[:space:]]*Link detected: //p')"
+dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"
+finish
