@@ -16,6 +16,18 @@ for a in /sys/bus/auxiliary/devices/*; do
 	[ -e "$a/driver" ] && drv=$(basename "$(readlink -f "$a/driver")")
 	echo "$(basename "$a")  parent $(basename "$(readlink -f "$a/..")")  driver $drv"
 done
+section "netdevs of the E810 functions (ip -br link, ethtool)"
+. "$E810_LIB"
+devs=($(e810_pci_devs))
+nets=()
+for d in "${devs[@]}"; do nets+=("$(e810_netdev_of "$d")"); done
+ip -br link show | grep -E "^($(IFS='|'; echo "${nets[*]}")) "
+ethtool -i "${nets[0]}" | head -n 3
+ethtool "${nets[0]}" | grep -E 'Speed|Link detected'
+if [ ${#nets[@]} = 2 ] && e810_two_hosts "${nets[0]}" "${nets[1]}"; then
+	section "ping from ${nets[0]} (192.168.81.1) to ${nets[1]} (192.168.81.2, netns peer)"
+	ping -c 5 -i 0.2 192.168.81.2 | tail -n 2
+fi
 section "modules"
 grep -E '^(ice_lite|irdma|ib_core|ib_uverbs) ' /proc/modules | cut -d' ' -f1-3
 for f in /sys/kernel/debug/irdma/*/regs; do
