@@ -48,6 +48,10 @@ run: all
 unit: deps-host
 	@$(MAKE) -s -C tests/unit check
 
+# libFuzzer harnesses of the device model: a fixed number of runs each.
+fuzz: deps-host
+	@$(MAKE) -s -C tests/fuzz run
+
 vm-check: all
 	@tools/vm check
 
@@ -101,5 +105,5 @@ clean:
 	done; true
 	rm -rf build/unit build/vm build/guest
 
-.PHONY: all deps deps-host qemu rdma-core modules guest run unit vm-check \
+.PHONY: all deps deps-host qemu rdma-core modules guest run unit fuzz vm-check \
 	check lint lint-6.1 install clean

@@ -12,6 +12,8 @@
 HOST_PKGS=(
 	# kernel modules, lint, unit tests
 	build-essential sparse libcmocka-dev pkg-config
+	# make fuzz: clang with libFuzzer and the sanitizer runtimes
+	clang libclang-rt-14-dev
 	"linux-headers-$KVER=$KPKG_VERSION"
 	"linux-headers-$KVER_OLD=$KPKG_OLD_VERSION"
 	# QEMU 10.0 build

@@ -94,6 +94,7 @@ int e810_core_init(E810Core *core, const E810CoreOps *ops, void *opaque,
 
 void e810_core_fini(E810Core *core)
 {
+    e810_rdma_fini(core);
     e810_regfile_fini(&core->regs);
 }
 
@@ -104,6 +105,7 @@ void e810_core_reset(E810Core *core)
     e810_intr_reset(&core->intr);
     e810_aq_reset(core);
     e810_lan_reset(core);
+    e810_rdma_reset(core);
     core->work_pending = 0;
 }
 
@@ -165,6 +167,10 @@ static void write_register(E810Core *core, E810RegRef *ref, uint32_t val)
 {
     const E810RegInfo *ri = ref->info;
 
+    /* RDMA engine registers (CQP, CQ/AEQ doorbells, HMC): e810_rdma.c. */
+    if (e810_rdma_write_register(core, ref, val)) {
+        return;
+    }
     if (ri->flags & E810_REG_RO) {
         core->stats.mmio_ro_write++;
         e810_core_log(core, E810_LOG_GUEST_ERROR,
@@ -194,16 +200,6 @@ static void write_register(E810Core *core, E810RegRef *ref, uint32_t val)
         return;
     case E810_REGID_QTX_COMM_DBELL:
         e810_lan_tx_doorbell(core, ref->index, val);
-        return;
-    case E810_REGID_CQPDB:
-    case E810_REGID_CQARM:
-    case E810_REGID_CQACK:
-    case E810_REGID_AEQALLOC:
-    case E810_REGID_WQEALLOC:
-    case E810_REGID_PFHMC_PDINV:
-        e810_core_log(core, E810_LOG_UNIMP,
-                      "%s written (0x%08x): RDMA engine not modelled yet",
-                      ri->name, val);
         return;
     default:
         break;
@@ -303,11 +299,22 @@ void e810_core_mmio_write(E810Core *core, uint64_t addr, uint64_t val,
     if (!access_ok(core, addr, size, true)) {
         return;
     }
-    if ((addr >= E810_DB_ADDR_OFFSET &&
-         addr < E810_DB_ADDR_OFFSET + E810_DB_PAGE_SIZE) ||
-        (addr >= E810_PUSH_OFFSET && addr < PUSH_END)) {
+    if (addr >= E810_DB_ADDR_OFFSET &&
+        addr < E810_DB_ADDR_OFFSET + E810_DB_PAGE_SIZE) {
+        if (size != 4) {
+            core->stats.mmio_bad_access++;
+            e810_core_log(core, E810_LOG_GUEST_ERROR, "%u-byte doorbell "
+                          "write at 0x%llx ignored", size,
+                          (unsigned long long)addr);
+            return;
+        }
+        e810_rdma_doorbell_page_write(core, addr - E810_DB_ADDR_OFFSET,
+                                      (uint32_t)val);
+        return;
+    }
+    if (addr >= E810_PUSH_OFFSET && addr < PUSH_END) {
         e810_core_log(core, E810_LOG_UNIMP,
-                      "doorbell/push write at 0x%llx: RDMA engine not "
+                      "push page write at 0x%llx: RDMA data path not "
                       "modelled yet", (unsigned long long)addr);
         return;
     }
@@ -332,6 +339,7 @@ static void do_pf_reset(E810Core *core)
     e810_intr_reset(&core->intr);
     e810_lan_reset(core);
     e810_aq_clear_pf_config(core);  /* firmware frees the PF's VSI, qsets */
+    e810_rdma_reset(core);  /* the PE function is reset with the PF */
     *e810_regfile_ptr(&core->regs, E810_PFGEN_CTRL) &= ~E810_PFGEN_CTRL_PFSWR;
     core->stats.pf_resets++;
 }
@@ -347,6 +355,7 @@ static void do_core_reset(E810Core *core)
     e810_intr_reset(&core->intr);
     e810_aq_reset(core);
     e810_lan_reset(core);
+    e810_rdma_reset(core);
     /* Done: device active again, last reset type kept for the driver. */
     *rstat = FIELD_PREP(E810_GLGEN_RSTAT_RESET_TYPE, type);
 }
@@ -371,5 +380,8 @@ void e810_core_run_work(E810Core *core)
     }
     if ((work & E810_WORK_RX_READY) && core->ops->rx_ready) {
         core->ops->rx_ready(core->opaque);
+    }
+    if (work & E810_WORK_RDMA) {
+        e810_rdma_run_work(core, work);
     }
 }

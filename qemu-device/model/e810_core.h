@@ -21,6 +21,7 @@
 #include "e810_aq.h"
 #include "e810_intr.h"
 #include "e810_lan.h"
+#include "e810_rdma.h"
 #include "e810_regfile.h"
 
 typedef enum E810LogLevel {
@@ -62,7 +63,13 @@ enum {
     E810_WORK_ATQ = 1u << 2,
     E810_WORK_TX = 1u << 3,
     E810_WORK_RX_READY = 1u << 4,
+    /* RDMA control plane (e810_rdma.c) */
+    E810_WORK_CQP_CTX = 1u << 5,    /* CCQPLOW written: create/destroy CQP */
+    E810_WORK_CQP = 1u << 6,        /* CQPDB written: run CQP WQEs */
+    E810_WORK_CQ_ARM = 1u << 7,     /* CQARM written: apply CQ arms */
 };
+
+#define E810_WORK_RDMA  (E810_WORK_CQP_CTX | E810_WORK_CQP | E810_WORK_CQ_ARM)
 
 typedef struct E810Core {
     const E810CoreOps *ops;
@@ -75,6 +82,7 @@ typedef struct E810Core {
     E810Intr intr;
     E810AqState aq;
     E810Lan lan;
+    E810Rdma rdma;                      /* RDMA protocol engine */
     uint8_t aq_buf[E810_AQ_MAX_BUF];    /* indirect buffer of one command */
 
     uint32_t work_pending;

@@ -49,6 +49,9 @@ typedef enum E810RegId {
     E810_REGID_QRX_CTRL,
     E810_REGID_QRX_TAIL,
     E810_REGID_QTX_COMM_DBELL,
+    E810_REGID_CQPTAIL,         /* RO, but the driver zeroes it at init */
+    E810_REGID_CCQPSTATUS,      /* RO, but the driver zeroes it at init */
+    E810_REGID_PFHMC_SDCMD,
 } E810RegId;
 
 typedef struct E810RegInfo {

@@ -68,6 +68,17 @@ uint64_t mem_alloc(Harness *h, size_t len)
     return gpa;
 }
 
+uint64_t mem_alloc_aligned(Harness *h, size_t len, size_t align)
+{
+    uint64_t gpa;
+
+    h->mem_next = (h->mem_next + align - 1) & ~(uint64_t)(align - 1);
+    gpa = MEM_BASE + h->mem_next;
+    h->mem_next = (h->mem_next + len + 63) & ~63ull;
+    assert_true(h->mem_next <= MEM_SIZE);
+    return gpa;
+}
+
 void *mem_ptr(Harness *h, uint64_t gpa)
 {
     assert_true(in_mem(gpa, 1));

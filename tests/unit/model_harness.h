@@ -9,9 +9,12 @@
 
 #include "e810_core.h"
 
-/* Host memory the device can reach: MEM_SIZE bytes at guest address MEM_BASE. */
+/*
+ * Host memory the device can reach: MEM_SIZE bytes at guest address MEM_BASE.
+ * 8 MiB: room for a direct 2 MiB HMC segment next to the RDMA queues.
+ */
 #define MEM_BASE 0x10000000ull
-#define MEM_SIZE (1u << 20)
+#define MEM_SIZE (8u << 20)
 
 typedef struct Harness {
     E810Core core;
@@ -39,6 +42,8 @@ void wr32(Harness *h, uint32_t off, uint32_t val);
 
 /* Allocates @len zeroed bytes of device-visible memory (64-byte aligned). */
 uint64_t mem_alloc(Harness *h, size_t len);
+/* The same with @align (a power of two) alignment. */
+uint64_t mem_alloc_aligned(Harness *h, size_t len, size_t align);
 /* Host pointer for device-visible address @gpa. */
 void *mem_ptr(Harness *h, uint64_t gpa);
 

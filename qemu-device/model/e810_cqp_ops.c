@@ -1,0 +1,349 @@
+/*
+ * Emulated E810: the CQP opcode table, and the small management ops that
+ * keep no object state beyond a few tables (features, ARP cache, local MAC
+ * table, APBVT, quad hash, push pages, statistics instances, user-priority
+ * map, work-scheduler nodes).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <endian.h>
+#include <string.h>
+
+#include "e810_core.h"
+
+/* ---- QUERY_RDMA_FEATURES, NOP ------------------------------------------ */
+
+static void op_nop(E810Core *core, const E810CqpWqe *w, E810CqpResult *res)
+{
+}
+
+/*
+ * Two entries: FW_INFO (with the entry count the driver requires to be at
+ * least 2) and HW_VERSION_INFO. A short buffer gets what fits.
+ */
+static void op_query_rdma_features(E810Core *core, const E810CqpWqe *w,
+                                   E810CqpResult *res)
+{
+    uint64_t pa = e810_wqe(w, E810_CQPSQ_QRF_BUF_OFF);
+    uint32_t len = FIELD_GET(E810_CQPSQ_QRF_BUF_LEN, e810_wqe_hdr(w));
+    __le64 feat[2];
+    uint32_t n = len / 8 < 2 ? len / 8 : 2;
+
+    if (n == 0) {
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_SIZE, "buffer of %u bytes",
+                     len);
+        return;
+    }
+    feat[0] = htole64(FIELD_PREP(E810_FEATURE_TYPE, E810_FEATURE_FW_INFO) |
+                      FIELD_PREP(E810_FEATURE_CNT, 2) |
+                      FIELD_PREP(E810_FW_VER_MAJOR, E810_PE_FW_MAJOR) |
+                      FIELD_PREP(E810_FW_VER_MINOR, E810_PE_FW_MINOR));
+    feat[1] = htole64(FIELD_PREP(E810_FEATURE_TYPE,
+                                 E810_FEATURE_HW_VERSION_INFO) |
+                      FIELD_PREP(E810_FEATURE_HW_MAJOR_VERSION,
+                                 E810_PE_HW_MAJOR));
+    if ((pa & 7) || !e810_core_dma_write(core, pa, feat, n * 8)) {
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_ADDR, "buffer 0x%llx",
+                     (unsigned long long)pa);
+    }
+}
+
+/* ---- ARP cache, local MAC table, APBVT, quad hash ------------------------ */
+
+static void op_manage_arp(E810Core *core, const E810CqpWqe *w,
+                          E810CqpResult *res)
+{
+    uint64_t hdr = e810_wqe_hdr(w);
+    uint32_t idx = FIELD_GET(E810_CQPSQ_MAT_ARPENTRYIDX, hdr);
+    E810Arp *arp;
+
+    if (idx >= e810_hmc_count(core, E810_HMC_ARP)) {
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_INDEX, "ARP entry %u", idx);
+        return;
+    }
+    arp = &core->rdma.arp[idx];
+    if (!(hdr & E810_CQPSQ_MAT_ENTRYVALID)) {
+        memset(arp, 0, sizeof(*arp));   /* delete */
+        return;
+    }
+    e810_mac_from_u64(arp->mac, FIELD_GET(E810_CQPSQ_MAT_MACADDR,
+                                     e810_wqe(w, E810_CQPSQ_MAT_MAC_OFF)));
+    arp->permanent = hdr & E810_CQPSQ_MAT_PERMANENT;
+    arp->valid = true;
+}
+
+static void op_alloc_loc_mac(E810Core *core, const E810CqpWqe *w,
+                             E810CqpResult *res)
+{
+    E810Rdma *r = &core->rdma;
+    unsigned i;
+
+    for (i = 0; i < E810_LOC_MAC_TABLE_SIZE; i++) {
+        if (!(r->loc_mac_used & (1ull << i))) {
+            r->loc_mac_used |= 1ull << i;
+            memset(r->loc_mac[i], 0, 6);
+            res->ret_val = i;
+            return;
+        }
+    }
+    e810_cqp_err(core, res, E810_CQP_MIN_BAD_STATE, "local MAC table full");
+}
+
+static void op_manage_loc_mac(E810Core *core, const E810CqpWqe *w,
+                              E810CqpResult *res)
+{
+    E810Rdma *r = &core->rdma;
+    uint64_t hdr = e810_wqe_hdr(w);
+    unsigned idx = FIELD_GET(E810_CQPSQ_MLM_TABLEIDX, hdr);
+    bool used = r->loc_mac_used & (1ull << idx);
+
+    if (hdr & E810_CQPSQ_MLM_FREEENTRY) {
+        if (!used && !(hdr & E810_CQPSQ_MLM_IGNORE_REF_CNT)) {
+            e810_cqp_err(core, res, E810_CQP_MIN_BAD_STATE,
+                         "local MAC entry %u is free", idx);
+            return;
+        }
+        r->loc_mac_used &= ~(1ull << idx);
+        return;
+    }
+    e810_mac_from_u64(r->loc_mac[idx], e810_wqe(w, E810_CQPSQ_MLM_MAC_OFF));
+    r->loc_mac_used |= 1ull << idx;
+}
+
+/* iWARP port table and connection hash: accepted, nothing to model. */
+static void op_accept(E810Core *core, const E810CqpWqe *w,
+                      E810CqpResult *res)
+{
+}
+
+/* ---- push pages, statistics instances, UP map, WS nodes ------------------ */
+
+/* Lowest clear bit of @map (@n bits) set and returned, or -1. */
+static int pool_alloc(uint64_t *map, unsigned n)
+{
+    unsigned i;
+
+    for (i = 0; i < n; i++) {
+        if (!e810_bit_test(map, i)) {
+            e810_bit_assign(map, i, true);
+            return i;
+        }
+    }
+    return -1;
+}
+
+static void op_manage_push_pages(E810Core *core, const E810CqpWqe *w,
+                                 E810CqpResult *res)
+{
+    uint64_t hdr = e810_wqe_hdr(w);
+    uint32_t idx = FIELD_GET(E810_CQPSQ_MPP_PPIDX, hdr);
+    uint64_t *map = core->rdma.push_pages;
+    int got;
+
+    if (hdr & E810_CQPSQ_MPP_FREE_PAGE) {
+        if (!e810_bit_test(map, idx)) {
+            e810_cqp_err(core, res, E810_CQP_MIN_BAD_STATE, "push page %u "
+                         "not allocated", idx);
+            return;
+        }
+        e810_bit_assign(map, idx, false);
+        return;
+    }
+    got = pool_alloc(map, E810_PE_MAX_PUSH_PAGES);
+    if (got < 0) {
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_STATE, "no push page left");
+        return;
+    }
+    res->ret_val = got;
+}
+
+static bool fcn_ok(E810Core *core, const E810CqpWqe *w, E810CqpResult *res)
+{
+    uint64_t hdr = e810_wqe_hdr(w);
+    unsigned fn = FIELD_GET(E810_CQPSQ_STATS_HMC_FCN_INDEX,
+                            e810_wqe(w, E810_CQPSQ_STATS_FCN_OFF));
+
+    if ((hdr & E810_CQPSQ_STATS_USE_HMC_FCN_INDEX) && fn != core->pf_id) {
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_FN, "HMC function %u", fn);
+        return false;
+    }
+    return true;
+}
+
+static void op_manage_stats(E810Core *core, const E810CqpWqe *w,
+                            E810CqpResult *res)
+{
+    uint64_t hdr = e810_wqe_hdr(w);
+    unsigned idx = FIELD_GET(E810_CQPSQ_STATS_INST_INDEX, hdr);
+    uint64_t *map = core->rdma.stats_inst;
+    int got;
+
+    if (!fcn_ok(core, w, res)) {
+        return;
+    }
+    if (!(hdr & E810_CQPSQ_STATS_ALLOC_INST)) {
+        if (!e810_bit_test(map, idx)) {
+            e810_cqp_err(core, res, E810_CQP_MIN_BAD_STATE, "statistics "
+                         "instance %u not allocated", idx);
+            return;
+        }
+        e810_bit_assign(map, idx, false);
+        return;
+    }
+    got = pool_alloc(map, E810_MAX_STATS_INST);
+    if (got < 0) {
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_STATE, "no statistics "
+                     "instance left");
+        return;
+    }
+    res->ret_val = got;
+}
+
+/* Counters are not modelled yet: the buffer is written as all zeroes. */
+static void op_gather_stats(E810Core *core, const E810CqpWqe *w,
+                            E810CqpResult *res)
+{
+    static const uint8_t zeroes[E810_GATHER_STATS_BUF_SIZE];
+    uint64_t pa = e810_wqe(w, E810_CQPSQ_STATS_BUF_OFF);
+
+    if (!fcn_ok(core, w, res)) {
+        return;
+    }
+    if ((pa & 7) || !e810_core_dma_write(core, pa, zeroes, sizeof(zeroes))) {
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_ADDR, "statistics buffer "
+                     "0x%llx", (unsigned long long)pa);
+    }
+}
+
+static void op_up_map(E810Core *core, const E810CqpWqe *w,
+                      E810CqpResult *res)
+{
+    uint64_t map = e810_wqe(w, E810_CQPSQ_UP_MAP_OFF);
+    unsigned i;
+
+    for (i = 0; i < 8; i++) {
+        core->rdma.up_map[i] = (map >> (8 * i)) & 7;
+    }
+}
+
+/*
+ * Work-scheduler tree: the model only tracks which node ids exist. A leaf
+ * added gets its node id back as the qs_handle (op_ret_val).
+ */
+static void op_work_sched_node(E810Core *core, const E810CqpWqe *w,
+                               E810CqpResult *res)
+{
+    uint64_t hdr = e810_wqe_hdr(w);
+    unsigned id = FIELD_GET(E810_CQPSQ_WS_NODEID, hdr);
+    unsigned op = FIELD_GET(E810_CQPSQ_WS_NODEOP, hdr);
+    uint64_t *map = core->rdma.ws_nodes;
+    bool exists = e810_bit_test(map, id);
+
+    switch (op) {
+    case E810_WS_ADD_NODE:
+        if (exists) {
+            e810_cqp_err(core, res, E810_CQP_MIN_BAD_STATE, "WS node %u "
+                         "exists", id);
+            return;
+        }
+        e810_bit_assign(map, id, true);
+        if (hdr & E810_CQPSQ_WS_NODETYPE) {
+            res->ret_val = id;
+        }
+        return;
+    case E810_WS_MODIFY_NODE:
+    case E810_WS_DEL_NODE:
+        if (!exists) {
+            e810_cqp_err(core, res, E810_CQP_MIN_BAD_STATE, "WS node %u does "
+                         "not exist", id);
+            return;
+        }
+        if (op == E810_WS_DEL_NODE) {
+            e810_bit_assign(map, id, false);
+        }
+        return;
+    default:
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_PARAM, "WS node op %u", op);
+    }
+}
+
+/* ---- the opcode table -------------------------------------------------- */
+
+typedef struct E810CqpOpInfo {
+    const char *name;
+    E810CqpOpFn *fn;        /* NULL: not supported by this device model */
+} E810CqpOpInfo;
+
+#define OP(code, fn) [E810_CQP_OP_##code] = { #code, fn }
+
+static const E810CqpOpInfo cqp_ops[E810_CQP_OP_MAX + 1] = {
+    OP(CREATE_QP, e810_op_create_qp),
+    OP(MODIFY_QP, e810_op_modify_qp),
+    OP(DESTROY_QP, e810_op_destroy_qp),
+    OP(CREATE_CQ, e810_op_create_cq),
+    OP(MODIFY_CQ, e810_op_modify_cq),
+    OP(DESTROY_CQ, e810_op_destroy_cq),
+    OP(CREATE_SRQ, NULL),                       /* GEN_3 */
+    OP(MODIFY_SRQ, NULL),
+    OP(DESTROY_SRQ, NULL),
+    OP(ALLOC_STAG, e810_op_alloc_stag),
+    OP(REG_MR, e810_op_reg_mr),
+    OP(QUERY_STAG, NULL),
+    OP(REG_SMR, NULL),
+    OP(DEALLOC_STAG, e810_op_dealloc_stag),
+    OP(MANAGE_LOC_MAC_TABLE, op_manage_loc_mac),
+    OP(MANAGE_ARP, op_manage_arp),
+    OP(MANAGE_VF_PBLE_BP, NULL),                /* VFs are not modelled */
+    OP(MANAGE_PUSH_PAGES, op_manage_push_pages),
+    OP(QUERY_RDMA_FEATURES, op_query_rdma_features),
+    OP(UPLOAD_CONTEXT, e810_op_upload_context),
+    OP(ALLOCATE_LOC_MAC_TABLE_ENTRY, op_alloc_loc_mac),
+    OP(MANAGE_HMC_PM_FUNC_TABLE, NULL),         /* VFs are not modelled */
+    OP(CREATE_CEQ, e810_op_create_ceq),
+    OP(DESTROY_CEQ, e810_op_destroy_ceq),
+    OP(CREATE_AEQ, e810_op_create_aeq),
+    OP(DESTROY_AEQ, e810_op_destroy_aeq),
+    OP(CREATE_ADDR_HANDLE, e810_op_manage_ah),
+    OP(MODIFY_ADDR_HANDLE, e810_op_manage_ah),
+    OP(DESTROY_ADDR_HANDLE, e810_op_manage_ah),
+    OP(UPDATE_PE_SDS, e810_op_update_pe_sds),
+    OP(QUERY_FPM_VAL, e810_op_query_fpm_val),
+    OP(COMMIT_FPM_VAL, e810_op_commit_fpm_val),
+    OP(FLUSH_WQES, e810_op_flush_wqes),
+    OP(MANAGE_APBVT, op_accept),
+    OP(NOP, op_nop),
+    OP(MANAGE_QUAD_HASH_TABLE_ENTRY, op_accept),
+    OP(CREATE_MCAST_GRP, e810_op_manage_mcg),
+    OP(MODIFY_MCAST_GRP, e810_op_manage_mcg),
+    OP(DESTROY_MCAST_GRP, e810_op_manage_mcg),
+    OP(SUSPEND_QP, e810_op_suspend_qp),
+    OP(RESUME_QP, e810_op_resume_qp),
+    OP(SHMC_PAGES_ALLOCATED, e810_op_shmc_pages_allocated),
+    OP(WORK_SCHED_NODE, op_work_sched_node),
+    OP(MANAGE_STATS, op_manage_stats),
+    OP(GATHER_STATS, op_gather_stats),
+    OP(UP_MAP, op_up_map),
+};
+
+const char *e810_cqp_op_name(unsigned opcode)
+{
+    if (opcode <= E810_CQP_OP_MAX && cqp_ops[opcode].name) {
+        return cqp_ops[opcode].name;
+    }
+    return "(unknown)";
+}
+
+void e810_cqp_execute(E810Core *core, const E810CqpWqe *w, E810CqpResult *res)
+{
+    unsigned op = FIELD_GET(E810_CQPSQ_OPCODE, e810_wqe_hdr(w));
+    const E810CqpOpInfo *info = &cqp_ops[op];
+
+    if (!info->fn) {
+        e810_core_log(core, E810_LOG_UNIMP, "CQP opcode 0x%02x %s is not "
+                      "modelled", op, e810_cqp_op_name(op));
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_OPCODE, "opcode 0x%02x",
+                     op);
+        return;
+    }
+    info->fn(core, w, res);
+}

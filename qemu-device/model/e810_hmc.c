@@ -1,0 +1,610 @@
+/*
+ * Emulated E810: the Host Memory Cache (HMC) of one function.
+ *
+ * QUERY_FPM_VAL reports the object sizes and maximum counts below;
+ * COMMIT_FPM_VAL takes the driver's counts, lays the objects out in the
+ * function's private memory (FPM) and writes the bases back. Segment
+ * descriptors (SDs, 2 MiB of FPM each) are programmed by UPDATE_PE_SDS or
+ * PFHMC_SDCMD, direct (2 MiB of host memory) or paged (a 4 KiB page of
+ * 512 PD entries). PD entries are read from host memory and cached until
+ * PFHMC_PDINV (or an SD update) invalidates them, as a device would.
+ *
+ * e810_hmc_translate() is the one way from (object type, index) to a host
+ * address; every other file goes through it. A translation that fails is
+ * counted, logged and latched in PFHMC_ERRORINFO/ERRORDATA.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <endian.h>
+#include <string.h>
+
+#include "e810_core.h"
+
+#define NO_SLOT 0xffff
+
+/* What the device reports for each object type (shared/facts 3.2, 3.3). */
+typedef struct E810FpmParam {
+    uint32_t max;           /* maximum count */
+    uint32_t size;          /* bytes per object */
+    uint32_t block;         /* free lists: block size reported in the query */
+    uint16_t query_off;     /* qword in the query buffer, NO_SLOT if none */
+    uint16_t commit_off;    /* qword in the commit buffer */
+} E810FpmParam;
+
+#define P(t, m, sz, blk) [E810_HMC_##t] = { .max = (m), .size = (sz), \
+    .block = (blk), .query_off = E810_FPM_QUERY_##t##_OFF, \
+    .commit_off = E810_FPM_COMMIT_##t##_OFF }
+
+/*
+ * Self-consistent with the GEN_2 driver's sizing (cfg_fpm_val): 1024 QPs
+ * pass the Q1 check (roundup_pow2(127 * 2 * 1024 + 512) = 262144), every
+ * derived count (CQ = 2 QP, HTE, XF = 4 * block * QP, TIMER, RRF/OOISC =
+ * 32 QP, free lists = count / block) stays within its maximum, and all of
+ * it with the PBLE space fits E810_PE_MAX_PE_SDS, so the driver takes the
+ * maxima unchanged. About 15 MiB of host memory for the objects, plus
+ * PBLE pages on demand.
+ */
+static const E810FpmParam fpm_params[E810_HMC_OBJ_MAX] = {
+    P(QP, 1024, 512, 0),
+    P(CQ, 2048, 64, 0),
+    P(SRQ, 0, 0, 0),
+    P(HTE, 16384, 32, 0),
+    P(ARP, 2048, 64, 0),
+    [E810_HMC_APBVT] = { .max = 1, .size = E810_HMC_APBVT_OBJ_SIZE,
+                         .query_off = NO_SLOT,
+                         .commit_off = E810_FPM_COMMIT_APBVT_OFF },
+    P(MR, 16384, 64, 0),
+    P(XF, 16384, 64, 0),
+    P(XFFL, 4096, E810_HMC_FL_OBJ_SIZE, E810_PE_XF_BLOCK),
+    P(Q1, 262144, 32, 0),
+    P(Q1FL, 4096, E810_HMC_FL_OBJ_SIZE, E810_PE_Q1_BLOCK),
+    P(TIMER, 2048, 64, 0),
+    P(FSIMC, 1024, 64, 0),
+    P(FSIAV, 8192, 64, 0),
+    P(PBLE, 4194304, E810_HMC_PBLE_OBJ_SIZE, 0),
+    P(RRF, 32768, 32, 0),
+    P(RRFFL, 512, E810_HMC_FL_OBJ_SIZE, E810_PE_RRF_BLOCK),
+    P(HDR, 1024, 128, 0),
+    P(MD, 1024, 64, 0),
+    P(OOISC, 32768, 64, 0),
+    P(OOISCFFL, 512, E810_HMC_FL_OBJ_SIZE, E810_PE_OOISCF_BLOCK),
+};
+
+/* Model's PFHMC_ERRORINFO.ERROR_TYPE values (the real ones are unknown). */
+enum {
+    HMC_ERR_INDEX = 1,      /* index beyond the committed count */
+    HMC_ERR_SD = 2,         /* SD beyond the function or not valid */
+    HMC_ERR_PD = 3,         /* beyond the SD's backing, or PD not valid */
+};
+
+static unsigned log2u(uint32_t v)
+{
+    unsigned n = 0;
+
+    while (v > 1) {
+        v >>= 1;
+        n++;
+    }
+    return n;
+}
+
+void e810_hmc_reset(E810Core *core)
+{
+    E810Hmc *hmc = &core->rdma.hmc;
+    unsigned t;
+
+    memset(hmc, 0, sizeof(*hmc));
+    for (t = 0; t < E810_HMC_OBJ_MAX; t++) {
+        hmc->obj[t].max = fpm_params[t].max;
+        hmc->obj[t].size = fpm_params[t].size;
+    }
+}
+
+uint32_t e810_hmc_count(E810Core *core, enum e810_hmc_obj_type type)
+{
+    E810Hmc *hmc = &core->rdma.hmc;
+
+    return hmc->committed && type < E810_HMC_OBJ_MAX ? hmc->obj[type].cnt : 0;
+}
+
+/* ---- translation ------------------------------------------------------- */
+
+static bool fault(E810Core *core, unsigned type, unsigned err, uint64_t fpm,
+                  const char *why)
+{
+    core->rdma.hmc.faults++;
+    *e810_regfile_ptr(&core->regs, E810_PFHMC_ERRORINFO) =
+        E810_PFHMC_ERRORINFO_DETECTED |
+        FIELD_PREP(E810_PFHMC_ERRORINFO_PMF_INDEX, core->pf_id) |
+        FIELD_PREP(E810_PFHMC_ERRORINFO_ERROR_TYPE, err) |
+        FIELD_PREP(E810_PFHMC_ERRORINFO_OBJ_TYPE, type);
+    *e810_regfile_ptr(&core->regs, E810_PFHMC_ERRORDATA) = (uint32_t)fpm;
+    e810_core_log(core, E810_LOG_GUEST_ERROR, "HMC: object type %u at FPM "
+                  "0x%llx: %s", type, (unsigned long long)fpm, why);
+    return false;
+}
+
+static void pd_cache_drop_sd(E810Hmc *hmc, unsigned sd)
+{
+    unsigned i;
+
+    for (i = 0; i < E810_PE_PD_CACHE; i++) {
+        if (hmc->pd_cache[i].sd == sd) {
+            hmc->pd_cache[i].valid = false;
+        }
+    }
+}
+
+/* Backing page of PD @pd of paged SD @sd_idx; reads the PD on a miss. */
+static bool pd_lookup(E810Core *core, unsigned sd_idx, unsigned pd,
+                      uint64_t *page)
+{
+    E810Hmc *hmc = &core->rdma.hmc;
+    E810PdCacheEntry *e = &hmc->pd_cache[(sd_idx * E810_HMC_PD_PER_SD + pd) %
+                                         E810_PE_PD_CACHE];
+    uint64_t pde;
+
+    if (e->valid && e->sd == sd_idx && e->pd == pd) {
+        *page = e->pa;
+        return true;
+    }
+    if (!e810_core_dma_read(core, hmc->sd[sd_idx].pa + pd * sizeof(pde),
+                            &pde, sizeof(pde))) {
+        return false;
+    }
+    pde = le64toh(pde);
+    if (!(pde & E810_HMC_PDE_VALID)) {
+        return false;
+    }
+    e->valid = true;
+    e->sd = sd_idx;
+    e->pd = pd;
+    e->pa = pde & E810_HMC_PDE_ADDR;
+    *page = e->pa;
+    return true;
+}
+
+bool e810_hmc_translate(E810Core *core, enum e810_hmc_obj_type type,
+                        uint32_t idx, uint32_t off, uint64_t *pa,
+                        uint32_t *contig)
+{
+    E810Hmc *hmc = &core->rdma.hmc;
+    const E810HmcObj *o;
+    uint64_t fpm, in_sd, page;
+    uint32_t run, left;
+    unsigned sd_idx;
+    E810Sd *sd;
+
+    if (type >= E810_HMC_OBJ_MAX || !hmc->committed) {
+        return fault(core, type, HMC_ERR_INDEX, 0, "no committed layout");
+    }
+    o = &hmc->obj[type];
+    if (idx >= o->cnt || off >= o->size) {
+        return fault(core, type, HMC_ERR_INDEX, o->base,
+                     "index beyond the committed count");
+    }
+    fpm = o->base + (uint64_t)idx * o->size + off;
+    sd_idx = fpm >> E810_HMC_SD_SHIFT;
+    if (sd_idx >= E810_PE_MAX_PE_SDS || !hmc->sd[sd_idx].valid) {
+        return fault(core, type, HMC_ERR_SD, fpm, "segment not valid");
+    }
+    sd = &hmc->sd[sd_idx];
+    in_sd = fpm & (E810_HMC_SD_SIZE - 1);
+    if ((in_sd >> E810_HMC_PD_SHIFT) >= sd->bp_count) {
+        return fault(core, type, HMC_ERR_PD, fpm,
+                     "beyond the segment's backing pages");
+    }
+    if (sd->direct) {
+        *pa = sd->pa + in_sd;
+        run = ((uint32_t)sd->bp_count << E810_HMC_PD_SHIFT) - in_sd;
+    } else {
+        if (!pd_lookup(core, sd_idx, in_sd >> E810_HMC_PD_SHIFT, &page)) {
+            return fault(core, type, HMC_ERR_PD, fpm, "page not valid");
+        }
+        *pa = page + (in_sd & (E810_HMC_PD_SIZE - 1));
+        run = E810_HMC_PD_SIZE - (in_sd & (E810_HMC_PD_SIZE - 1));
+    }
+    left = o->size - off;
+    if (contig) {
+        *contig = run < left ? run : left;
+    }
+    return true;
+}
+
+/* Reads into @rd, or writes from @wr, @len object bytes page by page. */
+static bool hmc_access(E810Core *core, enum e810_hmc_obj_type type,
+                       uint32_t idx, uint32_t off, uint8_t *rd,
+                       const uint8_t *wr, uint32_t len)
+{
+    uint32_t run, done = 0;
+    uint64_t pa;
+
+    while (done < len) {
+        if (!e810_hmc_translate(core, type, idx, off + done, &pa, &run)) {
+            return false;
+        }
+        run = run < len - done ? run : len - done;
+        if (wr ? !e810_core_dma_write(core, pa, wr + done, run)
+               : !e810_core_dma_read(core, pa, rd + done, run)) {
+            return false;
+        }
+        done += run;
+    }
+    return true;
+}
+
+bool e810_hmc_read(E810Core *core, enum e810_hmc_obj_type type, uint32_t idx,
+                   uint32_t off, void *buf, uint32_t len)
+{
+    return hmc_access(core, type, idx, off, buf, NULL, len);
+}
+
+bool e810_hmc_write(E810Core *core, enum e810_hmc_obj_type type, uint32_t idx,
+                    uint32_t off, const void *buf, uint32_t len)
+{
+    return hmc_access(core, type, idx, off, NULL, buf, len);
+}
+
+bool e810_hmc_check_backed(E810Core *core, enum e810_hmc_obj_type type,
+                           uint32_t idx, E810CqpResult *res)
+{
+    uint64_t pa;
+
+    if (e810_hmc_translate(core, type, idx, 0, &pa, NULL)) {
+        return true;
+    }
+    e810_cqp_fail(core, res, E810_CQP_MAJ_OBJCACHE_ERROR, E810_CQP_MIN_HMC,
+                  "object %u of type %u has no backing memory", idx, type);
+    return false;
+}
+
+bool e810_pble_resolve(E810Core *core, uint32_t first, uint8_t lpbl,
+                       unsigned shift, uint64_t off, uint64_t *pa)
+{
+    uint64_t page = off >> shift, idx, pble;
+
+    if (lpbl == E810_LPBL_LEVEL2) {
+        /* The root entry holds the PBLE index of a leaf list of 512. */
+        idx = (uint64_t)first + page / E810_PBLE_LEAF_ENTRIES;
+        if (idx > UINT32_MAX ||
+            !e810_hmc_read(core, E810_HMC_PBLE, idx, 0, &pble, 8)) {
+            return false;
+        }
+        first = (uint32_t)le64toh(pble);
+        page %= E810_PBLE_LEAF_ENTRIES;
+    } else if (lpbl != E810_LPBL_LEVEL1) {
+        return false;
+    }
+    idx = (uint64_t)first + page;
+    if (idx > UINT32_MAX ||
+        !e810_hmc_read(core, E810_HMC_PBLE, idx, 0, &pble, 8)) {
+        return false;
+    }
+    *pa = (le64toh(pble) & ~((1ull << shift) - 1)) +
+          (off & ((1ull << shift) - 1));
+    return true;
+}
+
+/* ---- segment descriptors ----------------------------------------------- */
+
+/* Checks one SD command/data pair; 0 or the minor error code. */
+static uint16_t sd_check(uint32_t cmd, uint64_t data)
+{
+    unsigned bp = FIELD_GET(E810_HMC_SDDATA_BPCOUNT, data);
+
+    if (!(cmd & E810_HMC_SDCMD_WR)) {
+        return E810_CQP_MIN_BAD_PARAM;      /* reads only via PFHMC_SDCMD */
+    }
+    if (FIELD_GET(E810_HMC_SDCMD_IDX, cmd) >= E810_PE_MAX_PE_SDS) {
+        return E810_CQP_MIN_BAD_INDEX;
+    }
+    if ((data & E810_HMC_SDDATA_VALID) &&
+        (bp == 0 || bp > E810_HMC_MAX_BP_COUNT)) {
+        return E810_CQP_MIN_BAD_PARAM;
+    }
+    return 0;
+}
+
+static void sd_apply(E810Core *core, uint32_t cmd, uint64_t data)
+{
+    E810Hmc *hmc = &core->rdma.hmc;
+    unsigned idx = FIELD_GET(E810_HMC_SDCMD_IDX, cmd);
+    E810Sd *sd = &hmc->sd[idx];
+
+    sd->valid = data & E810_HMC_SDDATA_VALID;
+    sd->direct = FIELD_GET(E810_HMC_SDDATA_TYPE, data) ==
+                 E810_HMC_SD_TYPE_DIRECT;
+    sd->bp_count = FIELD_GET(E810_HMC_SDDATA_BPCOUNT, data);
+    sd->pa = data & E810_HMC_SDDATA_ADDR;
+    pd_cache_drop_sd(hmc, idx);
+}
+
+static uint64_t sd_data(const E810Sd *sd)
+{
+    return (sd->valid ? E810_HMC_SDDATA_VALID : 0) |
+           FIELD_PREP(E810_HMC_SDDATA_TYPE, sd->direct) |
+           FIELD_PREP(E810_HMC_SDDATA_BPCOUNT, sd->bp_count) | sd->pa;
+}
+
+/* PFHMC_SDCMD: write from SDDATAHIGH:LOW, or read back into them. */
+void e810_hmc_sdcmd_write(E810Core *core, uint32_t val)
+{
+    uint32_t *lo = e810_regfile_ptr(&core->regs, E810_PFHMC_SDDATALOW);
+    uint32_t *hi = e810_regfile_ptr(&core->regs, E810_PFHMC_SDDATAHIGH);
+    unsigned idx = FIELD_GET(E810_HMC_SDCMD_IDX, val);
+    uint64_t data = ((uint64_t)*hi << 32) | *lo;
+
+    if (idx >= E810_PE_MAX_PE_SDS) {
+        /* Beyond the function's SDs: dropped, as the hardware does. */
+        e810_core_log(core, E810_LOG_GUEST_ERROR, "PFHMC_SDCMD: SD %u beyond "
+                      "the %u of this function", idx, E810_PE_MAX_PE_SDS);
+        return;
+    }
+    if (!(val & E810_HMC_SDCMD_WR)) {
+        data = sd_data(&core->rdma.hmc.sd[idx]);
+        *lo = (uint32_t)data;
+        *hi = data >> 32;
+        return;
+    }
+    if (sd_check(val, data)) {
+        e810_core_log(core, E810_LOG_GUEST_ERROR, "PFHMC_SDCMD: bad SD data "
+                      "0x%llx for SD %u", (unsigned long long)data, idx);
+        return;
+    }
+    sd_apply(core, val, data);
+}
+
+void e810_hmc_pdinv_write(E810Core *core, uint32_t val)
+{
+    E810Hmc *hmc = &core->rdma.hmc;
+    unsigned sd = FIELD_GET(E810_PFHMC_PDINV_PMSDIDX, val);
+    unsigned pd = FIELD_GET(E810_PFHMC_PDINV_PMPDIDX, val);
+    E810PdCacheEntry *e;
+
+    if (sd >= E810_PE_MAX_PE_SDS) {
+        e810_core_log(core, E810_LOG_GUEST_ERROR, "PFHMC_PDINV: SD %u beyond "
+                      "the %u of this function", sd, E810_PE_MAX_PE_SDS);
+        return;
+    }
+    e = &hmc->pd_cache[(sd * E810_HMC_PD_PER_SD + pd) % E810_PE_PD_CACHE];
+    if (e->sd == sd && e->pd == pd) {
+        e->valid = false;
+    }
+}
+
+/* ---- CQP ops ----------------------------------------------------------- */
+
+static bool fn_ok(E810Core *core, unsigned fn, E810CqpResult *res)
+{
+    if (fn != core->pf_id) {
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_FN, "HMC function %u is not "
+                     "this PF (%u)", fn, core->pf_id);
+        return false;
+    }
+    return true;
+}
+
+void e810_op_query_fpm_val(E810Core *core, const E810CqpWqe *w,
+                           E810CqpResult *res)
+{
+    uint64_t pa = e810_wqe(w, E810_CQPSQ_FPM_BUF_OFF);
+    __le64 buf[E810_FPM_BUF_SIZE / 8] = { 0 };
+    unsigned t;
+
+    if (!fn_ok(core, FIELD_GET(E810_CQPSQ_FPM_HMCFNID,
+                               e810_wqe(w, E810_CQPSQ_FPM_FN_OFF)), res)) {
+        return;
+    }
+    buf[E810_QW(E810_FPM_QUERY_SD_OFF)] =
+        htole64(FIELD_PREP(E810_FPM_FIRST_PE_SD_INDEX, 0) |
+                FIELD_PREP(E810_FPM_MAX_PE_SDS, E810_PE_MAX_PE_SDS));
+    for (t = 0; t < E810_HMC_OBJ_MAX; t++) {
+        const E810FpmParam *p = &fpm_params[t];
+        uint64_t v;
+
+        if (p->query_off == NO_SLOT || !p->max) {
+            continue;
+        }
+        v = FIELD_PREP(E810_FPM_MAX_CNT, p->max);
+        if (p->block) {
+            v |= FIELD_PREP(E810_FPM_BLOCK_SIZE, p->block);
+        } else if (t != E810_HMC_PBLE) {
+            v |= FIELD_PREP(E810_FPM_OBJ_SIZE_LOG2, log2u(p->size));
+        }
+        buf[E810_QW(p->query_off)] = htole64(v);
+    }
+    buf[E810_QW(E810_FPM_QUERY_MISC_OFF)] =
+        htole64(FIELD_PREP(E810_FPM_MAX_CEQS, E810_PE_MAX_CEQS) |
+                FIELD_PREP(E810_FPM_HTMULTIPLIER, E810_PE_HT_MULTIPLIER) |
+                FIELD_PREP(E810_FPM_TIMERBUCKET, E810_PE_TIMER_BUCKET));
+    if ((pa & 3) || !e810_core_dma_write(core, pa, buf, sizeof(buf))) {
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_ADDR, "query buffer 0x%llx",
+                     (unsigned long long)pa);
+    }
+}
+
+/*
+ * Lays the objects out in type order at 512-byte granular bases; PBLEs go
+ * last, on an SD boundary of their own (the driver grows its PBLE pool one
+ * SD at a time). Objects with no count keep base 0, so the driver's search
+ * for the object with the highest base finds the true end. Returns the
+ * number of SDs spanned.
+ */
+static uint64_t layout(E810Hmc *hmc)
+{
+    uint64_t fpm = 0;
+    unsigned t;
+
+    for (t = 0; t < E810_HMC_OBJ_MAX; t++) {
+        E810HmcObj *o = &hmc->obj[t];
+
+        if (t == E810_HMC_PBLE || !o->cnt) {
+            o->base = 0;
+            continue;
+        }
+        o->base = fpm;
+        fpm += ((uint64_t)o->cnt * o->size + E810_FPM_BASE_UNIT - 1) &
+               ~(uint64_t)(E810_FPM_BASE_UNIT - 1);
+    }
+    if (hmc->obj[E810_HMC_PBLE].cnt) {
+        E810HmcObj *o = &hmc->obj[E810_HMC_PBLE];
+
+        o->base = (fpm + E810_HMC_SD_SIZE - 1) & ~(uint64_t)(E810_HMC_SD_SIZE -
+                                                             1);
+        fpm = o->base + (uint64_t)o->cnt * o->size;
+    }
+    return (fpm + E810_HMC_SD_SIZE - 1) >> E810_HMC_SD_SHIFT;
+}
+
+static uint32_t requested(const uint64_t *buf, unsigned t)
+{
+    if (t == E810_HMC_APBVT) {
+        return 1;           /* the driver always uses one 8 KiB table */
+    }
+    if (t == E810_HMC_SRQ) {
+        return 0;           /* reserved on GEN_2 */
+    }
+    return FIELD_GET(E810_FPM_COMMIT_CNT,
+                     buf[E810_QW(fpm_params[t].commit_off)]);
+}
+
+void e810_op_commit_fpm_val(E810Core *core, const E810CqpWqe *w,
+                            E810CqpResult *res)
+{
+    E810Hmc *hmc = &core->rdma.hmc;
+    uint64_t pa = e810_wqe(w, E810_CQPSQ_FPM_BUF_OFF);
+    uint32_t len = FIELD_GET(E810_CQPSQ_BUFSIZE, e810_wqe_hdr(w));
+    __le64 raw[E810_FPM_BUF_SIZE / 8];
+    uint64_t buf[E810_FPM_BUF_SIZE / 8];
+    uint64_t sds;
+    unsigned t;
+
+    if (!fn_ok(core, FIELD_GET(E810_CQPSQ_FPM_HMCFNID,
+                               e810_wqe(w, E810_CQPSQ_FPM_FN_OFF)), res)) {
+        return;
+    }
+    if (len < E810_FPM_BUF_SIZE) {
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_SIZE, "commit buffer of %u "
+                     "bytes", len);
+        return;
+    }
+    if (e810_rdma_objects_exist(core)) {
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_STATE, "queues or QPs still "
+                     "exist");
+        return;
+    }
+    if ((pa & 3) || !e810_core_dma_read(core, pa, raw, sizeof(raw))) {
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_ADDR, "commit buffer 0x%llx",
+                     (unsigned long long)pa);
+        return;
+    }
+    for (t = 0; t < E810_FPM_BUF_SIZE / 8; t++) {
+        buf[t] = le64toh(raw[t]);
+    }
+    for (t = 0; t < E810_HMC_OBJ_MAX; t++) {
+        uint32_t cnt = requested(buf, t);
+
+        if (cnt > fpm_params[t].max) {
+            e810_cqp_err(core, res, E810_CQP_MIN_BAD_PARAM, "%u objects of "
+                         "type %u, at most %u", cnt, t, fpm_params[t].max);
+            return;
+        }
+    }
+    e810_hmc_reset(core);
+    for (t = 0; t < E810_HMC_OBJ_MAX; t++) {
+        hmc->obj[t].cnt = requested(buf, t);
+    }
+    sds = layout(hmc);
+    if (sds > E810_PE_MAX_PE_SDS) {
+        e810_hmc_reset(core);
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_SIZE, "layout needs %llu "
+                     "SDs, the function has %u", (unsigned long long)sds,
+                     E810_PE_MAX_PE_SDS);
+        return;
+    }
+    hmc->sd_cnt = sds;
+    hmc->committed = true;
+    if (!e810_rdma_tables_alloc(core)) {
+        e810_hmc_reset(core);
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_PARAM, "out of memory");
+        return;
+    }
+    memset(buf, 0, sizeof(buf));
+    for (t = 0; t < E810_HMC_OBJ_MAX; t++) {
+        const E810HmcObj *o = &hmc->obj[t];
+
+        buf[E810_QW(fpm_params[t].commit_off)] =
+            FIELD_PREP(E810_FPM_COMMIT_CNT, o->cnt) |
+            FIELD_PREP(E810_FPM_COMMIT_BASE, o->base / E810_FPM_BASE_UNIT);
+    }
+    for (t = 0; t < E810_FPM_BUF_SIZE / 8; t++) {
+        raw[t] = htole64(buf[t]);
+    }
+    if (!e810_core_dma_write(core, pa, raw, sizeof(raw))) {
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_ADDR, "commit buffer 0x%llx",
+                     (unsigned long long)pa);
+    }
+}
+
+void e810_op_update_pe_sds(E810Core *core, const E810CqpWqe *w,
+                           E810CqpResult *res)
+{
+    uint64_t bufq = e810_wqe(w, E810_CQPSQ_UPESD_BUF_OFF);
+    unsigned nbuf = FIELD_GET(E810_CQPSQ_UPESD_ENTRY_COUNT, e810_wqe_hdr(w));
+    uint64_t cmd[E810_PE_MAX_SDS_PER_WQE], data[E810_PE_MAX_SDS_PER_WQE];
+    __le64 ext[2 * 15];
+    unsigned n = 0, i;
+
+    if (!fn_ok(core, FIELD_GET(E810_CQPSQ_UPESD_HMCFNID, bufq), res)) {
+        return;
+    }
+    cmd[n] = e810_wqe(w, E810_CQPSQ_UPESD_E0_CMD_OFF);
+    data[n++] = e810_wqe(w, E810_CQPSQ_UPESD_E0_DATA_OFF);
+    if (e810_wqe(w, E810_CQPSQ_UPESD_E1_CMD_OFF) &
+        E810_CQPSQ_UPESD_ENTRY_VALID) {
+        cmd[n] = e810_wqe(w, E810_CQPSQ_UPESD_E1_CMD_OFF);
+        data[n++] = e810_wqe(w, E810_CQPSQ_UPESD_E1_DATA_OFF);
+    }
+    if (e810_wqe(w, E810_CQPSQ_UPESD_E2_CMD_OFF) &
+        E810_CQPSQ_UPESD_ENTRY_VALID) {
+        cmd[n] = e810_wqe(w, E810_CQPSQ_UPESD_E2_CMD_OFF);
+        data[n++] = e810_wqe(w, E810_CQPSQ_UPESD_E2_DATA_OFF);
+    }
+    if (nbuf) {
+        uint64_t pa = bufq & E810_CQPSQ_UPESD_BUF_PA;
+
+        if (!e810_core_dma_read(core, pa, ext, nbuf * 16)) {
+            e810_cqp_err(core, res, E810_CQP_MIN_BAD_ADDR, "SD buffer 0x%llx",
+                         (unsigned long long)pa);
+            return;
+        }
+        for (i = 0; i < nbuf; i++) {
+            cmd[n] = le64toh(ext[2 * i]);
+            data[n++] = le64toh(ext[2 * i + 1]);
+        }
+    }
+    /* All or nothing: check every entry before applying any. */
+    for (i = 0; i < n; i++) {
+        uint16_t minor = sd_check(FIELD_GET(E810_CQPSQ_UPESD_SDCMD, cmd[i]),
+                                  data[i]);
+
+        if (minor) {
+            e810_cqp_err(core, res, minor, "entry %u: SD command 0x%08x data "
+                         "0x%llx", i, (uint32_t)cmd[i],
+                         (unsigned long long)data[i]);
+            return;
+        }
+    }
+    for (i = 0; i < n; i++) {
+        sd_apply(core, FIELD_GET(E810_CQPSQ_UPESD_SDCMD, cmd[i]), data[i]);
+    }
+}
+
+void e810_op_shmc_pages_allocated(E810Core *core, const E810CqpWqe *w,
+                                  E810CqpResult *res)
+{
+    if (fn_ok(core, FIELD_GET(E810_CQPSQ_SHMC_HMC_FN_ID,
+                              e810_wqe(w, E810_CQPSQ_SHMC_FN_OFF)), res)) {
+        core->rdma.hmc.pages_allocated = true;
+    }
+}

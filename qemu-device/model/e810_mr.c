@@ -1,0 +1,161 @@
+/*
+ * Emulated E810: memory regions and windows (STags), control side.
+ *
+ * ALLOC_STAG reserves an STag index for a fast-register MR or a memory
+ * window; REG_MR registers a non-shared MR; DEALLOC_STAG frees either.
+ * The index (STag >> 8) must be within the committed MR count and backed
+ * by the HMC. Failures use the CQP's "STag invalid" minor code. What the
+ * data path needs to check an access (PD, key, rights, bounds, PBL) is kept
+ * in E810Mr.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <string.h>
+
+#include "e810_core.h"
+
+#define MR_MAX_SIZE     0x200000000000ull   /* GEN_2 max_mr_size */
+
+/* The MR slot an STag WQE names; NULL (and @res) if out of range. */
+static E810Mr *mr_slot(E810Core *core, const E810CqpWqe *w,
+                       E810CqpResult *res)
+{
+    uint32_t idx = FIELD_GET(E810_CQPSQ_STAG_IDX,
+                             e810_wqe(w, E810_CQPSQ_STAG_IDX_OFF));
+
+    if (idx >= e810_hmc_count(core, E810_HMC_MR)) {
+        e810_cqp_err(core, res, E810_CQP_MIN_STAG_INVALID, "STag index %u "
+                     "beyond the committed count", idx);
+        return NULL;
+    }
+    return &core->rdma.mr[idx];
+}
+
+/* PBL / page-size fields of ALLOC_STAG and REG_MR; false (and @res). */
+static bool mr_layout(E810Core *core, const E810CqpWqe *w, E810Mr *mr,
+                      E810CqpResult *res)
+{
+    uint64_t hdr = e810_wqe_hdr(w);
+
+    mr->lpbl = FIELD_GET(E810_CQPSQ_STAG_LPBLSIZE, hdr);
+    mr->hpage = FIELD_GET(E810_CQPSQ_STAG_HPAGESIZE, hdr);
+    mr->first_pble = FIELD_GET(E810_CQPSQ_STAG_FIRSTPMPBLIDX,
+                               e810_wqe(w, E810_CQPSQ_STAG_PBL_OFF));
+    mr->len = FIELD_GET(E810_CQPSQ_STAG_STAGLEN,
+                        e810_wqe(w, E810_CQPSQ_STAG_LEN_OFF));
+    if (mr->hpage > E810_HPAGE_1G) {
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_PARAM, "page size code %u",
+                     mr->hpage);
+        return false;
+    }
+    if (mr->len > MR_MAX_SIZE) {
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_SIZE, "MR of 0x%llx bytes",
+                     (unsigned long long)mr->len);
+        return false;
+    }
+    switch (mr->lpbl) {
+    case E810_LPBL_NONE:
+        return true;
+    case E810_LPBL_LEVEL1:
+    case E810_LPBL_LEVEL2:
+        if (mr->first_pble >= e810_hmc_count(core, E810_HMC_PBLE)) {
+            e810_cqp_err(core, res, E810_CQP_MIN_BAD_INDEX, "PBLE %u beyond "
+                         "the committed count", mr->first_pble);
+            return false;
+        }
+        return true;
+    default:
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_PARAM, "PBL level code %u",
+                     mr->lpbl);
+        return false;
+    }
+}
+
+void e810_op_alloc_stag(E810Core *core, const E810CqpWqe *w,
+                        E810CqpResult *res)
+{
+    uint64_t hdr = e810_wqe_hdr(w);
+    E810Mr *mr = mr_slot(core, w, res), m = { 0 };
+    uint32_t idx;
+
+    if (!mr) {
+        return;
+    }
+    idx = mr - core->rdma.mr;
+    if (mr->valid) {
+        e810_cqp_err(core, res, E810_CQP_MIN_STAG_INVALID, "STag index %u in "
+                     "use", idx);
+        return;
+    }
+    m.is_mw = !(hdr & E810_CQPSQ_STAG_MR);
+    m.pd = FIELD_GET(E810_CQPSQ_STAG_PDID,
+                     e810_wqe(w, E810_CQPSQ_STAG_LEN_OFF));
+    if (m.is_mw) {
+        m.mw_type1 = hdr & E810_CQPSQ_STAG_MWTYPE;
+    } else {
+        m.rights = FIELD_GET(E810_CQPSQ_STAG_ARIGHTS, hdr);
+        m.remote = hdr & E810_CQPSQ_STAG_REMACCENABLED;
+        if (!mr_layout(core, w, &m, res)) {
+            return;
+        }
+    }
+    if (!e810_hmc_check_backed(core, E810_HMC_MR, idx, res)) {
+        return;
+    }
+    m.valid = true;
+    *mr = m;
+}
+
+void e810_op_reg_mr(E810Core *core, const E810CqpWqe *w, E810CqpResult *res)
+{
+    uint64_t hdr = e810_wqe_hdr(w);
+    E810Mr *mr = mr_slot(core, w, res), m = { 0 };
+    uint32_t idx;
+
+    if (!mr) {
+        return;
+    }
+    idx = mr - core->rdma.mr;
+    if (mr->valid) {
+        e810_cqp_err(core, res, E810_CQP_MIN_STAG_INVALID, "STag index %u in "
+                     "use", idx);
+        return;
+    }
+    if (!(hdr & E810_CQPSQ_STAG_MR)) {
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_PARAM, "REG_MR without the "
+                     "MR bit");
+        return;
+    }
+    m.registered = true;
+    m.key = FIELD_GET(E810_CQPSQ_STAG_KEY,
+                      e810_wqe(w, E810_CQPSQ_STAG_IDX_OFF));
+    m.pd = FIELD_GET(E810_CQPSQ_STAG_PDID,
+                     e810_wqe(w, E810_CQPSQ_STAG_LEN_OFF));
+    m.rights = FIELD_GET(E810_CQPSQ_STAG_ARIGHTS, hdr);
+    m.remote = hdr & E810_CQPSQ_STAG_REMACCENABLED;
+    m.zero_based = !(hdr & E810_CQPSQ_STAG_VABASEDTO);
+    m.va = e810_wqe(w, E810_CQPSQ_STAG_VA_OFF);
+    m.pa = e810_wqe(w, E810_CQPSQ_STAG_PA_OFF);
+    if (!mr_layout(core, w, &m, res) ||
+        !e810_hmc_check_backed(core, E810_HMC_MR, idx, res)) {
+        return;
+    }
+    m.valid = true;
+    *mr = m;
+}
+
+void e810_op_dealloc_stag(E810Core *core, const E810CqpWqe *w,
+                          E810CqpResult *res)
+{
+    E810Mr *mr = mr_slot(core, w, res);
+
+    if (!mr) {
+        return;
+    }
+    if (!mr->valid) {
+        e810_cqp_err(core, res, E810_CQP_MIN_STAG_INVALID, "STag index %u not "
+                     "allocated", (unsigned)(mr - core->rdma.mr));
+        return;
+    }
+    memset(mr, 0, sizeof(*mr));
+}

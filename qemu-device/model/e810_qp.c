@@ -1,0 +1,322 @@
+/*
+ * Emulated E810: QP contexts (control side).
+ *
+ * CREATE_QP and MODIFY_QP load the 256-byte RoCEv2 host context the driver
+ * (re)writes before each of them (facts 4.1), check it, keep a copy for the
+ * data path in E810Qp and store it in the QP's HMC object as the context
+ * cache would. Only RoCE RC and UD QPs are accepted. DESTROY_QP forgets the
+ * QP; UPLOAD_CONTEXT writes the stored context back to the driver.
+ *
+ * FLUSH_WQES marks the queues flushed and moves the QP to ERROR; until the
+ * data path tracks WQEs the device never has any outstanding, so it reports
+ * "nothing flushed" (minor 0) and the driver completes them itself.
+ * GENERATE_AE (same opcode) raises the AE the driver names.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <endian.h>
+#include <string.h>
+
+#include "e810_core.h"
+
+E810Qp *e810_qp_get(E810Core *core, uint32_t qp_id)
+{
+    E810Rdma *r = &core->rdma;
+
+    if (!r->qp || qp_id >= e810_hmc_count(core, E810_HMC_QP) ||
+        !r->qp[qp_id].valid) {
+        return NULL;
+    }
+    return &r->qp[qp_id];
+}
+
+void e810_qp_raise_ae(E810Core *core, uint32_t qp_id, uint16_t code,
+                      uint8_t source, uint32_t wqe_idx)
+{
+    E810Qp *qp = e810_qp_get(core, qp_id);
+    E810Ae ae = {
+        .code = code,
+        .source = source,
+        .id = qp_id,
+        .wqe_idx = wqe_idx,
+        .ctx = qp ? qp->compl_ctx : 0,
+        .qp_state = qp ? qp->state : 0,
+    };
+
+    e810_aeq_post(core, &ae);
+}
+
+/* The QP slot named by @field of the header; NULL (and @res) if bad. */
+static E810Qp *qp_slot(E810Core *core, const E810CqpWqe *w, uint64_t field,
+                       bool must_exist, E810CqpResult *res)
+{
+    uint32_t id = FIELD_GET(field, e810_wqe_hdr(w));
+    E810Qp *qp;
+
+    if (id >= e810_hmc_count(core, E810_HMC_QP)) {
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_INDEX, "QP %u beyond the "
+                     "committed count", id);
+        return NULL;
+    }
+    qp = &core->rdma.qp[id];
+    if (qp->valid != must_exist) {
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_STATE, "QP %u %s", id,
+                     must_exist ? "does not exist" : "exists");
+        return NULL;
+    }
+    return qp;
+}
+
+static uint64_t ctxq(const uint64_t *ctx, unsigned off)
+{
+    return ctx[off >> 3];
+}
+
+/* Checks a host context against the WQE header; 0 or a minor code. */
+static uint16_t ctx_check(E810Core *core, const uint64_t *ctx, uint64_t hdr,
+                          const char **why)
+{
+    uint64_t sizes = ctxq(ctx, E810_QPC_SIZES_OFF);
+    uint64_t cqs = ctxq(ctx, E810_QPC_CQ_OFF);
+    uint32_t npble = e810_hmc_count(core, E810_HMC_PBLE);
+    uint64_t sq = ctxq(ctx, E810_QPC_SQADDR_OFF);
+    uint64_t rq = ctxq(ctx, E810_QPC_RQADDR_OFF);
+
+    if (FIELD_GET(E810_QPC_SQSIZE, sizes) > E810_QPC_WQSIZE_ENC_MAX ||
+        FIELD_GET(E810_QPC_RQSIZE, sizes) > E810_QPC_WQSIZE_ENC_MAX) {
+        *why = "SQ/RQ size code out of range";
+        return E810_CQP_MIN_BAD_SIZE;
+    }
+    if (hdr & E810_CQPSQ_QP_VQ) {
+        if (sq >= npble || rq >= npble) {
+            *why = "SQ/RQ PBLE index beyond the committed count";
+            return E810_CQP_MIN_BAD_INDEX;
+        }
+    } else if ((sq | rq) & (32 - 1)) {
+        *why = "SQ/RQ not aligned to a 32-byte quantum";
+        return E810_CQP_MIN_BAD_ADDR;
+    }
+    if ((hdr & E810_CQPSQ_QP_CQNUMVALID) &&
+        (!e810_cq_get(core, FIELD_GET(E810_QPC_TXCQNUM, cqs)) ||
+         !e810_cq_get(core, FIELD_GET(E810_QPC_RXCQNUM, cqs)))) {
+        *why = "send or receive CQ does not exist";
+        return E810_CQP_MIN_BAD_STATE;
+    }
+    if ((hdr & E810_CQPSQ_QP_ARPTABIDXVALID) &&
+        FIELD_GET(E810_QPC_ARPIDX, ctxq(ctx, E810_QPC_MSS_OFF)) >=
+        e810_hmc_count(core, E810_HMC_ARP)) {
+        *why = "ARP index beyond the committed count";
+        return E810_CQP_MIN_BAD_INDEX;
+    }
+    return 0;
+}
+
+/*
+ * Reads and checks the host context named by the WQE, for QP @qp_id. On
+ * success @ctx holds it in host order and it is stored in the HMC object.
+ */
+static bool load_ctx(E810Core *core, const E810CqpWqe *w, uint32_t qp_id,
+                     uint64_t *ctx, E810CqpResult *res)
+{
+    uint64_t pa = e810_wqe(w, E810_CQPSQ_QP_CTX_OFF);
+    __le64 raw[E810_QP_CTX_SIZE / 8];
+    const char *why = NULL;
+    uint16_t minor;
+    unsigned i;
+
+    if ((pa & 7) || !e810_core_dma_read(core, pa, raw, sizeof(raw))) {
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_ADDR, "QP %u context at "
+                     "0x%llx", qp_id, (unsigned long long)pa);
+        return false;
+    }
+    for (i = 0; i < E810_QP_CTX_SIZE / 8; i++) {
+        ctx[i] = le64toh(raw[i]);
+    }
+    minor = ctx_check(core, ctx, e810_wqe_hdr(w), &why);
+    if (minor) {
+        e810_cqp_err(core, res, minor, "QP %u: %s", qp_id, why);
+        return false;
+    }
+    if (!e810_hmc_check_backed(core, E810_HMC_QP, qp_id, res)) {
+        return false;
+    }
+    if (!e810_hmc_write(core, E810_HMC_QP, qp_id, 0, raw, sizeof(raw))) {
+        e810_cqp_fail(core, res, E810_CQP_MAJ_OBJCACHE_ERROR, E810_CQP_MIN_HMC,
+                      "QP %u context not stored", qp_id);
+        return false;
+    }
+    return true;
+}
+
+/* Takes the fields the data path needs from a loaded context. */
+static void apply_ctx(E810Qp *qp, const E810CqpWqe *w, const uint64_t *ctx)
+{
+    uint64_t hdr = e810_wqe_hdr(w);
+    uint64_t cqs = ctxq(ctx, E810_QPC_CQ_OFF);
+
+    memcpy(qp->ctx, ctx, sizeof(qp->ctx));
+    qp->ctx_pa = e810_wqe(w, E810_CQPSQ_QP_CTX_OFF);
+    qp->shadow_pa = e810_wqe(w, E810_CQPSQ_QP_DBSHADOW_OFF);
+    qp->virt = hdr & E810_CQPSQ_QP_VQ;
+    qp->compl_ctx = ctxq(ctx, E810_QPC_COMPL_CTX_OFF);
+    qp->qs_handle = FIELD_GET(E810_QPC_QSHANDLE, ctxq(ctx, E810_QPC_QS_OFF));
+    if (hdr & E810_CQPSQ_QP_CQNUMVALID) {
+        qp->send_cq = FIELD_GET(E810_QPC_TXCQNUM, cqs);
+        qp->recv_cq = FIELD_GET(E810_QPC_RXCQNUM, cqs);
+    }
+}
+
+static bool roce_type(E810Core *core, unsigned type, E810CqpResult *res)
+{
+    if (type != E810_QP_TYPE_ROCE_RC && type != E810_QP_TYPE_ROCE_UD) {
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_PARAM, "QP type %u: only "
+                     "RoCEv2 RC and UD are modelled", type);
+        return false;
+    }
+    return true;
+}
+
+void e810_op_create_qp(E810Core *core, const E810CqpWqe *w,
+                       E810CqpResult *res)
+{
+    uint64_t hdr = e810_wqe_hdr(w);
+    unsigned type = FIELD_GET(E810_CQPSQ_QP_QPTYPE, hdr);
+    unsigned next = FIELD_GET(E810_CQPSQ_QP_NEXTIWSTATE, hdr);
+    uint64_t ctx[E810_QP_CTX_SIZE / 8];
+    E810Qp *qp = qp_slot(core, w, E810_CQPSQ_QP_QPID, false, res);
+    uint32_t id;
+
+    if (!qp || !roce_type(core, type, res)) {
+        return;
+    }
+    id = qp - core->rdma.qp;
+    if (next != E810_QP_STATE_INVALID && next != E810_QP_STATE_IDLE) {
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_PARAM, "QP %u created in "
+                     "state %u", id, next);
+        return;
+    }
+    if (!load_ctx(core, w, id, ctx, res)) {
+        return;
+    }
+    memset(qp, 0, sizeof(*qp));
+    qp->valid = true;
+    qp->type = type;
+    qp->state = E810_QP_STATE_IDLE;
+    apply_ctx(qp, w, ctx);
+}
+
+void e810_op_modify_qp(E810Core *core, const E810CqpWqe *w,
+                       E810CqpResult *res)
+{
+    uint64_t hdr = e810_wqe_hdr(w);
+    unsigned type = FIELD_GET(E810_CQPSQ_QP_QPTYPE, hdr);
+    unsigned next = FIELD_GET(E810_CQPSQ_QP_NEXTIWSTATE, hdr);
+    uint64_t ctx[E810_QP_CTX_SIZE / 8];
+    E810Qp *qp = qp_slot(core, w, E810_CQPSQ_QP_QPID, true, res);
+    uint32_t id;
+
+    if (!qp) {
+        return;
+    }
+    id = qp - core->rdma.qp;
+    if (type != qp->type) {
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_PARAM, "QP %u is of type "
+                     "%u, not %u", id, qp->type, type);
+        return;
+    }
+    if (next > E810_QP_STATE_ERROR) {
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_PARAM, "QP %u to state %u",
+                     id, next);
+        return;
+    }
+    if (!load_ctx(core, w, id, ctx, res)) {
+        return;
+    }
+    apply_ctx(qp, w, ctx);
+    if (next != E810_QP_STATE_INVALID) {
+        qp->state = next;
+    }
+}
+
+void e810_op_destroy_qp(E810Core *core, const E810CqpWqe *w,
+                        E810CqpResult *res)
+{
+    E810Qp *qp = qp_slot(core, w, E810_CQPSQ_QP_QPID, true, res);
+
+    if (qp) {
+        memset(qp, 0, sizeof(*qp));
+    }
+}
+
+void e810_op_upload_context(E810Core *core, const E810CqpWqe *w,
+                            E810CqpResult *res)
+{
+    E810Qp *qp = qp_slot(core, w, E810_CQPSQ_UCTX_QPID, true, res);
+    uint64_t pa = e810_wqe(w, E810_CQPSQ_UCTX_BUF_OFF);
+    __le64 raw[E810_QP_CTX_SIZE / 8];
+    unsigned i;
+
+    if (!qp) {
+        return;
+    }
+    for (i = 0; i < E810_QP_CTX_SIZE / 8; i++) {
+        raw[i] = htole64(qp->ctx[i]);
+    }
+    if ((pa & 7) || !e810_core_dma_write(core, pa, raw, sizeof(raw))) {
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_ADDR, "upload buffer 0x%llx",
+                     (unsigned long long)pa);
+    }
+}
+
+void e810_op_flush_wqes(E810Core *core, const E810CqpWqe *w,
+                        E810CqpResult *res)
+{
+    uint64_t hdr = e810_wqe_hdr(w);
+    uint64_t ae = e810_wqe(w, E810_CQPSQ_FWQE_AE_OFF);
+    E810Qp *qp = qp_slot(core, w, E810_CQPSQ_FWQE_QPID, true, res);
+    uint32_t id;
+
+    if (!qp) {
+        return;
+    }
+    id = qp - core->rdma.qp;
+    if (hdr & (E810_CQPSQ_FWQE_FLUSHSQ | E810_CQPSQ_FWQE_FLUSHRQ)) {
+        qp->flush_sq |= !!(hdr & E810_CQPSQ_FWQE_FLUSHSQ);
+        qp->flush_rq |= !!(hdr & E810_CQPSQ_FWQE_FLUSHRQ);
+        qp->state = E810_QP_STATE_ERROR;
+        res->minor = E810_CQP_COMPL_NOTHING_FLUSHED;
+    }
+    if (hdr & E810_CQPSQ_FWQE_GENERATE_AE) {
+        e810_qp_raise_ae(core, id, FIELD_GET(E810_CQPSQ_FWQE_AECODE, ae),
+                         FIELD_GET(E810_CQPSQ_FWQE_AESOURCE, ae), 0);
+    }
+}
+
+void e810_op_suspend_qp(E810Core *core, const E810CqpWqe *w,
+                        E810CqpResult *res)
+{
+    E810Qp *qp = qp_slot(core, w, E810_CQPSQ_SUSPENDQP_QPID, true, res);
+
+    if (!qp) {
+        return;
+    }
+    qp->suspended = true;
+    /* Nothing is in flight: the suspend completes at once (AE 0x0900). */
+    e810_qp_raise_ae(core, qp - core->rdma.qp, E810_AE_QP_SUSPEND_COMPLETE,
+                     E810_AE_SOURCE_RSVD, 0);
+}
+
+void e810_op_resume_qp(E810Core *core, const E810CqpWqe *w,
+                       E810CqpResult *res)
+{
+    E810Qp *qp = qp_slot(core, w, E810_CQPSQ_RESUMEQP_QPID, true, res);
+
+    if (!qp) {
+        return;
+    }
+    qp->suspended = false;
+    /* The handle field is 32 bits wide; QS handles are 10 bits. */
+    qp->qs_handle = FIELD_GET(E810_CQPSQ_RESUMEQP_QSHANDLE,
+                              e810_wqe(w, E810_CQPSQ_RESUMEQP_QS_OFF)) &
+                    0x3ff;
+}

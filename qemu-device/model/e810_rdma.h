@@ -1,0 +1,474 @@
+/*
+ * Emulated E810: RDMA protocol engine, control plane (private to the model).
+ *
+ * One E810Rdma per PCI function, inside E810Core. Object state (CQs, QPs,
+ * MRs, ...) lives in tables sized by the counts the driver committed with
+ * COMMIT_FPM_VAL; every object index is checked against them, and every
+ * object must be backed by host memory through the HMC (e810_hmc.c).
+ *
+ * Execution context: CQP WQEs, CQ arms and CQP creation run from the
+ * core's deferred work (e810_core_run_work). Functions marked "MMIO" are
+ * register hooks: they do bounded work without DMA and may request work.
+ * Cross-file prototypes are grouped by the file that defines them.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef E810_RDMA_H
+#define E810_RDMA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hw/e810_cqp.h"
+#include "hw/e810_ctx.h"
+#include "hw/e810_hmc.h"
+
+struct E810Core;
+struct E810RegRef;
+
+/* ---- device parameters (what QUERY_FPM_VAL and friends report) -------- */
+
+enum {
+    E810_PE_MAX_PE_SDS = 32,        /* SDs of this function's FPM space */
+    E810_PE_MAX_CEQS = 256,
+    E810_PE_HT_MULTIPLIER = 4,
+    E810_PE_TIMER_BUCKET = 512,
+    E810_PE_XF_BLOCK = 4,
+    E810_PE_Q1_BLOCK = 64,
+    E810_PE_RRF_BLOCK = 64,
+    E810_PE_OOISCF_BLOCK = 64,
+    E810_PE_MAX_PUSH_PAGES = 1024,
+    E810_PE_FW_MAJOR = 1,           /* QUERY_RDMA_FEATURES FW_INFO: 1.74 */
+    E810_PE_FW_MINOR = 74,
+    E810_PE_HW_MAJOR = 2,           /* HW_VERSION_INFO: GEN_2 */
+    E810_PE_PD_CACHE = 64,          /* cached PD entries (PFHMC_PDINV) */
+    E810_PE_MAX_SDS_PER_WQE = 3 + 15, /* UPDATE_PE_SDS: inline + buffer */
+};
+
+/*
+ * Minor codes the model reports with E810_CQP_MAJ_ERROR (or, for E810_
+ * CQP_MIN_HMC, E810_CQP_MAJ_OBJCACHE_ERROR). Real firmware's codes for these
+ * cases are not known; the driver only prints them.
+ */
+enum {
+    E810_CQP_MIN_BAD_OPCODE = 0x8001,   /* opcode not implemented */
+    E810_CQP_MIN_BAD_INDEX = 0x8002,    /* id beyond the committed count */
+    E810_CQP_MIN_BAD_STATE = 0x8003,    /* object exists / does not exist */
+    E810_CQP_MIN_BAD_SIZE = 0x8004,     /* ring size out of range */
+    E810_CQP_MIN_BAD_ADDR = 0x8005,     /* misaligned address, DMA failure */
+    E810_CQP_MIN_BAD_PARAM = 0x8006,    /* any other field */
+    E810_CQP_MIN_BAD_FN = 0x8007,       /* HMC function id is not this PF */
+    E810_CQP_MIN_HMC = 0x8008,          /* object not backed by an SD/PD */
+    E810_CQP_MIN_BAD_VERSION = 0x8009,  /* CQP context of another GEN */
+};
+
+/* ---- CQP --------------------------------------------------------------- */
+
+/* A WQE as read from the SQ, qwords in host order. */
+typedef struct E810CqpWqe {
+    uint64_t q[8];
+    uint32_t index;         /* SQ slot, reported in the completion */
+} E810CqpWqe;
+
+static inline uint64_t e810_wqe(const E810CqpWqe *w, unsigned off)
+{
+    return w->q[off >> 3];
+}
+
+static inline uint64_t e810_wqe_hdr(const E810CqpWqe *w)
+{
+    return w->q[E810_QW(E810_CQPSQ_HDR_OFF)];
+}
+
+/* Outcome of one CQP op; major 0 is success. */
+typedef struct E810CqpResult {
+    uint16_t major;
+    uint16_t minor;
+    uint32_t ret_val;       /* op_ret_val in the CCQ CQE */
+} E810CqpResult;
+
+typedef void E810CqpOpFn(struct E810Core *core, const E810CqpWqe *wqe,
+                         E810CqpResult *res);
+
+typedef struct E810Cqp {
+    bool created;
+    uint64_t sq_pa;
+    uint32_t sq_size;
+    uint32_t tail;          /* next WQE the device processes (CQPTAIL) */
+    uint32_t head;          /* last CQPDB value */
+    bool polarity;          /* valid-bit value expected at tail */
+    uint64_t compl_ctx;     /* host context off 24, echoed in CCQ CQEs */
+    uint8_t protocol;
+    uint8_t cur_op;         /* opcode of the WQE being executed, for logs */
+    uint32_t cur_index;
+    uint64_t ops;           /* WQEs completed */
+    uint64_t errors;        /* of which failed */
+} E810Cqp;
+
+/* ---- rings in host memory (CQ, CEQ, AEQ) ------------------------------- */
+
+typedef struct E810Ring {
+    uint64_t pa;            /* contiguous ring, when !virt */
+    uint32_t first_pble;    /* level-1 PBL of the ring pages, when virt */
+    bool virt;
+    uint32_t size;          /* entries */
+    uint32_t head;          /* next entry the device writes */
+    bool polarity;          /* valid-bit value of the current pass */
+} E810Ring;
+
+/* ---- HMC --------------------------------------------------------------- */
+
+typedef struct E810HmcObj {
+    uint64_t base;          /* FPM address of object 0 */
+    uint32_t cnt;           /* committed count; 0 before commit */
+    uint32_t max;           /* reported by QUERY_FPM_VAL */
+    uint32_t size;          /* bytes per object */
+} E810HmcObj;
+
+typedef struct E810Sd {
+    bool valid;
+    bool direct;            /* else paged: pa is the PD page */
+    uint16_t bp_count;      /* backing pages (1..512) */
+    uint64_t pa;
+} E810Sd;
+
+typedef struct E810PdCacheEntry {
+    bool valid;
+    uint16_t sd;
+    uint16_t pd;
+    uint64_t pa;            /* backing page */
+} E810PdCacheEntry;
+
+typedef struct E810Hmc {
+    bool committed;
+    bool pages_allocated;   /* SHMC_PAGES_ALLOCATED seen */
+    E810HmcObj obj[E810_HMC_OBJ_MAX];
+    uint32_t sd_cnt;        /* SDs the committed layout spans */
+    E810Sd sd[E810_PE_MAX_PE_SDS];
+    E810PdCacheEntry pd_cache[E810_PE_PD_CACHE];
+    uint64_t faults;        /* translations refused */
+} E810Hmc;
+
+/* ---- objects ----------------------------------------------------------- */
+
+typedef struct E810Cq {
+    bool valid;
+    bool error;             /* overflowed: no more CQEs are written */
+    E810Ring ring;
+    uint64_t shadow_pa;
+    uint64_t ctx;           /* CREATE_CQ off 8, reported in CEQEs and AEs */
+    uint16_t ceq_id;
+    bool ceq_valid;
+    bool ceqe_mask;
+    bool chk_overflow;
+    uint32_t read_threshold;
+    bool arm_next;          /* armed: next CQE raises a CEQE */
+    bool arm_se;            /* armed: next solicited CQE raises a CEQE */
+    bool arm_pending;       /* queued for e810_cq_process_arms() */
+    bool resize_pending;    /* no overflow check until SW_CQ_SELECT moves */
+    uint16_t sw_select;     /* SW_CQ_SELECT when the resize was done */
+    uint32_t sw_head;       /* last CQEIDX read from the shadow area */
+    uint64_t cqes;
+    uint64_t events;
+    uint64_t acks;
+} E810Cq;
+
+typedef struct E810Ceq {
+    bool valid;
+    E810Ring ring;
+    uint64_t posted;
+} E810Ceq;
+
+typedef struct E810Aeq {
+    bool valid;
+    E810Ring ring;
+    uint32_t outstanding;   /* written and not yet returned by AEQALLOC */
+    bool overflow;          /* an AE was lost; flagged in the next AEQE */
+    uint64_t posted;
+    uint64_t dropped;
+} E810Aeq;
+
+/* An asynchronous event to report on the AEQ. */
+typedef struct E810Ae {
+    uint16_t code;          /* E810_AE_* */
+    uint8_t source;         /* E810_AE_SOURCE_* */
+    uint32_t id;            /* QP or CQ id */
+    uint32_t wqe_idx;
+    uint64_t ctx;           /* QP completion context, or CQ context */
+    uint8_t qp_state;
+} E810Ae;
+
+typedef struct E810Qp {
+    bool valid;
+    uint8_t type;           /* E810_QP_TYPE_ROCE_RC / _UD */
+    uint8_t state;          /* E810_QP_STATE_* */
+    bool virt;              /* SQ/RQ addresses are PBLE indexes */
+    bool flush_sq;
+    bool flush_rq;
+    bool suspended;
+    uint64_t ctx_pa;        /* host context the driver keeps rewriting */
+    uint64_t shadow_pa;     /* doorbell shadow area */
+    uint32_t send_cq;
+    uint32_t recv_cq;
+    uint64_t compl_ctx;     /* host context off 168 */
+    uint16_t qs_handle;
+    uint64_t ctx[E810_QP_CTX_SIZE / 8];   /* last loaded, host order */
+} E810Qp;
+
+typedef struct E810Mr {
+    bool valid;
+    bool is_mw;             /* a memory window (ALLOC_STAG without MR) */
+    bool registered;        /* REG_MR done (else allocated for fast-reg) */
+    bool mw_type1;
+    bool zero_based;
+    bool remote;            /* REMACCENABLED */
+    uint8_t key;
+    uint8_t rights;         /* E810_ACCESS_* */
+    uint8_t lpbl;           /* E810_LPBL_* */
+    uint8_t hpage;          /* E810_HPAGE_* */
+    uint32_t pd;
+    uint32_t first_pble;
+    uint64_t va;
+    uint64_t len;
+    uint64_t pa;            /* single page, when lpbl is NONE */
+} E810Mr;
+
+typedef struct E810Ah {
+    bool valid;
+    bool ipv4;
+    bool insert_vlan;
+    bool loopback;
+    uint8_t dmac[6];
+    uint8_t tc;
+    uint8_t hop_limit;
+    uint16_t vlan;
+    uint16_t arp_idx;
+    uint32_t flow_label;
+    uint32_t pd;
+    uint32_t dip[4];        /* word 0 most significant; IPv4 in dip[3] */
+    uint32_t sip[4];
+} E810Ah;
+
+typedef struct E810Mcg {
+    bool valid;
+    bool ipv4;
+    bool vlan_valid;
+    uint8_t dmac[6];
+    uint16_t vlan;
+    uint16_t qs_handle;
+    uint32_t dip[4];
+    uint8_t nqps;
+    uint32_t qpn[E810_MG_MAX_QPS];
+    uint16_t dport[E810_MG_MAX_QPS];
+} E810Mcg;
+
+typedef struct E810Arp {
+    bool valid;
+    bool permanent;
+    uint8_t mac[6];
+} E810Arp;
+
+typedef struct E810RdmaStats {
+    uint64_t cq_overflows;
+    uint64_t events_dropped;    /* CEQE for a missing or invalid CEQ */
+    uint64_t bad_doorbells;
+} E810RdmaStats;
+
+typedef struct E810Rdma {
+    E810Cqp cqp;
+    E810Hmc hmc;
+    /* Tables of hmc.obj[type].cnt entries, allocated at COMMIT_FPM_VAL. */
+    E810Cq *cq;
+    E810Qp *qp;
+    E810Mr *mr;
+    E810Ah *ah;
+    E810Mcg *mcg;
+    E810Arp *arp;
+    /* CQ arm doorbells waiting for deferred work, each CQ at most once. */
+    uint32_t *arm_fifo;
+    uint32_t arm_head;
+    uint32_t arm_count;
+    E810Ceq ceq[E810_PE_MAX_CEQS];
+    E810Aeq aeq;
+    uint64_t stats_inst[E810_MAX_STATS_INST / 64];
+    uint64_t push_pages[E810_PE_MAX_PUSH_PAGES / 64];
+    uint64_t ws_nodes[E810_WS_NODE_MAX / 64];
+    uint64_t loc_mac_used;
+    uint8_t loc_mac[E810_LOC_MAC_TABLE_SIZE][6];
+    uint8_t up_map[8];
+    E810RdmaStats stats;
+} E810Rdma;
+
+/* ---- bitmaps used by the small resource pools -------------------------- */
+
+static inline bool e810_bit_test(const uint64_t *map, unsigned n)
+{
+    return map[n / 64] & (1ull << (n % 64));
+}
+
+static inline void e810_bit_assign(uint64_t *map, unsigned n, bool on)
+{
+    if (on) {
+        map[n / 64] |= 1ull << (n % 64);
+    } else {
+        map[n / 64] &= ~(1ull << (n % 64));
+    }
+}
+
+/* A MAC address from the 48-bit big-endian integer the WQEs carry. */
+static inline void e810_mac_from_u64(uint8_t mac[6], uint64_t v)
+{
+    unsigned i;
+
+    for (i = 0; i < 6; i++) {
+        mac[i] = v >> (8 * (5 - i));
+    }
+}
+
+/* ---- e810_rdma.c: lifetime, register hooks, deferred work ---------------- */
+
+void e810_rdma_reset(struct E810Core *core);
+void e810_rdma_fini(struct E810Core *core);
+/* MMIO: side effects of an RDMA register write; false if not ours. */
+bool e810_rdma_write_register(struct E810Core *core, struct E810RegRef *ref,
+                              uint32_t val);
+/* MMIO: a 32-bit write into the user doorbell page. */
+void e810_rdma_doorbell_page_write(struct E810Core *core, uint32_t offset,
+                                   uint32_t val);
+void e810_rdma_run_work(struct E810Core *core, uint32_t work);
+/* Allocates the object tables for the committed counts; false on ENOMEM. */
+bool e810_rdma_tables_alloc(struct E810Core *core);
+void e810_rdma_tables_free(struct E810Core *core);
+/* Any CQ, CEQ, AEQ or QP alive (a new COMMIT_FPM_VAL is refused then). */
+bool e810_rdma_objects_exist(struct E810Core *core);
+
+/* ---- e810_cqp.c: CQP lifetime, SQ processing, completions ---------------- */
+
+/* MMIO: CCQPLOW written (CCQPHIGH holds the high half). */
+void e810_cqp_ctx_written(struct E810Core *core);
+/* MMIO: CQPDB written with the new SQ head. */
+void e810_cqp_doorbell(struct E810Core *core, uint32_t val);
+/* Work: creates or destroys the CQP from CCQPHIGH:CCQPLOW. */
+void e810_cqp_process_ctx(struct E810Core *core);
+/* Work: runs the posted WQEs (at most one lap of the SQ). */
+void e810_cqp_process(struct E810Core *core);
+/* Fails @res with @major/@minor and logs the reason as a guest error. */
+void e810_cqp_fail(struct E810Core *core, E810CqpResult *res, uint16_t major,
+                   uint16_t minor, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* The common case: E810_CQP_MAJ_ERROR with @minor. */
+#define e810_cqp_err(core, res, minor, ...) \
+    e810_cqp_fail(core, res, E810_CQP_MAJ_ERROR, minor, __VA_ARGS__)
+
+/* ---- e810_cqp_ops.c: opcode table and the small management ops ---------- */
+
+/* Runs one WQE; @res says how it completed. */
+void e810_cqp_execute(struct E810Core *core, const E810CqpWqe *wqe,
+                      E810CqpResult *res);
+const char *e810_cqp_op_name(unsigned opcode);
+
+/* ---- e810_hmc.c: FPM, SDs/PDs, translation, PBLEs ------------------------ */
+
+void e810_hmc_reset(struct E810Core *core);
+/*
+ * The one translation: host address of byte @off of object @idx of @type.
+ * *@contig (may be NULL) gets the bytes contiguous from there (same page
+ * or SD). False if @idx is beyond the committed count or not backed.
+ */
+bool e810_hmc_translate(struct E810Core *core, enum e810_hmc_obj_type type,
+                        uint32_t idx, uint32_t off, uint64_t *pa,
+                        uint32_t *contig);
+/* Object bytes through the translation, split at page boundaries. */
+bool e810_hmc_read(struct E810Core *core, enum e810_hmc_obj_type type,
+                   uint32_t idx, uint32_t off, void *buf, uint32_t len);
+bool e810_hmc_write(struct E810Core *core, enum e810_hmc_obj_type type,
+                    uint32_t idx, uint32_t off, const void *buf, uint32_t len);
+/* Committed count of @type (0 before COMMIT_FPM_VAL). */
+uint32_t e810_hmc_count(struct E810Core *core, enum e810_hmc_obj_type type);
+/*
+ * Host address of byte @off of a buffer described by a PBL starting at
+ * PBLE @first (@lpbl: E810_LPBL_LEVEL1 or _LEVEL2, pages of 1 << @shift).
+ */
+bool e810_pble_resolve(struct E810Core *core, uint32_t first, uint8_t lpbl,
+                       unsigned shift, uint64_t off, uint64_t *pa);
+/* Checks an object is backed; fails @res with an HMC error if not. */
+bool e810_hmc_check_backed(struct E810Core *core, enum e810_hmc_obj_type type,
+                           uint32_t idx, E810CqpResult *res);
+/* MMIO: PFHMC_SDCMD and PFHMC_PDINV. */
+void e810_hmc_sdcmd_write(struct E810Core *core, uint32_t val);
+void e810_hmc_pdinv_write(struct E810Core *core, uint32_t val);
+E810CqpOpFn e810_op_query_fpm_val;
+E810CqpOpFn e810_op_commit_fpm_val;
+E810CqpOpFn e810_op_update_pe_sds;
+E810CqpOpFn e810_op_shmc_pages_allocated;
+
+/* ---- e810_ring.c: ring geometry shared by CQs, CEQs and AEQs ------------- */
+
+/* Fills @ring from a create WQE's PA / PBL fields; false (and @res) if bad. */
+bool e810_ring_setup(struct E810Core *core, E810Ring *ring, uint32_t size,
+                     bool virt, uint8_t lpbl, uint64_t pa, uint32_t first_pble,
+                     uint32_t align, E810CqpResult *res);
+/* Host address of entry @idx (of @esize bytes) of @ring. */
+bool e810_ring_addr(struct E810Core *core, const E810Ring *ring,
+                    uint32_t idx, uint32_t esize, uint64_t *pa);
+/* Moves head on by one, flipping the polarity at the wrap. */
+void e810_ring_advance(E810Ring *ring);
+
+/* ---- e810_cq.c: CQs, CQEs, arming ---------------------------------------- */
+
+E810Cq *e810_cq_get(struct E810Core *core, uint32_t cq_id);
+/*
+ * Writes @n (1 or 2) 32-byte slots (header valid bits set here) to CQ
+ * @cq_id and raises its CEQE if armed; false if the CQE was not written.
+ */
+bool e810_cq_post(struct E810Core *core, uint32_t cq_id,
+                  const struct e810_cqe *cqe, unsigned n);
+/* MMIO: CQARM (or doorbell page +0x40) and CQACK. */
+void e810_cq_arm_doorbell(struct E810Core *core, uint32_t val);
+void e810_cq_ack(struct E810Core *core, uint32_t val);
+/* Work: applies the queued arm doorbells. */
+void e810_cq_process_arms(struct E810Core *core);
+E810CqpOpFn e810_op_create_cq;
+E810CqpOpFn e810_op_modify_cq;
+E810CqpOpFn e810_op_destroy_cq;
+
+/* ---- e810_eq.c: CEQs and the AEQ ----------------------------------------- */
+
+/* Writes a CEQE carrying @ctx to CEQ @ceq_id and fires its interrupt. */
+bool e810_ceq_post(struct E810Core *core, uint32_t ceq_id, uint64_t ctx);
+/* Writes an AEQE and fires the AEQ interrupt; false if it was lost. */
+bool e810_aeq_post(struct E810Core *core, const E810Ae *ae);
+/* MMIO: AEQALLOC, entries returned by the driver. */
+void e810_aeq_alloc(struct E810Core *core, uint32_t val);
+E810CqpOpFn e810_op_create_ceq;
+E810CqpOpFn e810_op_destroy_ceq;
+E810CqpOpFn e810_op_create_aeq;
+E810CqpOpFn e810_op_destroy_aeq;
+
+/* ---- e810_qp.c: QP contexts ---------------------------------------------- */
+
+E810Qp *e810_qp_get(struct E810Core *core, uint32_t qp_id);
+/* Raises AE @code from @source for QP @qp_id. */
+void e810_qp_raise_ae(struct E810Core *core, uint32_t qp_id, uint16_t code,
+                      uint8_t source, uint32_t wqe_idx);
+E810CqpOpFn e810_op_create_qp;
+E810CqpOpFn e810_op_modify_qp;
+E810CqpOpFn e810_op_destroy_qp;
+E810CqpOpFn e810_op_upload_context;
+E810CqpOpFn e810_op_flush_wqes;
+E810CqpOpFn e810_op_suspend_qp;
+E810CqpOpFn e810_op_resume_qp;
+
+/* ---- e810_mr.c: STags -------------------------------------------------- */
+
+E810CqpOpFn e810_op_alloc_stag;
+E810CqpOpFn e810_op_reg_mr;
+E810CqpOpFn e810_op_dealloc_stag;
+
+/* ---- e810_ah.c: address handles and multicast groups --------------------- */
+
+E810CqpOpFn e810_op_manage_ah;
+E810CqpOpFn e810_op_manage_mcg;
+
+#endif /* E810_RDMA_H */
