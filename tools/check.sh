@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# make check: dependencies, host unit tests, build, VM scenarios. Ends with
+# make check: dependencies, host unit tests, the fuzz run, build, VM
+# scenarios. Ends with
 # one line "N passed, N failed" (skips are reported on the line before) and
 # exits non-zero on any failure.
 
@@ -23,6 +24,13 @@ echo "== unit tests"
 make -s -C tests/unit check || true
 add_counts "$(cat build/unit/summary 2>/dev/null || echo 'unit: 0 passed, 1 failed')"
 echo "== unit tests done in $((SECONDS - t0)) s"
+
+echo "== fuzz (device model, fixed number of runs)"
+if make -s fuzz; then
+	add_counts "fuzz: 1 passed, 0 failed"
+else
+	add_counts "fuzz: 0 passed, 1 failed"
+fi
 
 echo "== build (QEMU, rdma-core, modules, guest image)"
 if make -s all; then
