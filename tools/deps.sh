@@ -55,13 +55,26 @@ apt_update() {
 	fi
 }
 
-# Prints the packages of HOST_PKGS that are not installed at the wanted version.
+# tools/deps.lock pins every host package of HOST_PKGS that has no version
+# here to the exact version it was built and tested with. When the archive
+# no longer has a pinned version, apt fails and says which; then run
+# "tools/deps.sh relock" on a machine where the new versions are installed.
+LOCK=$TOP/tools/deps.lock
+
+locked_version() {
+	sed -n "s/^$1=//p" "$LOCK" 2>/dev/null | head -n 1
+}
+
+# Prints the packages of HOST_PKGS that are not installed at the wanted
+# version, as name=version when a version is wanted.
 missing_host_pkgs() {
 	local spec name want have
 	for spec in "${HOST_PKGS[@]}"; do
 		name=${spec%%=*}
 		want=
 		[ "$name" != "$spec" ] && want=${spec#*=}
+		[ -z "$want" ] && want=$(locked_version "$name")
+		[ -n "$want" ] && spec=$name=$want
 		have=$(dpkg-query -W -f='${db:Status-Status} ${Version}' "$name" 2>/dev/null || true)
 		case "$have" in
 		"installed "*)
@@ -158,8 +171,22 @@ fetch_guest_kernel() {
 	touch "$kdir/.extracted"
 }
 
+relock() {
+	local spec name
+	for spec in "${HOST_PKGS[@]}"; do
+		name=${spec%%=*}
+		[ "$name" = "$spec" ] || continue
+		echo "$name=$(dpkg-query -W -f='${Version}' "$name")"
+	done >"$LOCK"
+	log "wrote $LOCK"
+}
+
 main() {
 	write_apt_config
+	if [ "${1:-}" = relock ]; then
+		relock
+		return
+	fi
 	install_host_pkgs
 	case "${1:-all}" in
 	host) ;;
