@@ -3,7 +3,8 @@
 # timeout: 300
 # BAR0 read through irdma (debugfs) shows the documented reset values:
 # PE ready, 8 MiB doorbell space, reset done, NVM loaded, firmware in normal
-# mode, PF number equal to the PCI function, CQP not yet created.
+# mode, PF number equal to the PCI function, and the CQP irdma created
+# (CCQPSTATUS done, CQPTAIL at the head the driver reports).
 . "$E810_LIB"
 
 # name -> documented value after reset (shared/facts: RDMA 1.1, LAN 1.1)
@@ -11,8 +12,8 @@ declare -A want=(
 	[GLPE_CPUSTATUS0]=0x00000080 [GLPE_CPUSTATUS1]=0x00000080
 	[GLPE_CPUSTATUS2]=0x00000080 [GLPCI_LBARCTRL]=0x00000020
 	[GLGEN_RSTAT]=0x00000000 [GLNVM_ULD]=0x0000073b [GLNVM_FLA]=0x00000040
-	[GL_MNG_FWSM]=0x00000000 [PFGEN_CTRL]=0x00000000 [CQPTAIL]=0x00000000
-	[CCQPSTATUS]=0x00000000 [CQPERRCODES]=0x00000000
+	[GL_MNG_FWSM]=0x00000000 [PFGEN_CTRL]=0x00000000
+	[CCQPSTATUS]=0x00000001 [CQPERRCODES]=0x00000000
 )
 declare -A offset=(
 	[GLPE_CPUSTATUS0]=0x0050ba5c [GLPCI_LBARCTRL]=0x0009de74
@@ -33,6 +34,9 @@ for d in $(e810_pci_devs); do
 	done
 	# PF_FUNC_RID.FUNC_NUM is the PCI function number of the parent.
 	expect_eq "$aux PF_FUNC_RID" "$(printf '0x%08x' $((16#${d##*.})))" "${got[PF_FUNC_RID]:-missing}"
+	# Every WQE irdma posted was consumed: CQPTAIL.WQTAIL = the SQ head.
+	head=$(awk '$1 == "head" { print $2 }' "/sys/kernel/debug/irdma/$aux/cqp")
+	expect_eq "$aux CQPTAIL" "$(printf '0x%08x' "${head:-0}")" "${got[CQPTAIL]:-missing}"
 	unset got off
 done
 finish

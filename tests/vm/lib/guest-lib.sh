@@ -109,3 +109,51 @@ dmesg_clean() {
 	echo "$bad"
 	return 1
 }
+
+# ---- RDMA (irdma) -------------------------------------------------------
+
+# Name of the ib_device of PCI function $1 (none if it has none).
+e810_ibdev_of() {
+	local i
+	for i in "/sys/bus/pci/devices/$1/infiniband/"*; do
+		[ -e "$i" ] && basename "$i"
+	done
+}
+
+# State word of port 1 of ib_device $1 as `rdma link` shows it (ACTIVE,
+# DOWN, ...), or empty.
+rdma_port_state() {
+	rdma link show "$1/1" 2>/dev/null | sed -n 's/.* state \([A-Z_]*\) .*/\1/p'
+}
+
+# Waits up to $3 seconds (default 10) for port 1 of $1 to be in state $2.
+wait_port_state() {
+	wait_for "[ \"\$(rdma_port_state $1)\" = $2 ]" "${3:-10}"
+}
+
+# Value of field $2 of ib_device $1 in `ibv_devinfo -v` (first match).
+ibv_attr() {
+	ibv_devinfo -v -d "$1" 2>/dev/null |
+		awk -v k="$2:" '$1 == k { $1 = ""; sub(/^ +/, ""); print; exit }'
+}
+
+# Committed count of HMC object $2 of auxiliary device $1 (irdma debugfs).
+hmc_count() {
+	awk -v o="$2" '$1 == o && NF >= 7 { print $3; exit }' \
+		"/sys/kernel/debug/irdma/$1/hmc"
+}
+
+# Waits until both functions have an ib_device whose port is ACTIVE
+# (brings the netdevs up first). Fails after $1 seconds (default 15).
+rdma_wait_all_active() {
+	local d nd ib
+	for d in $(e810_pci_devs); do
+		nd=$(e810_netdev_of "$d")
+		[ -n "$nd" ] && ip link set "$nd" up
+	done
+	for d in $(e810_pci_devs); do
+		wait_for "[ -n \"\$(e810_ibdev_of $d)\" ]" "${1:-15}" || return 1
+		ib=$(e810_ibdev_of "$d")
+		wait_port_state "$ib" ACTIVE "${1:-15}" || return 1
+	done
+}

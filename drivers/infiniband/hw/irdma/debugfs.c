@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * irdma: debugfs. /sys/kernel/debug/irdma/<aux device>/regs shows, on each
- * read, live values of the BAR0 registers that matter for bring-up.
+ * irdma: debugfs, /sys/kernel/debug/irdma/<aux device>/: "regs" shows, on
+ * each read, live values of the BAR0 registers that matter for bring-up;
+ * "hmc" the committed HMC layout and its SDs; "cqp" CQP statistics.
  */
 
 #include <linux/debugfs.h>
@@ -44,6 +45,46 @@ static int irdma_regs_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(irdma_regs);
 
+/* The committed HMC layout and the SDs, as the driver and the device see
+ * them.
+ */
+static int irdma_hmc_dbg_show(struct seq_file *m, void *unused)
+{
+	return irdma_hmc_show(m, m->private);
+}
+DEFINE_SHOW_ATTRIBUTE(irdma_hmc_dbg);
+
+/* CQP statistics: requests per opcode, completions, errors, timeouts. */
+static int irdma_cqp_show(struct seq_file *m, void *unused)
+{
+	struct irdma_pci_f *rf = m->private;
+	struct irdma_cqp_stats *st = &rf->cqp.stats;
+	static const char * const modes[] = {
+		[IRDMA_CQP_POLL_TAIL] = "poll-cqptail",
+		[IRDMA_CQP_POLL_CCQ] = "poll-ccq",
+		[IRDMA_CQP_IRQ] = "interrupt",
+	};
+	unsigned int op;
+	u64 posted = 0;
+
+	for (op = 0; op <= E810_CQP_OP_MAX; op++)
+		posted += st->posted[op];
+	seq_printf(m, "mode %s\nsq_size %u\nhead %u\nin_flight %u\nhung %d\n",
+		   modes[rf->cqp.mode], rf->cqp.sq_size, rf->cqp.head,
+		   rf->cqp.in_flight, rf->cqp.hung);
+	seq_printf(m, "posted %llu\ncompleted %llu\nerrors %llu\ntimeouts %llu\nstale %llu\nmax_wait_us %llu\n",
+		   posted, st->completed, st->errors, st->timeouts, st->stale,
+		   st->max_wait_us);
+	seq_printf(m, "ceq0_events %llu\naeq_events %llu\nceqs %u\n",
+		   rf->ceq.events, rf->aeq.events, 1 + rf->ceq_cnt);
+	for (op = 0; op <= E810_CQP_OP_MAX; op++)
+		if (st->posted[op])
+			seq_printf(m, "op %-28s %llu\n", irdma_cqp_op_name(op),
+				   st->posted[op]);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(irdma_cqp);
+
 /**
  * irdma_dbg_pf_init() - create the debugfs directory of one function
  * @rf: per-function state; must stay valid until irdma_dbg_pf_exit()
@@ -55,6 +96,8 @@ void irdma_dbg_pf_init(struct irdma_pci_f *rf)
 	rf->dbg_dir = debugfs_create_dir(dev_name(irdma_rf_to_dev(rf)),
 					 irdma_dbg_root);
 	debugfs_create_file("regs", 0400, rf->dbg_dir, rf, &irdma_regs_fops);
+	debugfs_create_file("hmc", 0400, rf->dbg_dir, rf, &irdma_hmc_dbg_fops);
+	debugfs_create_file("cqp", 0400, rf->dbg_dir, rf, &irdma_cqp_fops);
 }
 
 /**

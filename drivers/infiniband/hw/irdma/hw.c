@@ -6,6 +6,7 @@
 
 #include <linux/bitfield.h>
 #include <linux/delay.h>
+#include <linux/dma-mapping.h>
 #include <linux/pci.h>
 
 #include <hw/e810_regs.h>
@@ -134,4 +135,38 @@ int irdma_check_hw(struct irdma_pci_f *rf)
 		return err;
 
 	return irdma_check_bar(rf);
+}
+
+/**
+ * irdma_dma_alloc() - allocate zeroed coherent DMA memory
+ * @rf: per-function state
+ * @mem: filled with the buffer
+ * @size: bytes (the buffer is page aligned)
+ * @gfp: allocation flags
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int irdma_dma_alloc(struct irdma_pci_f *rf, struct irdma_dma *mem,
+		    size_t size, gfp_t gfp)
+{
+	mem->va = dma_alloc_coherent(&rf->pcidev->dev, size, &mem->pa, gfp);
+	if (!mem->va)
+		return -ENOMEM;
+	mem->size = size;
+	return 0;
+}
+
+/**
+ * irdma_dma_free() - free memory from irdma_dma_alloc(); no-op if none
+ * @rf: per-function state
+ * @mem: the buffer, cleared
+ */
+void irdma_dma_free(struct irdma_pci_f *rf, struct irdma_dma *mem)
+{
+	if (!mem->va)
+		return;
+	dma_free_coherent(&rf->pcidev->dev, mem->size, mem->va, mem->pa);
+	mem->va = NULL;
+	mem->pa = 0;
+	mem->size = 0;
 }

@@ -28,19 +28,38 @@ static const char * const irdma_ice_lite_event_names[] = {
 static_assert(ARRAY_SIZE(irdma_ice_lite_event_names) ==
 	      ICE_LITE_RDMA_EVENT_NBITS);
 
+/* Parent service: the VSI's RoCEv2 filter. */
+static int irdma_ice_lite_vsi_filter(struct irdma_pci_f *rf, bool enable)
+{
+	struct ice_lite_rdma_dev_info *info = rf->ice_lite_info;
+
+	return info->ops->update_vsi_filter(info, info->vport_id, enable);
+}
+
+/* Parent service: a function reset (asynchronous). */
+static int irdma_ice_lite_request_reset(struct irdma_pci_f *rf)
+{
+	struct ice_lite_rdma_dev_info *info = rf->ice_lite_info;
+
+	return info->ops->request_reset(info, ICE_LITE_RDMA_FUNC_RESET);
+}
+
 /**
  * irdma_ice_lite_event_handler() - take an event from the parent
  * @info: the parent's device info
  * @event: the event
  *
- * Only logged for now (one line per event, so tests can follow them);
- * the steps that own MTU, QoS and reset handling act on them.
+ * One line per event, so tests can follow them. MTU changes update the
+ * L2 parameters; TC changes would suspend and resume QPs (there are none
+ * before issue 6); a reset warning is followed by our removal; a critical
+ * error stops device commands and asks the parent for a reset.
  *
  * Context: Process context; the parent holds the auxiliary device lock.
  */
 static void irdma_ice_lite_event_handler(struct ice_lite_rdma_dev_info *info,
 					 struct ice_lite_rdma_event *event)
 {
+	struct irdma_pci_f *rf = auxiliary_get_drvdata(info->adev);
 	struct device *dev = &info->adev->dev;
 	unsigned int mtu = info->netdev ? READ_ONCE(info->netdev->mtu) : 0;
 	unsigned int type;
@@ -52,6 +71,8 @@ static void irdma_ice_lite_event_handler(struct ice_lite_rdma_dev_info *info,
 			break;
 		case ICE_LITE_RDMA_EVENT_AFTER_MTU_CHANGE:
 			dev_info(dev, "MTU change: after, mtu %u\n", mtu);
+			if (rf)
+				irdma_mtu_changed(rf);
 			break;
 		case ICE_LITE_RDMA_EVENT_BEFORE_TC_CHANGE:
 			dev_info(dev, "TC change: before, %u TCs\n",
@@ -63,10 +84,17 @@ static void irdma_ice_lite_event_handler(struct ice_lite_rdma_dev_info *info,
 			break;
 		case ICE_LITE_RDMA_EVENT_WARN_RESET:
 			dev_info(dev, "reset warning: the parent resets the function\n");
+			/* A hung CQP cannot take the teardown commands. */
+			if (rf && rf->cqp.hung)
+				WRITE_ONCE(rf->resetting, true);
 			break;
 		case ICE_LITE_RDMA_EVENT_CRIT_ERR:
 			dev_info(dev, "critical error: OICR 0x%08x\n",
 				 event->reg);
+			if (rf) {
+				irdma_schedule_reset(rf, "critical error");
+				WRITE_ONCE(rf->resetting, true);
+			}
 			break;
 		default:
 			dev_info(dev, "event %s (reg 0x%08x)\n",
@@ -111,6 +139,10 @@ static int irdma_ice_lite_probe(struct auxiliary_device *adev,
 	rf->msix_entries = info->msix_entries;
 	rf->msix_count = info->msix_count;
 	rf->pf_id = info->pf_id;
+	rf->netdev = info->netdev;
+	rf->vsi_id = info->vport_id;
+	rf->vsi_filter = irdma_ice_lite_vsi_filter;
+	rf->request_reset = irdma_ice_lite_request_reset;
 	rf->ice_lite_info = info;
 	auxiliary_set_drvdata(adev, rf);
 

@@ -6,12 +6,243 @@
 #define IRDMA_MAIN_H
 
 #include <linux/auxiliary_bus.h>
+#include <linux/completion.h>
+#include <linux/idr.h>
+#include <linux/if_ether.h>
 #include <linux/io.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/pci.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+#include <rdma/ib_verbs.h>
+
+#include <hw/e810_cqp.h>
+#include <hw/e810_hmc.h>
 
 struct dentry;
+struct seq_file;
 struct ice_lite_rdma_dev_info;
+struct irdma_pci_f;
+
+/* One coherent DMA buffer. */
+struct irdma_dma {
+	void *va;
+	dma_addr_t pa;
+	size_t size;
+};
+
+/* One HMC object type as queried (max, size) and committed (cnt, base). */
+struct irdma_hmc_obj {
+	u64 base;
+	u32 cnt;
+	u32 max;
+	u32 size;
+};
+
+/**
+ * struct irdma_hmc_sd - one 2 MiB segment of the function's FPM space
+ * @mem: direct backing (2 MiB) or, for a paged SD, the PD page
+ * @pages: the 512 backing pages of a paged SD (NULL when direct)
+ * @valid: programmed valid in the device
+ * @direct: direct (true) or paged
+ */
+struct irdma_hmc_sd {
+	struct irdma_dma mem;
+	struct irdma_dma *pages;
+	bool valid;
+	bool direct;
+};
+
+/**
+ * struct irdma_hmc - the committed HMC of one function
+ * @obj: per object type, from QUERY_FPM_VAL and COMMIT_FPM_VAL
+ * @first_sd: FIRST_PE_SD_INDEX
+ * @max_sds: MAX_PE_SDS (SDs the function may use)
+ * @max_ceqs: CEQs the function may create
+ * @ht_mult: hash table multiplier
+ * @timer_bucket: timer buckets
+ * @xf_block: XF block size (XFFL)
+ * @q1_block: Q1 block size (Q1FL)
+ * @rrf_block: RRF block size (RRFFL)
+ * @ooiscf_block: OOISC block size (OOISCFFL)
+ * @qp_wanted: QPs the resource profile asked for
+ * @sd_cnt: SDs the committed layout spans
+ * @sd_obj_cnt: SDs backed for the objects other than PBLEs
+ * @sd: @max_sds segment descriptors as the driver programmed them
+ */
+struct irdma_hmc {
+	struct irdma_hmc_obj obj[E810_HMC_OBJ_MAX];
+	u32 first_sd;
+	u32 max_sds;
+	u32 max_ceqs;
+	u32 ht_mult;
+	u32 timer_bucket;
+	u32 xf_block;
+	u32 q1_block;
+	u32 rrf_block;
+	u32 ooiscf_block;
+	u32 qp_wanted;
+	u32 sd_cnt;
+	u32 sd_obj_cnt;
+	struct irdma_hmc_sd *sd;
+};
+
+/* How CQP completions are detected (facts 2.3, 2.6). */
+enum irdma_cqp_mode {
+	IRDMA_CQP_POLL_TAIL,	/* no CCQ: CQPTAIL moves */
+	IRDMA_CQP_POLL_CCQ,	/* CCQ, no interrupts: poll its CQEs */
+	IRDMA_CQP_IRQ,		/* CCQ armed, CQEs announced on CEQ 0 */
+};
+
+/* Completion callback of an asynchronous CQP request. */
+typedef void (*irdma_cqp_cb)(struct irdma_pci_f *rf, u32 id, int status,
+			     u32 ret_val);
+
+/**
+ * struct irdma_cqp_req - one CQP request in flight
+ * @id: the request id, kept per SQ slot (the "scratch") and looked up
+ *	when the completion arrives; never a pointer
+ * @op: CQP opcode
+ * @done: completion seen
+ * @error: the device reported an error
+ * @major: major error code
+ * @minor: minor error code
+ * @ret_val: op_ret_val of the completion
+ * @cmpl: signalled on completion (synchronous requests)
+ * @cb: called on completion (asynchronous requests, which are freed then)
+ */
+struct irdma_cqp_req {
+	u32 id;
+	u8 op;
+	bool done;
+	bool error;
+	u16 major;
+	u16 minor;
+	u32 ret_val;
+	struct completion cmpl;
+	irdma_cqp_cb cb;
+};
+
+/* CQP statistics (debugfs "cqp"). */
+struct irdma_cqp_stats {
+	u64 posted[E810_CQP_OP_MAX + 1];
+	u64 completed;
+	u64 errors;
+	u64 timeouts;
+	u64 stale;
+	u64 max_wait_us;
+};
+
+/**
+ * struct irdma_cqp - the control QP, its CCQ and the command layer
+ * @ctx: host context
+ * @sq: SQ ring of @sq_size WQEs
+ * @fpm_buf: QUERY_FPM_VAL / COMMIT_FPM_VAL buffer
+ * @feat_buf: QUERY_RDMA_FEATURES buffer
+ * @scratch: request id per SQ slot
+ * @sq_size: SQ entries
+ * @head: next SQ slot to fill
+ * @in_flight: WQEs posted and not completed
+ * @polarity: valid bit of the current pass over the SQ
+ * @ccq_ring: CCQ ring
+ * @ccq_shadow: CCQ shadow area
+ * @ccq_size: CCQ entries
+ * @ccq_head: next CCQ entry to read
+ * @ccq_polarity: valid bit expected at @ccq_head
+ * @ccq_armseq: arm sequence number
+ * @mode: how completions are detected
+ * @lock: protects the SQ, the CCQ and @reqs
+ * @mutex: serializes requests while completions are polled
+ * @reqs: requests in flight by id
+ * @next_id: next request id
+ * @hung: the watchdog gave up on the CQP
+ * @stats: statistics
+ */
+struct irdma_cqp {
+	struct irdma_dma ctx;
+	struct irdma_dma sq;
+	struct irdma_dma fpm_buf;
+	struct irdma_dma feat_buf;
+	u32 *scratch;
+	u32 sq_size;
+	u32 head;
+	u32 in_flight;
+	bool polarity;
+	struct irdma_dma ccq_ring;
+	struct irdma_dma ccq_shadow;
+	u32 ccq_size;
+	u32 ccq_head;
+	bool ccq_polarity;
+	u32 ccq_armseq;
+	enum irdma_cqp_mode mode;
+	spinlock_t lock;	/* SQ, CCQ, reqs */
+	struct mutex mutex;	/* polled requests */
+	struct xarray reqs;
+	u32 next_id;
+	bool hung;
+	struct irdma_cqp_stats stats;
+};
+
+/**
+ * struct irdma_eq - a CEQ or the AEQ
+ * @rf: owner
+ * @ring: the ring
+ * @size: entries
+ * @head: next entry to read
+ * @polarity: valid bit expected at @head
+ * @id: CEQ id (0 for the AEQ)
+ * @msix_idx: index into the parent's vector list
+ * @vector: MSI-X vector number (GLINT_DYN_CTL index)
+ * @irq: Linux irq
+ * @created: created in the device
+ * @irq_on: handler installed
+ * @events: entries processed
+ * @name: irq name
+ */
+struct irdma_eq {
+	struct irdma_pci_f *rf;
+	struct irdma_dma ring;
+	u32 size;
+	u32 head;
+	bool polarity;
+	u32 id;
+	u32 msix_idx;
+	u32 vector;
+	u32 irq;
+	bool created;
+	bool irq_on;
+	u64 events;
+	char name[32];
+};
+
+/* Steps of the bring-up, for the reverse-order undo. */
+enum irdma_init_state {
+	IRDMA_INIT_NONE,
+	IRDMA_INIT_CQP,
+	IRDMA_INIT_HMC,
+	IRDMA_INIT_CCQ,
+	IRDMA_INIT_CEQ0,
+	IRDMA_INIT_CEQS,
+	IRDMA_INIT_AEQ,
+	IRDMA_INIT_LOCAL_MAC,
+	IRDMA_INIT_VSI_FILTER,
+	IRDMA_INIT_IBDEV,
+};
+
+/**
+ * struct irdma_device - the ib_device of one function
+ * @ibdev: the ib_device (first: ib_alloc_device() contract)
+ * @rf: the function
+ * @pd_ida: PD ids
+ */
+struct irdma_device {
+	struct ib_device ibdev;
+	struct irdma_pci_f *rf;
+	struct ida pd_ida;
+};
 
 /**
  * struct irdma_pci_f - state of the RDMA engine of one PCI function
@@ -24,6 +255,26 @@ struct ice_lite_rdma_dev_info;
  * @dbg_dir: debugfs directory of this function
  * @ice_lite_info: parent data when the parent is ice_lite; only
  *	ice_lite_if.c looks inside it
+ * @netdev: the parent's Ethernet netdev
+ * @vsi_id: hardware number of the parent's VSI
+ * @vsi_filter: parent service: RoCEv2 VSI filter on/off
+ * @request_reset: parent service: schedule a function reset
+ * @state: how far the bring-up got
+ * @resetting: the parent resets the function: skip device commands
+ * @fw_major: firmware version from QUERY_RDMA_FEATURES
+ * @fw_minor: firmware version from QUERY_RDMA_FEATURES
+ * @hmc: HMC
+ * @cqp: control QP
+ * @ceq: CEQ 0
+ * @ceqs: completion CEQs 1..@ceq_cnt (per CPU)
+ * @ceq_cnt: entries in @ceqs
+ * @aeq: the AEQ
+ * @iwdev: the registered ib_device
+ * @list: entry in the list the netdev notifier walks
+ * @reset_work: asks the parent for a reset (watchdog, critical error)
+ * @port_active: last port state reported to ib_core
+ * @mac: the MAC in the local MAC table
+ * @mac_idx: its entry
  *
  * The core code never looks at the parent; each parent kind has its own
  * *_if.c file that fills the generic fields and owns its parent pointer.
@@ -37,6 +288,26 @@ struct irdma_pci_f {
 	u8 pf_id;
 	struct dentry *dbg_dir;
 	struct ice_lite_rdma_dev_info *ice_lite_info;
+	struct net_device *netdev;
+	u16 vsi_id;
+	int (*vsi_filter)(struct irdma_pci_f *rf, bool enable);
+	int (*request_reset)(struct irdma_pci_f *rf);
+	enum irdma_init_state state;
+	bool resetting;
+	u16 fw_major;
+	u16 fw_minor;
+	struct irdma_hmc hmc;
+	struct irdma_cqp cqp;
+	struct irdma_eq ceq;
+	struct irdma_eq *ceqs;
+	u32 ceq_cnt;
+	struct irdma_eq aeq;
+	struct irdma_device *iwdev;
+	struct list_head list;
+	struct work_struct reset_work;
+	bool port_active;
+	u8 mac[ETH_ALEN];
+	u32 mac_idx;
 };
 
 static inline struct device *irdma_rf_to_dev(struct irdma_pci_f *rf)
@@ -47,6 +318,21 @@ static inline struct device *irdma_rf_to_dev(struct irdma_pci_f *rf)
 static inline u32 irdma_rd32(struct irdma_pci_f *rf, u32 reg)
 {
 	return readl(rf->hw_addr + reg);
+}
+
+static inline void irdma_wr32(struct irdma_pci_f *rf, u32 reg, u32 val)
+{
+	writel(val, rf->hw_addr + reg);
+}
+
+static inline u64 irdma_get64(const struct irdma_dma *mem, size_t off)
+{
+	return le64_to_cpu(READ_ONCE(((__le64 *)mem->va)[off / 8]));
+}
+
+static inline void irdma_set64(struct irdma_dma *mem, size_t off, u64 val)
+{
+	WRITE_ONCE(((__le64 *)mem->va)[off / 8], cpu_to_le64(val));
 }
 
 /* A BAR0 register and its name, for messages and debugfs. */
@@ -61,9 +347,51 @@ struct irdma_reg_name {
 /* main.c */
 int irdma_probe_pf(struct irdma_pci_f *rf);
 void irdma_remove_pf(struct irdma_pci_f *rf);
+void irdma_schedule_reset(struct irdma_pci_f *rf, const char *why);
+void irdma_mtu_changed(struct irdma_pci_f *rf);
+void irdma_port_update(struct irdma_pci_f *rf);
 
 /* hw.c */
 int irdma_check_hw(struct irdma_pci_f *rf);
+int irdma_dma_alloc(struct irdma_pci_f *rf, struct irdma_dma *mem,
+		    size_t size, gfp_t gfp);
+void irdma_dma_free(struct irdma_pci_f *rf, struct irdma_dma *mem);
+
+/* ctrl.c: the CQP, its CCQ and the command layer */
+int irdma_cqp_create(struct irdma_pci_f *rf);
+void irdma_cqp_destroy(struct irdma_pci_f *rf);
+int irdma_ccq_create(struct irdma_pci_f *rf);
+void irdma_ccq_destroy(struct irdma_pci_f *rf);
+void irdma_ccq_arm(struct irdma_pci_f *rf);
+void irdma_ccq_process(struct irdma_pci_f *rf);
+int irdma_cqp_exec(struct irdma_pci_f *rf, u8 op, u64 hdr, const u64 *q,
+		   u32 *ret_val);
+int irdma_cqp_post_async(struct irdma_pci_f *rf, u8 op, u64 hdr,
+			 const u64 *q, irdma_cqp_cb cb, u32 *id);
+int irdma_query_features(struct irdma_pci_f *rf);
+int irdma_local_mac_add(struct irdma_pci_f *rf);
+void irdma_local_mac_del(struct irdma_pci_f *rf);
+const char *irdma_cqp_op_name(u8 op);
+
+/* hmc.c */
+int irdma_hmc_setup(struct irdma_pci_f *rf);
+void irdma_hmc_teardown(struct irdma_pci_f *rf);
+int irdma_hmc_show(struct seq_file *m, struct irdma_pci_f *rf);
+
+/* intr.c: CEQ 0 and the AEQ */
+int irdma_ceq0_setup(struct irdma_pci_f *rf);
+void irdma_ceq0_quiesce(struct irdma_pci_f *rf);
+void irdma_ceq0_teardown(struct irdma_pci_f *rf);
+int irdma_ceqs_setup(struct irdma_pci_f *rf);
+void irdma_ceqs_teardown(struct irdma_pci_f *rf);
+int irdma_aeq_setup(struct irdma_pci_f *rf);
+void irdma_aeq_teardown(struct irdma_pci_f *rf);
+const char *irdma_ae_name(u16 code);
+
+/* verbs.c */
+int irdma_ib_register(struct irdma_pci_f *rf);
+void irdma_ib_unregister(struct irdma_pci_f *rf);
+void irdma_ib_port_event(struct irdma_pci_f *rf, bool active);
 
 /* debugfs.c */
 void irdma_dbg_init(void);

@@ -1,0 +1,636 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * irdma: the Host Memory Cache (shared/facts/e810-facts.md section 3).
+ *
+ * QUERY_FPM_VAL tells what the function may have; the driver sizes every
+ * object for a resource profile (module parameter limits_sel), commits the
+ * counts with COMMIT_FPM_VAL, which returns the base of each object in the
+ * function's private memory (FPM), and backs the 2 MiB segments (SDs) the
+ * objects span with host memory through UPDATE_PE_SDS: direct SDs (one
+ * contiguous 2 MiB buffer) for the objects, falling back to paged SDs (a
+ * page of 512 PD entries naming 4 KiB pages) when 2 MiB cannot be had. The
+ * PBLE pool starts with one paged SD of which IRDMA_PBLE_INIT_PAGES pages
+ * are backed. Teardown clears every SD it set, then frees the memory.
+ */
+
+#include <linux/bitfield.h>
+#include <linux/log2.h>
+#include <linux/module.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+
+#include <hw/e810_regs.h>
+
+#include "main.h"
+
+/* QP count per profile, as Intel's rsrc_limits_table (facts 3.3). */
+static const u32 irdma_qp_limits[] = {
+	128, 1024, 2048, 4096, 16384, 65536, 131072, 262144,
+};
+
+static unsigned int limits_sel;
+module_param(limits_sel, uint, 0444);
+MODULE_PARM_DESC(limits_sel,
+		 "Resource profile 0-7: QPs 128, 1K, 2K, 4K, 16K, 64K, 128K, 256K (capped by the device; default 0)");
+
+#define IRDMA_MAX_HW_IRD	127	/* facts 2.7 */
+#define IRDMA_FPM_MAX_LOOPS	2000
+#define IRDMA_PBLE_INIT_PAGES	16	/* 8192 PBLEs to start the pool */
+#define IRDMA_SD_ENTRIES_INLINE	E810_CQPSQ_UPESD_INLINE_ENTRIES
+
+static const char * const irdma_hmc_obj_names[E810_HMC_OBJ_MAX] = {
+	[E810_HMC_QP] = "QP", [E810_HMC_CQ] = "CQ", [E810_HMC_SRQ] = "SRQ",
+	[E810_HMC_HTE] = "HTE", [E810_HMC_ARP] = "ARP",
+	[E810_HMC_APBVT] = "APBVT", [E810_HMC_MR] = "MR", [E810_HMC_XF] = "XF",
+	[E810_HMC_XFFL] = "XFFL", [E810_HMC_Q1] = "Q1",
+	[E810_HMC_Q1FL] = "Q1FL", [E810_HMC_TIMER] = "TIMER",
+	[E810_HMC_FSIMC] = "FSIMC", [E810_HMC_FSIAV] = "FSIAV",
+	[E810_HMC_PBLE] = "PBLE", [E810_HMC_RRF] = "RRF",
+	[E810_HMC_RRFFL] = "RRFFL", [E810_HMC_HDR] = "HDR", [E810_HMC_MD] = "MD",
+	[E810_HMC_OOISC] = "OOISC", [E810_HMC_OOISCFFL] = "OOISCFFL",
+};
+
+/* Offsets of each object's qword in the query and the commit buffers. */
+static const u8 irdma_fpm_query_off[E810_HMC_OBJ_MAX] = {
+	[E810_HMC_QP] = E810_FPM_QUERY_QP_OFF,
+	[E810_HMC_CQ] = E810_FPM_QUERY_CQ_OFF,
+	[E810_HMC_HTE] = E810_FPM_QUERY_HTE_OFF,
+	[E810_HMC_ARP] = E810_FPM_QUERY_ARP_OFF,
+	[E810_HMC_MR] = E810_FPM_QUERY_MR_OFF,
+	[E810_HMC_XF] = E810_FPM_QUERY_XF_OFF,
+	[E810_HMC_XFFL] = E810_FPM_QUERY_XFFL_OFF,
+	[E810_HMC_Q1] = E810_FPM_QUERY_Q1_OFF,
+	[E810_HMC_Q1FL] = E810_FPM_QUERY_Q1FL_OFF,
+	[E810_HMC_TIMER] = E810_FPM_QUERY_TIMER_OFF,
+	[E810_HMC_FSIMC] = E810_FPM_QUERY_FSIMC_OFF,
+	[E810_HMC_FSIAV] = E810_FPM_QUERY_FSIAV_OFF,
+	[E810_HMC_PBLE] = E810_FPM_QUERY_PBLE_OFF,
+	[E810_HMC_RRF] = E810_FPM_QUERY_RRF_OFF,
+	[E810_HMC_RRFFL] = E810_FPM_QUERY_RRFFL_OFF,
+	[E810_HMC_HDR] = E810_FPM_QUERY_HDR_OFF,
+	[E810_HMC_MD] = E810_FPM_QUERY_MD_OFF,
+	[E810_HMC_OOISC] = E810_FPM_QUERY_OOISC_OFF,
+	[E810_HMC_OOISCFFL] = E810_FPM_QUERY_OOISCFFL_OFF,
+};
+
+static const u8 irdma_fpm_commit_off[E810_HMC_OBJ_MAX] = {
+	[E810_HMC_QP] = E810_FPM_COMMIT_QP_OFF,
+	[E810_HMC_CQ] = E810_FPM_COMMIT_CQ_OFF,
+	[E810_HMC_SRQ] = E810_FPM_COMMIT_SRQ_OFF,
+	[E810_HMC_HTE] = E810_FPM_COMMIT_HTE_OFF,
+	[E810_HMC_ARP] = E810_FPM_COMMIT_ARP_OFF,
+	[E810_HMC_APBVT] = E810_FPM_COMMIT_APBVT_OFF,
+	[E810_HMC_MR] = E810_FPM_COMMIT_MR_OFF,
+	[E810_HMC_XF] = E810_FPM_COMMIT_XF_OFF,
+	[E810_HMC_XFFL] = E810_FPM_COMMIT_XFFL_OFF,
+	[E810_HMC_Q1] = E810_FPM_COMMIT_Q1_OFF,
+	[E810_HMC_Q1FL] = E810_FPM_COMMIT_Q1FL_OFF,
+	[E810_HMC_TIMER] = E810_FPM_COMMIT_TIMER_OFF,
+	[E810_HMC_FSIMC] = E810_FPM_COMMIT_FSIMC_OFF,
+	[E810_HMC_FSIAV] = E810_FPM_COMMIT_FSIAV_OFF,
+	[E810_HMC_PBLE] = E810_FPM_COMMIT_PBLE_OFF,
+	[E810_HMC_RRF] = E810_FPM_COMMIT_RRF_OFF,
+	[E810_HMC_RRFFL] = E810_FPM_COMMIT_RRFFL_OFF,
+	[E810_HMC_HDR] = E810_FPM_COMMIT_HDR_OFF,
+	[E810_HMC_MD] = E810_FPM_COMMIT_MD_OFF,
+	[E810_HMC_OOISC] = E810_FPM_COMMIT_OOISC_OFF,
+	[E810_HMC_OOISCFFL] = E810_FPM_COMMIT_OOISCFFL_OFF,
+};
+
+static bool irdma_hmc_is_fl(unsigned int t)
+{
+	return t == E810_HMC_XFFL || t == E810_HMC_Q1FL ||
+	       t == E810_HMC_RRFFL || t == E810_HMC_OOISCFFL;
+}
+
+/* QUERY_FPM_VAL, parsed into hmc->obj[].max/size and the misc fields. */
+static int irdma_hmc_query(struct irdma_pci_f *rf)
+{
+	struct irdma_hmc *hmc = &rf->hmc;
+	struct irdma_dma *buf = &rf->cqp.fpm_buf;
+	u64 q[8] = { };
+	unsigned int t;
+	u64 v, lg;
+	int err;
+
+	memset(buf->va, 0, buf->size);
+	q[E810_QW(E810_CQPSQ_FPM_FN_OFF)] =
+		FIELD_PREP(E810_CQPSQ_FPM_HMCFNID, rf->pf_id);
+	q[E810_QW(E810_CQPSQ_FPM_BUF_OFF)] = buf->pa;
+	err = irdma_cqp_exec(rf, E810_CQP_OP_QUERY_FPM_VAL, 0, q, NULL);
+	if (err)
+		return err;
+
+	v = irdma_get64(buf, E810_FPM_QUERY_SD_OFF);
+	hmc->first_sd = FIELD_GET(E810_FPM_FIRST_PE_SD_INDEX, v);
+	hmc->max_sds = FIELD_GET(E810_FPM_MAX_PE_SDS, v);
+	for (t = 0; t < E810_HMC_OBJ_MAX; t++) {
+		if (!irdma_fpm_query_off[t])
+			continue;
+		v = irdma_get64(buf, irdma_fpm_query_off[t]);
+		hmc->obj[t].max = FIELD_GET(E810_FPM_MAX_CNT, v);
+		lg = FIELD_GET(E810_FPM_OBJ_SIZE_LOG2, v);
+		if (!irdma_hmc_is_fl(t) && t != E810_HMC_PBLE)
+			hmc->obj[t].size = lg < 32 ? 1U << lg : 0;
+	}
+	v = irdma_get64(buf, E810_FPM_QUERY_QP_OFF);
+	hmc->obj[E810_HMC_QP].max = FIELD_GET(E810_FPM_MAX_QPS, v);
+	v = irdma_get64(buf, E810_FPM_QUERY_CQ_OFF);
+	hmc->obj[E810_HMC_CQ].max = FIELD_GET(E810_FPM_MAX_CQS, v);
+	hmc->obj[E810_HMC_APBVT].max = 1;
+	hmc->obj[E810_HMC_APBVT].size = E810_HMC_APBVT_OBJ_SIZE;
+	hmc->obj[E810_HMC_PBLE].size = E810_HMC_PBLE_OBJ_SIZE;
+	hmc->obj[E810_HMC_XFFL].size = E810_HMC_FL_OBJ_SIZE;
+	hmc->obj[E810_HMC_Q1FL].size = E810_HMC_FL_OBJ_SIZE;
+	hmc->obj[E810_HMC_RRFFL].size = E810_HMC_FL_OBJ_SIZE;
+	hmc->obj[E810_HMC_OOISCFFL].size = E810_HMC_FL_OBJ_SIZE;
+	hmc->xf_block = FIELD_GET(E810_FPM_BLOCK_SIZE,
+				  irdma_get64(buf, E810_FPM_QUERY_XFFL_OFF));
+	hmc->q1_block = FIELD_GET(E810_FPM_BLOCK_SIZE,
+				  irdma_get64(buf, E810_FPM_QUERY_Q1FL_OFF));
+	hmc->rrf_block = FIELD_GET(E810_FPM_BLOCK_SIZE,
+				   irdma_get64(buf, E810_FPM_QUERY_RRFFL_OFF));
+	hmc->ooiscf_block = FIELD_GET(E810_FPM_BLOCK_SIZE,
+				      irdma_get64(buf,
+						  E810_FPM_QUERY_OOISCFFL_OFF));
+	v = irdma_get64(buf, E810_FPM_QUERY_MISC_OFF);
+	hmc->max_ceqs = FIELD_GET(E810_FPM_MAX_CEQS, v);
+	hmc->ht_mult = FIELD_GET(E810_FPM_HTMULTIPLIER, v);
+	hmc->timer_bucket = FIELD_GET(E810_FPM_TIMERBUCKET, v);
+
+	if (!hmc->max_sds || !hmc->xf_block || !hmc->q1_block ||
+	    (hmc->obj[E810_HMC_RRFFL].max && !hmc->rrf_block) ||
+	    (hmc->obj[E810_HMC_OOISCFFL].max && !hmc->ooiscf_block) ||
+	    hmc->first_sd + hmc->max_sds > E810_HMC_MAX_SD_COUNT) {
+		dev_err(irdma_rf_to_dev(rf),
+			"QUERY_FPM_VAL: unusable values (SDs %u+%u, XF block %u, Q1 block %u)\n",
+			hmc->first_sd, hmc->max_sds, hmc->xf_block,
+			hmc->q1_block);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* SDs the counts need (the driver's estimate, facts 3.3). */
+static u32 irdma_hmc_est_sds(struct irdma_hmc *hmc)
+{
+	u64 size = 0;
+	unsigned int t;
+
+	for (t = 0; t < E810_HMC_OBJ_MAX; t++)
+		size += round_up((u64)hmc->obj[t].cnt * hmc->obj[t].size,
+				 E810_FPM_BASE_UNIT);
+	return DIV_ROUND_UP_ULL(size, E810_HMC_SD_SIZE);
+}
+
+static u32 irdma_hmc_q1_cnt(u32 qp)
+{
+	return roundup_pow_of_two(IRDMA_MAX_HW_IRD * 2 * qp + 512);
+}
+
+/* Sizes every object for qp_wanted QPs (GEN_2 cfg_fpm_val, facts 3.3). */
+static int irdma_hmc_size(struct irdma_pci_f *rf)
+{
+	struct irdma_hmc *hmc = &rf->hmc;
+	struct irdma_hmc_obj *o = hmc->obj;
+	u32 qp, mr, pble;
+	unsigned int t, loops;
+
+	for (t = 0; t < E810_HMC_OBJ_MAX; t++)
+		o[t].cnt = o[t].max;
+	hmc->qp_wanted = irdma_qp_limits[min_t(unsigned int, limits_sel,
+					       ARRAY_SIZE(irdma_qp_limits) - 1)];
+	qp = min(hmc->qp_wanted, o[E810_HMC_QP].max);
+	if (!qp)
+		return -EIO;
+	qp = rounddown_pow_of_two(qp);
+	while (qp > 1 && irdma_hmc_q1_cnt(qp) > o[E810_HMC_Q1].max)
+		qp /= 2;
+	mr = o[E810_HMC_MR].max;
+	pble = o[E810_HMC_PBLE].max;
+	o[E810_HMC_APBVT].cnt = 1;
+	o[E810_HMC_SRQ].cnt = 0;
+
+	for (loops = 0; loops < IRDMA_FPM_MAX_LOOPS; loops++) {
+		o[E810_HMC_QP].cnt = qp;
+		o[E810_HMC_CQ].cnt = min(2 * qp, o[E810_HMC_CQ].max);
+		o[E810_HMC_MR].cnt = mr;
+		o[E810_HMC_HTE].cnt =
+			roundup_pow_of_two(round_up(qp + o[E810_HMC_FSIMC].cnt,
+						    512)) * hmc->ht_mult;
+		o[E810_HMC_XF].cnt = 4 * hmc->xf_block * qp;
+		o[E810_HMC_HDR].cnt = qp;
+		if (o[E810_HMC_RRF].max)
+			o[E810_HMC_RRF].cnt = 32 * qp;
+		if (o[E810_HMC_RRFFL].max)
+			o[E810_HMC_RRFFL].cnt = o[E810_HMC_RRF].cnt /
+						hmc->rrf_block;
+		if (o[E810_HMC_OOISC].max)
+			o[E810_HMC_OOISC].cnt = 32 * qp;
+		if (o[E810_HMC_OOISCFFL].max)
+			o[E810_HMC_OOISCFFL].cnt = o[E810_HMC_OOISC].cnt /
+						   hmc->ooiscf_block;
+		o[E810_HMC_Q1].cnt = irdma_hmc_q1_cnt(qp);
+		o[E810_HMC_XFFL].cnt = o[E810_HMC_XF].cnt / hmc->xf_block;
+		o[E810_HMC_Q1FL].cnt = o[E810_HMC_Q1].cnt / hmc->q1_block;
+		o[E810_HMC_TIMER].cnt = (round_up(qp, 512) / 512 + 1) *
+					hmc->timer_bucket;
+		o[E810_HMC_PBLE].cnt = pble;
+		if (irdma_hmc_est_sds(hmc) <= hmc->max_sds)
+			break;
+		mr /= 2;
+		pble /= 2;
+		if (qp > 128)
+			qp /= 2;
+	}
+	if (loops == IRDMA_FPM_MAX_LOOPS) {
+		dev_err(irdma_rf_to_dev(rf), "HMC: no layout fits %u SDs\n",
+			hmc->max_sds);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+/* COMMIT_FPM_VAL; parses the bases and the SD count written back. */
+static int irdma_hmc_commit(struct irdma_pci_f *rf)
+{
+	struct irdma_hmc *hmc = &rf->hmc;
+	struct irdma_dma *buf = &rf->cqp.fpm_buf;
+	struct irdma_hmc_obj *o = hmc->obj;
+	u64 q[8] = { };
+	u64 v, end, max_end = 0;
+	unsigned int t;
+	int err;
+
+	memset(buf->va, 0, buf->size);
+	for (t = 0; t < E810_HMC_OBJ_MAX; t++)
+		if (t != E810_HMC_SRQ && t != E810_HMC_APBVT)
+			irdma_set64(buf, irdma_fpm_commit_off[t],
+				    FIELD_PREP(E810_FPM_COMMIT_CNT, o[t].cnt));
+	q[E810_QW(E810_CQPSQ_FPM_FN_OFF)] =
+		FIELD_PREP(E810_CQPSQ_FPM_HMCFNID, rf->pf_id);
+	q[E810_QW(E810_CQPSQ_FPM_BUF_OFF)] = buf->pa;
+	err = irdma_cqp_exec(rf, E810_CQP_OP_COMMIT_FPM_VAL,
+			     FIELD_PREP(E810_CQPSQ_BUFSIZE, E810_FPM_BUF_SIZE),
+			     q, NULL);
+	if (err)
+		return err;
+
+	for (t = 0; t < E810_HMC_OBJ_MAX; t++) {
+		if (t == E810_HMC_SRQ)
+			continue;
+		v = irdma_get64(buf, irdma_fpm_commit_off[t]);
+		if (t == E810_HMC_QP)
+			o[t].cnt = FIELD_GET(E810_FPM_COMMIT_QPCNT, v);
+		else if (t == E810_HMC_CQ)
+			o[t].cnt = FIELD_GET(E810_FPM_COMMIT_CQCNT, v);
+		else if (t == E810_HMC_APBVT)
+			o[t].cnt = 1;
+		else
+			o[t].cnt = FIELD_GET(E810_FPM_COMMIT_CNT, v);
+		o[t].base = FIELD_GET(E810_FPM_COMMIT_BASE, v) *
+			    E810_FPM_BASE_UNIT;
+		end = o[t].base + (u64)o[t].cnt * o[t].size;
+		if (o[t].cnt && end > max_end)
+			max_end = end;
+	}
+	hmc->sd_cnt = DIV_ROUND_UP_ULL(max_end, E810_HMC_SD_SIZE);
+	if (hmc->sd_cnt > hmc->max_sds) {
+		dev_err(irdma_rf_to_dev(rf),
+			"COMMIT_FPM_VAL: layout spans %u SDs, the function has %u\n",
+			hmc->sd_cnt, hmc->max_sds);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* The SD data qword: set (valid, address) or clear. */
+static u64 irdma_sd_data(const struct irdma_hmc_sd *sd, bool valid)
+{
+	u64 v = FIELD_PREP(E810_HMC_SDDATA_BPCOUNT, E810_HMC_MAX_BP_COUNT) |
+		FIELD_PREP(E810_HMC_SDDATA_TYPE,
+			   sd->direct ? E810_HMC_SD_TYPE_DIRECT :
+					E810_HMC_SD_TYPE_PAGED);
+
+	if (valid)
+		v |= (sd->mem.pa & E810_HMC_SDDATA_ADDR) |
+		     E810_HMC_SDDATA_VALID;
+	return v;
+}
+
+static u32 irdma_sd_cmd(u32 idx)
+{
+	return FIELD_PREP(E810_HMC_SDCMD_IDX, idx) | E810_HMC_SDCMD_PARTSEL |
+	       E810_HMC_SDCMD_WR;
+}
+
+/*
+ * UPDATE_PE_SDS for SDs @first..@first+@n-1, set or cleared, three inline
+ * entries per WQE.
+ */
+static int irdma_hmc_update_sds(struct irdma_pci_f *rf, u32 first, u32 n,
+				bool valid)
+{
+	static const u8 cmd_off[IRDMA_SD_ENTRIES_INLINE] = {
+		E810_CQPSQ_UPESD_E0_CMD_OFF, E810_CQPSQ_UPESD_E1_CMD_OFF,
+		E810_CQPSQ_UPESD_E2_CMD_OFF,
+	};
+	struct irdma_hmc *hmc = &rf->hmc;
+	u32 i, k;
+	int err;
+
+	for (i = 0; i < n; i += IRDMA_SD_ENTRIES_INLINE) {
+		u64 q[8] = { };
+
+		q[E810_QW(E810_CQPSQ_UPESD_BUF_OFF)] =
+			FIELD_PREP(E810_CQPSQ_UPESD_HMCFNID, rf->pf_id);
+		for (k = 0; k < IRDMA_SD_ENTRIES_INLINE && i + k < n; k++) {
+			u32 idx = first + i + k;
+
+			q[E810_QW(cmd_off[k])] = irdma_sd_cmd(idx) |
+				(k ? E810_CQPSQ_UPESD_ENTRY_VALID : 0);
+			q[E810_QW(cmd_off[k] + 8)] =
+				irdma_sd_data(&hmc->sd[idx], valid);
+		}
+		err = irdma_cqp_exec(rf, E810_CQP_OP_UPDATE_PE_SDS, 0, q, NULL);
+		if (err)
+			return err;
+		for (k = 0; k < IRDMA_SD_ENTRIES_INLINE && i + k < n; k++)
+			hmc->sd[first + i + k].valid = valid;
+	}
+	return 0;
+}
+
+static void irdma_hmc_free_sd(struct irdma_pci_f *rf, struct irdma_hmc_sd *sd)
+{
+	unsigned int i;
+
+	if (sd->pages) {
+		for (i = 0; i < E810_HMC_PD_PER_SD; i++)
+			irdma_dma_free(rf, &sd->pages[i]);
+		kfree(sd->pages);
+		sd->pages = NULL;
+	}
+	irdma_dma_free(rf, &sd->mem);
+}
+
+/*
+ * Allocates the backing of one SD: direct if @direct and 2 MiB can be
+ * had, otherwise paged with its first @pages PDs backed.
+ */
+static int irdma_hmc_alloc_sd(struct irdma_pci_f *rf, struct irdma_hmc_sd *sd,
+			      bool direct, u32 pages)
+{
+	unsigned int i;
+	int err;
+
+	if (direct && !irdma_dma_alloc(rf, &sd->mem, E810_HMC_SD_SIZE,
+				       GFP_KERNEL | __GFP_NOWARN)) {
+		sd->direct = true;
+		return 0;
+	}
+	sd->direct = false;
+	err = irdma_dma_alloc(rf, &sd->mem, E810_HMC_PD_SIZE, GFP_KERNEL);
+	if (err)
+		return err;
+	sd->pages = kcalloc(E810_HMC_PD_PER_SD, sizeof(*sd->pages),
+			    GFP_KERNEL);
+	if (!sd->pages)
+		goto err_free;
+	for (i = 0; i < pages; i++) {
+		err = irdma_dma_alloc(rf, &sd->pages[i], E810_HMC_PD_SIZE,
+				      GFP_KERNEL);
+		if (err)
+			goto err_free;
+		irdma_set64(&sd->mem, i * 8,
+			    (sd->pages[i].pa & E810_HMC_PDE_ADDR) |
+			    E810_HMC_PDE_VALID);
+	}
+	return 0;
+
+err_free:
+	irdma_hmc_free_sd(rf, sd);
+	return -ENOMEM;
+}
+
+/* SD range [*first, *last] object @t spans; false if it has no objects. */
+static bool irdma_hmc_obj_sds(const struct irdma_hmc_obj *o, u32 *first,
+			      u32 *last)
+{
+	if (!o->cnt || !o->size)
+		return false;
+	*first = o->base >> E810_HMC_SD_SHIFT;
+	*last = (o->base + (u64)o->cnt * o->size - 1) >> E810_HMC_SD_SHIFT;
+	return true;
+}
+
+/* Backs every SD an object other than PBLE uses, and the PBLE pool's first. */
+static int irdma_hmc_back(struct irdma_pci_f *rf)
+{
+	struct irdma_hmc *hmc = &rf->hmc;
+	u32 first, last, i, pble_sd;
+	unsigned int t;
+	bool *need;
+	int err = 0;
+
+	need = kcalloc(hmc->sd_cnt, sizeof(*need), GFP_KERNEL);
+	if (!need)
+		return -ENOMEM;
+	for (t = 0; t < E810_HMC_OBJ_MAX; t++) {
+		if (t == E810_HMC_PBLE ||
+		    !irdma_hmc_obj_sds(&hmc->obj[t], &first, &last))
+			continue;
+		for (i = first; i <= last && i < hmc->sd_cnt; i++)
+			need[i] = true;
+	}
+	pble_sd = U32_MAX;
+	if (irdma_hmc_obj_sds(&hmc->obj[E810_HMC_PBLE], &first, &last) &&
+	    !need[first])
+		pble_sd = first;
+
+	for (i = 0; i < hmc->sd_cnt && !err; i++) {
+		if (need[i])
+			err = irdma_hmc_alloc_sd(rf, &hmc->sd[i], true,
+						 E810_HMC_PD_PER_SD);
+		else if (i == pble_sd)
+			err = irdma_hmc_alloc_sd(rf, &hmc->sd[i], false,
+						 IRDMA_PBLE_INIT_PAGES);
+		else
+			continue;
+		if (!err)
+			err = irdma_hmc_update_sds(rf, i, 1, true);
+		if (!err && need[i])
+			hmc->sd_obj_cnt++;
+	}
+	kfree(need);
+	return err;
+}
+
+/* Clears every valid SD in the device, then frees all backing. */
+static void irdma_hmc_unback(struct irdma_pci_f *rf)
+{
+	struct irdma_hmc *hmc = &rf->hmc;
+	u32 i;
+
+	if (!hmc->sd)
+		return;
+	for (i = 0; i < hmc->max_sds; i++) {
+		if (hmc->sd[i].valid && !rf->resetting &&
+		    irdma_hmc_update_sds(rf, i, 1, false))
+			dev_warn(irdma_rf_to_dev(rf),
+				 "HMC: SD %u not cleared\n", i);
+		irdma_hmc_free_sd(rf, &hmc->sd[i]);
+	}
+	hmc->sd_obj_cnt = 0;
+}
+
+/* Serializes PFHMC_SDCMD read-backs. */
+static DEFINE_MUTEX(irdma_sdcmd_mutex);
+
+/* The device's view of SD @idx, read back through PFHMC_SDCMD. */
+static u64 irdma_hmc_read_sd(struct irdma_pci_f *rf, u32 idx)
+{
+	u64 v;
+
+	mutex_lock(&irdma_sdcmd_mutex);
+	irdma_wr32(rf, E810_PFHMC_SDCMD,
+		   FIELD_PREP(E810_HMC_SDCMD_IDX, idx) |
+		   E810_HMC_SDCMD_PARTSEL);
+	v = ((u64)irdma_rd32(rf, E810_PFHMC_SDDATAHIGH) << 32) |
+	    irdma_rd32(rf, E810_PFHMC_SDDATALOW);
+	mutex_unlock(&irdma_sdcmd_mutex);
+	return v;
+}
+
+/**
+ * irdma_hmc_setup() - query, size, commit and back the HMC
+ * @rf: per-function state; the CQP exists (completions by CQPTAIL)
+ *
+ * Ends with SHMC_PAGES_ALLOCATED. irdma_hmc_teardown() undoes it.
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or a negative errno.
+ */
+int irdma_hmc_setup(struct irdma_pci_f *rf)
+{
+	struct irdma_hmc *hmc = &rf->hmc;
+	u64 q[8] = { };
+	int err;
+
+	err = irdma_hmc_query(rf);
+	if (err)
+		return err;
+	err = irdma_hmc_size(rf);
+	if (err)
+		return err;
+	err = irdma_hmc_commit(rf);
+	if (err)
+		return err;
+	hmc->sd = kcalloc(hmc->max_sds, sizeof(*hmc->sd), GFP_KERNEL);
+	if (!hmc->sd)
+		return -ENOMEM;
+	err = irdma_hmc_back(rf);
+	if (err)
+		goto err_unback;
+	q[E810_QW(E810_CQPSQ_SHMC_FN_OFF)] =
+		FIELD_PREP(E810_CQPSQ_SHMC_HMC_FN_ID, rf->pf_id);
+	err = irdma_cqp_exec(rf, E810_CQP_OP_SHMC_PAGES_ALLOCATED, 0, q, NULL);
+	if (err)
+		goto err_unback;
+	dev_dbg(irdma_rf_to_dev(rf),
+		"INIT: HMC committed: %u QPs, %u CQs, %u MRs, %u SDs (%u backed for objects)\n",
+		hmc->obj[E810_HMC_QP].cnt, hmc->obj[E810_HMC_CQ].cnt,
+		hmc->obj[E810_HMC_MR].cnt, hmc->sd_cnt, hmc->sd_obj_cnt);
+	return 0;
+
+err_unback:
+	irdma_hmc_unback(rf);
+	kfree(hmc->sd);
+	hmc->sd = NULL;
+	return err;
+}
+
+/**
+ * irdma_hmc_teardown() - undo irdma_hmc_setup()
+ * @rf: per-function state; completions by CQPTAIL again
+ *
+ * Context: Process context, sleeps.
+ */
+void irdma_hmc_teardown(struct irdma_pci_f *rf)
+{
+	u32 i, left = 0;
+
+	irdma_hmc_unback(rf);
+	/* What the device still has: nothing, or memory would leak into it. */
+	if (rf->hmc.sd && !rf->resetting) {
+		for (i = 0; i < rf->hmc.max_sds; i++)
+			if (irdma_hmc_read_sd(rf, i) & E810_HMC_SDDATA_VALID)
+				left++;
+		if (left)
+			dev_warn(irdma_rf_to_dev(rf),
+				 "HMC torn down: the device reports %u valid SDs\n",
+				 left);
+		else
+			dev_info(irdma_rf_to_dev(rf),
+				 "HMC torn down: the device reports 0 valid SDs\n");
+	}
+	kfree(rf->hmc.sd);
+	rf->hmc.sd = NULL;
+}
+
+/**
+ * irdma_hmc_show() - the HMC layout for debugfs
+ * @m: the seq_file
+ * @rf: per-function state
+ *
+ * One line per object (count, size, base, SDs and their type), then one
+ * line per SD the driver programmed or the device reports valid, with the
+ * device's own view read back through PFHMC_SDCMD.
+ *
+ * Return: 0.
+ */
+int irdma_hmc_show(struct seq_file *m, struct irdma_pci_f *rf)
+{
+	struct irdma_hmc *hmc = &rf->hmc;
+	u32 first, last, i;
+	unsigned int t;
+	u64 dev_sd;
+
+	seq_printf(m, "limits_sel %u qp_wanted %u first_sd %u max_sds %u sd_cnt %u sd_obj %u max_ceqs %u\n",
+		   limits_sel, hmc->qp_wanted, hmc->first_sd, hmc->max_sds,
+		   hmc->sd_cnt, hmc->sd_obj_cnt, hmc->max_ceqs);
+	seq_printf(m, "%-9s %10s %10s %8s %12s %8s %s\n", "object", "max",
+		   "count", "size", "base", "sds", "type");
+	for (t = 0; t < E810_HMC_OBJ_MAX; t++) {
+		const struct irdma_hmc_obj *o = &hmc->obj[t];
+		const char *type = "-";
+		char sds[24] = "-";
+
+		if (irdma_hmc_obj_sds(o, &first, &last)) {
+			snprintf(sds, sizeof(sds), "%u-%u", first, last);
+			if (hmc->sd && first < hmc->max_sds)
+				type = !hmc->sd[first].valid ? "none" :
+				       hmc->sd[first].direct ? "direct" :
+				       "paged";
+		}
+		seq_printf(m, "%-9s %10u %10u %8u 0x%010llx %8s %s\n",
+			   irdma_hmc_obj_names[t], o->max, o->cnt, o->size,
+			   o->base, sds, type);
+	}
+	if (!hmc->sd)
+		return 0;
+	seq_puts(m, "sd   driver  device_data\n");
+	for (i = 0; i < hmc->max_sds; i++) {
+		dev_sd = irdma_hmc_read_sd(rf, i);
+		if (!hmc->sd[i].valid && !(dev_sd & E810_HMC_SDDATA_VALID))
+			continue;
+		seq_printf(m, "%-4u %-7s 0x%016llx %s\n", i,
+			   !hmc->sd[i].valid ? "none" :
+			   hmc->sd[i].direct ? "direct" : "paged", dev_sd,
+			   (dev_sd & E810_HMC_SDDATA_VALID) ?
+			   (FIELD_GET(E810_HMC_SDDATA_TYPE, dev_sd) ==
+			    E810_HMC_SD_TYPE_DIRECT ? "direct" : "paged") :
+			   "invalid");
+	}
+	return 0;
+}

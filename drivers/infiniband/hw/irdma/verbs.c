@@ -1,0 +1,535 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * irdma: the RoCEv2 ib_device. Attributes come from the committed HMC and
+ * the GEN_2 limits (shared/facts/e810-facts.md section 2.7); atomics, SRQ,
+ * memory windows, XRC and UC are not advertised. The port follows the
+ * netdev (ib_device_set_netdev(): ib_core's RoCE GID management fills the
+ * GID table from its addresses).
+ *
+ * User contexts (ABI handshake, doorbell page mmap) and PDs (ids only on
+ * the E810) work, so that libibverbs can open the device. The other
+ * resource verbs are issue 6: the mandatory ones exist so that the device
+ * can register, and fail with -EOPNOTSUPP.
+ */
+
+#include <linux/etherdevice.h>
+#include <linux/netdevice.h>
+#include <linux/version.h>
+#include <net/addrconf.h>
+#include <rdma/ib_mad.h>
+#include <rdma/ib_user_verbs.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/irdma-abi.h>
+#include <rdma/uverbs_ioctl.h>
+
+#include <hw/e810_ctx.h>
+#include <hw/e810_regs.h>
+
+#include "main.h"
+
+/* GEN_2 limits (facts 2.7). */
+#define IRDMA_MAX_SGE		13
+#define IRDMA_MAX_QP_WR		4063
+#define IRDMA_MAX_CQE		1048575
+#define IRDMA_MAX_IRD		127
+#define IRDMA_MAX_ORD		255
+#define IRDMA_MAX_MR_SIZE	0x200000000000ULL
+#define IRDMA_MAX_PDS		262144
+#define IRDMA_MAX_MSG_SIZE	0x7FFFFFFF
+#define IRDMA_GID_TBL_LEN	32
+#define IRDMA_PKEY_TBL_LEN	1
+#define IRDMA_DEFAULT_PKEY	0xFFFF
+
+/* Values the E810 kernel driver reports to the provider (facts 6.2). */
+#define IRDMA_FEATURE_RTS_AE	BIT_ULL(0)
+#define IRDMA_FEATURE_CQ_RESIZE	BIT_ULL(1)
+#define IRDMA_HW_REV_GEN_2	2
+#define IRDMA_MAX_INLINE	101
+#define IRDMA_MAX_QUANTA	32768
+#define IRDMA_MAX_SQ_CHUNK	8
+#define IRDMA_MIN_WQ_SIZE	8
+
+struct irdma_ucontext {
+	struct ib_ucontext ibucontext;
+	struct rdma_user_mmap_entry *db_entry;
+};
+
+/* An mmap-able BAR0 range (the doorbell page). */
+struct irdma_mmap_entry {
+	struct rdma_user_mmap_entry rdma_entry;
+	u64 bar_offset;
+};
+
+struct irdma_pd {
+	struct ib_pd ibpd;
+	u32 pd_id;
+};
+
+struct irdma_cq {
+	struct ib_cq ibcq;
+};
+
+struct irdma_qp {
+	struct ib_qp ibqp;
+};
+
+static struct irdma_device *to_iwdev(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct irdma_device, ibdev);
+}
+
+static int irdma_query_device(struct ib_device *ibdev,
+			      struct ib_device_attr *props,
+			      struct ib_udata *udata)
+{
+	struct irdma_pci_f *rf = to_iwdev(ibdev)->rf;
+	struct irdma_hmc_obj *o = rf->hmc.obj;
+	struct pci_dev *pdev = rf->pcidev;
+
+	if (udata && (udata->inlen || udata->outlen))
+		return -EINVAL;
+
+	memset(props, 0, sizeof(*props));
+	addrconf_addr_eui48((u8 *)&props->sys_image_guid,
+			    rf->netdev->dev_addr);
+	props->fw_ver = (u64)rf->fw_major << 32 | rf->fw_minor;
+	props->device_cap_flags = IB_DEVICE_MEM_MGT_EXTENSIONS;
+	props->kernel_cap_flags = IBK_LOCAL_DMA_LKEY;
+	props->vendor_id = pdev->vendor;
+	props->vendor_part_id = pdev->device;
+	props->hw_ver = pdev->revision;
+	props->page_size_cap = SZ_4K | SZ_2M | SZ_1G;
+	props->max_mr_size = IRDMA_MAX_MR_SIZE;
+	props->max_qp = o[E810_HMC_QP].cnt;
+	props->max_qp_wr = IRDMA_MAX_QP_WR;
+	props->max_send_sge = IRDMA_MAX_SGE;
+	props->max_recv_sge = IRDMA_MAX_SGE;
+	props->max_sge_rd = IRDMA_MAX_SGE;
+	props->max_cq = o[E810_HMC_CQ].cnt;
+	props->max_cqe = IRDMA_MAX_CQE;
+	props->max_mr = o[E810_HMC_MR].cnt;
+	props->max_pd = IRDMA_MAX_PDS;
+	props->max_qp_rd_atom = IRDMA_MAX_IRD;
+	props->max_qp_init_rd_atom = IRDMA_MAX_ORD;
+	props->atomic_cap = IB_ATOMIC_NONE;
+	props->max_ah = o[E810_HMC_FSIAV].cnt;
+	props->max_mcast_grp = o[E810_HMC_QP].cnt;
+	props->max_mcast_qp_attach = E810_MG_MAX_QPS;
+	props->max_total_mcast_qp_attach = o[E810_HMC_QP].cnt *
+					   E810_MG_MAX_QPS;
+	props->max_pkeys = IRDMA_PKEY_TBL_LEN;
+	return 0;
+}
+
+static bool irdma_port_up(struct irdma_pci_f *rf)
+{
+	return netif_running(rf->netdev) && netif_carrier_ok(rf->netdev);
+}
+
+static int irdma_query_port(struct ib_device *ibdev, u32 port,
+			    struct ib_port_attr *props)
+{
+	struct irdma_pci_f *rf = to_iwdev(ibdev)->rf;
+	struct net_device *netdev = rf->netdev;
+
+	/* ib_core zeroed @props. */
+	if (irdma_port_up(rf)) {
+		props->state = IB_PORT_ACTIVE;
+		props->phys_state = IB_PORT_PHYS_STATE_LINK_UP;
+	} else {
+		props->state = IB_PORT_DOWN;
+		props->phys_state = IB_PORT_PHYS_STATE_DISABLED;
+	}
+	ib_get_eth_speed(ibdev, port, &props->active_speed,
+			 &props->active_width);
+	props->max_mtu = IB_MTU_4096;
+	props->active_mtu = ib_mtu_int_to_enum(READ_ONCE(netdev->mtu));
+	props->lid = 1;
+	props->lmc = 0;
+	props->sm_lid = 0;
+	props->sm_sl = 0;
+	props->gid_tbl_len = IRDMA_GID_TBL_LEN;
+	props->ip_gids = true;
+	props->port_cap_flags = IB_PORT_CM_SUP;
+	props->pkey_tbl_len = IRDMA_PKEY_TBL_LEN;
+	props->max_msg_sz = IRDMA_MAX_MSG_SIZE;
+	return 0;
+}
+
+static int irdma_get_port_immutable(struct ib_device *ibdev, u32 port,
+				    struct ib_port_immutable *immutable)
+{
+	struct ib_port_attr attr;
+	int err;
+
+	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
+	err = ib_query_port(ibdev, port, &attr);
+	if (err)
+		return err;
+	immutable->pkey_tbl_len = attr.pkey_tbl_len;
+	immutable->gid_tbl_len = attr.gid_tbl_len;
+	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
+	return 0;
+}
+
+static enum rdma_link_layer irdma_get_link_layer(struct ib_device *ibdev,
+						 u32 port)
+{
+	return IB_LINK_LAYER_ETHERNET;
+}
+
+static int irdma_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
+			    u16 *pkey)
+{
+	if (index >= IRDMA_PKEY_TBL_LEN)
+		return -EINVAL;
+	*pkey = IRDMA_DEFAULT_PKEY;
+	return 0;
+}
+
+static void irdma_get_dev_fw_str(struct ib_device *ibdev, char *str)
+{
+	struct irdma_pci_f *rf = to_iwdev(ibdev)->rf;
+
+	snprintf(str, IB_FW_VERSION_NAME_MAX, "%u.%u", rf->fw_major,
+		 rf->fw_minor);
+}
+
+/* ---- user context, PD; the rest is issue 6 ------------------------------ */
+
+/*
+ * A user context: the ABI handshake and the doorbell page mmap key
+ * (facts 6.1-6.3). The objects the provider then asks for are issue 6.
+ */
+static int irdma_alloc_ucontext(struct ib_ucontext *uctx,
+				struct ib_udata *udata)
+{
+	struct irdma_ucontext *ucontext = container_of(uctx,
+						       struct irdma_ucontext,
+						       ibucontext);
+	struct irdma_pci_f *rf = to_iwdev(uctx->device)->rf;
+	struct irdma_alloc_ucontext_resp resp = { };
+	struct irdma_alloc_ucontext_req req = { };
+	struct irdma_mmap_entry *entry;
+	int err;
+
+	if (udata->inlen < offsetofend(struct irdma_alloc_ucontext_req,
+				       userspace_ver) ||
+	    udata->outlen < offsetofend(struct irdma_alloc_ucontext_resp,
+					rsvd2))
+		return -EINVAL;
+	if (ib_copy_from_udata(&req, udata, min(sizeof(req), udata->inlen)))
+		return -EFAULT;
+	if (req.userspace_ver < 4 || req.userspace_ver > IRDMA_ABI_VER) {
+		ibdev_dbg(uctx->device, "user ABI %u not supported\n",
+			  req.userspace_ver);
+		return -EINVAL;
+	}
+
+	entry = kzalloc(sizeof(*entry), GFP_KERNEL);
+	if (!entry)
+		return -ENOMEM;
+	entry->bar_offset = E810_DB_ADDR_OFFSET;
+	err = rdma_user_mmap_entry_insert(uctx, &entry->rdma_entry,
+					  E810_DB_PAGE_SIZE);
+	if (err) {
+		kfree(entry);
+		return err;
+	}
+	ucontext->db_entry = &entry->rdma_entry;
+
+	resp.kernel_ver = req.userspace_ver;
+	resp.feature_flags = IRDMA_FEATURE_RTS_AE | IRDMA_FEATURE_CQ_RESIZE;
+	resp.db_mmap_key = rdma_user_mmap_get_offset(ucontext->db_entry);
+	resp.max_hw_wq_frags = IRDMA_MAX_SGE;
+	resp.max_hw_read_sges = IRDMA_MAX_SGE;
+	resp.max_hw_inline = IRDMA_MAX_INLINE;
+	resp.max_hw_rq_quanta = IRDMA_MAX_QUANTA;
+	resp.max_hw_wq_quanta = IRDMA_MAX_QUANTA;
+	resp.min_hw_cq_size = 1;
+	resp.max_hw_cq_size = IRDMA_MAX_CQE;
+	resp.max_hw_sq_chunk = IRDMA_MAX_SQ_CHUNK;
+	resp.hw_rev = IRDMA_HW_REV_GEN_2;
+	if (req.comp_mask & IRDMA_ALLOC_UCTX_USE_RAW_ATTR)
+		resp.comp_mask |= IRDMA_ALLOC_UCTX_USE_RAW_ATTR;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+	resp.comp_mask |= IRDMA_ALLOC_UCTX_MIN_HW_WQ_SIZE;
+	resp.min_hw_wq_size = IRDMA_MIN_WQ_SIZE;
+#endif
+	err = ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen));
+	if (err) {
+		rdma_user_mmap_entry_remove(ucontext->db_entry);
+		return -EFAULT;
+	}
+	ibdev_dbg(uctx->device, "user context for %s, ABI %u\n",
+		  pci_name(rf->pcidev), req.userspace_ver);
+	return 0;
+}
+
+static void irdma_dealloc_ucontext(struct ib_ucontext *uctx)
+{
+	struct irdma_ucontext *ucontext = container_of(uctx,
+						       struct irdma_ucontext,
+						       ibucontext);
+
+	rdma_user_mmap_entry_remove(ucontext->db_entry);
+}
+
+static void irdma_mmap_free(struct rdma_user_mmap_entry *rdma_entry)
+{
+	kfree(container_of(rdma_entry, struct irdma_mmap_entry, rdma_entry));
+}
+
+/* Maps the doorbell page, uncached, for the provider. */
+static int irdma_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma)
+{
+	struct irdma_pci_f *rf = to_iwdev(uctx->device)->rf;
+	struct rdma_user_mmap_entry *rdma_entry;
+	struct irdma_mmap_entry *entry;
+	u64 pfn;
+	int err;
+
+	rdma_entry = rdma_user_mmap_entry_get(uctx, vma);
+	if (!rdma_entry)
+		return -EINVAL;
+	entry = container_of(rdma_entry, struct irdma_mmap_entry, rdma_entry);
+	pfn = (pci_resource_start(rf->pcidev, E810_BAR0) + entry->bar_offset) >>
+	      PAGE_SHIFT;
+	err = rdma_user_mmap_io(uctx, vma, pfn, E810_DB_PAGE_SIZE,
+				pgprot_noncached(vma->vm_page_prot),
+				rdma_entry);
+	rdma_user_mmap_entry_put(rdma_entry);
+	return err;
+}
+
+/* A PD is only an id on the E810 (0 is reserved): no device command. */
+static int irdma_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	struct irdma_pd *pd = container_of(ibpd, struct irdma_pd, ibpd);
+	struct irdma_device *iwdev = to_iwdev(ibpd->device);
+	struct irdma_alloc_pd_resp resp = { };
+	int id;
+
+	if (udata && udata->outlen < sizeof(resp))
+		return -EINVAL;
+	id = ida_alloc_range(&iwdev->pd_ida, 1, IRDMA_MAX_PDS - 1, GFP_KERNEL);
+	if (id < 0)
+		return id;
+	pd->pd_id = id;
+	if (udata) {
+		resp.pd_id = id;
+		if (ib_copy_to_udata(udata, &resp, sizeof(resp))) {
+			ida_free(&iwdev->pd_ida, id);
+			return -EFAULT;
+		}
+	}
+	return 0;
+}
+
+static int irdma_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	struct irdma_pd *pd = container_of(ibpd, struct irdma_pd, ibpd);
+
+	ida_free(&to_iwdev(ibpd->device)->pd_ida, pd->pd_id);
+	return 0;
+}
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+static int irdma_create_cq(struct ib_cq *cq, const struct ib_cq_init_attr *attr,
+			   struct uverbs_attr_bundle *attrs)
+#else
+static int irdma_create_cq(struct ib_cq *cq, const struct ib_cq_init_attr *attr,
+			   struct ib_udata *udata)
+#endif
+{
+	return -EOPNOTSUPP;
+}
+
+static int irdma_destroy_cq(struct ib_cq *cq, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static int irdma_poll_cq(struct ib_cq *cq, int num, struct ib_wc *wc)
+{
+	return -EOPNOTSUPP;
+}
+
+static int irdma_req_notify_cq(struct ib_cq *cq, enum ib_cq_notify_flags flags)
+{
+	return -EOPNOTSUPP;
+}
+
+static int irdma_create_qp(struct ib_qp *qp, struct ib_qp_init_attr *attr,
+			   struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static int irdma_modify_qp(struct ib_qp *qp, struct ib_qp_attr *attr,
+			   int mask, struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static int irdma_destroy_qp(struct ib_qp *qp, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static int irdma_post_send(struct ib_qp *qp, const struct ib_send_wr *wr,
+			   const struct ib_send_wr **bad_wr)
+{
+	*bad_wr = wr;
+	return -EOPNOTSUPP;
+}
+
+static int irdma_post_recv(struct ib_qp *qp, const struct ib_recv_wr *wr,
+			   const struct ib_recv_wr **bad_wr)
+{
+	*bad_wr = wr;
+	return -EOPNOTSUPP;
+}
+
+static struct ib_mr *irdma_get_dma_mr(struct ib_pd *pd, int access)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static struct ib_mr *irdma_reg_user_mr(struct ib_pd *pd, u64 start, u64 len,
+				       u64 virt, int access,
+				       struct ib_udata *udata)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static int irdma_dereg_mr(struct ib_mr *mr, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static const struct ib_device_ops irdma_dev_ops = {
+	.owner = THIS_MODULE,
+	.driver_id = RDMA_DRIVER_IRDMA,
+	.uverbs_abi_ver = IRDMA_ABI_VER,
+
+	.query_device = irdma_query_device,
+	.query_port = irdma_query_port,
+	.get_port_immutable = irdma_get_port_immutable,
+	.get_link_layer = irdma_get_link_layer,
+	.query_pkey = irdma_query_pkey,
+	.get_dev_fw_str = irdma_get_dev_fw_str,
+
+	.alloc_ucontext = irdma_alloc_ucontext,
+	.dealloc_ucontext = irdma_dealloc_ucontext,
+	.mmap = irdma_mmap,
+	.mmap_free = irdma_mmap_free,
+	.alloc_pd = irdma_alloc_pd,
+	.dealloc_pd = irdma_dealloc_pd,
+	.create_cq = irdma_create_cq,
+	.destroy_cq = irdma_destroy_cq,
+	.poll_cq = irdma_poll_cq,
+	.req_notify_cq = irdma_req_notify_cq,
+	.create_qp = irdma_create_qp,
+	.modify_qp = irdma_modify_qp,
+	.destroy_qp = irdma_destroy_qp,
+	.post_send = irdma_post_send,
+	.post_recv = irdma_post_recv,
+	.get_dma_mr = irdma_get_dma_mr,
+	.reg_user_mr = irdma_reg_user_mr,
+	.dereg_mr = irdma_dereg_mr,
+
+	INIT_RDMA_OBJ_SIZE(ib_ucontext, irdma_ucontext, ibucontext),
+	INIT_RDMA_OBJ_SIZE(ib_pd, irdma_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_cq, irdma_cq, ibcq),
+	INIT_RDMA_OBJ_SIZE(ib_qp, irdma_qp, ibqp),
+};
+
+/**
+ * irdma_ib_port_event() - tell ib_core the port went up or down
+ * @rf: per-function state
+ * @active: the port is ACTIVE now
+ *
+ * Only changes are dispatched.
+ *
+ * Context: Any context that may sleep.
+ */
+void irdma_ib_port_event(struct irdma_pci_f *rf, bool active)
+{
+	struct ib_event ev = { };
+
+	if (!rf->iwdev || rf->port_active == active)
+		return;
+	rf->port_active = active;
+	ev.device = &rf->iwdev->ibdev;
+	ev.element.port_num = 1;
+	ev.event = active ? IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR;
+	ib_dispatch_event(&ev);
+	ibdev_info(&rf->iwdev->ibdev, "port 1 %s\n",
+		   active ? "ACTIVE" : "DOWN");
+}
+
+/**
+ * irdma_ib_register() - allocate and register the ib_device as irdma%d
+ * @rf: per-function state; the engine is up
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or a negative errno.
+ */
+int irdma_ib_register(struct irdma_pci_f *rf)
+{
+	struct irdma_device *iwdev;
+	struct ib_device *ibdev;
+	int err;
+
+	iwdev = ib_alloc_device(irdma_device, ibdev);
+	if (!iwdev)
+		return -ENOMEM;
+	iwdev->rf = rf;
+	ida_init(&iwdev->pd_ida);
+	ibdev = &iwdev->ibdev;
+	ibdev->node_type = RDMA_NODE_IB_CA;
+	ibdev->phys_port_cnt = 1;
+	ibdev->num_comp_vectors = 1 + rf->ceq_cnt;
+	ibdev->dev.parent = &rf->pcidev->dev;
+	addrconf_addr_eui48((u8 *)&ibdev->node_guid, rf->netdev->dev_addr);
+	strscpy(ibdev->node_desc, "irdma", sizeof(ibdev->node_desc));
+	ib_set_device_ops(ibdev, &irdma_dev_ops);
+
+	err = ib_device_set_netdev(ibdev, rf->netdev, 1);
+	if (err)
+		goto err_dealloc;
+	err = ib_register_device(ibdev, "irdma%d", &rf->pcidev->dev);
+	if (err)
+		goto err_dealloc;
+	rf->iwdev = iwdev;
+	rf->port_active = false;
+	irdma_ib_port_event(rf, irdma_port_up(rf));
+	ibdev_info(ibdev, "registered on %s: %u QPs, %u CQs, %u MRs, firmware %u.%u\n",
+		   netdev_name(rf->netdev), rf->hmc.obj[E810_HMC_QP].cnt,
+		   rf->hmc.obj[E810_HMC_CQ].cnt, rf->hmc.obj[E810_HMC_MR].cnt,
+		   rf->fw_major, rf->fw_minor);
+	return 0;
+
+err_dealloc:
+	ib_dealloc_device(ibdev);
+	return err;
+}
+
+/**
+ * irdma_ib_unregister() - undo irdma_ib_register()
+ * @rf: per-function state
+ *
+ * Context: Process context, sleeps.
+ */
+void irdma_ib_unregister(struct irdma_pci_f *rf)
+{
+	struct irdma_device *iwdev = rf->iwdev;
+
+	if (!iwdev)
+		return;
+	rf->iwdev = NULL;
+	ib_unregister_device(&iwdev->ibdev);
+	ida_destroy(&iwdev->pd_ida);
+	ib_dealloc_device(&iwdev->ibdev);
+}

@@ -1,0 +1,66 @@
+#!/bin/bash
+# topology: hub2
+# timeout: 900
+# irdma comes and goes without a trace: 20 cycles of rmmod irdma /
+# modprobe irdma, 5 cycles of unbinding and rebinding the parent PCI
+# function, and a parent-initiated function reset (ethtool --reset) each
+# end with irdma0/irdma1 registered again and ACTIVE; every teardown leaves
+# the device with zero valid SDs (irdma reads them back through
+# PFHMC_SDCMD before destroying the CQP and logs the count); the kernel
+# log stays free of oopses, warnings and leaks.
+. "$E810_LIB"
+
+mapfile -t devs < <(e810_pci_devs)
+expect_eq "e810 functions" 2 "${#devs[@]}"
+rdma_wait_all_active 15 || fail "ports not ACTIVE at start"
+
+# Number of "HMC torn down: ... 0 valid SDs" lines so far.
+clean_teardowns() { dmesg | grep -c 'HMC torn down: the device reports 0 valid SDs'; }
+leaks() { dmesg | grep -c 'HMC torn down: the device reports [1-9]'; }
+
+# all_active WHAT: both ib_devices registered and ACTIVE, named irdma0/1.
+all_active() {
+	rdma_wait_all_active 15 || { fail "$1: ports not ACTIVE"; return; }
+	names=$(for d in "${devs[@]}"; do e810_ibdev_of "$d"; done | sort | xargs)
+	[ "$names" = "irdma0 irdma1" ] || fail "$1: ib_devices are '$names'"
+}
+
+for cycle in $(seq 1 20); do
+	before=$(clean_teardowns)
+	rmmod irdma || fail "cycle $cycle: rmmod irdma"
+	[ -d /sys/class/infiniband/irdma0 ] && fail "cycle $cycle: irdma0 left after rmmod"
+	[ -d /sys/kernel/debug/irdma ] && fail "cycle $cycle: irdma debugfs left behind"
+	after=$(clean_teardowns)
+	[ "$after" = $((before + 2)) ] ||
+		fail "cycle $cycle: $((after - before)) of 2 teardowns report 0 valid SDs"
+	modprobe irdma || fail "cycle $cycle: modprobe irdma"
+	all_active "cycle $cycle"
+done
+ok "20 rmmod/modprobe cycles"
+
+for cycle in $(seq 1 5); do
+	d=${devs[$(((cycle - 1) % 2))]}
+	before=$(clean_teardowns)
+	echo "$d" >/sys/bus/pci/drivers/ice_lite/unbind || fail "unbind $d"
+	[ -z "$(e810_ibdev_of "$d")" ] || fail "unbind $cycle: $d keeps its ib_device"
+	expect_eq "unbind $cycle: clean teardowns" $((before + 1)) "$(clean_teardowns)"
+	echo "$d" >/sys/bus/pci/drivers/ice_lite/bind || fail "bind $d"
+	all_active "rebind $cycle"
+done
+ok "5 unbind/bind cycles of the parent"
+
+# A function reset through the parent: irdma is removed (clean teardown)
+# and probed again on the rebuilt function.
+d=${devs[0]}
+nd=$(e810_netdev_of "$d")
+before=$(clean_teardowns)
+ethtool --reset "$nd" irq dma filter offload >/dev/null 2>&1 || fail "ethtool --reset $nd"
+wait_for "[ \$(clean_teardowns) -ge $((before + 1)) ]" 15 && ok "reset: irdma torn down cleanly" ||
+	fail "reset: no clean teardown"
+sleep 1
+all_active "after reset"
+dmesg | grep -q "reset warning" && ok "reset: WARN_RESET seen" || fail "reset: no WARN_RESET event"
+
+expect_eq "teardowns leaving valid SDs" 0 "$(leaks)"
+dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"
+finish

@@ -1,0 +1,86 @@
+#!/bin/bash
+# topology: hub2
+# timeout: 300
+# irdma registers one RoCEv2 ib_device per function, irdma0 and irdma1,
+# on the function's netdev; `rdma link` shows them ACTIVE once the netdevs
+# are up, and `ibv_devinfo -v` (our rdma-core build, stock provider) shows
+# an ACTIVE Ethernet port and the attributes the facts predict: GEN_2
+# limits (facts 2.7), counts from the committed HMC (debugfs), the
+# firmware version the device reports, one completion vector per CPU
+# (CEQs), no atomics, SRQ or MW; an MTU change reaches the port.
+. "$E810_LIB"
+
+modprobe ib_uverbs || fail "modprobe ib_uverbs"
+mapfile -t devs < <(e810_pci_devs)
+expect_eq "e810 functions" 2 "${#devs[@]}"
+rdma_wait_all_active 15 || fail "ports not ACTIVE"
+
+expect_eq "uverbs ABI versions" 5 "$(cat /sys/class/infiniband_verbs/uverbs*/abi_version | sort -u | xargs)"
+names=$(for d in "${devs[@]}"; do e810_ibdev_of "$d"; done | xargs)
+expect_eq "ib_devices of the functions" "irdma0 irdma1" "$names"
+
+for d in "${devs[@]}"; do
+	ib=$(e810_ibdev_of "$d")
+	nd=$(e810_netdev_of "$d")
+	aux=$(e810_aux_of "$d")
+	[ -n "$ib" ] || { fail "$d: no ib_device"; continue; }
+	line=$(rdma link show "$ib/1")
+	expect_eq "$ib rdma link" "link $ib/1 state ACTIVE physical_state LINK_UP netdev $nd" "$(echo $line)"
+	expect_eq "$ib node_type" "1: CA" "$(cat /sys/class/infiniband/$ib/node_type)"
+	expect_eq "$ib link_layer (sysfs)" Ethernet "$(cat /sys/class/infiniband/$ib/ports/1/link_layer)"
+
+	out=$(ibv_devinfo -v -d "$ib" 2>&1) || fail "$ib: ibv_devinfo: $out"
+	expect_eq "$ib port state" "PORT_ACTIVE (4)" "$(ibv_attr "$ib" state)"
+	expect_eq "$ib link_layer" Ethernet "$(ibv_attr "$ib" link_layer)"
+	expect_eq "$ib vendor_id" 0x8086 "$(ibv_attr "$ib" vendor_id)"
+	expect_eq "$ib vendor_part_id" 5522 "$(ibv_attr "$ib" vendor_part_id)"
+	expect_eq "$ib hw_ver" 0x2 "$(ibv_attr "$ib" hw_ver)"
+	expect_eq "$ib fw_ver" 1.74 "$(ibv_attr "$ib" fw_ver)"
+	# GUID: the netdev's MAC as EUI-64.
+	mac=$(cat "/sys/class/net/$nd/address")
+	IFS=: read -r m0 m1 m2 m3 m4 m5 <<<"$mac"
+	guid=$(printf '%02x%s:%s%s:%s%s:%s%s' $((16#$m0 ^ 2)) "$m1" "$m2" ff fe "$m3" "$m4" "$m5")
+	expect_eq "$ib node_guid" "$guid" "$(ibv_attr "$ib" node_guid)"
+	# Counts from the committed HMC.
+	expect_eq "$ib max_qp = HMC QP" "$(hmc_count "$aux" QP)" "$(ibv_attr "$ib" max_qp)"
+	expect_eq "$ib max_cq = HMC CQ" "$(hmc_count "$aux" CQ)" "$(ibv_attr "$ib" max_cq)"
+	expect_eq "$ib max_mr = HMC MR" "$(hmc_count "$aux" MR)" "$(ibv_attr "$ib" max_mr)"
+	expect_eq "$ib max_ah = HMC FSIAV" "$(hmc_count "$aux" FSIAV)" "$(ibv_attr "$ib" max_ah)"
+	expect_eq "$ib max_mcast_grp = max_qp" "$(hmc_count "$aux" QP)" "$(ibv_attr "$ib" max_mcast_grp)"
+	# GEN_2 limits (facts 2.7).
+	expect_eq "$ib max_qp_wr" 4063 "$(ibv_attr "$ib" max_qp_wr)"
+	expect_eq "$ib max_sge" 13 "$(ibv_attr "$ib" max_sge)"
+	expect_eq "$ib max_sge_rd" 13 "$(ibv_attr "$ib" max_sge_rd)"
+	expect_eq "$ib max_cqe" 1048575 "$(ibv_attr "$ib" max_cqe)"
+	expect_eq "$ib max_pd" 262144 "$(ibv_attr "$ib" max_pd)"
+	expect_eq "$ib max_mr_size" 0x200000000000 "$(ibv_attr "$ib" max_mr_size)"
+	expect_eq "$ib max_qp_rd_atom (IRD)" 127 "$(ibv_attr "$ib" max_qp_rd_atom)"
+	expect_eq "$ib max_qp_init_rd_atom (ORD)" 255 "$(ibv_attr "$ib" max_qp_init_rd_atom)"
+	expect_eq "$ib max_mcast_qp_attach" 8 "$(ibv_attr "$ib" max_mcast_qp_attach)"
+	expect_eq "$ib max_pkeys" 1 "$(ibv_attr "$ib" max_pkeys)"
+	# Not supported on this device: not advertised.
+	expect_eq "$ib atomic_cap" "ATOMIC_NONE (0)" "$(ibv_attr "$ib" atomic_cap)"
+	expect_eq "$ib max_srq" 0 "$(ibv_attr "$ib" max_srq)"
+	expect_eq "$ib max_mw" 0 "$(ibv_attr "$ib" max_mw)"
+	expect_eq "$ib device_cap_flags" 0x00200000 "$(ibv_attr "$ib" device_cap_flags)"
+	# Port: MTU follows the netdev (1500 -> 1024), 4096 at most.
+	expect_eq "$ib max_mtu" "4096 (5)" "$(ibv_attr "$ib" max_mtu)"
+	expect_eq "$ib active_mtu" "1024 (3)" "$(ibv_attr "$ib" active_mtu)"
+	# One completion vector per CEQ: CEQ 0 and one more per further CPU.
+	expect_eq "$ib num_comp_vectors = CEQs" \
+		"$(awk '$1 == "ceqs" { print $2 }' /sys/kernel/debug/irdma/$aux/cqp)" \
+		"$(ibv_attr "$ib" num_comp_vectors)"
+	expect_eq "$ib CEQs" "$(nproc)" "$(awk '$1 == "ceqs" { print $2 }' /sys/kernel/debug/irdma/$aux/cqp)"
+	expect_eq "$ib gid table length" 32 "$(ls /sys/class/infiniband/$ib/ports/1/gids | wc -l)"
+done
+
+# The MTU follows the netdev: 4200 -> 4096.
+nd=$(e810_netdev_of "${devs[0]}")
+ib=$(e810_ibdev_of "${devs[0]}")
+ip link set "$nd" mtu 4200 || fail "mtu 4200"
+expect_eq "$ib active_mtu at mtu 4200" "4096 (5)" "$(ibv_attr "$ib" active_mtu)"
+dmesg | grep -q "$ib: MTU 4200" && ok "$ib saw the MTU event" || fail "$ib: no MTU event logged"
+ip link set "$nd" mtu 1500
+
+dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"
+finish
