@@ -58,9 +58,10 @@ vm-check: all
 check:
 	@tools/check.sh
 
-# Warnings from gcc (W=1) or sparse (C=1) fail the target. checkpatch.pl
-# runs too when the kernel tree provides it.
-lint: deps-host
+# Warnings from gcc (W=1) or sparse (C=1) fail the target, against the
+# guest's 6.12 headers and bookworm's 6.1. checkpatch.pl runs too when the
+# kernel tree provides it.
+lint: deps-host lint-6.1
 	@fail=0; \
 	for d in $(MODULE_DIRS); do \
 		$(KMAKE) M=$(TOP)/$$d clean >/dev/null; \

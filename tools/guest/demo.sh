@@ -35,9 +35,15 @@ for f in /sys/kernel/debug/irdma/*/regs; do
 	section "BAR0 through irdma: $f"
 	cat "$f"
 done
+for f in /sys/kernel/debug/irdma/*/hmc; do
+	[ -r "$f" ] || continue
+	section "HMC committed by irdma: $f"
+	head -n 30 "$f"
+	break
+done
+modprobe ib_uverbs
 section "rdma link"
-out=$(rdma link 2>&1)
-echo "${out:-(no RDMA devices registered yet: irdma registers with ib_core in a later step)}"
-section "ibv_devices"
-ibv_devices 2>&1
+rdma link 2>&1
+section "ibv_devinfo -d irdma0 (stock irdma provider)"
+ibv_devinfo -d irdma0 2>&1
 exit 0
