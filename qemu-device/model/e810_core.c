@@ -123,6 +123,19 @@ void e810_core_set_link(E810Core *core, bool up)
     e810_aq_link_changed(core);
 }
 
+void e810_core_inject_pe_criterr(E810Core *core)
+{
+    uint32_t ena = *e810_regfile_ptr(&core->regs, E810_PFINT_OICR_ENA);
+
+    *e810_regfile_ptr(&core->regs, E810_GLPE_CRITERR) =
+        E810_PE_CRITERR_INJECTED;
+    *e810_regfile_ptr(&core->regs, E810_PFINT_OICR) |=
+        E810_PFINT_OICR_PE_CRITERR;
+    if (ena & E810_PFINT_OICR_PE_CRITERR) {
+        e810_intr_cause(core, E810_PFINT_OICR_CTL);
+    }
+}
+
 bool e810_core_can_receive(E810Core *core)
 {
     return e810_lan_can_receive(core);

@@ -109,6 +109,15 @@ void e810_core_run_work(E810Core *core);
 void e810_core_set_mac(E810Core *core, const uint8_t mac[6]);
 void e810_core_set_link(E810Core *core, bool up);
 
+/*
+ * Debug knob: the protocol engine reports a critical error, as hardware
+ * does. GLPE_CRITERR takes a non-benign value (E810_PE_CRITERR_INJECTED),
+ * PFINT_OICR.PE_CRITERR is set and the OICR cause fires if PFINT_OICR_ENA
+ * enables it. A PF reset clears GLPE_CRITERR.
+ */
+#define E810_PE_CRITERR_INJECTED    0x00000001u
+void e810_core_inject_pe_criterr(E810Core *core);
+
 /* Network backend: may a frame be delivered now; deliver one. */
 bool e810_core_can_receive(E810Core *core);
 size_t e810_core_receive(E810Core *core, const uint8_t *buf, size_t len);

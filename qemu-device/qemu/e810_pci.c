@@ -9,6 +9,11 @@
  *   netdev=<id>   the QEMU netdev the port is attached to
  *   mac=<mac>     permanent MAC address (read by the driver through the AQ)
  *
+ * Debug knobs, set at run time with QMP qom-set:
+ *   x-inject-pe-criterr=true  the protocol engine reports a critical error
+ *                             (GLPE_CRITERR, PFINT_OICR.PE_CRITERR); reads
+ *                             back false
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "qemu/osdep.h"
@@ -270,6 +275,25 @@ static const VMStateDescription e810_vmstate = {
     .unmigratable = 1,
 };
 
+static bool e810_get_inject_pe_criterr(Object *obj, Error **errp)
+{
+    return false;
+}
+
+static void e810_set_inject_pe_criterr(Object *obj, bool value, Error **errp)
+{
+    E810State *s = E810(obj);
+
+    if (!value) {
+        return;
+    }
+    if (!DEVICE(obj)->realized) {
+        error_setg(errp, "x-inject-pe-criterr: device not realized");
+        return;
+    }
+    e810_core_inject_pe_criterr(&s->core);
+}
+
 static const Property e810_properties[] = {
     DEFINE_NIC_PROPERTIES(E810State, conf),
 };
@@ -293,6 +317,11 @@ static void e810_class_init(ObjectClass *oc, void *data)
     dc->vmsd = &e810_vmstate;
     rc->phases.hold = e810_reset_hold;
     device_class_set_props(dc, e810_properties);
+    object_class_property_add_bool(oc, "x-inject-pe-criterr",
+                                   e810_get_inject_pe_criterr,
+                                   e810_set_inject_pe_criterr);
+    object_class_property_set_description(oc, "x-inject-pe-criterr",
+        "debug: set to true to inject a protocol engine critical error");
     set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
 }
 

@@ -111,6 +111,62 @@ static void test_pf_reset_drops_pending(void **state)
     assert_int_equal(h->msix_count, 0);
 }
 
+/* OICR routed to vector 0 with CAUSE_ENA, vector 0 enabled. */
+static void route_oicr(Harness *h)
+{
+    wr32(h, E810_PFINT_OICR_CTL, E810_INT_CTL_CAUSE_ENA |
+         FIELD_PREP(E810_INT_CTL_MSIX_INDX, 0));
+    wr32(h, E810_GLINT_DYN_CTL(0), ENA);
+}
+
+static void test_pe_criterr_inject(void **state)
+{
+    Harness *h = *state;
+
+    route_oicr(h);
+    wr32(h, E810_PFINT_OICR_ENA, E810_PFINT_OICR_PE_CRITERR);
+    e810_core_inject_pe_criterr(&h->core);
+    assert_int_equal(h->msix_count, 1);
+    assert_int_equal(h->msix_last, 0);
+    assert_int_equal(rd32(h, E810_GLPE_CRITERR), E810_PE_CRITERR_INJECTED);
+    assert_int_not_equal(rd32(h, E810_GLPE_CRITERR), 0x0001024D);
+    /* PFINT_OICR is read-to-clear; GLPE_CRITERR stays until a reset. */
+    assert_int_equal(rd32(h, E810_PFINT_OICR), E810_PFINT_OICR_PE_CRITERR);
+    assert_int_equal(rd32(h, E810_PFINT_OICR), 0);
+    assert_int_equal(rd32(h, E810_GLPE_CRITERR), E810_PE_CRITERR_INJECTED);
+    assert_int_equal(h->log_guest_error, 0);
+}
+
+static void test_pe_criterr_masked_by_oicr_ena(void **state)
+{
+    Harness *h = *state;
+
+    route_oicr(h);
+    /* Other causes enabled, PE_CRITERR not: no interrupt, bits still set. */
+    wr32(h, E810_PFINT_OICR_ENA, E810_PFINT_OICR_HMC_ERR);
+    e810_core_inject_pe_criterr(&h->core);
+    assert_int_equal(h->msix_count, 0);
+    assert_int_equal(rd32(h, E810_PFINT_OICR), E810_PFINT_OICR_PE_CRITERR);
+    assert_int_equal(rd32(h, E810_GLPE_CRITERR), E810_PE_CRITERR_INJECTED);
+    /* Enabled in OICR_ENA but the OICR cause itself not enabled. */
+    wr32(h, E810_PFINT_OICR_ENA, E810_PFINT_OICR_PE_CRITERR);
+    wr32(h, E810_PFINT_OICR_CTL, 0);
+    e810_core_inject_pe_criterr(&h->core);
+    assert_int_equal(h->msix_count, 0);
+}
+
+static void test_pe_criterr_cleared_by_pf_reset(void **state)
+{
+    Harness *h = *state;
+
+    e810_core_inject_pe_criterr(&h->core);
+    assert_int_equal(rd32(h, E810_GLPE_CRITERR), E810_PE_CRITERR_INJECTED);
+    wr32(h, E810_PFGEN_CTRL, E810_PFGEN_CTRL_PFSWR);
+    harness_run_work(h);
+    assert_int_equal(rd32(h, E810_PFGEN_CTRL) & E810_PFGEN_CTRL_PFSWR, 0);
+    assert_int_equal(rd32(h, E810_GLPE_CRITERR), 0);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, harness_setup, \
                                               harness_teardown)
 
@@ -125,6 +181,9 @@ int main(void)
         T(test_swint_trigger),
         T(test_vector_beyond_table),
         T(test_pf_reset_drops_pending),
+        T(test_pe_criterr_inject),
+        T(test_pe_criterr_masked_by_oicr_ena),
+        T(test_pe_criterr_cleared_by_pf_reset),
     };
 
     cmocka_set_message_output(CM_OUTPUT_TAP);

@@ -157,3 +157,25 @@ rdma_wait_all_active() {
 		wait_port_state "$ib" ACTIVE "${1:-15}" || return 1
 	done
 }
+
+# ---- host requests -------------------------------------------------------
+
+# host_qmp JSON [TIMEOUT]: has the runner send QMP command JSON to this
+# guest's QEMU (e.g. qom-set on /machine/peripheral/e810-0) and prints
+# QEMU's reply. Fails if no reply arrives within TIMEOUT seconds (default
+# 20) or the reply is an error.
+host_qmp() {
+	local share=/mnt/host reply
+	rm -f "$share/qmp-reply"
+	printf '%s\n' "$1" >"$share/qmp-request.tmp" || return 1
+	mv "$share/qmp-request.tmp" "$share/qmp-request" || return 1
+	wait_for "[ -f $share/qmp-reply ]" "${2:-20}" || {
+		echo "host_qmp: no reply within ${2:-20}s"
+		return 1
+	}
+	reply=$(cat "$share/qmp-reply")
+	rm -f "$share/qmp-reply"
+	echo "$reply"
+	case "$reply" in *'"return"'*) return 0 ;; esac
+	return 1
+}
