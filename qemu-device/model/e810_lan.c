@@ -356,6 +356,12 @@ size_t e810_lan_receive(E810Core *core, const uint8_t *buf, size_t len)
         return len;
     }
     need = (len + rxq->dbuf - 1) / rxq->dbuf;
+    if (need > rxq->qlen - 1) {
+        /* More buffers than the ring can ever offer: waiting would stall
+         * the port for good, so it is dropped as oversize. */
+        st->rx_oversize++;
+        return len;
+    }
     if (need > rx_free(rxq)) {
         st->rx_no_desc++;
         return 0;   /* held back until the driver posts buffers */

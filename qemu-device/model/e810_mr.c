@@ -71,22 +71,31 @@ static bool mr_layout(E810Core *core, const E810CqpWqe *w, E810Mr *mr,
     }
 }
 
+/* The STag slot a WQE names, if it exists and is not in use. */
+static E810Mr *free_mr_slot(E810Core *core, const E810CqpWqe *w,
+                            E810CqpResult *res)
+{
+    E810Mr *mr = mr_slot(core, w, res);
+
+    if (mr && mr->valid) {
+        e810_cqp_err(core, res, E810_CQP_MIN_STAG_INVALID, "STag index %u in "
+                     "use", (unsigned)(mr - core->rdma.mr));
+        return NULL;
+    }
+    return mr;
+}
+
 void e810_op_alloc_stag(E810Core *core, const E810CqpWqe *w,
                         E810CqpResult *res)
 {
     uint64_t hdr = e810_wqe_hdr(w);
-    E810Mr *mr = mr_slot(core, w, res), m = { 0 };
+    E810Mr *mr = free_mr_slot(core, w, res), m = { 0 };
     uint32_t idx;
 
     if (!mr) {
         return;
     }
     idx = mr - core->rdma.mr;
-    if (mr->valid) {
-        e810_cqp_err(core, res, E810_CQP_MIN_STAG_INVALID, "STag index %u in "
-                     "use", idx);
-        return;
-    }
     m.is_mw = !(hdr & E810_CQPSQ_STAG_MR);
     m.pd = FIELD_GET(E810_CQPSQ_STAG_PDID,
                      e810_wqe(w, E810_CQPSQ_STAG_LEN_OFF));
@@ -109,18 +118,13 @@ void e810_op_alloc_stag(E810Core *core, const E810CqpWqe *w,
 void e810_op_reg_mr(E810Core *core, const E810CqpWqe *w, E810CqpResult *res)
 {
     uint64_t hdr = e810_wqe_hdr(w);
-    E810Mr *mr = mr_slot(core, w, res), m = { 0 };
+    E810Mr *mr = free_mr_slot(core, w, res), m = { 0 };
     uint32_t idx;
 
     if (!mr) {
         return;
     }
     idx = mr - core->rdma.mr;
-    if (mr->valid) {
-        e810_cqp_err(core, res, E810_CQP_MIN_STAG_INVALID, "STag index %u in "
-                     "use", idx);
-        return;
-    }
     if (!(hdr & E810_CQPSQ_STAG_MR)) {
         e810_cqp_err(core, res, E810_CQP_MIN_BAD_PARAM, "REG_MR without the "
                      "MR bit");

@@ -351,6 +351,25 @@ static void test_rx_oversize_and_bad_context(void **state)
     assert_int_equal(f->h->core.lan.stats.rx_dropped, 1);
 }
 
+static void test_rx_frame_larger_than_ring_dropped(void **state)
+{
+    Fixture *f = *state;
+    static uint8_t frame[128 * RING];
+
+    /* 128-byte buffers: a frame needing a whole ring can never fit. */
+    rx_enable(f, 128, 9728, 1);
+    rx_post(f, 0, RING - 8, 128);
+    memset(frame, 0x33, sizeof(frame));
+    assert_int_equal(e810_core_receive(&f->h->core, frame, 128 * (RING - 1) + 1),
+                     128 * (RING - 1) + 1);
+    assert_int_equal(f->h->core.lan.stats.rx_oversize, 1);
+    assert_int_equal(le16toh(rxd(f, 0)->status_error0), 0);
+    /* The queue still takes a frame that fits. */
+    assert_int_equal(e810_core_receive(&f->h->core, frame, 100), 100);
+    assert_int_equal(le16toh(rxd(f, 0)->status_error0),
+                     E810_RX_FLEX_STATUS0_DD | E810_RX_FLEX_STATUS0_EOF);
+}
+
 static void test_rx_tail_beyond_ring_and_bad_buffer(void **state)
 {
     Fixture *f = *state;
@@ -385,6 +404,7 @@ int main(void)
         T(test_rx_frame_lands_in_buffer),
         T(test_rx_frame_spans_buffers),
         T(test_rx_oversize_and_bad_context),
+        T(test_rx_frame_larger_than_ring_dropped),
         T(test_rx_tail_beyond_ring_and_bad_buffer),
     };
 
