@@ -37,7 +37,11 @@
 #define IRDMA_POLL_US		10
 #define IRDMA_POLL_TIMEOUT_US	(1000 * IRDMA_POLL_US * 100)
 #define IRDMA_CQP_WAIT_MS	100	/* one watchdog check */
-#define IRDMA_CQP_HUNG_MS	5000	/* no progress for this long: hung */
+/*
+ * No progress for this long: hung. Generous because under TCG on a loaded
+ * host the device model can be starved for seconds of guest time.
+ */
+#define IRDMA_CQP_HUNG_MS	10000
 
 static const char * const irdma_cqp_op_names[E810_CQP_OP_MAX + 1] = {
 	[E810_CQP_OP_CREATE_QP] = "CREATE_QP",
@@ -759,6 +763,34 @@ int irdma_local_mac_add(struct irdma_pci_f *rf)
 	}
 	dev_dbg(irdma_rf_to_dev(rf), "INIT: local MAC %pM at entry %u\n",
 		rf->mac, idx);
+	return 0;
+}
+
+/**
+ * irdma_local_mac_update() - the netdev's MAC changed: rewrite our entry
+ * @rf: per-function state
+ *
+ * The entry keeps its index, so nothing that refers to it changes.
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or a negative errno.
+ */
+int irdma_local_mac_update(struct irdma_pci_f *rf)
+{
+	u64 q[8] = { };
+	u8 mac[ETH_ALEN];
+	int err;
+
+	ether_addr_copy(mac, rf->netdev->dev_addr);
+	q[E810_QW(E810_CQPSQ_MLM_MAC_OFF)] = ether_addr_to_u64(mac);
+	err = irdma_cqp_exec(rf, E810_CQP_OP_MANAGE_LOC_MAC_TABLE,
+			     FIELD_PREP(E810_CQPSQ_MLM_TABLEIDX, rf->mac_idx),
+			     q, NULL);
+	if (err)
+		return err;
+	dev_info(irdma_rf_to_dev(rf), "local MAC %pM -> %pM (entry %u)\n",
+		 rf->mac, mac, rf->mac_idx);
+	ether_addr_copy(rf->mac, mac);
 	return 0;
 }
 

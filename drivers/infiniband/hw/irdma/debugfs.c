@@ -55,6 +55,12 @@ static int irdma_hmc_dbg_show(struct seq_file *m, void *unused)
 DEFINE_SHOW_ATTRIBUTE(irdma_hmc_dbg);
 
 /* CQP statistics: requests per opcode, completions, errors, timeouts. */
+static int irdma_arp_dbg_show(struct seq_file *m, void *unused)
+{
+	return irdma_arp_show(m, m->private);
+}
+DEFINE_SHOW_ATTRIBUTE(irdma_arp_dbg);
+
 static int irdma_cqp_show(struct seq_file *m, void *unused)
 {
 	struct irdma_pci_f *rf = m->private;
@@ -98,6 +104,7 @@ void irdma_dbg_pf_init(struct irdma_pci_f *rf)
 	debugfs_create_file("regs", 0400, rf->dbg_dir, rf, &irdma_regs_fops);
 	debugfs_create_file("hmc", 0400, rf->dbg_dir, rf, &irdma_hmc_dbg_fops);
 	debugfs_create_file("cqp", 0400, rf->dbg_dir, rf, &irdma_cqp_fops);
+	debugfs_create_file("arp", 0400, rf->dbg_dir, rf, &irdma_arp_dbg_fops);
 }
 
 /**

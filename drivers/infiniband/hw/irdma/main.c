@@ -9,16 +9,24 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/etherdevice.h>
+#include <linux/inetdevice.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/printk.h>
+#include <net/addrconf.h>
 #include <rdma/ib_verbs.h>
 
 #include "main.h"
 
-/* Functions whose port the netdev notifier follows. */
+/*
+ * Functions whose port the notifiers follow. Changes take the mutex and
+ * the spinlock; the netdev notifier (process context) reads under the
+ * mutex, the IPv6 address notifier (atomic) under the spinlock.
+ */
 static LIST_HEAD(irdma_rf_list);
 static DEFINE_MUTEX(irdma_rf_list_mutex);
+static DEFINE_SPINLOCK(irdma_rf_list_lock);
 
 /* Asks the parent for a function reset (process context, no locks). */
 static void irdma_reset_work(struct work_struct *work)
@@ -80,6 +88,24 @@ void irdma_mtu_changed(struct irdma_pci_f *rf)
 			   ib_mtu_enum_to_int(ib_mtu_int_to_enum(READ_ONCE(rf->netdev->mtu))));
 }
 
+/*
+ * The netdev's MAC changed: rewrite our local MAC table entry (same index)
+ * and the local ARP entries, which carry that MAC.
+ */
+static void irdma_mac_changed(struct irdma_pci_f *rf)
+{
+	int err;
+
+	if (ether_addr_equal(rf->mac, rf->netdev->dev_addr))
+		return;
+	err = irdma_local_mac_update(rf);
+	if (err) {
+		dev_err(irdma_rf_to_dev(rf), "local MAC not updated: %d\n", err);
+		return;
+	}
+	irdma_arp_sync_local(rf);
+}
+
 static int irdma_netdev_event(struct notifier_block *nb, unsigned long event,
 			      void *ptr)
 {
@@ -90,16 +116,85 @@ static int irdma_netdev_event(struct notifier_block *nb, unsigned long event,
 	case NETDEV_UP:
 	case NETDEV_DOWN:
 	case NETDEV_CHANGE:
+	case NETDEV_CHANGEADDR:
 		break;
 	default:
 		return NOTIFY_DONE;
 	}
 	mutex_lock(&irdma_rf_list_mutex);
-	list_for_each_entry(rf, &irdma_rf_list, list)
-		if (rf->netdev == netdev)
+	list_for_each_entry(rf, &irdma_rf_list, list) {
+		if (rf->netdev != netdev)
+			continue;
+		if (event == NETDEV_CHANGEADDR)
+			irdma_mac_changed(rf);
+		else
 			irdma_port_update(rf);
+	}
 	mutex_unlock(&irdma_rf_list_mutex);
 	return NOTIFY_DONE;
+}
+
+/* An address of @netdev came or went: resync the local ARP entries. */
+static void irdma_addr_event(struct net_device *netdev)
+{
+	struct irdma_pci_f *rf;
+	unsigned long flags;
+
+	spin_lock_irqsave(&irdma_rf_list_lock, flags);
+	list_for_each_entry(rf, &irdma_rf_list, list)
+		if (rf->netdev == netdev)
+			schedule_work(&rf->arp.sync_work);
+	spin_unlock_irqrestore(&irdma_rf_list_lock, flags);
+}
+
+static int irdma_inetaddr_event(struct notifier_block *nb,
+				unsigned long event, void *ptr)
+{
+	struct in_ifaddr *ifa = ptr;
+
+	if (event == NETDEV_UP || event == NETDEV_DOWN)
+		irdma_addr_event(ifa->ifa_dev->dev);
+	return NOTIFY_DONE;
+}
+
+static int irdma_inet6addr_event(struct notifier_block *nb,
+				 unsigned long event, void *ptr)
+{
+	struct inet6_ifaddr *ifp = ptr;
+
+	if (event == NETDEV_UP || event == NETDEV_DOWN)
+		irdma_addr_event(ifp->idev->dev);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block irdma_inetaddr_nb = {
+	.notifier_call = irdma_inetaddr_event,
+};
+
+static struct notifier_block irdma_inet6addr_nb = {
+	.notifier_call = irdma_inet6addr_event,
+};
+
+static void irdma_rf_list_add(struct irdma_pci_f *rf)
+{
+	mutex_lock(&irdma_rf_list_mutex);
+	spin_lock_irq(&irdma_rf_list_lock);
+	list_add_tail(&rf->list, &irdma_rf_list);
+	spin_unlock_irq(&irdma_rf_list_lock);
+	/* The link may have changed while the device registered. */
+	irdma_port_update(rf);
+	mutex_unlock(&irdma_rf_list_mutex);
+	/* So may the addresses. */
+	schedule_work(&rf->arp.sync_work);
+}
+
+static void irdma_rf_list_del(struct irdma_pci_f *rf)
+{
+	mutex_lock(&irdma_rf_list_mutex);
+	spin_lock_irq(&irdma_rf_list_lock);
+	list_del(&rf->list);
+	spin_unlock_irq(&irdma_rf_list_lock);
+	mutex_unlock(&irdma_rf_list_mutex);
 }
 
 static struct notifier_block irdma_netdev_nb = {
@@ -111,14 +206,15 @@ static void irdma_unwind(struct irdma_pci_f *rf)
 {
 	switch (rf->state) {
 	case IRDMA_INIT_IBDEV:
-		mutex_lock(&irdma_rf_list_mutex);
-		list_del(&rf->list);
-		mutex_unlock(&irdma_rf_list_mutex);
+		irdma_rf_list_del(rf);
 		irdma_ib_unregister(rf);
 		fallthrough;
 	case IRDMA_INIT_VSI_FILTER:
 		if (!rf->resetting)
 			rf->vsi_filter(rf, false);
+		fallthrough;
+	case IRDMA_INIT_ARP:
+		irdma_arp_fini(rf);
 		fallthrough;
 	case IRDMA_INIT_LOCAL_MAC:
 		irdma_local_mac_del(rf);
@@ -156,7 +252,7 @@ static void irdma_unwind(struct irdma_pci_f *rf)
  * In order: PE ready and doorbell checks; CQP; HMC (query, size, commit,
  * SDs); CCQ; firmware features; CEQ 0 and its interrupt (CQP completions
  * by event from then on); the per-CPU CEQs; AEQ and its interrupt; the netdev's MAC in the
- * local MAC table; the VSI's RoCEv2 filter
+ * local MAC table; the ARP cache with the netdev's own addresses; the VSI's RoCEv2 filter
  * through the parent; the ib_device. Each step has its undo, run in
  * reverse by irdma_remove_pf() or when a later step fails.
  *
@@ -215,6 +311,11 @@ int irdma_probe_pf(struct irdma_pci_f *rf)
 		goto err_unwind;
 	rf->state = IRDMA_INIT_LOCAL_MAC;
 
+	err = irdma_arp_init(rf);
+	if (err)
+		goto err_unwind;
+	rf->state = IRDMA_INIT_ARP;
+
 	err = rf->vsi_filter(rf, true);
 	if (err) {
 		dev_err(dev, "VSI %u: RoCEv2 filter not enabled: %d\n",
@@ -230,14 +331,8 @@ int irdma_probe_pf(struct irdma_pci_f *rf)
 		dev_err(dev, "ib_device registration failed: %d\n", err);
 		goto err_dbg;
 	}
-	mutex_lock(&irdma_rf_list_mutex);
-	list_add_tail(&rf->list, &irdma_rf_list);
-	mutex_unlock(&irdma_rf_list_mutex);
 	rf->state = IRDMA_INIT_IBDEV;
-	/* The link may have changed while the device registered. */
-	mutex_lock(&irdma_rf_list_mutex);
-	irdma_port_update(rf);
-	mutex_unlock(&irdma_rf_list_mutex);
+	irdma_rf_list_add(rf);
 	return 0;
 
 err_dbg:
@@ -271,17 +366,27 @@ static int __init irdma_init_module(void)
 		pr_err("cannot register the netdev notifier: %d\n", err);
 		goto err_dbg_exit;
 	}
+	err = register_inetaddr_notifier(&irdma_inetaddr_nb);
+	if (err)
+		goto err_netdev_nb;
+	err = register_inet6addr_notifier(&irdma_inet6addr_nb);
+	if (err)
+		goto err_inet_nb;
 
 	err = irdma_ice_lite_register();
 	if (err) {
 		pr_err("cannot register the ice_lite auxiliary driver: %d\n",
 		       err);
-		goto err_notifier;
+		goto err_inet6_nb;
 	}
 
 	return 0;
 
-err_notifier:
+err_inet6_nb:
+	unregister_inet6addr_notifier(&irdma_inet6addr_nb);
+err_inet_nb:
+	unregister_inetaddr_notifier(&irdma_inetaddr_nb);
+err_netdev_nb:
 	unregister_netdevice_notifier(&irdma_netdev_nb);
 err_dbg_exit:
 	irdma_dbg_exit();
@@ -291,6 +396,8 @@ err_dbg_exit:
 static void __exit irdma_exit_module(void)
 {
 	irdma_ice_lite_unregister();
+	unregister_inet6addr_notifier(&irdma_inet6addr_nb);
+	unregister_inetaddr_notifier(&irdma_inetaddr_nb);
 	unregister_netdevice_notifier(&irdma_netdev_nb);
 	irdma_dbg_exit();
 }
@@ -300,3 +407,5 @@ module_exit(irdma_exit_module);
 
 MODULE_DESCRIPTION("RDMA driver for the Intel E810 (GEN_2) protocol engine");
 MODULE_LICENSE("GPL");
+/* User space reaches the device through uverbs; load it with us. */
+MODULE_SOFTDEP("pre: ib_uverbs");

@@ -218,6 +218,38 @@ struct irdma_eq {
 	char name[32];
 };
 
+/**
+ * struct irdma_arp_entry - one entry of the engine's ARP cache
+ * @ip: IPv4 in ip[0] (host order) or IPv6, ip[0] most significant
+ * @mac: the MAC the device has for it
+ * @ipv4: @ip is IPv4
+ * @local: one of the netdev's own addresses
+ * @stale: scratch flag of irdma_arp_sync_local()
+ * @refs: QPs and AHs using the entry
+ */
+struct irdma_arp_entry {
+	u32 ip[4];
+	u8 mac[ETH_ALEN];
+	bool ipv4;
+	bool local;
+	bool stale;
+	u32 refs;
+};
+
+/**
+ * struct irdma_arp - the ARP cache (arp.c)
+ * @tbl: @size entries, one per HMC ARP object; entry 0 is reserved
+ * @size: entries
+ * @lock: protects @tbl and serializes the MANAGE_ARP commands
+ * @sync_work: re-reads the netdev's addresses (address notifiers)
+ */
+struct irdma_arp {
+	struct irdma_arp_entry *tbl;
+	u32 size;
+	struct mutex lock;	/* tbl */
+	struct work_struct sync_work;
+};
+
 /* Steps of the bring-up, for the reverse-order undo. */
 enum irdma_init_state {
 	IRDMA_INIT_NONE,
@@ -228,6 +260,7 @@ enum irdma_init_state {
 	IRDMA_INIT_CEQS,
 	IRDMA_INIT_AEQ,
 	IRDMA_INIT_LOCAL_MAC,
+	IRDMA_INIT_ARP,
 	IRDMA_INIT_VSI_FILTER,
 	IRDMA_INIT_IBDEV,
 };
@@ -275,6 +308,7 @@ struct irdma_device {
  * @port_active: last port state reported to ib_core
  * @mac: the MAC in the local MAC table
  * @mac_idx: its entry
+ * @arp: the ARP cache
  *
  * The core code never looks at the parent; each parent kind has its own
  * *_if.c file that fills the generic fields and owns its parent pointer.
@@ -308,6 +342,7 @@ struct irdma_pci_f {
 	bool port_active;
 	u8 mac[ETH_ALEN];
 	u32 mac_idx;
+	struct irdma_arp arp;
 };
 
 static inline struct device *irdma_rf_to_dev(struct irdma_pci_f *rf)
@@ -371,7 +406,17 @@ int irdma_cqp_post_async(struct irdma_pci_f *rf, u8 op, u64 hdr,
 int irdma_query_features(struct irdma_pci_f *rf);
 int irdma_local_mac_add(struct irdma_pci_f *rf);
 void irdma_local_mac_del(struct irdma_pci_f *rf);
+int irdma_local_mac_update(struct irdma_pci_f *rf);
 const char *irdma_cqp_op_name(u8 op);
+
+/* arp.c: the ARP cache */
+int irdma_arp_init(struct irdma_pci_f *rf);
+void irdma_arp_fini(struct irdma_pci_f *rf);
+void irdma_arp_sync_local(struct irdma_pci_f *rf);
+int irdma_arp_get(struct irdma_pci_f *rf, const u32 ip[4], bool ipv4,
+		  const u8 *mac);
+void irdma_arp_put(struct irdma_pci_f *rf, int idx);
+int irdma_arp_show(struct seq_file *m, struct irdma_pci_f *rf);
 
 /* hmc.c */
 int irdma_hmc_setup(struct irdma_pci_f *rf);

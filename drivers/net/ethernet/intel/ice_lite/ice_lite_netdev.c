@@ -143,6 +143,12 @@ static const struct net_device_ops ice_lite_netdev_ops = {
 	.ndo_get_stats64 = ice_lite_get_stats64,
 	.ndo_tx_timeout = ice_lite_tx_timeout,
 	.ndo_validate_addr = eth_validate_addr,
+	/*
+	 * ice moves its switch rule (add/remove MAC filter) here; the model
+	 * has no MAC filter (the port takes every frame and the stack drops
+	 * what is not for it), so the address is only the netdev's.
+	 */
+	.ndo_set_mac_address = eth_mac_addr,
 };
 
 /**
@@ -171,6 +177,7 @@ int ice_lite_netdev_create(struct ice_lite_pf *pf)
 	netdev->netdev_ops = &ice_lite_netdev_ops;
 	ice_lite_set_ethtool_ops(netdev);
 	netdev->watchdog_timeo = 5 * HZ;
+	netdev->priv_flags |= IFF_LIVE_ADDR_CHANGE;
 	netdev->min_mtu = ETH_MIN_MTU;
 	netdev->max_mtu = ICE_LITE_MAX_MTU;
 	if (pf->caps.max_mtu && pf->caps.max_mtu < ICE_LITE_MAX_MTU)
