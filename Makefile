@@ -52,7 +52,12 @@ unit: deps-host
 fuzz: deps-host
 	@$(MAKE) -s -C tests/fuzz run
 
-vm-check: all
+# C programs the VM scenarios run in the guest (tests/vm/progs/), built
+# against our rdma-core; tools/vm copies build/progs/ into every guest.
+progs: rdma-core
+	@$(MAKE) -s -C tests/vm/progs
+
+vm-check: all progs
 	@tools/vm check
 
 check:
@@ -106,5 +111,5 @@ clean:
 	done; true
 	rm -rf build/unit build/vm build/guest
 
-.PHONY: all deps deps-host qemu rdma-core modules guest run unit fuzz vm-check \
+.PHONY: all deps deps-host qemu rdma-core modules guest run unit fuzz progs vm-check \
 	check lint lint-6.1 install clean

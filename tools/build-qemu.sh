@@ -51,6 +51,18 @@ link_checkout() {
 	fi
 }
 
+# Every model source must be in qemu-device/meson.build (meson has no
+# globs); a file missing there would only show up as a link error.
+check_meson_list() {
+	local f missing=()
+	for f in "$TOP"/qemu-device/model/*.c; do
+		grep -q "'model/$(basename "$f")'" "$TOP/qemu-device/meson.build" ||
+			missing+=("$(basename "$f")")
+	done
+	[ ${#missing[@]} = 0 ] ||
+		die "not listed in qemu-device/meson.build: ${missing[*]}"
+}
+
 configure() {
 	[ -f "$BLD/build.ninja" ] && return 0
 	log "configuring QEMU in $BLD (once per key)"
@@ -74,6 +86,7 @@ mkdir -p "$CACHE"
 exec 9>"$CACHE/qemu.lock"
 flock 9
 inject_hooks
+check_meson_list
 link_checkout
 configure
 build

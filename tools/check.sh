@@ -32,8 +32,8 @@ else
 	add_counts "fuzz: 0 passed, 1 failed"
 fi
 
-echo "== build (QEMU, rdma-core, modules, guest image)"
-if make -s all; then
+echo "== build (QEMU, rdma-core, modules, guest image, guest test programs)"
+if make -s all progs; then
 	echo "== build done at $((SECONDS - t0)) s"
 	echo "== VM scenarios"
 	tools/vm check || true

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "e810_core.h"
+#include "e810_xport.h"
 
 #define PUSH_END (E810_PUSH_OFFSET + (E810_PUSH_MAX_PAGES + 1) * 0x1000u)
 
@@ -88,12 +89,17 @@ int e810_core_init(E810Core *core, const E810CoreOps *ops, void *opaque,
         return ret;
     }
     e810_intr_init(&core->intr, E810_MSIX_VECTORS);
+    if (e810_xport_init(core)) {
+        e810_regfile_fini(&core->regs);
+        return -ENOMEM;
+    }
     e810_core_reset(core);
     return 0;
 }
 
 void e810_core_fini(E810Core *core)
 {
+    e810_xport_fini(core);
     e810_rdma_fini(core);
     e810_regfile_fini(&core->regs);
 }
@@ -105,6 +111,7 @@ void e810_core_reset(E810Core *core)
     e810_intr_reset(&core->intr);
     e810_aq_reset(core);
     e810_lan_reset(core);
+    e810_xport_reset(core);
     e810_rdma_reset(core);
     core->work_pending = 0;
 }
@@ -134,6 +141,11 @@ void e810_core_inject_pe_criterr(E810Core *core)
     if (ena & E810_PFINT_OICR_PE_CRITERR) {
         e810_intr_cause(core, E810_PFINT_OICR_CTL);
     }
+}
+
+void e810_core_timer_fire(E810Core *core)
+{
+    e810_xport_timer(core);
 }
 
 bool e810_core_can_receive(E810Core *core)
@@ -352,6 +364,7 @@ static void do_pf_reset(E810Core *core)
     e810_intr_reset(&core->intr);
     e810_lan_reset(core);
     e810_aq_clear_pf_config(core);  /* firmware frees the PF's VSI, qsets */
+    e810_xport_reset(core);
     e810_rdma_reset(core);  /* the PE function is reset with the PF */
     *e810_regfile_ptr(&core->regs, E810_PFGEN_CTRL) &= ~E810_PFGEN_CTRL_PFSWR;
     core->stats.pf_resets++;
@@ -368,6 +381,7 @@ static void do_core_reset(E810Core *core)
     e810_intr_reset(&core->intr);
     e810_aq_reset(core);
     e810_lan_reset(core);
+    e810_xport_reset(core);
     e810_rdma_reset(core);
     /* Done: device active again, last reset type kept for the driver. */
     *rstat = FIELD_PREP(E810_GLGEN_RSTAT_RESET_TYPE, type);
@@ -396,5 +410,8 @@ void e810_core_run_work(E810Core *core)
     }
     if (work & E810_WORK_RDMA) {
         e810_rdma_run_work(core, work);
+    }
+    if (work & E810_WORK_XPORT) {
+        e810_xport_run_work(core);
     }
 }

@@ -44,6 +44,14 @@ typedef struct E810CoreOps {
     void (*rx_ready)(void *opaque);
     /* Diagnostics; may be NULL. */
     void (*log)(void *opaque, E810LogLevel level, const char *msg);
+    /*
+     * The device's one timer (RoCE retransmission, RNR waits), on the
+     * embedder's virtual clock in ns. timer_mod() (re)arms it to call
+     * e810_core_timer_fire() once @deadline_ns has passed; UINT64_MAX
+     * cancels it. Both may be NULL: the transport then never retransmits.
+     */
+    uint64_t (*now_ns)(void *opaque);
+    void (*timer_mod)(void *opaque, uint64_t deadline_ns);
 } E810CoreOps;
 
 /* Counters a test or a debugger can read; never reset by the guest. */
@@ -67,6 +75,8 @@ enum {
     E810_WORK_CQP_CTX = 1u << 5,    /* CCQPLOW written: create/destroy CQP */
     E810_WORK_CQP = 1u << 6,        /* CQPDB written: run CQP WQEs */
     E810_WORK_CQ_ARM = 1u << 7,     /* CQARM written: apply CQ arms */
+    /* RoCE transport (e810_xport.c): paced READ responses to continue */
+    E810_WORK_XPORT = 1u << 8,
 };
 
 #define E810_WORK_RDMA  (E810_WORK_CQP_CTX | E810_WORK_CQP | E810_WORK_CQ_ARM)
@@ -83,6 +93,7 @@ typedef struct E810Core {
     E810AqState aq;
     E810Lan lan;
     E810Rdma rdma;                      /* RDMA protocol engine */
+    struct E810Xport *xport;            /* RoCEv2 transport (e810_xport.h) */
     uint8_t aq_buf[E810_AQ_MAX_BUF];    /* indirect buffer of one command */
 
     uint32_t work_pending;
@@ -117,6 +128,9 @@ void e810_core_set_link(E810Core *core, bool up);
  */
 #define E810_PE_CRITERR_INJECTED    0x00000001u
 void e810_core_inject_pe_criterr(E810Core *core);
+
+/* The timer armed with ops->timer_mod expired. */
+void e810_core_timer_fire(E810Core *core);
 
 /* Network backend: may a frame be delivered now; deliver one. */
 bool e810_core_can_receive(E810Core *core);

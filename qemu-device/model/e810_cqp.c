@@ -247,6 +247,10 @@ void e810_cqp_process(E810Core *core)
     E810Cqp *cqp = &core->rdma.cqp;
     uint32_t n;
 
+    if (cqp->stalled) {
+        return;
+    }
+
     /* One lap at most: the driver cannot have more than size - 1 posted. */
     for (n = 0; cqp->created && cqp->tail != cqp->head && n < cqp->sq_size;
          n++) {
@@ -254,4 +258,11 @@ void e810_cqp_process(E810Core *core)
             break;
         }
     }
+}
+
+void e810_cqp_inject_stall(E810Core *core)
+{
+    core->rdma.cqp.stalled = true;
+    e810_core_log(core, E810_LOG_GUEST_ERROR,
+                  "debug: CQP stalled until the next PF reset");
 }

@@ -4,8 +4,12 @@
  * GLINT_DYN_CTL(n) gates MSI-X vector n (GEN_2 uses the absolute vector
  * number). A cause that fires while INTENA is set sends the message and,
  * unless GLINT_CTL.DIS_AUTOMASK is set, clears INTENA until the driver
- * re-arms it; a cause that fires while INTENA is clear stays pending and is
- * sent when INTENA is set again, unless CLEARPBA dropped it first.
+ * re-arms it; a cause that fires while INTENA is clear stays latched and is
+ * sent when INTENA is set again. irdma (like ice) re-enables a vector with
+ * INTENA | CLEARPBA after draining its event queue and does not look at the
+ * queue again, which is only correct if an event that arrived meanwhile
+ * still interrupts: so CLEARPBA, which acts on the MSI-X pending bit (kept
+ * by QEMU's MSI-X layer for masked vectors), does not drop latched causes.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -99,9 +103,6 @@ void e810_intr_dyn_ctl_write(E810Core *core, unsigned n, uint32_t *reg,
     *reg = stored;
     if (n >= core->intr.nvectors) {
         return;     /* no MSI-X entry behind it: storage only */
-    }
-    if (val & E810_GLINT_DYN_CTL_CLEARPBA) {
-        pending_set(&core->intr, n, false);
     }
     if (val & E810_GLINT_DYN_CTL_SWINT_TRIG) {
         pending_set(&core->intr, n, true);

@@ -13,6 +13,8 @@
  * the 32-byte flex NIC format with DD (and EOF on the last), then the
  * QINT_RQCTL cause fires. With no buffer posted the frame is held back by
  * the network layer (can_receive) and retried when the tail moves.
+ * RoCEv2 frames for the RDMA engine are steered away first (see
+ * e810_lan_receive).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -20,6 +22,7 @@
 #include <string.h>
 
 #include "e810_core.h"
+#include "e810_xport.h"
 
 #define TEID_TXQ_BASE       0x1000
 #define QRX_TAIL_MASK       0x1fff
@@ -347,6 +350,15 @@ size_t e810_lan_receive(E810Core *core, const uint8_t *buf, size_t len)
     size_t off = 0;
     uint32_t need;
 
+    /*
+     * Rx steering: with the VSI's PE filter on (VSI queue option
+     * PE_FLTR_EN), RoCEv2 frames (UDP 4791) for our MAC or an attached
+     * multicast group go to the protocol engine, not to a LAN queue.
+     */
+    if (e810_xport_wants(core, buf, len)) {
+        e810_xport_receive(core, buf, len);
+        return len;
+    }
     if (!rxq->enabled || len < ETH_HLEN_MIN) {
         st->rx_dropped++;
         return len;

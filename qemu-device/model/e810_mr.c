@@ -6,13 +6,16 @@
  * The index (STag >> 8) must be within the committed MR count and backed
  * by the HMC. Failures use the CQP's "STag invalid" minor code. What the
  * data path needs to check an access (PD, key, rights, bounds, PBL) is kept
- * in E810Mr.
+ * in E810Mr. An MR allocated by ALLOC_STAG becomes usable by FAST_REG_MR
+ * (an SQ WQE of a kernel QP, below) and unusable again by an invalidation
+ * (e810_dp_invalidate).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <string.h>
 
 #include "e810_core.h"
+#include "e810_dp.h"
 
 #define MR_MAX_SIZE     0x200000000000ull   /* GEN_2 max_mr_size */
 
@@ -102,6 +105,7 @@ void e810_op_alloc_stag(E810Core *core, const E810CqpWqe *w,
     if (m.is_mw) {
         m.mw_type1 = hdr & E810_CQPSQ_STAG_MWTYPE;
     } else {
+        m.fast_reg_ok = true;
         m.rights = FIELD_GET(E810_CQPSQ_STAG_ARIGHTS, hdr);
         m.remote = hdr & E810_CQPSQ_STAG_REMACCENABLED;
         if (!mr_layout(core, w, &m, res)) {
@@ -162,4 +166,67 @@ void e810_op_dealloc_stag(E810Core *core, const E810CqpWqe *w,
         return;
     }
     memset(mr, 0, sizeof(*mr));
+}
+
+/* ---- FAST_REG_MR from an SQ WQE (facts 5.3) ------------------------------ */
+
+uint16_t e810_mr_fast_reg(E810Core *core, E810Qp *qp, const uint64_t *q)
+{
+    uint64_t hdr = q[E810_QW(E810_WQE_HDR_OFF)];
+    uint64_t q1 = q[E810_QW(E810_WQE_FRAG0_DESC_OFF)];
+    uint64_t q2 = q[E810_QW(E810_WQE_OPQ_OFF)];
+    uint32_t idx = FIELD_GET(E810_WQE_FR_STAGINDEX, hdr);
+    uint8_t rights = FIELD_GET(E810_WQE_STAGRIGHTS, hdr);
+    uint8_t lpbl = FIELD_GET(E810_WQE_FR_LPBLSIZE, hdr);
+    uint8_t hpage = FIELD_GET(E810_WQE_FR_HPAGESIZE, hdr);
+    uint32_t first = FIELD_GET(E810_WQE_FR_PBLIDX_HI, q1) << 16 |
+                     FIELD_GET(E810_WQE_FR_PBLIDX_LO, q2);
+    uint64_t len = FIELD_GET(E810_WQE_FR_LEN, q2);
+    E810Mr *mr;
+
+    if (!(qp->ctx[E810_QW(E810_QPC_FLAGS_OFF)] & E810_QPC_FASTREGEN)) {
+        return E810_AE_PRIV_OPERATION_DENIED;   /* user QPs may not */
+    }
+    if (idx >= e810_hmc_count(core, E810_HMC_MR) ||
+        !core->rdma.mr[idx].valid) {
+        return E810_AE_AMP_INVALID_STAG;
+    }
+    mr = &core->rdma.mr[idx];
+    if (mr->is_mw) {
+        return E810_AE_AMP_FASTREG_MW_STAG;
+    }
+    if (!mr->fast_reg_ok || mr->fr_valid || mr->registered) {
+        return E810_AE_AMP_FASTREG_VALID_STAG;  /* REG_MR'd, or still valid */
+    }
+    if (mr->pd != e810_dp_qp_pd(qp)) {
+        return E810_AE_AMP_BAD_PD;
+    }
+    if ((rights & E810_ACCESS_REMOTE_WRITE) &&
+        !(rights & E810_ACCESS_LOCAL_WRITE)) {
+        return E810_AE_AMP_FASTREG_INVALID_RIGHTS;
+    }
+    if (len > MR_MAX_SIZE) {
+        return E810_AE_AMP_FASTREG_INVALID_LENGTH;
+    }
+    if (hpage > E810_HPAGE_1G ||
+        (lpbl != E810_LPBL_NONE && lpbl != E810_LPBL_LEVEL1 &&
+         lpbl != E810_LPBL_LEVEL2)) {
+        return E810_AE_AMP_FASTREG_INVALID_PBL_HPS_CFG;
+    }
+    if (lpbl != E810_LPBL_NONE && first >= e810_hmc_count(core,
+                                                          E810_HMC_PBLE)) {
+        return E810_AE_AMP_FASTREG_PBLE_MISMATCH;
+    }
+    mr->key = FIELD_GET(E810_WQE_FR_STAGKEY, hdr);
+    mr->rights = rights;
+    mr->remote = rights & (E810_ACCESS_REMOTE_READ | E810_ACCESS_REMOTE_WRITE);
+    mr->zero_based = !(hdr & E810_WQE_VABASEDTO);
+    mr->va = q[E810_QW(E810_WQE_FRAG0_ADDR_OFF)];
+    mr->lpbl = lpbl;
+    mr->hpage = hpage;
+    mr->first_pble = first;
+    mr->len = len;
+    mr->pa = q1 & E810_WQE_FR_PBLADDR;
+    mr->fr_valid = true;
+    return 0;
 }

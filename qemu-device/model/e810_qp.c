@@ -7,10 +7,12 @@
  * cache would. Only RoCE RC and UD QPs are accepted. DESTROY_QP forgets the
  * QP; UPLOAD_CONTEXT writes the stored context back to the driver.
  *
- * FLUSH_WQES marks the queues flushed and moves the QP to ERROR; until the
- * data path tracks WQEs the device never has any outstanding, so it reports
- * "nothing flushed" (minor 0) and the driver completes them itself.
- * GENERATE_AE (same opcode) raises the AE the driver names.
+ * FLUSH_WQES moves the QP to ERROR and flushes the requested queues
+ * (e810_dp_flush): one flush CQE per queue that has work outstanding, with
+ * the driver's codes when USERFLCODE is set; the CQP minor says which queues
+ * had any (0 / 2 RQ / 3 SQ / 1 both). GENERATE_AE (same opcode) raises the
+ * AE the driver names. State changes and DESTROY tell the data path
+ * (e810_dp_qp_state / e810_dp_qp_release) and the transport.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -18,6 +20,7 @@
 #include <string.h>
 
 #include "e810_core.h"
+#include "e810_dp.h"
 
 E810Qp *e810_qp_get(E810Core *core, uint32_t qp_id)
 {
@@ -234,7 +237,10 @@ void e810_op_modify_qp(E810Core *core, const E810CqpWqe *w,
     }
     apply_ctx(qp, w, ctx);
     if (next != E810_QP_STATE_INVALID) {
+        uint8_t old = qp->state;
+
         qp->state = next;
+        e810_dp_qp_state(core, qp, old);
     }
 }
 
@@ -244,6 +250,8 @@ void e810_op_destroy_qp(E810Core *core, const E810CqpWqe *w,
     E810Qp *qp = qp_slot(core, w, E810_CQPSQ_QP_QPID, true, res);
 
     if (qp) {
+        e810_xport_qp_reset(core, qp - core->rdma.qp);
+        e810_dp_qp_release(core, qp);
         memset(qp, 0, sizeof(*qp));
     }
 }
@@ -281,10 +289,21 @@ void e810_op_flush_wqes(E810Core *core, const E810CqpWqe *w,
     }
     id = qp - core->rdma.qp;
     if (hdr & (E810_CQPSQ_FWQE_FLUSHSQ | E810_CQPSQ_FWQE_FLUSHRQ)) {
-        qp->flush_sq |= !!(hdr & E810_CQPSQ_FWQE_FLUSHSQ);
-        qp->flush_rq |= !!(hdr & E810_CQPSQ_FWQE_FLUSHRQ);
-        qp->state = E810_QP_STATE_ERROR;
-        res->minor = E810_CQP_COMPL_NOTHING_FLUSHED;
+        uint64_t codes = e810_wqe(w, E810_CQPSQ_FWQE_CODES_OFF);
+        uint16_t sq_maj = E810_CQE_MAJ_FLUSH, rq_maj = E810_CQE_MAJ_FLUSH;
+        uint16_t sq_min = E810_FLUSH_GENERAL_ERR;
+        uint16_t rq_min = E810_FLUSH_GENERAL_ERR;
+
+        if (hdr & E810_CQPSQ_FWQE_USERFLCODE) {
+            sq_maj = FIELD_GET(E810_CQPSQ_FWQE_SQMJERR, codes) ?: sq_maj;
+            rq_maj = FIELD_GET(E810_CQPSQ_FWQE_RQMJERR, codes) ?: rq_maj;
+            sq_min = FIELD_GET(E810_CQPSQ_FWQE_SQMNERR, codes);
+            rq_min = FIELD_GET(E810_CQPSQ_FWQE_RQMNERR, codes);
+        }
+        res->minor = e810_dp_flush(core, qp,
+                                   hdr & E810_CQPSQ_FWQE_FLUSHSQ,
+                                   hdr & E810_CQPSQ_FWQE_FLUSHRQ,
+                                   sq_maj, sq_min, rq_maj, rq_min);
     }
     if (hdr & E810_CQPSQ_FWQE_GENERATE_AE) {
         e810_qp_raise_ae(core, id, FIELD_GET(E810_CQPSQ_FWQE_AECODE, ae),
@@ -319,4 +338,6 @@ void e810_op_resume_qp(E810Core *core, const E810CqpWqe *w,
     qp->qs_handle = FIELD_GET(E810_CQPSQ_RESUMEQP_QSHANDLE,
                               e810_wqe(w, E810_CQPSQ_RESUMEQP_QS_OFF)) &
                     0x3ff;
+    /* Doorbells rung while suspended were not served. */
+    e810_dp_sq_kick(core, qp - core->rdma.qp);
 }

@@ -21,6 +21,12 @@ static void set_reg(E810Core *core, uint32_t off, uint32_t val)
 void e810_rdma_tables_free(E810Core *core)
 {
     E810Rdma *r = &core->rdma;
+    uint32_t i;
+
+    /* Per-QP data-path allocations first. */
+    for (i = 0; r->qp && i < r->qp_alloc; i++) {
+        e810_dp_qp_release(core, &r->qp[i]);
+    }
 
     free(r->cq);
     free(r->qp);
@@ -29,6 +35,7 @@ void e810_rdma_tables_free(E810Core *core)
     free(r->mcg);
     free(r->arp);
     free(r->arm_fifo);
+    free(r->sq_fifo);
     r->cq = NULL;
     r->qp = NULL;
     r->mr = NULL;
@@ -38,6 +45,10 @@ void e810_rdma_tables_free(E810Core *core)
     r->arm_fifo = NULL;
     r->arm_head = 0;
     r->arm_count = 0;
+    r->sq_fifo = NULL;
+    r->qp_alloc = 0;
+    r->sq_head = 0;
+    r->sq_count = 0;
 }
 
 /* calloc() that accepts a zero count (a table the driver did not ask for). */
@@ -55,12 +66,15 @@ bool e810_rdma_tables_alloc(E810Core *core)
     r->cq = table(ncq, sizeof(*r->cq));
     r->arm_fifo = table(ncq, sizeof(*r->arm_fifo));
     r->qp = table(e810_hmc_count(core, E810_HMC_QP), sizeof(*r->qp));
+    r->sq_fifo = table(e810_hmc_count(core, E810_HMC_QP),
+                       sizeof(*r->sq_fifo));
+    r->qp_alloc = e810_hmc_count(core, E810_HMC_QP);
     r->mr = table(e810_hmc_count(core, E810_HMC_MR), sizeof(*r->mr));
     r->ah = table(e810_hmc_count(core, E810_HMC_FSIAV), sizeof(*r->ah));
     r->mcg = table(e810_hmc_count(core, E810_HMC_FSIMC), sizeof(*r->mcg));
     r->arp = table(e810_hmc_count(core, E810_HMC_ARP), sizeof(*r->arp));
-    if (!r->cq || !r->arm_fifo || !r->qp || !r->mr || !r->ah || !r->mcg ||
-        !r->arp) {
+    if (!r->cq || !r->arm_fifo || !r->qp || !r->sq_fifo || !r->mr ||
+        !r->ah || !r->mcg || !r->arp) {
         e810_rdma_tables_free(core);
         return false;
     }
@@ -150,8 +164,7 @@ bool e810_rdma_write_register(E810Core *core, E810RegRef *ref, uint32_t val)
         e810_hmc_pdinv_write(core, val);
         return true;
     case E810_REGID_WQEALLOC:
-        e810_core_log(core, E810_LOG_UNIMP, "WQEALLOC written (0x%08x): "
-                      "RDMA data path not modelled yet", val);
+        e810_sq_doorbell(core, val);
         return true;
     default:
         return false;
@@ -166,8 +179,7 @@ void e810_rdma_doorbell_page_write(E810Core *core, uint32_t offset,
         e810_cq_arm_doorbell(core, val);
         break;
     case E810_DB_QP_OFFSET:
-        e810_core_log(core, E810_LOG_UNIMP, "SQ doorbell (qp %u): RDMA data "
-                      "path not modelled yet", val);
+        e810_sq_doorbell(core, val);
         break;
     default:
         core->rdma.stats.bad_doorbells++;
@@ -188,5 +200,9 @@ void e810_rdma_run_work(E810Core *core, uint32_t work)
     }
     if (work & E810_WORK_CQP) {
         e810_cqp_process(core);
+    }
+    /* After the CQP: a QP it just moved to RTS may have WQEs waiting. */
+    if (work & E810_WORK_DP_SQ) {
+        e810_sq_process(core);
     }
 }

@@ -26,6 +26,7 @@
 
 struct E810Core;
 struct E810RegRef;
+struct E810SendWqe;
 
 /* ---- device parameters (what QUERY_FPM_VAL and friends report) -------- */
 
@@ -104,6 +105,7 @@ typedef struct E810Cqp {
     uint32_t cur_index;
     uint64_t ops;           /* WQEs completed */
     uint64_t errors;        /* of which failed */
+    bool stalled;           /* debug knob: posted WQEs are left alone */
 } E810Cqp;
 
 /* ---- rings in host memory (CQ, CEQ, AEQ) ------------------------------- */
@@ -199,6 +201,49 @@ typedef struct E810Ae {
     uint8_t qp_state;
 } E810Ae;
 
+/* ---- data path: SQ/RQ state of a QP (e810_sq.c, e810_rq.c) ------------- */
+
+/* What the device remembers of a fetched SQ WQE until its CQE is due. */
+typedef struct E810SqSlot {
+    uint8_t quanta;
+    uint8_t opcode;
+    bool signaled;
+    bool done;              /* finished, waiting for older WQEs */
+    uint16_t status;        /* AE code, 0 = success */
+} E810SqSlot;
+
+typedef struct E810SqState {
+    bool ready;             /* geometry latched from the context */
+    uint64_t base;          /* SQ PA, or first PBLE (E810Qp.virt) */
+    uint32_t quanta;        /* ring size in quanta (power of two) */
+    uint32_t fetch;         /* next quantum to read */
+    bool fetch_pol;         /* valid-bit value expected at fetch */
+    uint32_t retire;        /* oldest WQE whose CQE is not written yet */
+    uint32_t pending;       /* WQEs fetched, not retired */
+    uint32_t flushed_to;    /* fetch position of the last flush */
+    E810SqSlot *slots;      /* one per quantum, at the WQE's first one */
+    bool kick_pending;      /* queued in E810Rdma.sq_fifo */
+    bool stalled;           /* transport refused: wait for its kick */
+    uint64_t wqes;          /* counters for tests and debugging */
+    uint64_t cqes;
+    uint32_t kicks;         /* e810_dp_sq_kick() calls, to spot one that
+                             * came during a refused e810_xport_send() */
+    bool wait_retire;       /* fence or full ring: kick on completions */
+    uint64_t overruns;      /* WQEs found over outstanding ones */
+} E810SqState;
+
+typedef struct E810RqState {
+    bool ready;
+    uint64_t base;          /* RQ PA, or first PBLE (after the SQ's pages) */
+    uint32_t quanta;        /* ring size in quanta */
+    uint8_t shift;          /* WQE size = 32 << shift */
+    uint32_t head;          /* next WQE (entry index) the device takes */
+    bool pol;               /* valid-bit value expected at head */
+    uint32_t outstanding;   /* taken, not completed */
+    uint32_t oldest;        /* entry index of the oldest one outstanding */
+    uint64_t taken;
+} E810RqState;
+
 typedef struct E810Qp {
     bool valid;
     uint8_t type;           /* E810_QP_TYPE_ROCE_RC / _UD */
@@ -214,10 +259,16 @@ typedef struct E810Qp {
     uint64_t compl_ctx;     /* host context off 168 */
     uint16_t qs_handle;
     uint64_t ctx[E810_QP_CTX_SIZE / 8];   /* last loaded, host order */
+    /* data path (M1: queues and memory) */
+    E810SqState sq;
+    E810RqState rq;
+    bool fatal;             /* AE raised: no further AEs until reset */
 } E810Qp;
 
 typedef struct E810Mr {
     bool valid;
+    bool fast_reg_ok;       /* allocated by ALLOC_STAG for FAST_REG_MR */
+    bool fr_valid;          /* fast-registered and not invalidated */
     bool is_mw;             /* a memory window (ALLOC_STAG without MR) */
     bool registered;        /* REG_MR done (else allocated for fast-reg) */
     bool mw_type1;
@@ -273,6 +324,12 @@ typedef struct E810RdmaStats {
     uint64_t cq_overflows;
     uint64_t events_dropped;    /* CEQE for a missing or invalid CEQ */
     uint64_t bad_doorbells;
+    /* data path */
+    uint64_t sq_wqes;           /* SQ WQEs fetched */
+    uint64_t sq_bad_wqes;       /* malformed or with a bad opcode */
+    uint64_t dp_cqes;           /* SQ/RQ CQEs written (flush ones too) */
+    uint64_t dp_access_errors;  /* STag checks that failed */
+    uint64_t dp_dma_bytes;      /* payload moved through e810_mem.c */
 } E810RdmaStats;
 
 typedef struct E810Rdma {
@@ -289,6 +346,18 @@ typedef struct E810Rdma {
     uint32_t *arm_fifo;
     uint32_t arm_head;
     uint32_t arm_count;
+    /* SQ doorbells waiting for deferred work, each QP at most once. */
+    uint32_t *sq_fifo;
+    uint32_t qp_alloc;      /* entries of qp[] and sq_fifo[] */
+    /*
+     * Host tests only (QEMU never sets it): transport opcodes go here
+     * instead of e810_xport_send(), so the queue layer can be tested
+     * with the test acting as the transport. Same contract.
+     */
+    bool (*xport_send_hook)(struct E810Core *core, struct E810Qp *qp,
+                            const struct E810SendWqe *wqe);
+    uint32_t sq_head;
+    uint32_t sq_count;
     E810Ceq ceq[E810_PE_MAX_CEQS];
     E810Aeq aeq;
     uint64_t stats_inst[E810_MAX_STATS_INST / 64];
@@ -353,6 +422,12 @@ void e810_cqp_doorbell(struct E810Core *core, uint32_t val);
 void e810_cqp_process_ctx(struct E810Core *core);
 /* Work: runs the posted WQEs (at most one lap of the SQ). */
 void e810_cqp_process(struct E810Core *core);
+/*
+ * Debug knob: the engine stops consuming CQP WQEs (CQPTAIL freezes, no CCQ
+ * completions) until the next PF reset, like wedged firmware; the driver's
+ * watchdog must notice and have the function reset.
+ */
+void e810_cqp_inject_stall(struct E810Core *core);
 /* Fails @res with @major/@minor and logs the reason as a guest error. */
 void e810_cqp_fail(struct E810Core *core, E810CqpResult *res, uint16_t major,
                    uint16_t minor, const char *fmt, ...)
@@ -465,6 +540,53 @@ E810CqpOpFn e810_op_resume_qp;
 E810CqpOpFn e810_op_alloc_stag;
 E810CqpOpFn e810_op_reg_mr;
 E810CqpOpFn e810_op_dealloc_stag;
+
+/* ---- data path, queues and memory (M1): e810_sq.c, e810_rq.c, e810_mem.c,
+ *      e810_dp_cqe.c. The transport-facing API is in e810_dp.h. ---------- */
+
+/*
+ * Work bit of the SQ kicks. It shares the CQ-arm bit (both are cheap queue
+ * scans, dispatched from e810_rdma_run_work) until e810_core.h gets its
+ * own E810_WORK_SQ in E810_WORK_RDMA; then this line names that bit.
+ */
+#define E810_WORK_DP_SQ E810_WORK_CQ_ARM
+
+/* MMIO: WQEALLOC or doorbell page +0: queue an SQ kick for @val's QP. */
+void e810_sq_doorbell(struct E810Core *core, uint32_t val);
+/* Work: fetches SQ WQEs of the kicked QPs (bounded, round robin). */
+void e810_sq_process(struct E810Core *core);
+/* QP @qp moved from @old_state to qp->state (MODIFY_QP): resets the
+ * transport, or kicks the SQ for WQEs posted before RTS. */
+void e810_dp_qp_state(struct E810Core *core, struct E810Qp *qp,
+                      uint8_t old_state);
+/* QP destroyed (or the tables freed): drops the data-path state. */
+void e810_dp_qp_release(struct E810Core *core, struct E810Qp *qp);
+/*
+ * FLUSH_WQES: flushes the requested queues with @sq_minor / @rq_minor;
+ * returns the CQP minor code (E810_CQP_COMPL_*: what was flushed).
+ */
+uint16_t e810_dp_flush(struct E810Core *core, struct E810Qp *qp, bool sq,
+                       bool rq, uint16_t sq_major, uint16_t sq_minor,
+                       uint16_t rq_major, uint16_t rq_minor);
+
+/* e810_dp_cqe.c: one SQ CQE (major/minor 0: success), RQ CQEs. */
+bool e810_dp_sq_cqe(struct E810Core *core, struct E810Qp *qp,
+                    uint32_t wqe_idx, uint8_t opcode, uint16_t major,
+                    uint16_t minor);
+bool e810_dp_rq_flush_cqe(struct E810Core *core, struct E810Qp *qp,
+                          uint32_t wqe_idx, uint16_t major, uint16_t minor);
+struct E810RecvInfo;
+bool e810_dp_rq_cqe(struct E810Core *core, struct E810Qp *qp,
+                    uint32_t wqe_idx, const struct E810RecvInfo *info);
+/* e810_rq.c: flushes the RQ (posted and taken WQEs); true if any. */
+bool e810_rq_flush(struct E810Core *core, struct E810Qp *qp, uint16_t major,
+                   uint16_t minor);
+/* e810_sq.c: the same for the SQ. */
+bool e810_sq_flush(struct E810Core *core, struct E810Qp *qp, uint16_t major,
+                   uint16_t minor);
+/* e810_mr.c: FAST_REG_MR from an SQ WQE (qwords in host order). */
+uint16_t e810_mr_fast_reg(struct E810Core *core, struct E810Qp *qp,
+                          const uint64_t *q);
 
 /* ---- e810_ah.c: address handles and multicast groups --------------------- */
 

@@ -13,6 +13,8 @@
  *   x-inject-pe-criterr=true  the protocol engine reports a critical error
  *                             (GLPE_CRITERR, PFINT_OICR.PE_CRITERR); reads
  *                             back false
+ *   x-inject-cqp-stall=true   the CQP stops consuming WQEs until the next
+ *                             PF reset (a wedged engine); reads back false
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -27,6 +29,7 @@
 #include "qemu/log.h"
 #include "qemu/main-loop.h"
 #include "qemu/module.h"
+#include "qemu/timer.h"
 #include "system/dma.h"
 
 #include "e810_core.h"
@@ -46,6 +49,7 @@ struct E810State {
     MemoryRegion mmio;
     MemoryRegion msix;
     QEMUBH *work_bh;
+    QEMUTimer *xport_timer;     /* RoCE retransmission / RNR waits */
 
     E810Core core;
 };
@@ -103,6 +107,30 @@ static void e810_log(void *opaque, E810LogLevel level, const char *msg)
                   "e810 %s: %s\n", DEVICE(opaque)->canonical_path ?: "", msg);
 }
 
+/* The core's one timer runs on the virtual clock, like the guest's time. */
+static uint64_t e810_now_ns(void *opaque)
+{
+    return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+}
+
+static void e810_timer_mod(void *opaque, uint64_t deadline_ns)
+{
+    E810State *s = opaque;
+
+    if (deadline_ns == UINT64_MAX) {
+        timer_del(s->xport_timer);
+    } else {
+        timer_mod(s->xport_timer, (int64_t)MIN(deadline_ns, INT64_MAX));
+    }
+}
+
+static void e810_timer_cb(void *opaque)
+{
+    E810State *s = opaque;
+
+    e810_core_timer_fire(&s->core);
+}
+
 static const E810CoreOps e810_core_ops = {
     .dma_read = e810_dma_read,
     .dma_write = e810_dma_write,
@@ -111,6 +139,8 @@ static const E810CoreOps e810_core_ops = {
     .transmit = e810_transmit,
     .rx_ready = e810_rx_ready,
     .log = e810_log,
+    .now_ns = e810_now_ns,
+    .timer_mod = e810_timer_mod,
 };
 
 static void e810_work_bh(void *opaque)
@@ -187,10 +217,12 @@ static void e810_realize(PCIDevice *pdev, Error **errp)
     uint64_t dsn = 0;
     int ret, i;
 
+    /* Before the core: its reset may already cancel the timer. */
+    s->xport_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, e810_timer_cb, s);
     ret = e810_core_init(&s->core, &e810_core_ops, s, PCI_FUNC(pdev->devfn));
     if (ret) {
         error_setg_errno(errp, -ret, "e810: cannot initialise device core");
-        return;
+        goto err_timer;
     }
 
     pdev->config[PCI_CACHE_LINE_SIZE] = 0x10;
@@ -248,6 +280,9 @@ err_msix:
     msix_uninit(pdev, &s->msix, &s->msix);
 err_core:
     e810_core_fini(&s->core);
+err_timer:
+    timer_free(s->xport_timer);
+    s->xport_timer = NULL;
 }
 
 static void e810_exit(PCIDevice *pdev)
@@ -259,6 +294,8 @@ static void e810_exit(PCIDevice *pdev)
     pcie_cap_exit(pdev);
     msix_uninit(pdev, &s->msix, &s->msix);
     e810_core_fini(&s->core);
+    timer_free(s->xport_timer);
+    s->xport_timer = NULL;
 }
 
 static void e810_reset_hold(Object *obj, ResetType type)
@@ -266,6 +303,7 @@ static void e810_reset_hold(Object *obj, ResetType type)
     E810State *s = E810(obj);
 
     qemu_bh_cancel(s->work_bh);
+    timer_del(s->xport_timer);
     e810_core_reset(&s->core);
     e810_core_set_link(&s->core, !qemu_get_queue(s->nic)->link_down);
 }
@@ -292,6 +330,25 @@ static void e810_set_inject_pe_criterr(Object *obj, bool value, Error **errp)
         return;
     }
     e810_core_inject_pe_criterr(&s->core);
+}
+
+static bool e810_get_inject_cqp_stall(Object *obj, Error **errp)
+{
+    return false;
+}
+
+static void e810_set_inject_cqp_stall(Object *obj, bool value, Error **errp)
+{
+    E810State *s = E810(obj);
+
+    if (!value) {
+        return;
+    }
+    if (!DEVICE(obj)->realized) {
+        error_setg(errp, "x-inject-cqp-stall: device not realized");
+        return;
+    }
+    e810_cqp_inject_stall(&s->core);
 }
 
 static const Property e810_properties[] = {
@@ -322,6 +379,11 @@ static void e810_class_init(ObjectClass *oc, void *data)
                                    e810_set_inject_pe_criterr);
     object_class_property_set_description(oc, "x-inject-pe-criterr",
         "debug: set to true to inject a protocol engine critical error");
+    object_class_property_add_bool(oc, "x-inject-cqp-stall",
+                                   e810_get_inject_cqp_stall,
+                                   e810_set_inject_cqp_stall);
+    object_class_property_set_description(oc, "x-inject-cqp-stall",
+        "debug: set to true to stop the CQP until the next PF reset");
     set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
 }
 

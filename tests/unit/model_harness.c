@@ -13,33 +13,57 @@
 
 #include "model_harness.h"
 
+typedef struct HarnessFrame {
+    struct HarnessFrame *next;
+    size_t len;
+    uint8_t data[];
+} HarnessFrame;
+
 static bool in_mem(uint64_t addr, size_t len)
 {
     return addr >= MEM_BASE && len <= MEM_SIZE &&
            addr - MEM_BASE <= MEM_SIZE - len;
 }
 
+static bool in_xmem(Harness *h, uint64_t addr, size_t len)
+{
+    return h->xmem && addr >= XMEM_BASE && len <= h->xmem_size &&
+           addr - XMEM_BASE <= h->xmem_size - len;
+}
+
+/* Host pointer of [addr, addr + len) or NULL if not device memory. */
+static uint8_t *dma_ptr(Harness *h, uint64_t addr, size_t len)
+{
+    if (in_mem(addr, len)) {
+        return h->mem + (addr - MEM_BASE);
+    }
+    if (in_xmem(h, addr, len)) {
+        return h->xmem + (addr - XMEM_BASE);
+    }
+    return NULL;
+}
+
 /* Like an IOMMU: anything outside the test memory is a DMA error. */
 static int h_dma_read(void *opaque, uint64_t addr, void *buf, size_t len)
 {
-    Harness *h = opaque;
+    uint8_t *p = dma_ptr(opaque, addr, len);
 
-    if (!in_mem(addr, len)) {
+    if (!p) {
         return -1;
     }
-    memcpy(buf, h->mem + (addr - MEM_BASE), len);
+    memcpy(buf, p, len);
     return 0;
 }
 
 static int h_dma_write(void *opaque, uint64_t addr, const void *buf,
                        size_t len)
 {
-    Harness *h = opaque;
+    uint8_t *p = dma_ptr(opaque, addr, len);
 
-    if (!in_mem(addr, len)) {
+    if (!p) {
         return -1;
     }
-    memcpy(h->mem + (addr - MEM_BASE), buf, len);
+    memcpy(p, buf, len);
     return 0;
 }
 
@@ -50,6 +74,132 @@ static void h_transmit(void *opaque, const uint8_t *frame, size_t len)
     h->tx_frames++;
     h->tx_len = len < sizeof(h->tx_frame) ? len : sizeof(h->tx_frame);
     memcpy(h->tx_frame, frame, h->tx_len);
+    if (h->tx_hook) {
+        h->tx_hook(h->tx_hook_arg, frame, len);
+    }
+    if (h->peer) {
+        HarnessFrame *f;
+
+        h->wire_sent++;
+        /* xorshift64: a fixed, repeatable loss pattern per seed. */
+        h->wire_rng ^= h->wire_rng << 13;
+        h->wire_rng ^= h->wire_rng >> 7;
+        h->wire_rng ^= h->wire_rng << 17;
+        if (h->loss_ppm && h->wire_rng % 1000000 < h->loss_ppm) {
+            h->wire_lost++;
+            return;
+        }
+        f = malloc(sizeof(*f) + len);
+        assert_non_null(f);
+        f->next = NULL;
+        f->len = len;
+        memcpy(f->data, frame, len);
+        if (h->wire_tail) {
+            h->wire_tail->next = f;
+        } else {
+            h->wire_head = f;
+        }
+        h->wire_tail = f;
+    }
+}
+
+void harness_wire(Harness *a, Harness *b)
+{
+    a->peer = b;
+    b->peer = a;
+    a->wire_rng = 0x9e3779b97f4a7c15ull;
+    b->wire_rng = 0xd1b54a32d192ed03ull;
+}
+
+unsigned harness_wire_deliver(Harness *h)
+{
+    unsigned n = 0;
+
+    /* Frames the peer sends meanwhile go to its own queue. */
+    while (h->wire_head) {
+        HarnessFrame *f = h->wire_head;
+
+        h->wire_head = f->next;
+        if (!h->wire_head) {
+            h->wire_tail = NULL;
+        }
+        if (h->peer) {
+            e810_core_receive(&h->peer->core, f->data, f->len);
+            h->wire_delivered++;
+        }
+        free(f);
+        n++;
+    }
+    return n;
+}
+
+static void wire_free(Harness *h)
+{
+    while (h->wire_head) {
+        HarnessFrame *f = h->wire_head;
+
+        h->wire_head = f->next;
+        free(f);
+    }
+    h->wire_tail = NULL;
+    if (h->peer && h->peer->peer == h) {
+        h->peer->peer = NULL;
+    }
+    h->peer = NULL;
+}
+
+static uint64_t h_now_ns(void *opaque)
+{
+    Harness *h = opaque;
+
+    return h->now_ns;
+}
+
+static void h_timer_mod(void *opaque, uint64_t deadline_ns)
+{
+    Harness *h = opaque;
+
+    h->timer_deadline = deadline_ns;
+}
+
+bool harness_timer_due(Harness *h)
+{
+    if (h->timer_deadline == UINT64_MAX || h->timer_deadline > h->now_ns) {
+        return false;
+    }
+    h->timer_deadline = UINT64_MAX;
+    h->timer_fires++;
+    e810_core_timer_fire(&h->core);
+    return true;
+}
+
+void harness_advance(Harness *h, uint64_t ns)
+{
+    unsigned n = 0;
+
+    h->now_ns += ns;
+    /* Bounded: a timer that keeps re-arming in the past is a bug. */
+    while (harness_timer_due(h)) {
+        assert_true(++n < 1000000);
+    }
+}
+
+void harness_xmem_init(Harness *h, size_t size)
+{
+    assert_null(h->xmem);
+    h->xmem = calloc(1, size);
+    assert_non_null(h->xmem);
+    h->xmem_size = size;
+    h->xmem_next = 0;
+}
+
+uint64_t harness_xmem_alloc(Harness *h, size_t len)
+{
+    uint64_t gpa = XMEM_BASE + h->xmem_next;
+
+    h->xmem_next = (h->xmem_next + len + 4095) & ~4095ull;
+    assert_true(h->xmem_next <= h->xmem_size);
+    return gpa;
 }
 
 static void h_rx_ready(void *opaque)
@@ -81,8 +231,10 @@ uint64_t mem_alloc_aligned(Harness *h, size_t len, size_t align)
 
 void *mem_ptr(Harness *h, uint64_t gpa)
 {
-    assert_true(in_mem(gpa, 1));
-    return h->mem + (gpa - MEM_BASE);
+    uint8_t *p = dma_ptr(h, gpa, 1);
+
+    assert_non_null(p);
+    return p;
 }
 
 static void h_msix_notify(void *opaque, unsigned vector)
@@ -120,6 +272,8 @@ static const E810CoreOps harness_ops = {
     .transmit = h_transmit,
     .rx_ready = h_rx_ready,
     .log = h_log,
+    .now_ns = h_now_ns,
+    .timer_mod = h_timer_mod,
 };
 
 Harness *harness_new(uint8_t pf_id)
@@ -129,6 +283,8 @@ Harness *harness_new(uint8_t pf_id)
     if (!h) {
         return NULL;
     }
+    h->now_ns = 1000000000ull;      /* not 0: 0 means "no deadline" */
+    h->timer_deadline = UINT64_MAX;
     if (e810_core_init(&h->core, &harness_ops, h, pf_id)) {
         free(h);
         return NULL;
@@ -142,7 +298,9 @@ Harness *harness_new(uint8_t pf_id)
 void harness_free(Harness *h)
 {
     if (h) {
+        wire_free(h);
         e810_core_fini(&h->core);
+        free(h->xmem);
         free(h);
     }
 }

@@ -30,7 +30,31 @@ typedef struct Harness {
     unsigned msix_count;
     unsigned msix_last;
     char last_log[256];
+    /* Fake virtual clock and the device's one timer (E810CoreOps). */
+    uint64_t now_ns;
+    uint64_t timer_deadline;    /* UINT64_MAX: not armed */
+    unsigned timer_fires;
+    /* Frame wiring: every transmitted frame is also handed to tx_hook. */
+    void (*tx_hook)(void *arg, const uint8_t *frame, size_t len);
+    void *tx_hook_arg;
+    /*
+     * Back-to-back wire (harness_wire): frames this device transmits are
+     * queued for @peer, each lost with probability loss_ppm / 10^6, and
+     * delivered by harness_wire_deliver().
+     */
+    struct Harness *peer;
+    uint32_t loss_ppm;
+    uint64_t wire_rng;
+    struct HarnessFrame *wire_head, *wire_tail;
+    uint64_t wire_sent, wire_lost, wire_delivered;
+    /* Optional extra device memory at XMEM_BASE (harness_xmem_alloc). */
+    uint8_t *xmem;
+    size_t xmem_size;
+    uint64_t xmem_next;
 } Harness;
+
+/* Extra memory for large buffers (above the 8 MiB array). */
+#define XMEM_BASE 0x100000000ull
 
 /* Allocates and initialises a core as PCI function @pf_id. */
 Harness *harness_new(uint8_t pf_id);
@@ -46,6 +70,26 @@ uint64_t mem_alloc(Harness *h, size_t len);
 uint64_t mem_alloc_aligned(Harness *h, size_t len, size_t align);
 /* Host pointer for device-visible address @gpa. */
 void *mem_ptr(Harness *h, uint64_t gpa);
+
+/*
+ * Moves the fake clock on by @ns and fires the device timer (as often as
+ * it re-arms itself into the past) when its deadline has come.
+ */
+void harness_advance(Harness *h, uint64_t ns);
+/* Fires the timer if due, without moving the clock; true if it fired. */
+bool harness_timer_due(Harness *h);
+
+/*
+ * Gives the device @size bytes more memory at XMEM_BASE (once, zeroed);
+ * then harness_xmem_alloc() hands out 4 KiB-aligned pieces of it.
+ */
+void harness_xmem_init(Harness *h, size_t size);
+uint64_t harness_xmem_alloc(Harness *h, size_t len);
+
+/* Joins @a and @b back to back (both directions), no loss. */
+void harness_wire(Harness *a, Harness *b);
+/* Delivers every frame @h queued for its peer; returns how many. */
+unsigned harness_wire_deliver(Harness *h);
 
 /* Runs the deferred work the way a QEMU bottom half would. */
 void harness_run_work(Harness *h);

@@ -179,3 +179,39 @@ host_qmp() {
 	case "$reply" in *'"return"'*) return 0 ;; esac
 	return 1
 }
+
+# ---- rdma_rxe peer ------------------------------------------------------
+
+# Name of the virtio-net netdev (topology rxe), loading virtio_net first:
+# the guest only autoloads our modules. Empty if none shows up in 10 s.
+virtio_netdev() {
+	local n i
+	modprobe virtio_net 2>/dev/null
+	for i in $(seq 50); do
+		for n in /sys/class/net/*; do
+			[ "$(basename "$(readlink -f "$n/device/driver" 2>/dev/null)")" = virtio_net ] &&
+				{ basename "$n"; return 0; }
+		done
+		sleep 0.2
+	done
+	return 1
+}
+
+# ---- provider choice ------------------------------------------------------
+
+# Selects the rdma-core irdma provider for what the script runs next:
+# E810_PROVIDER=stock (default) is rdma-core's own, "ours" is
+# provider-irdma (installed in <provider dir>/e810/). Sets
+# E810_PROVIDER_NAME for messages.
+provider_env() {
+	case "${E810_PROVIDER:-stock}" in
+	ours)
+		export RDMAV_DRIVERS=/usr/lib/x86_64-linux-gnu/libibverbs/e810/libirdma
+		E810_PROVIDER_NAME=ours
+		;;
+	*)
+		unset RDMAV_DRIVERS
+		E810_PROVIDER_NAME=stock
+		;;
+	esac
+}

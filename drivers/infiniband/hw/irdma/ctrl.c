@@ -417,7 +417,8 @@ static int irdma_cqp_post_req(struct irdma_pci_f *rf, struct irdma_cqp_req *req,
 static bool irdma_cqp_hung(struct irdma_pci_f *rf, struct irdma_cqp_req *req)
 {
 	struct irdma_cqp *cqp = &rf->cqp;
-	bool pending;
+	u32 head, in_flight, ccq_head;
+	bool pending, ccq_valid;
 
 	spin_lock(&cqp->lock);
 	pending = xa_erase(&cqp->reqs, req->id);
@@ -425,15 +426,25 @@ static bool irdma_cqp_hung(struct irdma_pci_f *rf, struct irdma_cqp_req *req)
 		cqp->stats.timeouts++;
 		cqp->hung = true;
 	}
+	head = cqp->head;
+	in_flight = cqp->in_flight;
+	ccq_head = cqp->ccq_head;
+	ccq_valid = !!(irdma_get64(&cqp->ccq_ring,
+				   (size_t)ccq_head * E810_CQE_SIZE +
+				   E810_CQE_HDR_OFF) & E810_CQE_VALID) ==
+		    cqp->ccq_polarity;
 	spin_unlock(&cqp->lock);
 	if (!pending)
 		return false;
 	if (rf->resetting)
 		return true;
+	/* Enough state to tell a lost doorbell from a lost completion. */
 	dev_err(irdma_rf_to_dev(rf),
-		"CQP hung: %s (request %u) not completed, CQPTAIL 0x%08x, CQPERRCODES 0x%08x\n",
+		"CQP hung: %s (request %u) not completed, CQPTAIL 0x%08x, CQPERRCODES 0x%08x, SQ head %u, in flight %u, CCQ head %u%s\n",
 		irdma_cqp_op_name(req->op), req->id,
-		irdma_rd32(rf, E810_CQPTAIL), irdma_rd32(rf, E810_CQPERRCODES));
+		irdma_rd32(rf, E810_CQPTAIL), irdma_rd32(rf, E810_CQPERRCODES),
+		head, in_flight, ccq_head,
+		ccq_valid ? " (CQE waiting: completion event lost)" : "");
 	irdma_schedule_reset(rf, "CQP hung");
 	return true;
 }

@@ -9,8 +9,13 @@
  * objects span with host memory through UPDATE_PE_SDS: direct SDs (one
  * contiguous 2 MiB buffer) for the objects, falling back to paged SDs (a
  * page of 512 PD entries naming 4 KiB pages) when 2 MiB cannot be had. The
- * PBLE pool starts with one paged SD of which IRDMA_PBLE_INIT_PAGES pages
- * are backed. Teardown clears every SD it set, then frees the memory.
+ * PBLE object is backed on demand, page by page, by the PBLE pool (pble.c)
+ * through irdma_hmc_back_page(). Teardown clears every SD it set, then
+ * frees the memory.
+ *
+ * The software side of some objects lives here too: an index allocator per
+ * object type (MR STags, AHs, multicast groups) sized by the committed
+ * count, so that no index the device would reject is ever handed out.
  */
 
 #include <linux/bitfield.h>
@@ -22,6 +27,8 @@
 #include <hw/e810_regs.h>
 
 #include "main.h"
+#include "mr.h"
+#include "pble.h"
 
 /* QP count per profile, as Intel's rsrc_limits_table (facts 3.3). */
 static const u32 irdma_qp_limits[] = {
@@ -35,7 +42,6 @@ MODULE_PARM_DESC(limits_sel,
 
 #define IRDMA_MAX_HW_IRD	127	/* facts 2.7 */
 #define IRDMA_FPM_MAX_LOOPS	2000
-#define IRDMA_PBLE_INIT_PAGES	16	/* 8192 PBLEs to start the pool */
 #define IRDMA_SD_ENTRIES_INLINE	E810_CQPSQ_UPESD_INLINE_ENTRIES
 
 static const char * const irdma_hmc_obj_names[E810_HMC_OBJ_MAX] = {
@@ -424,11 +430,11 @@ static bool irdma_hmc_obj_sds(const struct irdma_hmc_obj *o, u32 *first,
 	return true;
 }
 
-/* Backs every SD an object other than PBLE uses, and the PBLE pool's first. */
+/* Backs every SD an object other than PBLE uses (PBLEs: pble.c). */
 static int irdma_hmc_back(struct irdma_pci_f *rf)
 {
 	struct irdma_hmc *hmc = &rf->hmc;
-	u32 first, last, i, pble_sd;
+	u32 first, last, i;
 	unsigned int t;
 	bool *need;
 	int err = 0;
@@ -443,23 +449,14 @@ static int irdma_hmc_back(struct irdma_pci_f *rf)
 		for (i = first; i <= last && i < hmc->sd_cnt; i++)
 			need[i] = true;
 	}
-	pble_sd = U32_MAX;
-	if (irdma_hmc_obj_sds(&hmc->obj[E810_HMC_PBLE], &first, &last) &&
-	    !need[first])
-		pble_sd = first;
-
 	for (i = 0; i < hmc->sd_cnt && !err; i++) {
-		if (need[i])
-			err = irdma_hmc_alloc_sd(rf, &hmc->sd[i], true,
-						 E810_HMC_PD_PER_SD);
-		else if (i == pble_sd)
-			err = irdma_hmc_alloc_sd(rf, &hmc->sd[i], false,
-						 IRDMA_PBLE_INIT_PAGES);
-		else
+		if (!need[i])
 			continue;
+		err = irdma_hmc_alloc_sd(rf, &hmc->sd[i], true,
+					 E810_HMC_PD_PER_SD);
 		if (!err)
 			err = irdma_hmc_update_sds(rf, i, 1, true);
-		if (!err && need[i])
+		if (!err)
 			hmc->sd_obj_cnt++;
 	}
 	kfree(need);
@@ -482,6 +479,143 @@ static void irdma_hmc_unback(struct irdma_pci_f *rf)
 		irdma_hmc_free_sd(rf, &hmc->sd[i]);
 	}
 	hmc->sd_obj_cnt = 0;
+}
+
+/**
+ * irdma_hmc_back_page() - make sure the 4 KiB of FPM at @fpm have memory
+ * @rf: per-function state
+ * @fpm: FPM address (function-relative) inside the committed layout
+ *
+ * An SD not yet valid gets 2 MiB of direct backing if that much contiguous
+ * memory can be had, else a PD page, and is programmed with UPDATE_PE_SDS.
+ * In a paged SD the page gets a backing page, its PD entry is written and
+ * PFHMC_PDINV drops whatever the device cached for it. Used by the PBLE
+ * pool, which grows on demand; the caller serializes calls.
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or a negative errno.
+ */
+int irdma_hmc_back_page(struct irdma_pci_f *rf, u64 fpm)
+{
+	struct irdma_hmc *hmc = &rf->hmc;
+	u32 idx = fpm >> E810_HMC_SD_SHIFT;
+	u32 pd = (fpm >> E810_HMC_PD_SHIFT) & (E810_HMC_PD_PER_SD - 1);
+	struct irdma_hmc_sd *sd;
+	struct irdma_dma *page;
+	int err;
+
+	if (!hmc->sd || idx >= hmc->sd_cnt)
+		return -ENOSPC;
+	sd = &hmc->sd[idx];
+	if (!sd->valid) {
+		err = irdma_hmc_alloc_sd(rf, sd, true, 0);
+		if (err)
+			return err;
+		err = irdma_hmc_update_sds(rf, idx, 1, true);
+		if (err) {
+			irdma_hmc_free_sd(rf, sd);
+			return err;
+		}
+	}
+	if (sd->direct || sd->pages[pd].va)
+		return 0;
+	page = &sd->pages[pd];
+	err = irdma_dma_alloc(rf, page, E810_HMC_PD_SIZE, GFP_KERNEL);
+	if (err)
+		return err;
+	irdma_set64(&sd->mem, pd * 8,
+		    (page->pa & E810_HMC_PDE_ADDR) | E810_HMC_PDE_VALID);
+	/* The PD entry is in memory before the invalidate makes it visible. */
+	wmb();
+	irdma_wr32(rf, E810_PFHMC_PDINV,
+		   FIELD_PREP(E810_PFHMC_PDINV_PMSDIDX, idx) |
+		   E810_PFHMC_PDINV_PMSDPARTSEL |
+		   FIELD_PREP(E810_PFHMC_PDINV_PMPDIDX, pd));
+	return 0;
+}
+
+/**
+ * irdma_hmc_fpm_va() - kernel address of FPM address @fpm
+ * @rf: per-function state
+ * @fpm: FPM address (function-relative)
+ *
+ * Context: Any context; the page must stay backed while it is used.
+ * Return: the address, or NULL if @fpm has no backing.
+ */
+void *irdma_hmc_fpm_va(struct irdma_pci_f *rf, u64 fpm)
+{
+	struct irdma_hmc *hmc = &rf->hmc;
+	u32 idx = fpm >> E810_HMC_SD_SHIFT;
+	u32 pd = (fpm >> E810_HMC_PD_SHIFT) & (E810_HMC_PD_PER_SD - 1);
+	struct irdma_hmc_sd *sd;
+
+	if (!hmc->sd || idx >= hmc->sd_cnt || !hmc->sd[idx].valid)
+		return NULL;
+	sd = &hmc->sd[idx];
+	if (sd->direct)
+		return sd->mem.va + (fpm & (E810_HMC_SD_SIZE - 1));
+	if (!sd->pages[pd].va)
+		return NULL;
+	return sd->pages[pd].va + (fpm & (E810_HMC_PD_SIZE - 1));
+}
+
+/**
+ * irdma_hmc_fpm_dma() - bus address of the host memory behind @fpm
+ * @rf: per-function state
+ * @fpm: FPM address (function-relative), backed
+ *
+ * Context: Any context.
+ * Return: the DMA address, or 0 if @fpm has no backing.
+ */
+dma_addr_t irdma_hmc_fpm_dma(struct irdma_pci_f *rf, u64 fpm)
+{
+	struct irdma_hmc *hmc = &rf->hmc;
+	u32 idx = fpm >> E810_HMC_SD_SHIFT;
+	u32 pd = (fpm >> E810_HMC_PD_SHIFT) & (E810_HMC_PD_PER_SD - 1);
+	struct irdma_hmc_sd *sd;
+
+	if (!hmc->sd || idx >= hmc->sd_cnt || !hmc->sd[idx].valid)
+		return 0;
+	sd = &hmc->sd[idx];
+	if (sd->direct)
+		return sd->mem.pa + (fpm & (E810_HMC_SD_SIZE - 1));
+	if (!sd->pages[pd].va)
+		return 0;
+	return sd->pages[pd].pa + (fpm & (E810_HMC_PD_SIZE - 1));
+}
+
+/**
+ * irdma_hmc_id_alloc() - a free index of HMC object type @type
+ * @rf: per-function state
+ * @type: E810_HMC_MR, E810_HMC_FSIAV or E810_HMC_FSIMC
+ * @min: lowest index to hand out (index 0 of some types is reserved)
+ *
+ * Context: Process context.
+ * Return: the index (below the committed count) or a negative errno.
+ */
+int irdma_hmc_id_alloc(struct irdma_pci_f *rf, unsigned int type, u32 min)
+{
+	u32 cnt;
+
+	if (type >= E810_HMC_OBJ_MAX)
+		return -EINVAL;
+	cnt = rf->hmc.obj[type].cnt;
+	if (cnt <= min)
+		return -ENOSPC;
+	return ida_alloc_range(&rf->hmc.ids[type], min, cnt - 1, GFP_KERNEL);
+}
+
+/**
+ * irdma_hmc_id_free() - give back an index from irdma_hmc_id_alloc()
+ * @rf: per-function state
+ * @type: its object type
+ * @id: the index
+ *
+ * Context: Any context.
+ */
+void irdma_hmc_id_free(struct irdma_pci_f *rf, unsigned int type, u32 id)
+{
+	ida_free(&rf->hmc.ids[type], id);
 }
 
 /* Serializes PFHMC_SDCMD read-backs. */
@@ -515,6 +649,7 @@ int irdma_hmc_setup(struct irdma_pci_f *rf)
 {
 	struct irdma_hmc *hmc = &rf->hmc;
 	u64 q[8] = { };
+	unsigned int t;
 	int err;
 
 	err = irdma_hmc_query(rf);
@@ -537,12 +672,22 @@ int irdma_hmc_setup(struct irdma_pci_f *rf)
 	err = irdma_cqp_exec(rf, E810_CQP_OP_SHMC_PAGES_ALLOCATED, 0, q, NULL);
 	if (err)
 		goto err_unback;
+	for (t = 0; t < E810_HMC_OBJ_MAX; t++)
+		ida_init(&hmc->ids[t]);
+	INIT_LIST_HEAD(&hmc->mcgs);
+	mutex_init(&hmc->mcg_lock);
+	err = irdma_pble_init(rf);
+	if (err)
+		goto err_ids;
 	dev_dbg(irdma_rf_to_dev(rf),
 		"INIT: HMC committed: %u QPs, %u CQs, %u MRs, %u SDs (%u backed for objects)\n",
 		hmc->obj[E810_HMC_QP].cnt, hmc->obj[E810_HMC_CQ].cnt,
 		hmc->obj[E810_HMC_MR].cnt, hmc->sd_cnt, hmc->sd_obj_cnt);
 	return 0;
 
+err_ids:
+	for (t = 0; t < E810_HMC_OBJ_MAX; t++)
+		ida_destroy(&hmc->ids[t]);
 err_unback:
 	irdma_hmc_unback(rf);
 	kfree(hmc->sd);
@@ -558,8 +703,15 @@ err_unback:
  */
 void irdma_hmc_teardown(struct irdma_pci_f *rf)
 {
+	unsigned int t;
 	u32 i, left = 0;
 
+	if (rf->hmc.pble) {
+		irdma_mcast_fini(rf);
+		irdma_pble_fini(rf);
+		for (t = 0; t < E810_HMC_OBJ_MAX; t++)
+			ida_destroy(&rf->hmc.ids[t]);
+	}
 	irdma_hmc_unback(rf);
 	/* What the device still has: nothing, or memory would leak into it. */
 	if (rf->hmc.sd && !rf->resetting) {
@@ -619,6 +771,7 @@ int irdma_hmc_show(struct seq_file *m, struct irdma_pci_f *rf)
 	}
 	if (!hmc->sd)
 		return 0;
+	irdma_pble_show(m, rf);
 	seq_puts(m, "sd   driver  device_data\n");
 	for (i = 0; i < hmc->max_sds; i++) {
 		dev_sd = irdma_hmc_read_sd(rf, i);

@@ -175,20 +175,23 @@ static irqreturn_t irdma_ceq_thread(int irq, void *data)
 	struct irdma_eq *eq = data;
 	struct irdma_pci_f *rf = eq->rf;
 	bool ccq = false;
-	u64 e;
+	u64 e, ctx;
 
 	for (;;) {
 		e = irdma_get64(&eq->ring, eq->head * E810_CEQE_SIZE);
 		if (!!(e & E810_CEQE_VALID) != eq->polarity)
 			break;
 		irdma_eq_advance(eq);
-		if (eq->id == 0 && FIELD_GET(E810_CEQE_CQCTX, e) == 0)
+		ctx = FIELD_GET(E810_CEQE_CQCTX, e);
+		if (eq->id == 0 && ctx == 0)
 			ccq = true;
+		else if (ctx && ctx <= E810_CQPSQ_CQ_CQID)
+			/* Verbs CQs: the context is the CQ id (cq.c). */
+			irdma_cq_ceq_event(rf, ctx);
 		else
 			dev_warn_ratelimited(irdma_rf_to_dev(rf),
 					     "CEQ %u: event for unknown CQ context 0x%llx\n",
-					     eq->id,
-					     FIELD_GET(E810_CEQE_CQCTX, e));
+					     eq->id, ctx);
 	}
 	if (ccq) {
 		irdma_ccq_process(rf);
@@ -199,6 +202,30 @@ static irqreturn_t irdma_ceq_thread(int irq, void *data)
 	}
 	irdma_eq_enable(eq);
 	return IRQ_HANDLED;
+}
+
+/*
+ * An AE about a verbs QP or CQ goes to qp.c / cq.c, which look the object
+ * up by the id in the AEQE. Returns true if such an object took it.
+ */
+static bool irdma_ae_dispatch(struct irdma_pci_f *rf, u64 info, u32 id)
+{
+	u16 code = FIELD_GET(E810_AEQE_AECODE, info);
+	u8 src = FIELD_GET(E810_AEQE_AESRC, info);
+
+	switch (src) {
+	case E810_AE_SOURCE_CQ:
+	case E810_AE_SOURCE_CQ_0110:
+	case E810_AE_SOURCE_CQ_1010:
+	case E810_AE_SOURCE_CQ_1110:
+		return irdma_cq_ae(rf, id, code);
+	default:
+		if (code == E810_AE_LCE_FUNCTION_CATASTROPHIC ||
+		    code == E810_AE_ADAPTER_CATASTROPHIC)
+			return false;
+		return irdma_qp_ae(rf, id, code, src,
+				   FIELD_GET(E810_AEQE_WQDESCIDX, info));
+	}
 }
 
 /* The AEQ: decode and log each entry, give the entries back. */
@@ -221,6 +248,10 @@ static irqreturn_t irdma_aeq_thread(int irq, void *data)
 		code = FIELD_GET(E810_AEQE_AECODE, info);
 		id = FIELD_GET(E810_AEQE_QPCQID_LOW, info) |
 		     (FIELD_GET(E810_AEQE_QPCQID_HI, info) << 18);
+		irdma_eq_advance(eq);
+		n++;
+		if (irdma_ae_dispatch(rf, info, id))
+			continue;
 		dev_warn_ratelimited(irdma_rf_to_dev(rf),
 				     "AE 0x%04x (%s): source 0x%llx id %u wqe %llu ctx 0x%llx%s\n",
 				     code, irdma_ae_name(code),
@@ -231,8 +262,6 @@ static irqreturn_t irdma_aeq_thread(int irq, void *data)
 		if (code == E810_AE_LCE_FUNCTION_CATASTROPHIC ||
 		    code == E810_AE_ADAPTER_CATASTROPHIC)
 			irdma_schedule_reset(rf, irdma_ae_name(code));
-		irdma_eq_advance(eq);
-		n++;
 	}
 	if (n)
 		irdma_wr32(rf, E810_AEQALLOC, n);

@@ -26,6 +26,7 @@ struct dentry;
 struct seq_file;
 struct ice_lite_rdma_dev_info;
 struct irdma_pci_f;
+struct irdma_pble_pool;
 
 /* One coherent DMA buffer. */
 struct irdma_dma {
@@ -72,6 +73,10 @@ struct irdma_hmc_sd {
  * @sd_cnt: SDs the committed layout spans
  * @sd_obj_cnt: SDs backed for the objects other than PBLEs
  * @sd: @max_sds segment descriptors as the driver programmed them
+ * @pble: the PBLE pool (pble.c)
+ * @ids: per object type, the indexes handed out (MR, FSIAV, FSIMC)
+ * @mcgs: multicast groups (FSIMC objects) in use (mcast.c)
+ * @mcg_lock: protects @mcgs
  */
 struct irdma_hmc {
 	struct irdma_hmc_obj obj[E810_HMC_OBJ_MAX];
@@ -88,6 +93,10 @@ struct irdma_hmc {
 	u32 sd_cnt;
 	u32 sd_obj_cnt;
 	struct irdma_hmc_sd *sd;
+	struct irdma_pble_pool *pble;
+	struct ida ids[E810_HMC_OBJ_MAX];
+	struct list_head mcgs;
+	struct mutex mcg_lock;	/* mcgs */
 };
 
 /* How CQP completions are detected (facts 2.3, 2.6). */
@@ -277,6 +286,44 @@ struct irdma_device {
 	struct ida pd_ida;
 };
 
+static inline struct irdma_device *to_iwdev(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct irdma_device, ibdev);
+}
+
+/**
+ * struct irdma_ucontext - a user context
+ * @ibucontext: the ib_ucontext (first)
+ * @db_entry: mmap entry of the doorbell page
+ * @qbufs: queue buffers registered with reg_type QP/CQ (mr.c)
+ * @qbuf_lock: protects @qbufs
+ * @use_raw_attrs: create_qp carries the consumer's capabilities (ABI
+ *	comp_mask IRDMA_ALLOC_UCTX_USE_RAW_ATTR), not ring sizes
+ */
+struct irdma_ucontext {
+	struct ib_ucontext ibucontext;
+	struct rdma_user_mmap_entry *db_entry;
+	bool use_raw_attrs;
+	struct list_head qbufs;
+	spinlock_t qbuf_lock;	/* qbufs */
+};
+
+static inline struct irdma_ucontext *to_irdma_uctx(struct ib_ucontext *uctx)
+{
+	return container_of(uctx, struct irdma_ucontext, ibucontext);
+}
+
+/* A PD is only an id on the E810. */
+struct irdma_pd {
+	struct ib_pd ibpd;
+	u32 pd_id;
+};
+
+static inline struct irdma_pd *to_irdma_pd(struct ib_pd *ibpd)
+{
+	return container_of(ibpd, struct irdma_pd, ibpd);
+}
+
 /**
  * struct irdma_pci_f - state of the RDMA engine of one PCI function
  * @adev: the auxiliary device we are bound to
@@ -309,6 +356,8 @@ struct irdma_device {
  * @mac: the MAC in the local MAC table
  * @mac_idx: its entry
  * @arp: the ARP cache
+ * @cqs: verbs CQs by CQ id (the id is also the CQ context in CEQEs)
+ * @qps: verbs QPs by QP id (AEQEs and CQEs name QPs by id)
  *
  * The core code never looks at the parent; each parent kind has its own
  * *_if.c file that fills the generic fields and owns its parent pointer.
@@ -343,6 +392,8 @@ struct irdma_pci_f {
 	u8 mac[ETH_ALEN];
 	u32 mac_idx;
 	struct irdma_arp arp;
+	struct xarray cqs;
+	struct xarray qps;
 };
 
 static inline struct device *irdma_rf_to_dev(struct irdma_pci_f *rf)
@@ -422,6 +473,11 @@ int irdma_arp_show(struct seq_file *m, struct irdma_pci_f *rf);
 int irdma_hmc_setup(struct irdma_pci_f *rf);
 void irdma_hmc_teardown(struct irdma_pci_f *rf);
 int irdma_hmc_show(struct seq_file *m, struct irdma_pci_f *rf);
+int irdma_hmc_back_page(struct irdma_pci_f *rf, u64 fpm);
+void *irdma_hmc_fpm_va(struct irdma_pci_f *rf, u64 fpm);
+dma_addr_t irdma_hmc_fpm_dma(struct irdma_pci_f *rf, u64 fpm);
+int irdma_hmc_id_alloc(struct irdma_pci_f *rf, unsigned int type, u32 min);
+void irdma_hmc_id_free(struct irdma_pci_f *rf, unsigned int type, u32 id);
 
 /* intr.c: CEQ 0 and the AEQ */
 int irdma_ceq0_setup(struct irdma_pci_f *rf);
@@ -437,6 +493,12 @@ const char *irdma_ae_name(u16 code);
 int irdma_ib_register(struct irdma_pci_f *rf);
 void irdma_ib_unregister(struct irdma_pci_f *rf);
 void irdma_ib_port_event(struct irdma_pci_f *rf, bool active);
+
+/* cq.c, qp.c: events from CEQs and the AEQ */
+void irdma_cq_ceq_event(struct irdma_pci_f *rf, u32 cq_id);
+bool irdma_cq_ae(struct irdma_pci_f *rf, u32 cq_id, u16 code);
+bool irdma_qp_ae(struct irdma_pci_f *rf, u32 qp_id, u16 code, u8 src,
+		 u32 wqe_idx);
 
 /* debugfs.c */
 void irdma_dbg_init(void);

@@ -6,10 +6,9 @@
  * netdev (ib_device_set_netdev(): ib_core's RoCE GID management fills the
  * GID table from its addresses).
  *
- * User contexts (ABI handshake, doorbell page mmap) and PDs (ids only on
- * the E810) work, so that libibverbs can open the device. The other
- * resource verbs are issue 6: the mandatory ones exist so that the device
- * can register, and fail with -EOPNOTSUPP.
+ * Here: user contexts (ABI handshake, doorbell page mmap) and PDs (ids
+ * only on the E810). CQs are in cq.c, QPs in qp.c (context: qp_ctx.c,
+ * kernel rings: uk.c), MRs and AHs in mr.c and ah.c.
  */
 
 #include <linux/etherdevice.h>
@@ -25,7 +24,10 @@
 #include <hw/e810_ctx.h>
 #include <hw/e810_regs.h>
 
+#include "cq.h"
 #include "main.h"
+#include "mr.h"
+#include "qp.h"
 
 /* GEN_2 limits (facts 2.7). */
 #define IRDMA_MAX_SGE		13
@@ -49,34 +51,11 @@
 #define IRDMA_MAX_SQ_CHUNK	8
 #define IRDMA_MIN_WQ_SIZE	8
 
-struct irdma_ucontext {
-	struct ib_ucontext ibucontext;
-	struct rdma_user_mmap_entry *db_entry;
-};
-
 /* An mmap-able BAR0 range (the doorbell page). */
 struct irdma_mmap_entry {
 	struct rdma_user_mmap_entry rdma_entry;
 	u64 bar_offset;
 };
-
-struct irdma_pd {
-	struct ib_pd ibpd;
-	u32 pd_id;
-};
-
-struct irdma_cq {
-	struct ib_cq ibcq;
-};
-
-struct irdma_qp {
-	struct ib_qp ibqp;
-};
-
-static struct irdma_device *to_iwdev(struct ib_device *ibdev)
-{
-	return container_of(ibdev, struct irdma_device, ibdev);
-}
 
 static int irdma_query_device(struct ib_device *ibdev,
 			      struct ib_device_attr *props,
@@ -204,9 +183,7 @@ static void irdma_get_dev_fw_str(struct ib_device *ibdev, char *str)
 static int irdma_alloc_ucontext(struct ib_ucontext *uctx,
 				struct ib_udata *udata)
 {
-	struct irdma_ucontext *ucontext = container_of(uctx,
-						       struct irdma_ucontext,
-						       ibucontext);
+	struct irdma_ucontext *ucontext = to_irdma_uctx(uctx);
 	struct irdma_pci_f *rf = to_iwdev(uctx->device)->rf;
 	struct irdma_alloc_ucontext_resp resp = { };
 	struct irdma_alloc_ucontext_req req = { };
@@ -214,9 +191,9 @@ static int irdma_alloc_ucontext(struct ib_ucontext *uctx,
 	int err;
 
 	if (udata->inlen < offsetofend(struct irdma_alloc_ucontext_req,
-				       userspace_ver) ||
+				       rsvd8) ||
 	    udata->outlen < offsetofend(struct irdma_alloc_ucontext_resp,
-					rsvd2))
+					rsvd))
 		return -EINVAL;
 	if (ib_copy_from_udata(&req, udata, min(sizeof(req), udata->inlen)))
 		return -EFAULT;
@@ -225,6 +202,14 @@ static int irdma_alloc_ucontext(struct ib_ucontext *uctx,
 			  req.userspace_ver);
 		return -EINVAL;
 	}
+	/* A 16-byte response is libi40iw's legacy mode: GEN_1 only. */
+	if (udata->outlen == offsetofend(struct irdma_alloc_ucontext_resp,
+					 rsvd))
+		return -EOPNOTSUPP;
+	ucontext->use_raw_attrs = !!(req.comp_mask &
+				     IRDMA_ALLOC_UCTX_USE_RAW_ATTR);
+	INIT_LIST_HEAD(&ucontext->qbufs);
+	spin_lock_init(&ucontext->qbuf_lock);
 
 	entry = kzalloc(sizeof(*entry), GFP_KERNEL);
 	if (!entry)
@@ -250,8 +235,8 @@ static int irdma_alloc_ucontext(struct ib_ucontext *uctx,
 	resp.max_hw_cq_size = IRDMA_MAX_CQE;
 	resp.max_hw_sq_chunk = IRDMA_MAX_SQ_CHUNK;
 	resp.hw_rev = IRDMA_HW_REV_GEN_2;
-	if (req.comp_mask & IRDMA_ALLOC_UCTX_USE_RAW_ATTR)
-		resp.comp_mask |= IRDMA_ALLOC_UCTX_USE_RAW_ATTR;
+	/* create_qp takes the consumer's capabilities (raw attributes). */
+	resp.comp_mask |= IRDMA_ALLOC_UCTX_USE_RAW_ATTR;
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
 	resp.comp_mask |= IRDMA_ALLOC_UCTX_MIN_HW_WQ_SIZE;
 	resp.min_hw_wq_size = IRDMA_MIN_WQ_SIZE;
@@ -334,80 +319,6 @@ static int irdma_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	return 0;
 }
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
-static int irdma_create_cq(struct ib_cq *cq, const struct ib_cq_init_attr *attr,
-			   struct uverbs_attr_bundle *attrs)
-#else
-static int irdma_create_cq(struct ib_cq *cq, const struct ib_cq_init_attr *attr,
-			   struct ib_udata *udata)
-#endif
-{
-	return -EOPNOTSUPP;
-}
-
-static int irdma_destroy_cq(struct ib_cq *cq, struct ib_udata *udata)
-{
-	return 0;
-}
-
-static int irdma_poll_cq(struct ib_cq *cq, int num, struct ib_wc *wc)
-{
-	return -EOPNOTSUPP;
-}
-
-static int irdma_req_notify_cq(struct ib_cq *cq, enum ib_cq_notify_flags flags)
-{
-	return -EOPNOTSUPP;
-}
-
-static int irdma_create_qp(struct ib_qp *qp, struct ib_qp_init_attr *attr,
-			   struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int irdma_modify_qp(struct ib_qp *qp, struct ib_qp_attr *attr,
-			   int mask, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int irdma_destroy_qp(struct ib_qp *qp, struct ib_udata *udata)
-{
-	return 0;
-}
-
-static int irdma_post_send(struct ib_qp *qp, const struct ib_send_wr *wr,
-			   const struct ib_send_wr **bad_wr)
-{
-	*bad_wr = wr;
-	return -EOPNOTSUPP;
-}
-
-static int irdma_post_recv(struct ib_qp *qp, const struct ib_recv_wr *wr,
-			   const struct ib_recv_wr **bad_wr)
-{
-	*bad_wr = wr;
-	return -EOPNOTSUPP;
-}
-
-static struct ib_mr *irdma_get_dma_mr(struct ib_pd *pd, int access)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static struct ib_mr *irdma_reg_user_mr(struct ib_pd *pd, u64 start, u64 len,
-				       u64 virt, int access,
-				       struct ib_udata *udata)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static int irdma_dereg_mr(struct ib_mr *mr, struct ib_udata *udata)
-{
-	return 0;
-}
-
 static const struct ib_device_ops irdma_dev_ops = {
 	.owner = THIS_MODULE,
 	.driver_id = RDMA_DRIVER_IRDMA,
@@ -428,16 +339,19 @@ static const struct ib_device_ops irdma_dev_ops = {
 	.dealloc_pd = irdma_dealloc_pd,
 	.create_cq = irdma_create_cq,
 	.destroy_cq = irdma_destroy_cq,
+	.resize_cq = irdma_resize_cq,
 	.poll_cq = irdma_poll_cq,
 	.req_notify_cq = irdma_req_notify_cq,
 	.create_qp = irdma_create_qp,
 	.modify_qp = irdma_modify_qp,
+	.query_qp = irdma_query_qp,
 	.destroy_qp = irdma_destroy_qp,
 	.post_send = irdma_post_send,
 	.post_recv = irdma_post_recv,
-	.get_dma_mr = irdma_get_dma_mr,
-	.reg_user_mr = irdma_reg_user_mr,
-	.dereg_mr = irdma_dereg_mr,
+	.fill_res_qp_entry = irdma_fill_res_qp_entry,
+	.fill_res_qp_entry_raw = irdma_fill_res_qp_entry_raw,
+	.fill_res_cq_entry = irdma_fill_res_cq_entry,
+	.fill_res_cq_entry_raw = irdma_fill_res_cq_entry_raw,
 
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, irdma_ucontext, ibucontext),
 	INIT_RDMA_OBJ_SIZE(ib_pd, irdma_pd, ibpd),
@@ -487,6 +401,8 @@ int irdma_ib_register(struct irdma_pci_f *rf)
 		return -ENOMEM;
 	iwdev->rf = rf;
 	ida_init(&iwdev->pd_ida);
+	xa_init_flags(&rf->cqs, XA_FLAGS_ALLOC);
+	xa_init_flags(&rf->qps, XA_FLAGS_ALLOC);
 	ibdev = &iwdev->ibdev;
 	ibdev->node_type = RDMA_NODE_IB_CA;
 	ibdev->phys_port_cnt = 1;
@@ -495,6 +411,7 @@ int irdma_ib_register(struct irdma_pci_f *rf)
 	addrconf_addr_eui48((u8 *)&ibdev->node_guid, rf->netdev->dev_addr);
 	strscpy(ibdev->node_desc, "irdma", sizeof(ibdev->node_desc));
 	ib_set_device_ops(ibdev, &irdma_dev_ops);
+	ib_set_device_ops(ibdev, &irdma_mem_ops);
 
 	err = ib_device_set_netdev(ibdev, rf->netdev, 1);
 	if (err)
@@ -532,4 +449,8 @@ void irdma_ib_unregister(struct irdma_pci_f *rf)
 	ib_unregister_device(&iwdev->ibdev);
 	ida_destroy(&iwdev->pd_ida);
 	ib_dealloc_device(&iwdev->ibdev);
+	/* ib_core destroyed every CQ and QP before unregistering returned. */
+	WARN_ON(!xa_empty(&rf->cqs) || !xa_empty(&rf->qps));
+	xa_destroy(&rf->cqs);
+	xa_destroy(&rf->qps);
 }

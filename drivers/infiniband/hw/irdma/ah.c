@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * irdma: address handles (FSIAV objects; shared/facts/e810-facts.md 2.5).
+ *
+ * A RoCEv2 AH is written to the device with CREATE_ADDR_HANDLE: the
+ * destination MAC ib_core resolved (ah_attr->roce.dmac), the IP addresses
+ * of the source GID and of the destination, VLAN and priority of the
+ * source GID's netdev, the traffic class, hop limit and flow label, the PD
+ * and an ARP cache entry for the destination (arp.c). UD send WQEs name the
+ * AH by its index, which the provider learns from irdma_create_ah_resp.
+ */
+
+#include <linux/bitfield.h>
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <net/ipv6.h>
+#include <rdma/ib_addr.h>
+#include <rdma/ib_cache.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/irdma-abi.h>
+
+#include "main.h"
+#include "mr.h"
+
+/* An address as the device wants it: host-order words, word 0 first. */
+struct irdma_ip {
+	u32 w[4];	/* IPv4: w[0] (arp.c's convention) */
+	bool ipv4;
+};
+
+/* The IP address of a RoCEv2 GID. */
+static void irdma_gid_to_ip(const union ib_gid *gid, struct irdma_ip *ip)
+{
+	unsigned int i;
+
+	memset(ip, 0, sizeof(*ip));
+	if (ipv6_addr_v4mapped((const struct in6_addr *)gid->raw)) {
+		ip->ipv4 = true;
+		ip->w[0] = ntohl(((const __be32 *)gid->raw)[3]);
+		return;
+	}
+	for (i = 0; i < 4; i++)
+		ip->w[i] = ntohl(((const __be32 *)gid->raw)[i]);
+}
+
+/* Puts @ip at the two WQE qwords @off01 (words 0/1) and @off23 (2/3). */
+static void irdma_ah_put_ip(u64 *q, u32 off01, u32 off23,
+			    const struct irdma_ip *ip)
+{
+	if (ip->ipv4) {
+		q[E810_QW(off23)] = FIELD_PREP(E810_CQPSQ_AH_IP_LO, ip->w[0]);
+		return;
+	}
+	q[E810_QW(off01)] = FIELD_PREP(E810_CQPSQ_AH_IP_HI, ip->w[0]) |
+			    FIELD_PREP(E810_CQPSQ_AH_IP_LO, ip->w[1]);
+	q[E810_QW(off23)] = FIELD_PREP(E810_CQPSQ_AH_IP_HI, ip->w[2]) |
+			    FIELD_PREP(E810_CQPSQ_AH_IP_LO, ip->w[3]);
+}
+
+static bool irdma_ip_multicast(const struct irdma_ip *ip)
+{
+	return ip->ipv4 ? ipv4_is_multicast(htonl(ip->w[0])) :
+			  (ip->w[0] >> 24) == 0xff;
+}
+
+/* CREATE_ADDR_HANDLE (or DESTROY with @create false) for @ah. */
+static int irdma_ah_cqp(struct irdma_pci_f *rf, struct irdma_ah *ah,
+			const struct rdma_ah_attr *attr,
+			const struct ib_gid_attr *sgid_attr, bool create)
+{
+	const struct ib_global_route *grh = rdma_ah_read_grh(attr);
+	struct irdma_ip sip, dip;
+	u64 q[8] = { };
+	u16 vlan_id = 0xffff;
+	u64 hdr;
+	int err;
+
+	hdr = FIELD_PREP(E810_CQPSQ_AH_AVIDX, ah->ah_id);
+	if (!create)
+		return irdma_cqp_exec(rf, E810_CQP_OP_DESTROY_ADDR_HANDLE, hdr,
+				      q, NULL);
+
+	irdma_gid_to_ip(&sgid_attr->gid, &sip);
+	irdma_gid_to_ip(&grh->dgid, &dip);
+	err = rdma_read_gid_l2_fields(sgid_attr, &vlan_id, NULL);
+	if (err)
+		return err;
+	q[E810_QW(E810_CQPSQ_AH_MAC_OFF)] =
+		FIELD_PREP(E810_CQPSQ_AH_MAC, ether_addr_to_u64(attr->roce.dmac));
+	q[E810_QW(E810_CQPSQ_AH_VLAN_OFF)] =
+		FIELD_PREP(E810_CQPSQ_AH_TC, grh->traffic_class) |
+		FIELD_PREP(E810_CQPSQ_AH_PDINDEXLO, ah->pd_id & 0xffff);
+	if (vlan_id < VLAN_N_VID) {
+		/* The tag carries the priority (the SL on RoCE) as PCP. */
+		q[E810_QW(E810_CQPSQ_AH_VLAN_OFF)] |=
+			FIELD_PREP(E810_CQPSQ_AH_VLANTAG,
+				   vlan_id |
+				   (rdma_ah_get_sl(attr) << VLAN_PRIO_SHIFT));
+		hdr |= E810_CQPSQ_AH_INSERTVLANTAG;
+	}
+	q[E810_QW(E810_CQPSQ_AH_FLOW_OFF)] =
+		FIELD_PREP(E810_CQPSQ_AH_FLOWLABEL, grh->flow_label) |
+		FIELD_PREP(E810_CQPSQ_AH_PDINDEXHI, ah->pd_id >> 16) |
+		FIELD_PREP(E810_CQPSQ_AH_HOPLIMIT, grh->hop_limit) |
+		FIELD_PREP(E810_CQPSQ_AH_ARPINDEX,
+			   ah->arp_idx > 0 ? ah->arp_idx : 0);
+	irdma_ah_put_ip(q, E810_CQPSQ_AH_DIP01_OFF, E810_CQPSQ_AH_DIP23_OFF,
+			&dip);
+	irdma_ah_put_ip(q, E810_CQPSQ_AH_SIP01_OFF, E810_CQPSQ_AH_SIP23_OFF,
+			&sip);
+	if (dip.ipv4)
+		hdr |= E810_CQPSQ_AH_IPV4VALID;
+	/* To ourselves or to a group we may be in: the engine loops back. */
+	if (!memcmp(&sip, &dip, sizeof(sip)) || irdma_ip_multicast(&dip))
+		hdr |= E810_CQPSQ_AH_DOLOOPBACK;
+	return irdma_cqp_exec(rf, E810_CQP_OP_CREATE_ADDR_HANDLE, hdr, q, NULL);
+}
+
+/**
+ * irdma_create_ah() - create_ah / create_user_ah
+ * @ibah: the AH ib_core allocated
+ * @init: attributes and flags
+ * @udata: user data (response irdma_create_ah_resp), or NULL
+ *
+ * Only sleepable creation is supported: the CQP op and the ARP cache
+ * sleep. Kernel users that cannot sleep (the IB CM's MAD path) get
+ * -EOPNOTSUPP.
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or a negative errno.
+ */
+int irdma_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
+		    struct ib_udata *udata)
+{
+	struct irdma_pci_f *rf = to_iwdev(ibah->device)->rf;
+	struct rdma_ah_attr *attr = init->ah_attr;
+	struct irdma_ah *ah = to_irdma_ah(ibah);
+	struct irdma_create_ah_resp resp = { };
+	const struct ib_global_route *grh;
+	const struct ib_gid_attr *sgid_attr;
+	struct irdma_ip dip;
+	int id, err;
+
+	if (udata && udata->outlen < sizeof(resp))
+		return -EINVAL;
+	if (!(init->flags & RDMA_CREATE_AH_SLEEPABLE))
+		return -EOPNOTSUPP;
+	if (!(rdma_ah_get_ah_flags(attr) & IB_AH_GRH))
+		return -EINVAL;
+	grh = rdma_ah_read_grh(attr);
+	sgid_attr = grh->sgid_attr;
+	if (!sgid_attr ||
+	    rdma_gid_attr_network_type(sgid_attr) == RDMA_NETWORK_IB)
+		return -EINVAL;	/* RoCEv2 only */
+
+	ah->pd_id = to_irdma_pd(ibah->pd)->pd_id;
+	ah->arp_idx = -1;
+	irdma_gid_to_ip(&grh->dgid, &dip);
+	if (!irdma_ip_multicast(&dip)) {
+		ah->arp_idx = irdma_arp_get(rf, dip.w, dip.ipv4,
+					    attr->roce.dmac);
+		if (ah->arp_idx < 0)
+			return ah->arp_idx;
+	}
+	id = irdma_hmc_id_alloc(rf, E810_HMC_FSIAV, 1);
+	if (id < 0) {
+		err = id == -ENOSPC ? -ENOMEM : id;
+		goto err_arp;
+	}
+	ah->ah_id = id;
+	err = irdma_ah_cqp(rf, ah, attr, sgid_attr, true);
+	if (err)
+		goto err_id;
+
+	ah->attr = *attr;
+	ah->attr.grh.sgid_attr = NULL;	/* ib_core holds its own reference */
+	if (udata) {
+		resp.ah_id = ah->ah_id;
+		err = ib_copy_to_udata(udata, &resp,
+				       min(sizeof(resp), udata->outlen));
+		if (err) {
+			err = -EFAULT;
+			goto err_destroy;
+		}
+	}
+	return 0;
+
+err_destroy:
+	irdma_ah_cqp(rf, ah, attr, sgid_attr, false);
+err_id:
+	irdma_hmc_id_free(rf, E810_HMC_FSIAV, ah->ah_id);
+err_arp:
+	if (ah->arp_idx > 0)
+		irdma_arp_put(rf, ah->arp_idx);
+	return err;
+}
+
+/**
+ * irdma_destroy_ah() - destroy an AH from irdma_create_ah()
+ * @ibah: the AH
+ * @flags: RDMA_DESTROY_AH_SLEEPABLE; every AH we have was created by a
+ *	caller that could sleep, and destroying it sleeps too
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 (a failed DESTROY is logged; the device forgets the AH with a
+ * reset anyway).
+ */
+int irdma_destroy_ah(struct ib_ah *ibah, u32 flags)
+{
+	struct irdma_pci_f *rf = to_iwdev(ibah->device)->rf;
+	struct irdma_ah *ah = to_irdma_ah(ibah);
+	int err;
+
+	err = irdma_ah_cqp(rf, ah, NULL, NULL, false);
+	if (err)
+		ibdev_warn_ratelimited(ibah->device,
+				       "AH %u: DESTROY_ADDR_HANDLE: %d\n",
+				       ah->ah_id, err);
+	irdma_hmc_id_free(rf, E810_HMC_FSIAV, ah->ah_id);
+	if (ah->arp_idx > 0)
+		irdma_arp_put(rf, ah->arp_idx);
+	return 0;
+}
+
+/**
+ * irdma_query_ah() - the attributes an AH was created with
+ * @ibah: the AH
+ * @attr: filled (ib_core cleared it and set the type)
+ *
+ * Context: Any context.
+ * Return: 0.
+ */
+int irdma_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr)
+{
+	struct irdma_ah *ah = to_irdma_ah(ibah);
+	struct ib_global_route *grh = &ah->attr.grh;
+
+	attr->type = ibah->type;
+	rdma_ah_set_sl(attr, rdma_ah_get_sl(&ah->attr));
+	rdma_ah_set_port_num(attr, rdma_ah_get_port_num(&ah->attr));
+	rdma_ah_set_grh(attr, &grh->dgid, grh->flow_label, grh->sgid_index,
+			grh->hop_limit, grh->traffic_class);
+	memcpy(attr->roce.dmac, ah->attr.roce.dmac, ETH_ALEN);
+	return 0;
+}

@@ -1,0 +1,627 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * irdma: verbs CQs.
+ *
+ * A user CQ's ring and its 64-byte shadow area are user pages the provider
+ * registered beforehand with reg_type CQ (mr.c keeps them as qbufs, facts
+ * 6.4); a kernel CQ has a coherent ring and shadow area. Either way the
+ * device learns the CQ through CREATE_CQ / MODIFY_CQ / DESTROY_CQ (facts
+ * 2.5). The CQ context the device echoes in CEQEs and CQ AEs is the CQ id
+ * (issue 5: never a pointer); the CEQ handler looks the CQ up in rf->cqs.
+ *
+ * Kernel rings hold twice the requested entries (plus one) because a CQE
+ * with immediate data or UD source fields takes the next slot as well
+ * (facts 5.6). CQE decoding is in uk.c.
+ */
+
+#include <linux/bitfield.h>
+#include <linux/version.h>
+#include <rdma/ib_user_verbs.h>
+#include <rdma/irdma-abi.h>
+#include <rdma/uverbs_ioctl.h>
+
+#include <hw/e810_ctx.h>
+#include <hw/e810_regs.h>
+
+#include "cq.h"
+#include "mr.h"
+#include "qp.h"
+
+#define IRDMA_MAX_CQE		1048575
+#define IRDMA_MIN_KCQ_SIZE	4
+#define IRDMA_SHADOW_THRESH_MAX	0x3FFFF
+
+static u32 irdma_cq_ceq(struct irdma_pci_f *rf, int vector)
+{
+	/* Vector 0 is CEQ 0; vector k is CEQ k while such a CEQ exists. */
+	if (vector < 0 || (u32)vector > rf->ceq_cnt)
+		return 0;
+	return vector;
+}
+
+/* CREATE_CQ, MODIFY_CQ (resize) or DESTROY_CQ for @cq as it is now. */
+static int irdma_cq_cqp(struct irdma_cq *cq, u8 op)
+{
+	struct irdma_pci_f *rf = cq->rf;
+	u64 q[8] = { };
+	u64 hdr;
+
+	q[E810_QW(E810_CQPSQ_CQ_SIZE_OFF)] =
+		FIELD_PREP(E810_CQPSQ_CQ_CQSIZE, cq->size);
+	q[E810_QW(E810_CQPSQ_CQ_CTX_OFF)] =
+		FIELD_PREP(E810_CQPSQ_CQ_CQCTX, cq->cq_id);
+	q[E810_QW(E810_CQPSQ_CQ_SHADOW_OFF)] = cq->shadow_pa;
+	if (cq->virt)
+		q[E810_QW(E810_CQPSQ_CQ_PBL_OFF)] =
+			FIELD_PREP(E810_CQPSQ_CQ_FIRSTPMPBLIDX, cq->pble);
+	hdr = FIELD_PREP(E810_CQPSQ_CQ_CQID, cq->cq_id) |
+	      E810_CQPSQ_CQ_ENCEQEMASK;
+	if (cq->virt)
+		hdr |= FIELD_PREP(E810_CQPSQ_CQ_LPBLSIZE, E810_LPBL_LEVEL1) |
+		       E810_CQPSQ_CQ_VIRTMAP;
+	if (op != E810_CQP_OP_MODIFY_CQ)
+		hdr |= FIELD_PREP(E810_CQPSQ_CQ_CEQID, cq->ceq_id) |
+		       E810_CQPSQ_CQ_CEQIDVALID;
+	if (op != E810_CQP_OP_DESTROY_CQ) {
+		q[E810_QW(E810_CQPSQ_CQ_THRESH_OFF)] =
+			FIELD_PREP(E810_CQPSQ_CQ_SHADOW_READ_THRESHOLD,
+				   min_t(u32, cq->size / 2,
+					 IRDMA_SHADOW_THRESH_MAX));
+		if (!cq->virt)
+			q[E810_QW(E810_CQPSQ_CQ_PA_OFF)] = cq->ring_pa;
+		q[E810_QW(E810_CQPSQ_CQ_TPH_OFF)] =
+			FIELD_PREP(E810_CQPSQ_VSIIDX, rf->vsi_id);
+		hdr |= E810_CQPSQ_CQ_CHKOVERFLOW;
+	}
+	if (op == E810_CQP_OP_MODIFY_CQ)
+		hdr |= E810_CQPSQ_CQ_CQRESIZE;
+	return irdma_cqp_exec(rf, op, hdr, q, NULL);
+}
+
+/* Ring fields of a user CQ from its registered buffer. */
+static int irdma_cq_user_ring(struct irdma_cq *cq, struct irdma_qbuf *qb,
+			      u32 entries)
+{
+	/* The buffer must hold every entry the device may write. */
+	if ((u64)qb->npages * PAGE_SIZE < (u64)entries * E810_CQE_SIZE) {
+		ibdev_dbg(cq->ibcq.device,
+			  "CQ ring of %u pages too small for %u CQEs\n",
+			  qb->npages, entries);
+		return -EINVAL;
+	}
+	cq->virt = !qb->contig;
+	cq->ring_pa = qb->contig ? qb->pa : 0;
+	cq->pble = qb->contig ? 0 : qb->pble;
+	return 0;
+}
+
+static int irdma_cq_user_init(struct irdma_cq *cq, u32 entries,
+			      struct ib_udata *udata)
+{
+	struct irdma_ucontext *uctx = rdma_udata_to_drv_context(udata,
+			struct irdma_ucontext, ibucontext);
+	struct irdma_create_cq_req req = { };
+	int err;
+
+	if (udata->inlen < sizeof(req) ||
+	    udata->outlen < sizeof(struct irdma_create_cq_resp))
+		return -EINVAL;
+	if (ib_copy_from_udata(&req, udata, sizeof(req)))
+		return -EFAULT;
+	cq->qb = irdma_qbuf_claim(uctx, req.user_cq_buf, IRDMA_MEMREG_TYPE_CQ);
+	if (!cq->qb) {
+		ibdev_dbg(cq->ibcq.device, "no CQ buffer registered at 0x%llx\n",
+			  req.user_cq_buf);
+		return -EPROTO;
+	}
+	cq->qb_shadow = irdma_qbuf_claim(uctx, req.user_shadow_area,
+					 IRDMA_MEMREG_TYPE_CQ);
+	if (!cq->qb_shadow) {
+		ibdev_dbg(cq->ibcq.device,
+			  "no CQ shadow area registered at 0x%llx\n",
+			  req.user_shadow_area);
+		err = -EPROTO;
+		goto err_ring;
+	}
+	err = irdma_cq_user_ring(cq, cq->qb, entries);
+	if (err)
+		goto err_shadow;
+	cq->shadow_pa = cq->qb_shadow->pa;
+	cq->uctx = uctx;
+	cq->user = true;
+	return 0;
+
+err_shadow:
+	irdma_qbuf_release(uctx, cq->qb_shadow);
+	cq->qb_shadow = NULL;
+err_ring:
+	irdma_qbuf_release(uctx, cq->qb);
+	cq->qb = NULL;
+	return err;
+}
+
+static void irdma_cq_user_fini(struct irdma_cq *cq)
+{
+	irdma_qbuf_release(cq->uctx, cq->qb_shadow);
+	irdma_qbuf_release(cq->uctx, cq->qb);
+	cq->qb_shadow = NULL;
+	cq->qb = NULL;
+}
+
+static int irdma_cq_kernel_init(struct irdma_cq *cq, u32 entries)
+{
+	struct irdma_pci_f *rf = cq->rf;
+	int err;
+
+	err = irdma_dma_alloc(rf, &cq->ring, (size_t)entries * E810_CQE_SIZE,
+			      GFP_KERNEL);
+	if (err)
+		return err;
+	err = irdma_dma_alloc(rf, &cq->shadow, E810_CQ_SHADOW_SIZE,
+			      GFP_KERNEL);
+	if (err) {
+		irdma_dma_free(rf, &cq->ring);
+		return err;
+	}
+	cq->ring_pa = cq->ring.pa;
+	cq->shadow_pa = cq->shadow.pa;
+	cq->head = 0;
+	cq->polarity = true;
+	return 0;
+}
+
+static void irdma_cq_kernel_fini(struct irdma_cq *cq)
+{
+	irdma_dma_free(cq->rf, &cq->shadow);
+	irdma_dma_free(cq->rf, &cq->ring);
+}
+
+/**
+ * irdma_create_cq() - create a user or kernel CQ
+ * @ibcq: allocated by ib_core
+ * @attr: size, completion vector, flags
+ * @attrs: (or @udata before 6.11) user data: struct irdma_create_cq_req
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or a negative errno.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		    struct uverbs_attr_bundle *attrs)
+#else
+int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		    struct ib_udata *udata)
+#endif
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+	struct ib_udata *udata = attrs ? &attrs->driver_udata : NULL;
+#endif
+	struct irdma_pci_f *rf = to_iwdev(ibcq->device)->rf;
+	struct irdma_cq *cq = to_irdma_cq(ibcq);
+	struct irdma_create_cq_resp resp = { };
+	u32 entries, id;
+	int err;
+
+	if (attr->flags)
+		return -EOPNOTSUPP;
+	if (attr->cqe < 1 || attr->cqe > IRDMA_MAX_CQE)
+		return -EINVAL;
+	cq->rf = rf;
+	spin_lock_init(&cq->lock);
+	INIT_LIST_HEAD(&cq->qps);
+	cq->ceq_id = irdma_cq_ceq(rf, attr->comp_vector);
+	if (udata) {
+		/* The provider already sized the ring for extended CQEs. */
+		entries = attr->cqe;
+	} else {
+		entries = max_t(u32, (attr->cqe + 1) * 2, IRDMA_MIN_KCQ_SIZE);
+		if (entries > IRDMA_MAX_CQE)
+			return -EINVAL;
+	}
+	cq->size = entries;
+
+	/* Reserve the id; the CQ becomes visible once the device has it. */
+	err = xa_alloc(&rf->cqs, &id, NULL,
+		       XA_LIMIT(1, rf->hmc.obj[E810_HMC_CQ].cnt - 1),
+		       GFP_KERNEL);
+	if (err)
+		return err == -EBUSY ? -ENOMEM : err;
+	cq->cq_id = id;
+
+	err = udata ? irdma_cq_user_init(cq, entries, udata) :
+		      irdma_cq_kernel_init(cq, entries);
+	if (err)
+		goto err_id;
+	err = irdma_cq_cqp(cq, E810_CQP_OP_CREATE_CQ);
+	if (err)
+		goto err_mem;
+	if (udata) {
+		resp.cq_id = cq->cq_id;
+		resp.cq_size = cq->size;
+		if (ib_copy_to_udata(udata, &resp,
+				     min(sizeof(resp), udata->outlen))) {
+			err = -EFAULT;
+			goto err_destroy;
+		}
+		ibcq->cqe = cq->size;
+	} else {
+		ibcq->cqe = attr->cqe;
+	}
+	xa_store(&rf->cqs, cq->cq_id, cq, GFP_KERNEL);
+	ibdev_dbg(ibcq->device, "CQ %u: %u entries, CEQ %u, %s\n", cq->cq_id,
+		  cq->size, cq->ceq_id, cq->user ? "user" : "kernel");
+	return 0;
+
+err_destroy:
+	irdma_cq_cqp(cq, E810_CQP_OP_DESTROY_CQ);
+err_mem:
+	if (udata)
+		irdma_cq_user_fini(cq);
+	else
+		irdma_cq_kernel_fini(cq);
+err_id:
+	xa_erase(&rf->cqs, cq->cq_id);
+	return err;
+}
+
+/**
+ * irdma_destroy_cq() - destroy a CQ (no QP uses it any more)
+ * @ibcq: the CQ
+ * @udata: user data or NULL
+ *
+ * Context: Process context, sleeps.
+ * Return: 0.
+ */
+int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
+{
+	struct irdma_cq *cq = to_irdma_cq(ibcq);
+	struct irdma_pci_f *rf = cq->rf;
+
+	if (!rf->resetting && irdma_cq_cqp(cq, E810_CQP_OP_DESTROY_CQ))
+		ibdev_warn(ibcq->device, "CQ %u: DESTROY_CQ failed\n",
+			   cq->cq_id);
+	/* After this no CEQ or AE handler can find it. */
+	xa_erase(&rf->cqs, cq->cq_id);
+	if (cq->user)
+		irdma_cq_user_fini(cq);
+	else
+		irdma_cq_kernel_fini(cq);
+	return 0;
+}
+
+static bool irdma_cq_has_cqe(struct irdma_cq *cq)
+{
+	u64 hdr = irdma_get64(&cq->ring, (size_t)cq->head * E810_CQE_SIZE +
+			      E810_CQE_HDR_OFF);
+
+	return !!(hdr & E810_CQE_VALID) == cq->polarity;
+}
+
+static int irdma_resize_kernel_cq(struct irdma_cq *cq, u32 entries)
+{
+	struct irdma_dma ring, old;
+	unsigned long flags;
+	u64 arm;
+	int err;
+
+	err = irdma_dma_alloc(cq->rf, &ring, (size_t)entries * E810_CQE_SIZE,
+			      GFP_KERNEL);
+	if (err)
+		return err;
+	/* Entries still in the old ring would be lost: poll them first. */
+	spin_lock_irqsave(&cq->lock, flags);
+	err = irdma_cq_has_cqe(cq) ? -EBUSY : 0;
+	spin_unlock_irqrestore(&cq->lock, flags);
+	if (err)
+		goto err_free;
+	old = cq->ring;
+	cq->ring_pa = ring.pa;
+	cq->size = entries;
+	err = irdma_cq_cqp(cq, E810_CQP_OP_MODIFY_CQ);
+	if (err) {
+		cq->ring_pa = old.pa;
+		cq->size = old.size / E810_CQE_SIZE;
+		goto err_free;
+	}
+	spin_lock_irqsave(&cq->lock, flags);
+	cq->ring = ring;
+	cq->head = 0;
+	cq->polarity = true;
+	cq->resizes++;
+	/* SW_CQ_SELECT tells the device the old ring is done with. */
+	arm = irdma_get64(&cq->shadow, E810_CQ_DBSA_ARM_OFF);
+	arm &= ~E810_CQ_DBSA_SW_CQ_SELECT;
+	arm |= FIELD_PREP(E810_CQ_DBSA_SW_CQ_SELECT, cq->resizes);
+	irdma_set64(&cq->shadow, E810_CQ_DBSA_ARM_OFF, arm);
+	irdma_set64(&cq->shadow, E810_CQ_DBSA_HEAD_OFF, 0);
+	spin_unlock_irqrestore(&cq->lock, flags);
+	irdma_dma_free(cq->rf, &old);
+	return 0;
+
+err_free:
+	irdma_dma_free(cq->rf, &ring);
+	return err;
+}
+
+static int irdma_resize_user_cq(struct irdma_cq *cq, u32 entries,
+				struct ib_udata *udata)
+{
+	struct irdma_ucontext *uctx = rdma_udata_to_drv_context(udata,
+			struct irdma_ucontext, ibucontext);
+	struct irdma_resize_cq_req req = { };
+	struct irdma_qbuf *qb, *old = cq->qb;
+	u32 old_size = cq->size, old_pble = cq->pble;
+	u64 old_pa = cq->ring_pa;
+	bool old_virt = cq->virt;
+	int err;
+
+	if (udata->inlen < sizeof(req))
+		return -EINVAL;
+	if (ib_copy_from_udata(&req, udata, sizeof(req)))
+		return -EFAULT;
+	qb = irdma_qbuf_claim(uctx, req.user_cq_buffer, IRDMA_MEMREG_TYPE_CQ);
+	if (!qb)
+		return -EPROTO;
+	err = irdma_cq_user_ring(cq, qb, entries);
+	if (err)
+		goto err_restore;
+	cq->size = entries;
+	err = irdma_cq_cqp(cq, E810_CQP_OP_MODIFY_CQ);
+	if (err)
+		goto err_restore;
+	/* The provider deregisters the old buffer once it drained it. */
+	cq->qb = qb;
+	irdma_qbuf_release(uctx, old);
+	return 0;
+
+err_restore:
+	cq->size = old_size;
+	cq->virt = old_virt;
+	cq->ring_pa = old_pa;
+	cq->pble = old_pble;
+	irdma_qbuf_release(uctx, qb);
+	return err;
+}
+
+/**
+ * irdma_resize_cq() - move a CQ to a ring of another size (MODIFY_CQ)
+ * @ibcq: the CQ
+ * @entries: user: ring entries (the provider sized them); kernel: CQEs
+ * @udata: user data (struct irdma_resize_cq_req) or NULL
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or a negative errno.
+ */
+int irdma_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
+{
+	struct irdma_cq *cq = to_irdma_cq(ibcq);
+	u32 n;
+	int err;
+
+	if (entries < 1 || entries > IRDMA_MAX_CQE)
+		return -EINVAL;
+	if (!!udata != cq->user)
+		return -EINVAL;
+	n = udata ? entries : max_t(u32, (entries + 1) * 2, IRDMA_MIN_KCQ_SIZE);
+	if (n > IRDMA_MAX_CQE)
+		return -EINVAL;
+	err = udata ? irdma_resize_user_cq(cq, n, udata) :
+		      irdma_resize_kernel_cq(cq, n);
+	if (err)
+		return err;
+	ibcq->cqe = udata ? n : entries;
+	ibdev_dbg(ibcq->device, "CQ %u resized to %u entries\n", cq->cq_id, n);
+	return 0;
+}
+
+/**
+ * irdma_poll_cq() - kernel CQ: hardware CQEs, then software flushes
+ * @ibcq: the CQ
+ * @num: room in @wc
+ * @wc: completions
+ *
+ * Context: Any context.
+ * Return: completions written.
+ */
+int irdma_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc)
+{
+	struct irdma_cq *cq = to_irdma_cq(ibcq);
+	unsigned long flags;
+	int n = 0, r;
+
+	if (cq->user)
+		return -EINVAL;
+	spin_lock_irqsave(&cq->lock, flags);
+	while (n < num) {
+		r = irdma_poll_one(cq, &wc[n]);
+		if (r == 0)
+			break;
+		if (r > 0)
+			n++;
+	}
+	/* WQEs of QPs in error that the device did not complete. */
+	while (n < num && irdma_flush_one(cq, &wc[n]))
+		n++;
+	spin_unlock_irqrestore(&cq->lock, flags);
+	return n;
+}
+
+static bool irdma_cq_flush_pending(struct irdma_cq *cq)
+{
+	struct irdma_cq_link *l;
+	struct irdma_qp *qp;
+
+	list_for_each_entry(l, &cq->qps, node) {
+		qp = l->sq ? container_of(l, struct irdma_qp, slink) :
+			     container_of(l, struct irdma_qp, rlink);
+		if (l->sq ? qp->flush_sq && qp->sq.tail != qp->sq.head :
+			    qp->flush_rq && qp->rq.tail != qp->rq.head)
+			return true;
+	}
+	return false;
+}
+
+/**
+ * irdma_req_notify_cq() - arm a kernel CQ (facts 5.7)
+ * @ibcq: the CQ
+ * @flags: IB_CQ_SOLICITED or IB_CQ_NEXT_COMP, IB_CQ_REPORT_MISSED_EVENTS
+ *
+ * Context: Any context.
+ * Return: 1 if completions are already waiting and the caller asked to
+ * know, else 0.
+ */
+int irdma_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
+{
+	struct irdma_cq *cq = to_irdma_cq(ibcq);
+	unsigned long irqf;
+	int ret = 0;
+	u64 arm;
+
+	if (cq->user)
+		return -EINVAL;
+	spin_lock_irqsave(&cq->lock, irqf);
+	arm = irdma_get64(&cq->shadow, E810_CQ_DBSA_ARM_OFF);
+	arm = (arm & E810_CQ_DBSA_SW_CQ_SELECT) |
+	      FIELD_PREP(E810_CQ_DBSA_ARM_SEQ_NUM,
+			 FIELD_GET(E810_CQ_DBSA_ARM_SEQ_NUM, arm) + 1) |
+	      E810_CQ_DBSA_ARM_NEXT_SE;
+	if ((flags & IB_CQ_SOLICITED_MASK) != IB_CQ_SOLICITED)
+		arm |= E810_CQ_DBSA_ARM_NEXT;
+	irdma_set64(&cq->shadow, E810_CQ_DBSA_ARM_OFF, arm);
+	cq->armed = true;
+	/* The shadow write must be visible before the doorbell. */
+	wmb();
+	irdma_wr32(cq->rf, E810_CQARM, FIELD_PREP(E810_CQARM_CQID, cq->cq_id));
+	if ((flags & IB_CQ_REPORT_MISSED_EVENTS) &&
+	    (irdma_cq_has_cqe(cq) || irdma_cq_flush_pending(cq)))
+		ret = 1;
+	spin_unlock_irqrestore(&cq->lock, irqf);
+	return ret;
+}
+
+/**
+ * irdma_cq_kick() - signal software completions (flushes) to an armed CQ
+ * @cq: a kernel CQ
+ *
+ * The device raises no CEQE for completions it did not write.
+ *
+ * Context: Any context; no CQ or QP lock held.
+ */
+void irdma_cq_kick(struct irdma_cq *cq)
+{
+	unsigned long flags;
+	bool armed;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	armed = cq->armed;
+	cq->armed = false;
+	spin_unlock_irqrestore(&cq->lock, flags);
+	if (armed && cq->ibcq.comp_handler)
+		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
+}
+
+/**
+ * irdma_cq_clean_qp() - drop the CQEs of a destroyed QP from a kernel CQ
+ * @cq: the CQ
+ * @qp_id: the QP, already destroyed in the device
+ *
+ * Its CQEs stay in the ring with a zero QP context, which poll skips.
+ *
+ * Context: Any context.
+ */
+void irdma_cq_clean_qp(struct irdma_cq *cq, u32 qp_id)
+{
+	unsigned long flags;
+	u32 idx, n;
+	size_t off;
+	bool pol;
+	u64 hdr;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	idx = cq->head;
+	pol = cq->polarity;
+	for (n = 0; n < cq->size; n++) {
+		off = (size_t)idx * E810_CQE_SIZE;
+		hdr = irdma_get64(&cq->ring, off + E810_CQE_HDR_OFF);
+		if (!!(hdr & E810_CQE_VALID) != pol)
+			break;
+		if (FIELD_GET(E810_CQE_QPID,
+			      irdma_get64(&cq->ring, off + E810_CQE_QP_OFF)) ==
+		    qp_id)
+			irdma_set64(&cq->ring, off + E810_CQE_CTX_OFF, 0);
+		/* Skip the extension slot of an extended CQE. */
+		if (hdr & E810_CQE_EXTCQE) {
+			if (++idx == cq->size) {
+				idx = 0;
+				pol = !pol;
+			}
+			n++;
+		}
+		if (++idx == cq->size) {
+			idx = 0;
+			pol = !pol;
+		}
+	}
+	spin_unlock_irqrestore(&cq->lock, flags);
+}
+
+/**
+ * irdma_cq_ceq_event() - a CEQE named CQ @cq_id (from the CEQ handler)
+ * @rf: per-function state
+ * @cq_id: the CQ context of the CEQE
+ *
+ * Context: The CEQ's threaded handler.
+ */
+void irdma_cq_ceq_event(struct irdma_pci_f *rf, u32 cq_id)
+{
+	struct irdma_cq *cq;
+
+	xa_lock(&rf->cqs);
+	cq = xa_load(&rf->cqs, cq_id);
+	if (cq) {
+		if (!cq->user) {
+			unsigned long flags;
+
+			spin_lock_irqsave(&cq->lock, flags);
+			cq->armed = false;
+			spin_unlock_irqrestore(&cq->lock, flags);
+		}
+		if (cq->ibcq.comp_handler)
+			cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
+	}
+	xa_unlock(&rf->cqs);
+	if (!cq)
+		dev_dbg_ratelimited(irdma_rf_to_dev(rf),
+				    "CEQE for unknown CQ %u\n", cq_id);
+	irdma_wr32(rf, E810_CQACK, FIELD_PREP(E810_CQACK_CQID, cq_id));
+}
+
+/**
+ * irdma_cq_ae() - an AE about CQ @cq_id
+ * @rf: per-function state
+ * @cq_id: CQ id from the AEQE
+ * @code: AE code
+ *
+ * Context: The AEQ's threaded handler.
+ * Return: true if the CQ exists.
+ */
+bool irdma_cq_ae(struct irdma_pci_f *rf, u32 cq_id, u16 code)
+{
+	struct ib_event ev = { };
+	struct irdma_cq *cq;
+
+	xa_lock(&rf->cqs);
+	cq = xa_load(&rf->cqs, cq_id);
+	if (cq) {
+		ibdev_err(cq->ibcq.device, "CQ %u: AE 0x%04x (%s)\n", cq_id,
+			  code, irdma_ae_name(code));
+		if (cq->ibcq.event_handler) {
+			ev.device = cq->ibcq.device;
+			ev.element.cq = &cq->ibcq;
+			ev.event = IB_EVENT_CQ_ERR;
+			cq->ibcq.event_handler(&ev, cq->ibcq.cq_context);
+		}
+	}
+	xa_unlock(&rf->cqs);
+	return !!cq;
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * irdma: verbs completion queues (facts 2.5 CQ ops, 5.6 CQEs, 5.7 arming).
+ */
+#ifndef IRDMA_CQ_H
+#define IRDMA_CQ_H
+
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <linux/version.h>
+#include <rdma/ib_verbs.h>
+
+#include "main.h"
+
+struct irdma_qbuf;
+
+/**
+ * struct irdma_cq - a verbs CQ
+ * @ibcq: the ib_cq (first)
+ * @rf: the function
+ * @cq_id: CQ id; also the CQ context the device echoes in CEQEs and AEQEs
+ * @size: ring entries the device knows
+ * @ceq_id: CEQ its events go to (the completion vector)
+ * @user: the ring is user memory (@qb); else @ring
+ * @virt: the ring is described by a level-1 PBL at @pble
+ * @ring_pa: ring DMA address when !@virt
+ * @pble: first PBLE of the ring when @virt
+ * @shadow_pa: DMA address of the 64-byte shadow area
+ * @uctx: user context of a user CQ
+ * @qb: user ring buffer
+ * @qb_shadow: user shadow-area buffer
+ * @ring: kernel ring
+ * @shadow: kernel shadow area
+ * @head: kernel: next CQE to read
+ * @polarity: kernel: valid bit expected at @head
+ * @armed: kernel: an arm is outstanding (no CEQE seen since)
+ * @resizes: kernel: completed resizes (SW_CQ_SELECT)
+ * @lock: kernel: ring, @qps, arming
+ * @qps: kernel QPs whose SQ or RQ completes here (struct irdma_cq_link)
+ */
+struct irdma_cq {
+	struct ib_cq ibcq;
+	struct irdma_pci_f *rf;
+	u32 cq_id;
+	u32 size;
+	u32 ceq_id;
+	bool user;
+	bool virt;
+	u64 ring_pa;
+	u32 pble;
+	u64 shadow_pa;
+	struct irdma_ucontext *uctx;
+	struct irdma_qbuf *qb;
+	struct irdma_qbuf *qb_shadow;
+	struct irdma_dma ring;
+	struct irdma_dma shadow;
+	u32 head;
+	bool polarity;
+	bool armed;
+	u32 resizes;
+	spinlock_t lock;	/* ring, qps, arming */
+	struct list_head qps;
+};
+
+/* A kernel QP's SQ or RQ on a CQ's list. */
+struct irdma_cq_link {
+	struct list_head node;
+	bool sq;
+};
+
+static inline struct irdma_cq *to_irdma_cq(struct ib_cq *ibcq)
+{
+	return container_of(ibcq, struct irdma_cq, ibcq);
+}
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		    struct uverbs_attr_bundle *attrs);
+#else
+int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		    struct ib_udata *udata);
+#endif
+int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
+int irdma_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata);
+int irdma_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc);
+int irdma_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
+void irdma_cq_kick(struct irdma_cq *cq);
+void irdma_cq_clean_qp(struct irdma_cq *cq, u32 qp_id);
+
+/* restrack_qp.c */
+int irdma_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq);
+int irdma_fill_res_cq_entry_raw(struct sk_buff *msg, struct ib_cq *ibcq);
+
+#endif /* IRDMA_CQ_H */

@@ -1,0 +1,933 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * irdma: verbs QPs, RoCEv2 RC and UD.
+ *
+ * A user QP's SQ, RQ and doorbell shadow area sit in one buffer the
+ * provider registered with reg_type QP (facts 6.4); a kernel QP has one
+ * coherent buffer laid out the same way. The device learns the QP through
+ * CREATE_QP / MODIFY_QP / DESTROY_QP with the host context of qp_ctx.c,
+ * rebuilt from the attributes before each of them.
+ *
+ * IB states map to device states (facts 2.5): RESET and INIT = IDLE,
+ * RTR = RTR, RTS and SQE = RTS, SQD = SQD (CLOSING), ERR = ERROR followed
+ * by FLUSH_WQES. The device does not generate flush CQEs for WQEs it never
+ * fetched, so kernel QPs complete those in software (uk.c, poll_cq); the
+ * provider does the same for user QPs.
+ *
+ * QP ids: 0 and 1 are reserved (QP1 is the GSI QP, which this driver does
+ * not offer). AEs name the QP by id, never by a pointer (issue 5).
+ */
+
+#include <linux/bitfield.h>
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/log2.h>
+#include <net/ipv6.h>
+#include <rdma/ib_addr.h>
+#include <rdma/ib_cache.h>
+#include <rdma/ib_umem.h>
+#include <rdma/iter.h>
+#include <rdma/ib_user_verbs.h>
+#include <rdma/irdma-abi.h>
+#include <rdma/uverbs_ioctl.h>
+
+#include <hw/e810_ctx.h>
+#include <hw/e810_uk.h>
+
+#include "mr.h"
+#include "qp.h"
+
+/* GEN_2 limits (facts 2.7, 6.2). */
+#define IRDMA_MAX_QP_WR		4063
+#define IRDMA_MAX_SGE		13
+#define IRDMA_MAX_INLINE	101
+#define IRDMA_MAX_IRD		127
+#define IRDMA_MAX_ORD		255
+#define IRDMA_FIRST_QP_ID	2
+#define IRDMA_QP_CTX_ALLOC	512	/* context, 256-byte aligned */
+#define IRDMA_PSN_MASK		0xFFFFFF
+
+/* create_qp response qp_caps (facts 6.2). */
+#define IRDMA_QP_CAP_WRITE_WITH_IMM	BIT(0)
+#define IRDMA_QP_CAP_SEND_WITH_IMM	BIT(1)
+#define IRDMA_QP_CAP_ROCE		BIT(2)
+
+#define IRDMA_FLUSH_MAJOR	1
+#define IRDMA_FLUSH_GENERAL	1
+
+static const char *const irdma_qp_state_names[] = {
+	[E810_QP_STATE_INVALID] = "INVALID",
+	[E810_QP_STATE_IDLE] = "IDLE",
+	[E810_QP_STATE_RTS] = "RTS",
+	[E810_QP_STATE_SQD] = "SQD",
+	[E810_QP_STATE_RTR] = "RTR",
+	[E810_QP_STATE_TERMINATE] = "TERMINATE",
+	[E810_QP_STATE_ERROR] = "ERROR",
+};
+
+/**
+ * irdma_qp_hw_state_name() - name of a device QP state
+ * @s: E810_QP_STATE_*
+ *
+ * Return: the name.
+ */
+const char *irdma_qp_hw_state_name(u8 s)
+{
+	return s < ARRAY_SIZE(irdma_qp_state_names) ? irdma_qp_state_names[s] :
+						      "?";
+}
+
+/* ---- sizes -------------------------------------------------------------- */
+
+/*
+ * SQ/RQ geometry from the requested capabilities (facts 5.1). With raw
+ * attributes (every current provider and kernel consumers) @cap holds the
+ * consumer's values; older providers pass SQ/RQ sizes in WQEs of the shift.
+ */
+static int irdma_qp_sizes(struct irdma_qp *qp, struct ib_qp_cap *cap,
+			  bool raw)
+{
+	u64 sq, rq;
+
+	if (cap->max_send_sge > IRDMA_MAX_SGE ||
+	    cap->max_recv_sge > IRDMA_MAX_SGE ||
+	    cap->max_inline_data > IRDMA_MAX_INLINE ||
+	    cap->max_send_wr > E810_MAX_WQ_QUANTA ||
+	    cap->max_recv_wr > E810_MAX_WQ_QUANTA)
+		return -EINVAL;
+	qp->sq_shift = irdma_wqe_shift(cap->max_send_sge + 1,
+				       cap->max_inline_data);
+	qp->rq_shift = irdma_wqe_shift(cap->max_recv_sge, 0);
+	if (raw) {
+		sq = roundup_pow_of_two(((u64)cap->max_send_wr << qp->sq_shift) +
+					E810_SQ_RSVD_QUANTA);
+		rq = roundup_pow_of_two(((u64)cap->max_recv_wr << qp->rq_shift) +
+					E810_RQ_RSVD_QUANTA);
+	} else {
+		sq = (u64)cap->max_send_wr << qp->sq_shift;
+		rq = (u64)cap->max_recv_wr << qp->rq_shift;
+		if (!is_power_of_2(sq) || !is_power_of_2(rq))
+			return -EINVAL;
+	}
+	sq = max_t(u64, sq, (u64)E810_MIN_WQ_QUANTA << qp->sq_shift);
+	rq = max_t(u64, rq, (u64)E810_MIN_WQ_QUANTA << qp->rq_shift);
+	if (sq > E810_MAX_WQ_QUANTA || rq > E810_MAX_WQ_QUANTA)
+		return -EINVAL;
+	qp->sq_depth = sq;
+	qp->rq_depth = rq;
+	qp->cap = *cap;
+	qp->cap.max_send_wr = (qp->sq_depth - E810_SQ_RSVD_QUANTA) >>
+			      qp->sq_shift;
+	qp->cap.max_recv_wr = (qp->rq_depth - E810_RQ_RSVD_QUANTA) >>
+			      qp->rq_shift;
+	return 0;
+}
+
+/* ---- user and kernel queue memory ---------------------------------------- */
+
+/* DMA address of 4 KiB page @idx of a user buffer that is not contiguous. */
+static int irdma_qbuf_page(struct irdma_qbuf *qb, u32 idx, u64 *pa)
+{
+	struct ib_block_iter biter;
+	u32 n = 0;
+
+	rdma_umem_for_each_dma_block(qb->umem, &biter, SZ_4K) {
+		if (n++ == idx) {
+			*pa = rdma_block_iter_dma_address(&biter);
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int irdma_qp_user_init(struct irdma_qp *qp, struct ib_udata *udata)
+{
+	struct irdma_ucontext *uctx = rdma_udata_to_drv_context(udata,
+			struct irdma_ucontext, ibucontext);
+	struct irdma_create_qp_req req = { };
+	struct irdma_qbuf *qb;
+	u32 pages;
+	int err;
+
+	if (udata->inlen < offsetofend(struct irdma_create_qp_req,
+				       user_compl_ctx) ||
+	    udata->outlen < offsetofend(struct irdma_create_qp_resp, rsvd))
+		return -EINVAL;
+	if (ib_copy_from_udata(&req, udata, sizeof(req)))
+		return -EFAULT;
+	qb = irdma_qbuf_claim(uctx, req.user_wqe_bufs, IRDMA_MEMREG_TYPE_QP);
+	if (!qb) {
+		ibdev_dbg(qp->ibqp.device, "no QP buffer registered at 0x%llx\n",
+			  req.user_wqe_bufs);
+		return -ENODATA;
+	}
+	/* The announced layout must hold the rings and the shadow page. */
+	pages = qb->sq_pages + qb->rq_pages;
+	if ((u64)qb->sq_pages * SZ_4K < (u64)qp->sq_depth * E810_WQE_QUANTUM ||
+	    (u64)qb->rq_pages * SZ_4K < (u64)qp->rq_depth * E810_WQE_QUANTUM ||
+	    (u64)pages + 1 > qb->npages) {
+		ibdev_dbg(qp->ibqp.device,
+			  "QP buffer %u+%u of %u pages too small for %u/%u quanta\n",
+			  qb->sq_pages, qb->rq_pages, qb->npages, qp->sq_depth,
+			  qp->rq_depth);
+		err = -EINVAL;
+		goto err_release;
+	}
+	if (qb->contig) {
+		qp->sq_addr = qb->pa;
+		qp->rq_addr = qb->pa + (u64)qb->sq_pages * SZ_4K;
+		qp->shadow_pa = qb->pa + (u64)pages * SZ_4K;
+	} else {
+		qp->virt = true;
+		qp->sq_addr = qb->pble;
+		qp->rq_addr = qb->pble + qb->sq_pages;
+		err = irdma_qbuf_page(qb, pages, &qp->shadow_pa);
+		if (err)
+			goto err_release;
+	}
+	qp->qb = qb;
+	qp->uctx = uctx;
+	qp->user = true;
+	qp->compl_ctx = req.user_compl_ctx;
+	return 0;
+
+err_release:
+	irdma_qbuf_release(uctx, qb);
+	return err;
+}
+
+static void irdma_cq_link(struct irdma_cq *cq, struct irdma_cq_link *l,
+			  bool sq)
+{
+	unsigned long flags;
+
+	l->sq = sq;
+	spin_lock_irqsave(&cq->lock, flags);
+	list_add_tail(&l->node, &cq->qps);
+	spin_unlock_irqrestore(&cq->lock, flags);
+}
+
+static void irdma_cq_unlink(struct irdma_cq *cq, struct irdma_cq_link *l)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	list_del(&l->node);
+	spin_unlock_irqrestore(&cq->lock, flags);
+}
+
+static int irdma_qp_kernel_init(struct irdma_qp *qp)
+{
+	struct irdma_pci_f *rf = qp->rf;
+	size_t sq = (size_t)qp->sq_depth * E810_WQE_QUANTUM;
+	size_t rq = (size_t)qp->rq_depth * E810_WQE_QUANTUM;
+	int err;
+
+	qp->sq_trk = kcalloc(qp->sq_depth, sizeof(*qp->sq_trk), GFP_KERNEL);
+	qp->rq_wrid = kcalloc(qp->rq_depth >> qp->rq_shift,
+			      sizeof(*qp->rq_wrid), GFP_KERNEL);
+	if (!qp->sq_trk || !qp->rq_wrid) {
+		err = -ENOMEM;
+		goto err_free;
+	}
+	err = irdma_dma_alloc(rf, &qp->kbuf, sq + rq + E810_QP_SHADOW_SIZE,
+			      GFP_KERNEL);
+	if (err)
+		goto err_free;
+	qp->sq_addr = qp->kbuf.pa;
+	qp->rq_addr = qp->kbuf.pa + sq;
+	qp->shadow_pa = qp->kbuf.pa + sq + rq;
+	qp->sq.va = qp->kbuf.va;
+	qp->sq.size = qp->sq_depth;
+	qp->rq.va = qp->kbuf.va + sq;
+	qp->rq.size = qp->rq_depth >> qp->rq_shift;
+	qp->sq.polarity = true;
+	qp->rq.polarity = true;
+	/* Kernel QPs are named by id in CQEs: 0 marks a cleaned CQE. */
+	qp->compl_ctx = qp->qp_id;
+	irdma_cq_link(qp->scq, &qp->slink, true);
+	irdma_cq_link(qp->rcq, &qp->rlink, false);
+	return 0;
+
+err_free:
+	kfree(qp->rq_wrid);
+	kfree(qp->sq_trk);
+	qp->rq_wrid = NULL;
+	qp->sq_trk = NULL;
+	return err;
+}
+
+static void irdma_qp_kernel_fini(struct irdma_qp *qp)
+{
+	irdma_cq_unlink(qp->scq, &qp->slink);
+	irdma_cq_unlink(qp->rcq, &qp->rlink);
+	irdma_cq_clean_qp(qp->scq, qp->qp_id);
+	if (qp->rcq != qp->scq)
+		irdma_cq_clean_qp(qp->rcq, qp->qp_id);
+	irdma_dma_free(qp->rf, &qp->kbuf);
+	kfree(qp->rq_wrid);
+	kfree(qp->sq_trk);
+}
+
+/* Software rings back to empty (RESET). */
+static void irdma_qp_kernel_reset(struct irdma_qp *qp)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	memset(qp->kbuf.va, 0, qp->kbuf.size);
+	qp->sq.head = 0;
+	qp->sq.tail = 0;
+	qp->sq.polarity = true;
+	qp->rq.head = 0;
+	qp->rq.tail = 0;
+	qp->rq.polarity = true;
+	qp->flush_sq = false;
+	qp->flush_rq = false;
+	spin_unlock_irqrestore(&qp->lock, flags);
+}
+
+/* ---- CQP ops -------------------------------------------------------------- */
+
+static int irdma_qp_cqp(struct irdma_qp *qp, u8 op, u64 hdr)
+{
+	u64 q[8] = { };
+
+	q[E810_QW(E810_CQPSQ_QP_CTX_OFF)] = qp->ctx.pa;
+	q[E810_QW(E810_CQPSQ_QP_DBSHADOW_OFF)] = qp->shadow_pa;
+	hdr |= FIELD_PREP(E810_CQPSQ_QP_QPID, qp->qp_id) |
+	       FIELD_PREP(E810_CQPSQ_QP_QPTYPE, qp->hw_type);
+	if (op != E810_CQP_OP_DESTROY_QP && qp->virt)
+		hdr |= E810_CQPSQ_QP_VQ;
+	return irdma_cqp_exec(qp->rf, op, hdr, q, NULL);
+}
+
+/* Context rebuilt, then MODIFY_QP towards device state @next (0: same). */
+static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 next, u64 hdr)
+{
+	int err;
+
+	irdma_qp_ctx_write(qp);
+	err = irdma_qp_cqp(qp, E810_CQP_OP_MODIFY_QP,
+			   hdr | E810_CQPSQ_QP_CQNUMVALID |
+			   FIELD_PREP(E810_CQPSQ_QP_NEXTIWSTATE, next));
+	if (err) {
+		ibdev_err(qp->ibqp.device, "QP %u: MODIFY_QP to %s failed: %d\n",
+			  qp->qp_id, irdma_qp_hw_state_name(next), err);
+		return err;
+	}
+	if (next)
+		qp->hw_state = next;
+	return 0;
+}
+
+static int irdma_qp_flush(struct irdma_qp *qp, bool sq, bool rq)
+{
+	u64 q[8] = { };
+	u64 hdr;
+	int err;
+
+	hdr = FIELD_PREP(E810_CQPSQ_FWQE_QPID, qp->qp_id) |
+	      E810_CQPSQ_FWQE_USERFLCODE |
+	      (sq ? E810_CQPSQ_FWQE_FLUSHSQ : 0) |
+	      (rq ? E810_CQPSQ_FWQE_FLUSHRQ : 0);
+	q[E810_QW(E810_CQPSQ_FWQE_CODES_OFF)] =
+		FIELD_PREP(E810_CQPSQ_FWQE_RQMNERR, IRDMA_FLUSH_GENERAL) |
+		FIELD_PREP(E810_CQPSQ_FWQE_RQMJERR, IRDMA_FLUSH_MAJOR) |
+		FIELD_PREP(E810_CQPSQ_FWQE_SQMNERR, IRDMA_FLUSH_GENERAL) |
+		FIELD_PREP(E810_CQPSQ_FWQE_SQMJERR, IRDMA_FLUSH_MAJOR);
+	err = irdma_cqp_exec(qp->rf, E810_CQP_OP_FLUSH_WQES, hdr, q, NULL);
+	if (err)
+		ibdev_err(qp->ibqp.device, "QP %u: FLUSH_WQES failed: %d\n",
+			  qp->qp_id, err);
+	return err;
+}
+
+/* Device to ERROR, outstanding WQEs flushed. Caller holds qp->mutex. */
+static int irdma_qp_to_err(struct irdma_qp *qp, bool sq, bool rq)
+{
+	unsigned long flags;
+	int err;
+
+	if (qp->hw_state != E810_QP_STATE_ERROR) {
+		err = irdma_qp_hw_modify(qp, E810_QP_STATE_ERROR, 0);
+		if (err)
+			return err;
+	}
+	err = irdma_qp_flush(qp, sq, rq);
+	if (qp->user)
+		return err;
+	spin_lock_irqsave(&qp->lock, flags);
+	qp->flush_sq |= sq;
+	qp->flush_rq |= rq;
+	spin_unlock_irqrestore(&qp->lock, flags);
+	irdma_cq_kick(qp->scq);
+	if (qp->rcq != qp->scq)
+		irdma_cq_kick(qp->rcq);
+	return err;
+}
+
+static void irdma_qp_ae_work(struct work_struct *work);
+
+/* ---- create / destroy ------------------------------------------------------ */
+
+/**
+ * irdma_create_qp() - create an RC or UD QP, user or kernel
+ * @ibqp: allocated by ib_core
+ * @init: type, CQs, capabilities
+ * @udata: user data (struct irdma_create_qp_req) or NULL
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or a negative errno.
+ */
+int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
+		    struct ib_udata *udata)
+{
+	struct irdma_pci_f *rf = to_iwdev(ibqp->device)->rf;
+	struct irdma_qp *qp = to_irdma_qp(ibqp);
+	struct irdma_create_qp_resp resp = { };
+	struct irdma_ucontext *uctx = NULL;
+	bool raw = true;
+	u32 id;
+	int err;
+
+	if (init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UD)
+		return -EOPNOTSUPP;
+	if (init->create_flags || init->srq)
+		return -EOPNOTSUPP;
+	if (!init->send_cq || !init->recv_cq)
+		return -EINVAL;
+	if (udata) {
+		uctx = rdma_udata_to_drv_context(udata, struct irdma_ucontext,
+						 ibucontext);
+		raw = uctx->use_raw_attrs;
+	}
+	qp->rf = rf;
+	qp->hw_type = init->qp_type == IB_QPT_RC ? E810_QP_TYPE_ROCE_RC :
+						   E810_QP_TYPE_ROCE_UD;
+	qp->pd_id = to_irdma_pd(ibqp->pd)->pd_id;
+	qp->scq = to_irdma_cq(init->send_cq);
+	qp->rcq = to_irdma_cq(init->recv_cq);
+	if (qp->scq->user != !!udata || qp->rcq->user != !!udata)
+		return -EINVAL;
+	qp->av.arp_idx = -1;
+	spin_lock_init(&qp->lock);
+	mutex_init(&qp->mutex);
+	INIT_WORK(&qp->ae_work, irdma_qp_ae_work);
+	err = irdma_qp_sizes(qp, &init->cap, raw);
+	if (err)
+		return err;
+
+	err = xa_alloc(&rf->qps, &id, NULL,
+		       XA_LIMIT(IRDMA_FIRST_QP_ID,
+				rf->hmc.obj[E810_HMC_QP].cnt - 1), GFP_KERNEL);
+	if (err)
+		return err == -EBUSY ? -ENOMEM : err;
+	qp->qp_id = id;
+	ibqp->qp_num = id;
+	err = irdma_dma_alloc(rf, &qp->ctx, IRDMA_QP_CTX_ALLOC, GFP_KERNEL);
+	if (err)
+		goto err_id;
+	err = udata ? irdma_qp_user_init(qp, udata) : irdma_qp_kernel_init(qp);
+	if (err)
+		goto err_ctx;
+
+	qp->state = IB_QPS_RESET;
+	qp->attr.qp_state = IB_QPS_RESET;
+	qp->attr.port_num = 1;
+	qp->attr.path_mtu = IB_MTU_1024;
+	qp->sq_sig_type = init->sq_sig_type;
+	irdma_qp_ctx_write(qp);
+	err = irdma_qp_cqp(qp, E810_CQP_OP_CREATE_QP,
+			   E810_CQPSQ_QP_CQNUMVALID | E810_CQPSQ_QP_MACVALID |
+			   FIELD_PREP(E810_CQPSQ_QP_NEXTIWSTATE,
+				      E810_QP_STATE_IDLE));
+	if (err)
+		goto err_mem;
+	qp->hw_state = E810_QP_STATE_IDLE;
+
+	if (udata) {
+		resp.qp_id = id;
+		resp.actual_sq_size = qp->sq_depth >> qp->sq_shift;
+		resp.actual_rq_size = qp->rq_depth >> qp->rq_shift;
+		resp.qp_caps = IRDMA_QP_CAP_SEND_WITH_IMM | IRDMA_QP_CAP_ROCE;
+		if (init->qp_type == IB_QPT_RC)
+			resp.qp_caps |= IRDMA_QP_CAP_WRITE_WITH_IMM;
+		if (ib_copy_to_udata(udata, &resp,
+				     min(sizeof(resp), udata->outlen))) {
+			err = -EFAULT;
+			goto err_destroy;
+		}
+	}
+	init->cap = qp->cap;
+	xa_store(&rf->qps, id, qp, GFP_KERNEL);
+	ibdev_dbg(ibqp->device, "QP %u: %s %s, SQ %u quanta, RQ %u quanta\n",
+		  id, init->qp_type == IB_QPT_RC ? "RC" : "UD",
+		  udata ? "user" : "kernel", qp->sq_depth, qp->rq_depth);
+	return 0;
+
+err_destroy:
+	irdma_qp_cqp(qp, E810_CQP_OP_DESTROY_QP, 0);
+err_mem:
+	if (udata)
+		irdma_qbuf_release(uctx, qp->qb);
+	else
+		irdma_qp_kernel_fini(qp);
+err_ctx:
+	irdma_dma_free(rf, &qp->ctx);
+err_id:
+	xa_erase(&rf->qps, id);
+	return err;
+}
+
+/**
+ * irdma_destroy_qp() - destroy a QP
+ * @ibqp: the QP
+ * @udata: user data or NULL
+ *
+ * Context: Process context, sleeps.
+ * Return: 0.
+ */
+int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	struct irdma_qp *qp = to_irdma_qp(ibqp);
+	struct irdma_pci_f *rf = qp->rf;
+
+	/*
+	 * No AE handler finds it from now on (the id stays reserved until
+	 * the device forgot the QP), and a move to ERR an earlier AE queued
+	 * is done or cancelled before DESTROY_QP.
+	 */
+	xa_store(&rf->qps, qp->qp_id, NULL, GFP_KERNEL);
+	cancel_work_sync(&qp->ae_work);
+	mutex_lock(&qp->mutex);
+	if (!rf->resetting && irdma_qp_cqp(qp, E810_CQP_OP_DESTROY_QP, 0))
+		ibdev_warn(ibqp->device, "QP %u: DESTROY_QP failed\n",
+			   qp->qp_id);
+	mutex_unlock(&qp->mutex);
+	xa_erase(&rf->qps, qp->qp_id);
+	if (qp->user)
+		irdma_qbuf_release(qp->uctx, qp->qb);
+	else
+		irdma_qp_kernel_fini(qp);
+	if (qp->av.arp_idx >= 0)
+		irdma_arp_put(rf, qp->av.arp_idx);
+	irdma_dma_free(rf, &qp->ctx);
+	mutex_destroy(&qp->mutex);
+	return 0;
+}
+
+/* ---- modify ---------------------------------------------------------------- */
+
+#define IRDMA_QP_MASK_SUPPORTED \
+	(IB_QP_STATE | IB_QP_CUR_STATE | IB_QP_ACCESS_FLAGS | \
+	 IB_QP_PKEY_INDEX | IB_QP_PORT | IB_QP_QKEY | IB_QP_AV | \
+	 IB_QP_PATH_MTU | IB_QP_TIMEOUT | IB_QP_RETRY_CNT | \
+	 IB_QP_RNR_RETRY | IB_QP_RQ_PSN | IB_QP_MAX_QP_RD_ATOMIC | \
+	 IB_QP_MIN_RNR_TIMER | IB_QP_SQ_PSN | IB_QP_MAX_DEST_RD_ATOMIC | \
+	 IB_QP_DEST_QPN)
+
+#define IRDMA_ACCESS_SUPPORTED \
+	(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
+	 IB_ACCESS_REMOTE_READ)
+
+/* Values of @attr the mask names, each in its range. */
+static int irdma_qp_check_attr(struct irdma_qp *qp, struct ib_qp_attr *attr,
+			       int mask)
+{
+	if (mask & ~IRDMA_QP_MASK_SUPPORTED)
+		return -EOPNOTSUPP;
+	if ((mask & IB_QP_PKEY_INDEX) && attr->pkey_index >= 1)
+		return -EINVAL;
+	if ((mask & IB_QP_PORT) && attr->port_num != 1)
+		return -EINVAL;
+	if ((mask & IB_QP_PATH_MTU) &&
+	    (attr->path_mtu < IB_MTU_256 || attr->path_mtu > IB_MTU_4096))
+		return -EINVAL;
+	if ((mask & IB_QP_TIMEOUT) && attr->timeout > 31)
+		return -EINVAL;
+	if ((mask & IB_QP_RETRY_CNT) && attr->retry_cnt > 7)
+		return -EINVAL;
+	if ((mask & IB_QP_RNR_RETRY) && attr->rnr_retry > 7)
+		return -EINVAL;
+	if ((mask & IB_QP_MIN_RNR_TIMER) && attr->min_rnr_timer > 31)
+		return -EINVAL;
+	if ((mask & IB_QP_SQ_PSN) && attr->sq_psn > IRDMA_PSN_MASK)
+		return -EINVAL;
+	if ((mask & IB_QP_RQ_PSN) && attr->rq_psn > IRDMA_PSN_MASK)
+		return -EINVAL;
+	if ((mask & IB_QP_DEST_QPN) && attr->dest_qp_num > IRDMA_PSN_MASK)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_QP_RD_ATOMIC) &&
+	    attr->max_rd_atomic > IRDMA_MAX_ORD)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_DEST_RD_ATOMIC) &&
+	    attr->max_dest_rd_atomic > IRDMA_MAX_IRD)
+		return -EINVAL;
+	if (mask & IB_QP_ACCESS_FLAGS) {
+		if (attr->qp_access_flags & IB_ACCESS_REMOTE_ATOMIC)
+			return -EOPNOTSUPP;
+		if (attr->qp_access_flags & ~IRDMA_ACCESS_SUPPORTED)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* IP words of a GID in host order, word 0 most significant (facts 2.5). */
+static void irdma_gid_words(const union ib_gid *gid, bool ipv4, u32 *w)
+{
+	union {
+		struct sockaddr_in v4;
+		struct sockaddr_in6 v6;
+	} sa;
+	int i;
+
+	memset(w, 0, 4 * sizeof(*w));
+	rdma_gid2ip((struct sockaddr *)&sa, gid);
+	if (ipv4) {
+		w[3] = ntohl(sa.v4.sin_addr.s_addr);
+		return;
+	}
+	for (i = 0; i < 4; i++)
+		w[i] = ntohl(sa.v6.sin6_addr.s6_addr32[i]);
+}
+
+/* Resolves the address vector of @attr into @av (RC, IB_QP_AV). */
+static int irdma_qp_resolve_av(struct irdma_qp *qp, struct ib_qp_attr *attr,
+			       int mask, struct irdma_qp_av *av)
+{
+	const struct ib_global_route *grh;
+	const struct ib_gid_attr *sgid;
+	u8 smac[ETH_ALEN];
+	u32 dqpn;
+	int err;
+
+	if (!(rdma_ah_get_ah_flags(&attr->ah_attr) & IB_AH_GRH))
+		return -EINVAL;
+	grh = rdma_ah_read_grh(&attr->ah_attr);
+	sgid = grh->sgid_attr;
+	if (!sgid || sgid->gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP)
+		return -EINVAL;
+	memset(av, 0, sizeof(*av));
+	err = rdma_read_gid_l2_fields(sgid, &av->vlan, smac);
+	if (err)
+		return err;
+	av->ipv4 = rdma_gid_attr_network_type(sgid) == RDMA_NETWORK_IPV4;
+	if (av->ipv4 != ipv6_addr_v4mapped((struct in6_addr *)grh->dgid.raw))
+		return -EINVAL;
+	irdma_gid_words(&sgid->gid, av->ipv4, av->sip);
+	irdma_gid_words(&grh->dgid, av->ipv4, av->dip);
+	ether_addr_copy(av->dmac, attr->ah_attr.roce.dmac);
+	if (is_zero_ether_addr(av->dmac) || is_multicast_ether_addr(av->dmac))
+		return -EINVAL;
+	av->sl = rdma_ah_get_sl(&attr->ah_attr);
+	av->tclass = grh->traffic_class;
+	av->hop_limit = grh->hop_limit;
+	av->flow_label = grh->flow_label;
+	dqpn = mask & IB_QP_DEST_QPN ? attr->dest_qp_num : qp->attr.dest_qp_num;
+	av->sport = rdma_get_udp_sport(grh->flow_label, qp->qp_id, dqpn);
+	av->arp_idx = irdma_arp_get(qp->rf, av->dip, av->ipv4, av->dmac);
+	if (av->arp_idx < 0)
+		return av->arp_idx;
+	av->valid = true;
+	return 0;
+}
+
+/* Copies the attributes the mask names into the QP's saved set. */
+static void irdma_qp_save_attr(struct irdma_qp *qp, struct ib_qp_attr *attr,
+			       int mask)
+{
+	struct ib_qp_attr *a = &qp->attr;
+
+	if (mask & IB_QP_ACCESS_FLAGS)
+		a->qp_access_flags = attr->qp_access_flags;
+	if (mask & IB_QP_PKEY_INDEX)
+		a->pkey_index = attr->pkey_index;
+	if (mask & IB_QP_PORT)
+		a->port_num = attr->port_num;
+	if (mask & IB_QP_QKEY)
+		a->qkey = attr->qkey;
+	if (mask & IB_QP_AV) {
+		/* No reference kept: query returns the index only. */
+		a->ah_attr = attr->ah_attr;
+		a->ah_attr.grh.sgid_attr = NULL;
+	}
+	if (mask & IB_QP_PATH_MTU)
+		a->path_mtu = attr->path_mtu;
+	if (mask & IB_QP_TIMEOUT)
+		a->timeout = attr->timeout;
+	if (mask & IB_QP_RETRY_CNT)
+		a->retry_cnt = attr->retry_cnt;
+	if (mask & IB_QP_RNR_RETRY)
+		a->rnr_retry = attr->rnr_retry;
+	if (mask & IB_QP_RQ_PSN)
+		a->rq_psn = attr->rq_psn;
+	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
+		a->max_rd_atomic = attr->max_rd_atomic;
+	if (mask & IB_QP_MIN_RNR_TIMER)
+		a->min_rnr_timer = attr->min_rnr_timer;
+	if (mask & IB_QP_SQ_PSN)
+		a->sq_psn = attr->sq_psn;
+	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
+		a->max_dest_rd_atomic = attr->max_dest_rd_atomic;
+	if (mask & IB_QP_DEST_QPN)
+		a->dest_qp_num = attr->dest_qp_num;
+}
+
+/* The device side of a transition to @new; caller holds qp->mutex. */
+static int irdma_qp_apply(struct irdma_qp *qp, enum ib_qp_state cur,
+			  enum ib_qp_state new, int mask)
+{
+	switch (new) {
+	case IB_QPS_RESET:
+		if (qp->hw_state != E810_QP_STATE_ERROR &&
+		    qp->hw_state != E810_QP_STATE_IDLE) {
+			int err = irdma_qp_hw_modify(qp, E810_QP_STATE_ERROR,
+						     0);
+			if (err)
+				return err;
+		}
+		if (!qp->user)
+			irdma_qp_kernel_reset(qp);
+		return 0;
+	case IB_QPS_INIT:
+		return irdma_qp_hw_modify(qp, cur == IB_QPS_RESET ?
+					  E810_QP_STATE_IDLE : 0, 0);
+	case IB_QPS_RTR:
+		return irdma_qp_hw_modify(qp, cur == IB_QPS_RTR ? 0 :
+					  E810_QP_STATE_RTR,
+					  qp->av.valid && qp->av.arp_idx >= 0 ?
+					  E810_CQPSQ_QP_ARPTABIDXVALID : 0);
+	case IB_QPS_RTS:
+	case IB_QPS_SQE:
+		return irdma_qp_hw_modify(qp, qp->hw_state == E810_QP_STATE_RTS ?
+					  0 : E810_QP_STATE_RTS,
+					  E810_CQPSQ_QP_ORDVALID);
+	case IB_QPS_SQD:
+		return irdma_qp_hw_modify(qp, E810_QP_STATE_SQD, 0);
+	case IB_QPS_ERR:
+		return irdma_qp_to_err(qp, true, true);
+	}
+	return -EINVAL;
+}
+
+/**
+ * irdma_modify_qp() - IB state machine and attributes
+ * @ibqp: the QP
+ * @attr: the attributes
+ * @mask: which of them are valid (IB_QP_*)
+ * @udata: user data (struct irdma_modify_qp_req) or NULL
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or a negative errno; on error nothing changed.
+ */
+int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		    struct ib_udata *udata)
+{
+	struct irdma_qp *qp = to_irdma_qp(ibqp);
+	struct irdma_modify_qp_req req = { };
+	struct irdma_modify_qp_resp resp = { };
+	struct ib_qp_attr saved_attr;
+	struct irdma_qp_av av, saved_av;
+	enum ib_qp_state cur, new;
+	bool new_av = false;
+	int err;
+
+	if (udata && udata->inlen) {
+		if (udata->inlen < offsetofend(struct irdma_modify_qp_req,
+					       rq_flush))
+			return -EINVAL;
+		if (ib_copy_from_udata(&req, udata,
+				       min(sizeof(req), udata->inlen)))
+			return -EFAULT;
+	}
+	if (udata && udata->outlen &&
+	    udata->outlen < offsetofend(struct irdma_modify_qp_resp,
+					push_valid))
+		return -EINVAL;
+
+	mutex_lock(&qp->mutex);
+	cur = mask & IB_QP_CUR_STATE ? attr->cur_qp_state : qp->state;
+	new = mask & IB_QP_STATE ? attr->qp_state : cur;
+	if (cur != qp->state ||
+	    !ib_modify_qp_is_ok(cur, new, ibqp->qp_type, mask)) {
+		ibdev_dbg(ibqp->device, "QP %u: %d -> %d with mask 0x%x refused\n",
+			  qp->qp_id, cur, new, mask);
+		err = -EINVAL;
+		goto out;
+	}
+	err = irdma_qp_check_attr(qp, attr, mask);
+	if (err)
+		goto out;
+	if ((mask & IB_QP_AV) && ibqp->qp_type == IB_QPT_RC) {
+		err = irdma_qp_resolve_av(qp, attr, mask, &av);
+		if (err)
+			goto out;
+		new_av = true;
+	}
+
+	saved_attr = qp->attr;
+	saved_av = qp->av;
+	irdma_qp_save_attr(qp, attr, mask);
+	if (new_av)
+		qp->av = av;
+	if (new == IB_QPS_ERR && cur == IB_QPS_ERR) {
+		/* The provider asks for another flush (facts 6.3). */
+		err = 0;
+		if (req.sq_flush || req.rq_flush)
+			err = irdma_qp_flush(qp, req.sq_flush, req.rq_flush);
+	} else if (new == IB_QPS_RESET && cur == IB_QPS_RESET) {
+		err = 0;
+	} else {
+		err = irdma_qp_apply(qp, cur, new, mask);
+	}
+	if (err) {
+		qp->attr = saved_attr;
+		qp->av = saved_av;
+		if (new_av)
+			irdma_arp_put(qp->rf, av.arp_idx);
+		goto out;
+	}
+	if (new_av && saved_av.arp_idx >= 0)
+		irdma_arp_put(qp->rf, saved_av.arp_idx);
+	WRITE_ONCE(qp->state, new);
+	qp->attr.qp_state = new;
+	qp->attr.cur_qp_state = new;
+	if (udata && udata->outlen &&
+	    ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen)))
+		err = -EFAULT;
+	ibdev_dbg(ibqp->device, "QP %u: %d -> %d (device %s)\n", qp->qp_id,
+		  cur, new, irdma_qp_hw_state_name(qp->hw_state));
+out:
+	mutex_unlock(&qp->mutex);
+	return err;
+}
+
+/**
+ * irdma_query_qp() - the attributes as set
+ * @ibqp: the QP
+ * @attr: filled
+ * @mask: ignored: everything is returned
+ * @init: filled with the creation attributes
+ *
+ * Context: Process context.
+ * Return: 0.
+ */
+int irdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		   struct ib_qp_init_attr *init)
+{
+	struct irdma_qp *qp = to_irdma_qp(ibqp);
+
+	mutex_lock(&qp->mutex);
+	*attr = qp->attr;
+	attr->qp_state = qp->state;
+	attr->cur_qp_state = qp->state;
+	attr->cap = qp->cap;
+	attr->ah_attr.type = RDMA_AH_ATTR_TYPE_ROCE;
+	attr->ah_attr.port_num = 1;
+	memset(init, 0, sizeof(*init));
+	init->event_handler = ibqp->event_handler;
+	init->qp_context = ibqp->qp_context;
+	init->send_cq = ibqp->send_cq;
+	init->recv_cq = ibqp->recv_cq;
+	init->cap = qp->cap;
+	init->sq_sig_type = qp->sq_sig_type;
+	init->qp_type = ibqp->qp_type;
+	init->port_num = 1;
+	mutex_unlock(&qp->mutex);
+	return 0;
+}
+
+/* ---- asynchronous events ----------------------------------------------------- */
+
+static void irdma_qp_ae_work(struct work_struct *work)
+{
+	struct irdma_qp *qp = container_of(work, struct irdma_qp, ae_work);
+
+	mutex_lock(&qp->mutex);
+	if (qp->state != IB_QPS_RESET && qp->state != IB_QPS_ERR &&
+	    !qp->rf->resetting && !irdma_qp_to_err(qp, true, true)) {
+		WRITE_ONCE(qp->state, IB_QPS_ERR);
+		qp->attr.qp_state = IB_QPS_ERR;
+	}
+	mutex_unlock(&qp->mutex);
+}
+
+/* The IB event of an error AE, or 0 for AEs that are not errors. */
+static enum ib_event_type irdma_ae_event(u16 code, bool *err)
+{
+	*err = true;
+	switch (code) {
+	case E810_AE_LLP_CONNECTION_ESTABLISHED:
+	case E810_AE_QP_SUSPEND_COMPLETE:
+	case E810_AE_CQP_DEFERRED_COMPLETE:
+	case E810_AE_LLP_CLOSE_COMPLETE:
+		*err = false;
+		return 0;
+	case E810_AE_AMP_UNALLOCATED_STAG:
+	case E810_AE_AMP_INVALID_STAG:
+	case E810_AE_AMP_BAD_PD:
+	case E810_AE_AMP_BAD_STAG_KEY:
+	case E810_AE_AMP_BAD_STAG_INDEX:
+	case E810_AE_AMP_BOUNDS_VIOLATION:
+	case E810_AE_AMP_RIGHTS_VIOLATION:
+	case E810_AE_AMP_TO_WRAP:
+	case E810_AE_AMP_INVALIDATE_NO_REMOTE_ACCESS_RIGHTS:
+	case E810_AE_PRIV_OPERATION_DENIED:
+	case E810_AE_IB_REMOTE_ACCESS_ERROR:
+	case E810_AE_UDA_XMIT_BAD_PD:
+		return IB_EVENT_QP_ACCESS_ERR;
+	case E810_AE_AMP_BAD_QP:
+	case E810_AE_WQE_UNEXPECTED_OPCODE:
+	case E810_AE_IB_INVALID_REQUEST:
+	case E810_AE_WQE_INVALID_PARAMETER:
+	case E810_AE_WQE_INVALID_FRAG_DATA:
+		return IB_EVENT_QP_REQ_ERR;
+	default:
+		return IB_EVENT_QP_FATAL;
+	}
+}
+
+/**
+ * irdma_qp_ae() - an AE about QP @qp_id (from the AEQ handler)
+ * @rf: per-function state
+ * @qp_id: QP id of the AEQE
+ * @code: AE code
+ * @src: AE source
+ * @wqe_idx: WQE index of the AEQE
+ *
+ * Error AEs raise the IB event and move the QP to ERR (work queue: the
+ * CQP ops sleep).
+ *
+ * Context: The AEQ's threaded handler.
+ * Return: true if the QP exists.
+ */
+bool irdma_qp_ae(struct irdma_pci_f *rf, u32 qp_id, u16 code, u8 src,
+		 u32 wqe_idx)
+{
+	struct ib_event ev = { };
+	struct irdma_qp *qp;
+	bool err;
+
+	ev.event = irdma_ae_event(code, &err);
+	xa_lock(&rf->qps);
+	qp = xa_load(&rf->qps, qp_id);
+	if (qp) {
+		qp->last_ae = code;
+		if (err) {
+			ibdev_dbg(qp->ibqp.device,
+				  "QP %u: AE 0x%04x (%s) source 0x%x WQE %u\n",
+				  qp_id, code, irdma_ae_name(code), src,
+				  wqe_idx);
+			if (qp->ibqp.event_handler) {
+				ev.device = qp->ibqp.device;
+				ev.element.qp = &qp->ibqp;
+				qp->ibqp.event_handler(&ev,
+						       qp->ibqp.qp_context);
+			}
+			queue_work(system_wq, &qp->ae_work);
+		}
+	}
+	xa_unlock(&rf->qps);
+	return !!qp;
+}

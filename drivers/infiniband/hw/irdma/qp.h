@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * irdma: verbs QPs (RoCEv2 RC and UD): state machine, the 256-byte host
+ * context (facts 4.1) and the kernel rings (facts 5).
+ */
+#ifndef IRDMA_QP_H
+#define IRDMA_QP_H
+
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_verbs.h>
+
+#include "cq.h"
+#include "main.h"
+
+struct irdma_qbuf;
+
+/* Software tracking of one SQ WQE, kept at its first quantum. */
+struct irdma_sq_trk {
+	u64 wr_id;
+	u32 bytes;
+	u8 quanta;
+	u8 wc_op;	/* enum ib_wc_opcode */
+	bool signaled;
+};
+
+/**
+ * struct irdma_kring - a kernel SQ or RQ
+ * @va: first quantum
+ * @size: SQ: quanta; RQ: WQEs
+ * @head: next slot software fills
+ * @tail: oldest slot not completed
+ * @polarity: valid bit of the pass @head is in
+ */
+struct irdma_kring {
+	void *va;
+	u32 size;
+	u32 head;
+	u32 tail;
+	bool polarity;
+};
+
+/* Attributes the context is built from, as set by modify_qp. */
+struct irdma_qp_av {
+	bool valid;
+	bool ipv4;
+	u32 sip[4];
+	u32 dip[4];
+	u8 dmac[ETH_ALEN];
+	u16 vlan;	/* VLAN id, 0xffff if none */
+	u8 sl;
+	u8 tclass;
+	u8 hop_limit;
+	u32 flow_label;
+	u16 sport;
+	int arp_idx;
+};
+
+/**
+ * struct irdma_qp - a verbs QP
+ * @ibqp: the ib_qp (first)
+ * @rf: the function
+ * @qp_id: QP number
+ * @hw_type: E810_QP_TYPE_ROCE_RC or _UD
+ * @user: rings in user memory (@qb)
+ * @virt: SQ/RQ addresses are PBLE indexes (VQ)
+ * @sq_addr: SQ PA or PBLE index
+ * @rq_addr: RQ PA or PBLE index
+ * @shadow_pa: QP doorbell shadow area
+ * @compl_ctx: QP completion context (ctx off 168)
+ * @uctx: user context of a user QP
+ * @qb: user ring buffer
+ * @ctx: the host context (256 bytes)
+ * @kbuf: kernel rings + shadow area
+ * @sq_shift: SQ WQE size code (limits SGEs per WQE)
+ * @rq_shift: RQ WQE size code
+ * @sq_depth: SQ quanta
+ * @rq_depth: RQ quanta
+ * @sq: kernel SQ
+ * @rq: kernel RQ
+ * @sq_trk: kernel SQ tracking per quantum
+ * @rq_wrid: kernel RQ wr_id per WQE
+ * @cap: capabilities reported to the consumer
+ * @sq_sig_type: every send WR signaled, or only those that ask
+ * @state: IB state
+ * @hw_state: E810_QP_STATE_* last sent
+ * @attr: the attributes set so far (query_qp)
+ * @av: resolved address vector (RC)
+ * @pd_id: PD
+ * @scq: send CQ
+ * @rcq: receive CQ
+ * @slink: link on @scq's list (kernel)
+ * @rlink: link on @rcq's list (kernel)
+ * @flush_sq: kernel: outstanding SQ WQEs complete with flush status
+ * @flush_rq: kernel: outstanding RQ WQEs complete with flush status
+ * @lock: kernel rings and flush flags
+ * @mutex: serializes modify/destroy
+ * @ae_work: moves the QP to ERR after a fatal AE
+ * @last_ae: last AE code seen
+ */
+struct irdma_qp {
+	struct ib_qp ibqp;
+	struct irdma_pci_f *rf;
+	u32 qp_id;
+	u8 hw_type;
+	bool user;
+	bool virt;
+	u64 sq_addr;
+	u64 rq_addr;
+	u64 shadow_pa;
+	u64 compl_ctx;
+	struct irdma_ucontext *uctx;
+	struct irdma_qbuf *qb;
+	struct irdma_dma ctx;
+	struct irdma_dma kbuf;
+	u8 sq_shift;
+	u8 rq_shift;
+	u32 sq_depth;
+	u32 rq_depth;
+	struct irdma_kring sq;
+	struct irdma_kring rq;
+	struct irdma_sq_trk *sq_trk;
+	u64 *rq_wrid;
+	struct ib_qp_cap cap;
+	enum ib_sig_type sq_sig_type;
+	enum ib_qp_state state;
+	u8 hw_state;
+	struct ib_qp_attr attr;
+	struct irdma_qp_av av;
+	u32 pd_id;
+	struct irdma_cq *scq;
+	struct irdma_cq *rcq;
+	struct irdma_cq_link slink;
+	struct irdma_cq_link rlink;
+	bool flush_sq;
+	bool flush_rq;
+	spinlock_t lock;	/* kernel rings, flush flags */
+	struct mutex mutex;	/* modify, destroy */
+	struct work_struct ae_work;
+	u16 last_ae;
+};
+
+static inline struct irdma_qp *to_irdma_qp(struct ib_qp *ibqp)
+{
+	return container_of(ibqp, struct irdma_qp, ibqp);
+}
+
+/* qp.c */
+const char *irdma_qp_hw_state_name(u8 s);
+int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
+		    struct ib_udata *udata);
+int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		    struct ib_udata *udata);
+int irdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		   struct ib_qp_init_attr *init);
+int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
+
+/* qp_ctx.c */
+void irdma_qp_ctx_write(struct irdma_qp *qp);
+u32 irdma_qp_wq_size_code(u32 quanta);
+
+/* uk.c: kernel rings */
+int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		    const struct ib_send_wr **bad_wr);
+int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		    const struct ib_recv_wr **bad_wr);
+u8 irdma_wqe_shift(u32 sge, u32 inline_len);
+int irdma_poll_one(struct irdma_cq *cq, struct ib_wc *wc);
+int irdma_flush_one(struct irdma_cq *cq, struct ib_wc *wc);
+bool irdma_kring_pending(struct irdma_qp *qp);
+
+/* restrack_qp.c */
+int irdma_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
+int irdma_fill_res_qp_entry_raw(struct sk_buff *msg, struct ib_qp *ibqp);
+
+#endif /* IRDMA_QP_H */

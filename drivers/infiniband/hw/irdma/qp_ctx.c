@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * irdma: the 256-byte RoCEv2 QP host context (facts 4.1).
+ *
+ * The whole context is rebuilt from the QP's software state before every
+ * CREATE_QP and MODIFY_QP, the way the device expects it (it reloads the
+ * context at the same PA each time). Fields the facts do not list stay 0.
+ */
+
+#include <linux/bitfield.h>
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/log2.h>
+
+#include <hw/e810_ctx.h>
+
+#include "qp.h"
+
+#define IRDMA_ROCE_DEST_PORT	4791
+#define IRDMA_ACK_CREDITS	0x1E
+#define IRDMA_CWND_ROCE		0x400
+#define IRDMA_RTO_MIN		5
+#define IRDMA_DEF_RETRY		2
+#define IRDMA_DEF_TTL		0x40
+#define IRDMA_LSN_DEFAULT	0xFFFF
+#define IRDMA_DEF_PKEY		0xFFFF
+
+/**
+ * irdma_qp_wq_size_code() - context encoding of an SQ/RQ size
+ * @quanta: ring size in 32-byte quanta (a power of two, 8..32768)
+ *
+ * Return: log2(@quanta) - 2.
+ */
+u32 irdma_qp_wq_size_code(u32 quanta)
+{
+	return ilog2(quanta) - 2;
+}
+
+/* IRDSIZE: roundup_pow_of_two(2 * ird) 256 -> 4, 128 -> 3, >= 32 -> 2, ... */
+static u32 irdma_ird_code(u32 ird)
+{
+	u32 v = roundup_pow_of_two(2 * max_t(u32, ird, 1));
+
+	if (v >= 256)
+		return 4;
+	if (v >= 128)
+		return 3;
+	if (v >= 32)
+		return 2;
+	if (v >= 8)
+		return 1;
+	return 0;
+}
+
+/* IP words are host-order u32s, word 0 most significant (facts 2.5). */
+static u64 irdma_ip_pair(const u32 *w)
+{
+	return FIELD_PREP(E810_QPC_IP_HI, w[0]) | FIELD_PREP(E810_QPC_IP_LO, w[1]);
+}
+
+/**
+ * irdma_qp_ctx_write() - build @qp's host context in its DMA buffer
+ * @qp: the QP; caller holds its mutex
+ *
+ * Context: Any context.
+ */
+void irdma_qp_ctx_write(struct irdma_qp *qp)
+{
+	const struct ib_qp_attr *a = &qp->attr;
+	const struct irdma_qp_av *av = &qp->av;
+	u64 c[E810_QP_CTX_SIZE / 8] = { };
+	u32 mtu = ib_mtu_enum_to_int(a->path_mtu ? a->path_mtu : IB_MTU_1024);
+	bool rc = qp->hw_type == E810_QP_TYPE_ROCE_RC;
+	unsigned int i;
+	u64 flags;
+
+	c[E810_QW(E810_QPC_CFG_OFF)] =
+		FIELD_PREP(E810_QPC_RQWQESIZE, qp->rq_shift) |
+		FIELD_PREP(E810_QPC_PDIDXHI, qp->pd_id >> 16) |
+		(av->valid && av->ipv4 ? E810_QPC_IPV4 : 0) |
+		(av->valid && av->vlan < VLAN_N_VID ?
+		 E810_QPC_INSERTVLANTAG : 0);
+	c[E810_QW(E810_QPC_SQADDR_OFF)] = qp->sq_addr;
+	c[E810_QW(E810_QPC_RQADDR_OFF)] = qp->rq_addr;
+	c[E810_QW(E810_QPC_SIZES_OFF)] =
+		FIELD_PREP(E810_QPC_TTL, av->valid ? av->hop_limit :
+			   IRDMA_DEF_TTL) |
+		FIELD_PREP(E810_QPC_RQSIZE, irdma_qp_wq_size_code(qp->rq_depth)) |
+		FIELD_PREP(E810_QPC_SQSIZE, irdma_qp_wq_size_code(qp->sq_depth)) |
+		FIELD_PREP(E810_QPC_TOS, av->valid ? av->tclass : 0) |
+		FIELD_PREP(E810_QPC_SRCPORTNUM, av->valid ? av->sport : 0xC000) |
+		FIELD_PREP(E810_QPC_DESTPORTNUM, IRDMA_ROCE_DEST_PORT);
+	if (av->valid) {
+		/* Address words 0,1 at off 40, 2,3 at off 32. */
+		c[E810_QW(E810_QPC_DESTIP23_OFF)] = irdma_ip_pair(&av->dip[2]);
+		c[E810_QW(E810_QPC_DESTIP01_OFF)] = irdma_ip_pair(&av->dip[0]);
+		c[E810_QW(E810_QPC_LOCALIP23_OFF)] =
+			FIELD_PREP(GENMASK_ULL(31, 0), av->sip[3]) |
+			FIELD_PREP(GENMASK_ULL(63, 32), av->sip[2]);
+		c[E810_QW(E810_QPC_LOCALIP01_OFF)] =
+			FIELD_PREP(GENMASK_ULL(31, 0), av->sip[1]) |
+			FIELD_PREP(GENMASK_ULL(63, 32), av->sip[0]);
+	}
+	c[E810_QW(E810_QPC_MSS_OFF)] = FIELD_PREP(E810_QPC_SNDMSS, mtu) |
+		(av->valid && av->vlan < VLAN_N_VID ?
+		 FIELD_PREP(E810_QPC_VLANTAG, av->vlan | (u16)av->sl << 13) :
+		 0) |
+		(av->valid && av->arp_idx >= 0 ?
+		 FIELD_PREP(E810_QPC_ARPIDX, av->arp_idx) : 0);
+	c[E810_QW(E810_QPC_PKEY_OFF)] =
+		FIELD_PREP(E810_QPC_FLOWLABEL, av->valid ? av->flow_label : 0) |
+		FIELD_PREP(E810_QPC_ACKCREDITS, IRDMA_ACK_CREDITS) |
+		FIELD_PREP(E810_QPC_PKEY, IRDMA_DEF_PKEY) |
+		FIELD_PREP(E810_QPC_PDIDX, qp->pd_id & 0xFFFF);
+	c[E810_QW(E810_QPC_DEST_OFF)] =
+		FIELD_PREP(E810_QPC_DESTQP, rc ? a->dest_qp_num : 0) |
+		FIELD_PREP(E810_QPC_QKEY, a->qkey);
+	c[E810_QW(E810_QPC_PSN_OFF)] =
+		FIELD_PREP(E810_QPC_PSNNXT, a->sq_psn) |
+		FIELD_PREP(E810_QPC_LSN, IRDMA_LSN_DEFAULT);
+	c[E810_QW(E810_QPC_EPSN_OFF)] = FIELD_PREP(E810_QPC_EPSN, a->rq_psn);
+	c[E810_QW(E810_QPC_PSNMAX_OFF)] =
+		FIELD_PREP(E810_QPC_PSNMAX, a->sq_psn) |
+		FIELD_PREP(E810_QPC_PSNUNA, a->sq_psn);
+	c[E810_QW(E810_QPC_CWND_OFF)] =
+		FIELD_PREP(E810_QPC_CWNDROCE, IRDMA_CWND_ROCE);
+	c[E810_QW(E810_QPC_RETRY_OFF)] =
+		FIELD_PREP(E810_QPC_REXMIT_THRESH, a->retry_cnt) |
+		FIELD_PREP(E810_QPC_RNRNAK_THRESH, a->rnr_retry) |
+		FIELD_PREP(E810_QPC_RTOMIN, IRDMA_RTO_MIN);
+	c[E810_QW(E810_QPC_CQ_OFF)] =
+		FIELD_PREP(E810_QPC_TXCQNUM, qp->scq->cq_id) |
+		FIELD_PREP(E810_QPC_RXCQNUM, qp->rcq->cq_id);
+	c[E810_QW(E810_QPC_MAC_OFF)] =
+		FIELD_PREP(E810_QPC_MACADDRESS, ether_addr_to_u64(qp->rf->mac));
+
+	flags = FIELD_PREP(E810_QPC_ORDSIZE, rc ? a->max_rd_atomic : 0) |
+		FIELD_PREP(E810_QPC_IRDSIZE,
+			   irdma_ird_code(rc ? a->max_dest_rd_atomic : 0));
+	if (rc) {
+		/* Read responses land in local memory: always accepted. */
+		flags |= E810_QPC_WRRDRSPOK;
+		if (a->qp_access_flags & IB_ACCESS_REMOTE_READ)
+			flags |= E810_QPC_RDOK;
+	}
+	if (!qp->user)
+		flags |= E810_QPC_UDPRIVCQENABLE | E810_QPC_FASTREGEN |
+			 E810_QPC_PRIVEN;
+	c[E810_QW(E810_QPC_FLAGS_OFF)] = flags;
+	c[E810_QW(E810_QPC_COMPL_CTX_OFF)] = qp->compl_ctx;
+	if (av->valid && av->arp_idx >= 0)
+		c[E810_QW(E810_QPC_REMEP_OFF)] =
+			FIELD_PREP(E810_QPC_REMENDPOINTIDX, av->arp_idx);
+
+	for (i = 0; i < ARRAY_SIZE(c); i++)
+		irdma_set64(&qp->ctx, i * 8, c[i]);
+}

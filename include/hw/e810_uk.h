@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause */
+/*
+ * Intel E810 (irdma GEN_2) work-queue formats shared by software that
+ * builds WQEs (the rdma-core provider, the kernel) and the device model
+ * that consumes them: SQ and RQ WQE fields, SQ opcodes, ring geometry.
+ *
+ * From shared/facts/e810-facts.md section 5 (5.1-5.5). CQE fields and the
+ * CQ/QP doorbell shadow areas are in e810_ctx.h; the doorbell page offsets
+ * are in e810_regs.h (E810_DB_*). All WQEs are arrays of little-endian
+ * qwords; E810_WQE_*_OFF is a qword's byte offset inside the WQE.
+ */
+#ifndef E810_UK_H
+#define E810_UK_H
+
+#include "e810_compat.h"
+
+/* ---- Ring geometry (5.1) ------------------------------------------------- */
+
+#define E810_WQE_QUANTUM		32	/* bytes: smallest WQE */
+#define E810_WQE_QUANTUM_SHIFT		5
+#define E810_SQ_CHUNK_QUANTA		8	/* WQEs never cross 256 B */
+#define E810_SQ_MAX_QUANTA		8	/* largest SQ WQE (256 B) */
+#define E810_SQ_RSVD_QUANTA		258	/* added to the SQ depth */
+#define E810_RQ_RSVD_QUANTA		1
+#define E810_SQ_SLACK_QUANTA		257	/* never outstanding */
+#define E810_MIN_WQ_QUANTA		8	/* min_hw_wq_size default */
+#define E810_MAX_WQ_QUANTA		32768
+#define E810_MAX_INLINE			101	/* GEN_2 inline limit */
+#define E810_MAX_FRAGS			13	/* max_hw_wq_frags */
+#define E810_CLEAR_AHEAD_QUANTA		128	/* ahead-clearing window */
+#define E810_QP_SHADOW_SIZE		64
+
+/* ---- SQ/RQ WQE, quantum 0 (5.2) ----------------------------------------- */
+
+#define E810_WQE_FRAG0_ADDR_OFF		0	/* or immediate data */
+#define E810_WQE_IMM_OFF		0
+#define E810_WQE_FRAG0_DESC_OFF		8
+#define E810_WQE_OPQ_OFF		16	/* op-specific qword */
+#define E810_WQE_HDR_OFF		24
+
+/* Fragment descriptor qword (off 8, and the second qword of every extra
+ * fragment from off 32 on: two fragments per additional quantum). */
+#define E810_WQE_FRAG_STAG		GENMASK_ULL(31, 0)
+#define E810_WQE_FRAG_LEN		GENMASK_ULL(62, 32)
+#define E810_WQE_FRAG_VALID		BIT_ULL(63)
+#define E810_WQE_FRAG_SIZE		16	/* address + descriptor */
+#define E810_WQE_EXT_FRAG_OFF		32	/* first fragment after q0 */
+
+/* Op-specific qword (off 16). */
+#define E810_WQE_REM_VA			GENMASK_ULL(63, 0)	/* write/read */
+#define E810_WQE_UD_QKEY		GENMASK_ULL(31, 0)	/* UD send */
+#define E810_WQE_UD_DESTQPN		GENMASK_ULL(55, 32)
+#define E810_WQE_BIND_LEN		GENMASK_ULL(63, 0)	/* bind MW */
+
+/* LOCAL_INVALIDATE: qword1 carries the target STag, valid bit 0. */
+#define E810_WQE_INV_STAG		GENMASK_ULL(31, 0)
+/* BIND_MW: qword1 = parent MR STag and MW STag. */
+#define E810_WQE_BIND_PARENT_STAG	GENMASK_ULL(63, 32)
+#define E810_WQE_BIND_MW_STAG		GENMASK_ULL(31, 0)
+
+/* Header qword (off 24). */
+#define E810_WQE_REMSTAG		GENMASK_ULL(31, 0)	/* rkey / inv */
+#define E810_WQE_AHID			GENMASK_ULL(16, 0)	/* UD */
+#define E810_WQE_OPCODE			GENMASK_ULL(37, 32)
+#define E810_WQE_ADDFRAGCNT		GENMASK_ULL(41, 38)
+#define E810_WQE_L4LEN			GENMASK_ULL(45, 42)
+#define E810_WQE_REPORTRTT		BIT_ULL(46)
+#define E810_WQE_IMMDATAFLAG		BIT_ULL(47)
+#define E810_WQE_INLINEDATALEN		GENMASK_ULL(55, 48)
+#define E810_WQE_STAGRIGHTS		GENMASK_ULL(52, 48)	/* bind/fastreg */
+#define E810_WQE_VABASEDTO		BIT_ULL(53)
+#define E810_WQE_MEMWINDOWTYPE		BIT_ULL(54)
+#define E810_WQE_PUSHWQE		BIT_ULL(56)
+#define E810_WQE_INLINEDATAFLAG		BIT_ULL(57)
+#define E810_WQE_STREAMMODE		BIT_ULL(58)
+#define E810_WQE_WAITFORRCVPDU		BIT_ULL(59)
+#define E810_WQE_READFENCE		BIT_ULL(60)
+#define E810_WQE_LOCALFENCE		BIT_ULL(61)
+#define E810_WQE_UDPHEADER		BIT_ULL(61)	/* UD, same bit */
+#define E810_WQE_SIGCOMPL		BIT_ULL(62)
+#define E810_WQE_VALID			BIT_ULL(63)
+
+/* Bind-MW access rights in STAGRIGHTS. */
+#define E810_WQE_RIGHTS_REMOTE_READ	0x4
+#define E810_WQE_RIGHTS_REMOTE_WRITE	0x8
+
+/* ---- SQ opcodes (5.3), header OPCODE and CQE OP of SQ completions ------- */
+
+#define E810_OP_RDMA_WRITE		0x00
+#define E810_OP_RDMA_READ		0x01
+#define E810_OP_SEND			0x03
+#define E810_OP_SEND_INV		0x04
+#define E810_OP_SEND_SOL		0x05
+#define E810_OP_SEND_SOL_INV		0x06
+#define E810_OP_BIND_MW			0x08
+#define E810_OP_FAST_REG		0x09	/* kernel only */
+#define E810_OP_LOCAL_INV		0x0A
+#define E810_OP_RDMA_READ_LOC_INV	0x0B	/* kernel only */
+#define E810_OP_NOP			0x0C
+#define E810_OP_RDMA_WRITE_SOL		0x0D
+
+/* Receive CQE OP on GEN_2: the IB BTH opcode (low bits) of the message. */
+#define E810_RX_OP_RDMA_WRITE_LAST_IMM	0x09
+#define E810_RX_OP_RDMA_WRITE_ONLY_IMM	0x0B
+
+/* ---- Inline data (5.3) --------------------------------------------------- */
+
+#define E810_INLINE_Q0_OFF		8	/* first 8 bytes in qword 1 */
+#define E810_INLINE_Q0_BYTES		8
+#define E810_INLINE_QN_BYTES		31	/* per extra quantum */
+#define E810_INLINE_VALID_BYTE		31	/* last byte of an extra quantum */
+#define E810_INLINE_VALID_SHIFT		7	/* byte = polarity << 7 */
+
+/* ---- CQ ring (5.6) ------------------------------------------------------- */
+
+/* Major error codes of CQEs beyond flush (E810_CQE_MAJ_FLUSH, e810_ctx.h). */
+#define E810_CQE_MAJ_UD_SQ_IGNORE_MASK	0xF000	/* 0xE... on UD SQ = ok */
+#define E810_CQE_MAJ_UD_SQ_IGNORE	0xE000
+
+#endif /* E810_UK_H */

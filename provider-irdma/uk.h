@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Ring layer of the E810 provider: SQ/RQ WQE encoding, NOP padding,
+ * ahead-clearing, doorbell batching decisions and CQE decoding.
+ *
+ * Nothing here depends on libibverbs so that tests/provider/ can drive
+ * the rings on plain host memory. The verbs glue (verbs_*.c) owns the
+ * uverbs commands and translates ibv_* work requests into e810u_* ones.
+ * Formats: include/hw/e810_uk.h and e810_ctx.h (facts section 5).
+ */
+#ifndef E810U_UK_H
+#define E810U_UK_H
+
+#include <endian.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hw/e810_uk.h"
+#include "hw/e810_ctx.h"
+
+#ifdef E810U_HOST_TEST
+/* Host tests: plain memory, a full fence is more than enough. */
+#define e810u_wmb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define e810u_rmb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define e810u_mmio_write32(p, v)	(*(p) = htole32(v))
+#else
+#include <util/mmio.h>
+#include <util/udma_barrier.h>
+/* WQE body before its valid bit; CQE valid bit before its body. */
+#define e810u_wmb()	udma_to_device_barrier()
+#define e810u_rmb()	udma_from_device_barrier()
+#define e810u_mmio_write32(p, v)	mmio_write32((void *)(p), (v))
+#endif
+
+/* One gather element; for inline data addr is a host pointer. */
+struct e810u_sge {
+	uint64_t addr;
+	uint32_t len;
+	uint32_t lkey;
+};
+
+/* A send work request in hardware terms (the glue fills it). */
+struct e810u_swr {
+	uint64_t wr_id;
+	uint8_t op;		/* E810_OP_* */
+	bool signaled;
+	bool read_fence;
+	bool local_fence;
+	bool inline_data;
+	bool has_imm;
+	uint32_t imm;		/* host order, goes into qword 0 */
+	const struct e810u_sge *sg;
+	uint32_t num_sge;
+	uint64_t remote_addr;	/* RDMA write/read */
+	uint32_t rkey;		/* RDMA write/read: REMSTAG */
+	uint32_t inv_stag;	/* SEND_INV: REMSTAGINV; LOCAL_INV: target */
+	uint32_t ah_id;		/* UD */
+	uint32_t dest_qpn;	/* UD */
+	uint32_t qkey;		/* UD */
+};
+
+/* Per-SQ-quantum bookkeeping: what completes when a CQE names it. */
+struct e810u_sq_slot {
+	uint64_t wr_id;
+	uint32_t bytes;
+	uint8_t quanta;
+	uint8_t op;
+	bool signaled;
+};
+
+struct e810u_qp {
+	/* SQ: ring of sq_quanta 32-byte quanta. */
+	uint8_t *sq;
+	uint32_t sq_quanta;
+	uint32_t sq_head;	/* next free quantum */
+	uint32_t sq_tail;	/* oldest outstanding quantum */
+	uint8_t sq_pol;		/* valid bit of the current pass */
+	struct e810u_sq_slot *sq_slots;	/* sq_quanta entries */
+	uint32_t max_sq_frags;
+	uint32_t max_inline;
+	/* RQ: rq_size WQEs of (1 << rq_shift) quanta. */
+	uint8_t *rq;
+	uint32_t rq_size;
+	uint8_t rq_shift;
+	uint32_t rq_head;
+	uint32_t rq_tail;
+	uint8_t rq_pol;
+	uint64_t *rq_wrid;	/* rq_size entries */
+	uint32_t max_rq_frags;
+	/* QP doorbell shadow area (hardware SQ tail; informational). */
+	volatile uint64_t *shadow;
+	uint32_t qp_id;
+	bool ud;
+	/* Doorbell batching: quanta written since the last doorbell. */
+	uint32_t unrung;
+	volatile uint32_t *sq_db;	/* doorbell page + 0 */
+	uint64_t doorbells;		/* rings so far (statistics, tests) */
+	void *owner;		/* glue object (the completion context) */
+};
+
+/* Geometry (facts 5.1). */
+unsigned int e810u_sq_shift(uint32_t sges, uint32_t inline_len);
+unsigned int e810u_rq_shift(uint32_t sges);
+int e810u_sq_depth(uint32_t wr, unsigned int shift, uint32_t min_quanta,
+		   uint32_t max_quanta, uint32_t *depth);
+int e810u_rq_depth(uint32_t wr, unsigned int shift, uint32_t min_quanta,
+		   uint32_t max_quanta, uint32_t *depth);
+unsigned int e810u_frags_quanta(uint32_t frags);
+unsigned int e810u_inline_quanta(uint32_t len);
+
+/* SQ (uk_sq.c). All return 0 or a positive errno. */
+void e810u_qp_reset(struct e810u_qp *qp);
+int e810u_post_send(struct e810u_qp *qp, const struct e810u_swr *wr);
+uint32_t e810u_sq_used(const struct e810u_qp *qp);
+/* Position to roll back to (ibv_wr_abort). */
+struct e810u_sq_mark {
+	uint32_t head;
+	uint32_t unrung;
+	uint8_t pol;
+};
+void e810u_sq_mark(const struct e810u_qp *qp, struct e810u_sq_mark *m);
+void e810u_sq_rollback(struct e810u_qp *qp, const struct e810u_sq_mark *m);
+/* Rings the SQ doorbell once if anything was written since the last. */
+bool e810u_sq_kick(struct e810u_qp *qp);
+
+/* Fragment writer shared by SQ and RQ WQEs; returns ADDFRAGCNT. */
+unsigned int e810u_put_frags(uint8_t *wqe, const struct e810u_sge *sg,
+			     uint32_t num_sge, bool imm, uint8_t pol);
+
+/* RQ (uk_rq.c). */
+int e810u_post_recv(struct e810u_qp *qp, uint64_t wr_id,
+		    const struct e810u_sge *sg, uint32_t num_sge);
+
+/* CQ (uk_cq.c). */
+struct e810u_cq_ring {
+	uint8_t *buf;
+	uint32_t size;		/* 32-byte entries */
+	uint32_t head;
+	uint8_t pol;		/* expected valid bit at head */
+};
+
+struct e810u_cq {
+	struct e810u_cq_ring ring;
+	struct e810u_cq_ring old;	/* ring before a resize, drained first */
+	bool draining;
+	uint32_t resizes_done;	/* not yet reported in SW_CQ_SELECT */
+	volatile uint64_t *shadow;	/* 64-byte CQ shadow area */
+	volatile uint32_t *arm_db;	/* doorbell page + 0x40 */
+	uint32_t cq_id;
+};
+
+enum e810u_status {
+	E810U_OK = 0,
+	E810U_FLUSHED,		/* minor = flush code */
+	E810U_ERROR,		/* major/minor = hardware codes */
+};
+
+/* One decoded completion. */
+struct e810u_cqe {
+	struct e810u_qp *qp;	/* from the completion context */
+	uint64_t wr_id;
+	enum e810u_status status;
+	uint16_t major;
+	uint16_t minor;
+	bool sq;
+	uint8_t op;		/* SQ: E810_OP_*; RQ: BTH opcode */
+	uint32_t bytes;
+	uint32_t qp_id;
+	uint32_t src_qpn;	/* UD receive */
+	uint32_t inv_stag;
+	bool stag_valid;
+	bool ipv4;
+	bool solicited;
+	bool imm_valid;
+	uint32_t imm;		/* host order */
+	bool smac_valid;
+	uint8_t smac[6];
+	bool vlan_valid;
+	uint16_t vlan;
+};
+
+/* Returns 0 and fills *out, ENOENT when empty. A CQE's completion
+ * context is the struct e810u_qp of its QP (user_compl_ctx). */
+int e810u_cq_poll_one(struct e810u_cq *cq, struct e810u_cqe *out);
+void e810u_cq_arm(struct e810u_cq *cq, bool solicited_only);
+void e810u_cq_resize_begin(struct e810u_cq *cq, uint8_t *buf, uint32_t size);
+/* Neutralises the CQEs of a QP being destroyed (ctx set to 0). */
+void e810u_cq_forget(struct e810u_cq *cq, void *ctx);
+
+/* Little-endian qword access on WQE/CQE memory. */
+static inline void e810u_put64(void *base, size_t off, uint64_t v)
+{
+	*(volatile uint64_t *)((uint8_t *)base + off) = htole64(v);
+}
+
+static inline uint64_t e810u_get64(const void *base, size_t off)
+{
+	return le64toh(*(const volatile uint64_t *)((const uint8_t *)base + off));
+}
+
+#endif /* E810U_UK_H */

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * CQ side of the ring layer (facts 5.6, 5.7): CQE decoding, polarity,
+ * SQ/RQ tail bookkeeping, GEN_2 flush synthesis, arming and resize.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "uk.h"
+
+static uint8_t *cqe_at(const struct e810u_cq_ring *r, uint32_t idx)
+{
+	return r->buf + (size_t)idx * E810_CQE_SIZE;
+}
+
+static bool cqe_valid(const struct e810u_cq_ring *r, uint32_t idx,
+		      uint8_t pol)
+{
+	return FIELD_GET(E810_CQE_VALID,
+			 e810u_get64(cqe_at(r, idx), E810_CQE_HDR_OFF)) == pol;
+}
+
+static void ring_step(struct e810u_cq_ring *r)
+{
+	if (++r->head == r->size) {
+		r->head = 0;
+		r->pol = !r->pol;
+	}
+}
+
+/* Consumes the entry at head (and its extension) and tells the device. */
+static void cq_consume(struct e810u_cq *cq, struct e810u_cq_ring *r, bool ext)
+{
+	ring_step(r);
+	if (ext)
+		ring_step(r);
+	if (r == &cq->ring && cq->shadow)
+		cq->shadow[E810_CQ_DBSA_HEAD_OFF / 8] =
+			htole64(FIELD_PREP(E810_CQ_DBSA_CQEIDX, r->head));
+}
+
+static void decode_ext(const uint8_t *ext, struct e810u_cqe *out)
+{
+	uint64_t hdr = e810u_get64(ext, E810_CQE_EXT_HDR_OFF);
+	uint64_t ud = e810u_get64(ext, E810_CQE_EXT_UD_OFF);
+	uint64_t mac = FIELD_GET(E810_CQE_EXT_UDSMAC, ud);
+	int i;
+
+	out->imm_valid = hdr & E810_CQE_EXT_IMMVALID;
+	if (out->imm_valid)
+		out->imm = (uint32_t)e810u_get64(ext, E810_CQE_EXT_IMM_OFF);
+	out->smac_valid = hdr & E810_CQE_EXT_UDSMACVALID;
+	for (i = 0; i < 6; i++)
+		out->smac[i] = mac >> (8 * (5 - i));
+	out->vlan_valid = hdr & E810_CQE_EXT_UDVLANVALID;
+	out->vlan = FIELD_GET(E810_CQE_EXT_UDVLAN, ud);
+}
+
+static enum e810u_status cqe_status(const struct e810u_cqe *c, bool err)
+{
+	if (!err)
+		return E810U_OK;
+	if (c->major == E810_CQE_MAJ_FLUSH)
+		return E810U_FLUSHED;
+	/* UD sends: majors 0xE... are informational (facts 5.6) */
+	if (c->sq && c->qp->ud &&
+	    (c->major & E810_CQE_MAJ_UD_SQ_IGNORE_MASK) ==
+	    E810_CQE_MAJ_UD_SQ_IGNORE)
+		return E810U_OK;
+	return E810U_ERROR;
+}
+
+static void sq_report(struct e810u_qp *qp, uint32_t idx, struct e810u_cqe *out)
+{
+	const struct e810u_sq_slot *slot = &qp->sq_slots[idx];
+
+	out->wr_id = slot->wr_id;
+	out->bytes = slot->bytes;
+	out->op = slot->op;
+	qp->sq_tail = (idx + slot->quanta) % qp->sq_quanta;
+}
+
+/* GEN_2 flush: one hardware CQE stands for every WQE left on the ring,
+ * reported one by one from the tail. Returns false when none is left. */
+static bool sq_flush_next(struct e810u_qp *qp, struct e810u_cqe *out)
+{
+	while (qp->sq_tail != qp->sq_head &&
+	       qp->sq_slots[qp->sq_tail].op == E810_OP_NOP)
+		qp->sq_tail = (qp->sq_tail + qp->sq_slots[qp->sq_tail].quanta) %
+			      qp->sq_quanta;
+	if (qp->sq_tail == qp->sq_head)
+		return false;
+	sq_report(qp, qp->sq_tail, out);
+	return true;
+}
+
+static bool sq_more_to_flush(struct e810u_qp *qp)
+{
+	uint32_t t = qp->sq_tail;
+
+	while (t != qp->sq_head) {
+		if (qp->sq_slots[t].op != E810_OP_NOP)
+			return true;
+		t = (t + qp->sq_slots[t].quanta) % qp->sq_quanta;
+	}
+	return false;
+}
+
+/*
+ * Decodes the CQE at the head of @r. Returns 0 with *out filled, ENOENT if
+ * the ring is empty, EAGAIN if the entry was consumed without a completion
+ * to report (destroyed QP, flush with nothing left, bad index).
+ */
+static int cq_poll_ring(struct e810u_cq *cq, struct e810u_cq_ring *r,
+			struct e810u_cqe *out)
+{
+	uint8_t *cqe = cqe_at(r, r->head);
+	uint64_t hdr, qw0, qw2;
+	bool ext, err, advance = true;
+	struct e810u_qp *qp;
+	uint32_t idx;
+
+	if (!cqe_valid(r, r->head, r->pol))
+		return ENOENT;
+	/* the valid bit is read before the rest of the entry */
+	e810u_rmb();
+	hdr = e810u_get64(cqe, E810_CQE_HDR_OFF);
+	ext = hdr & E810_CQE_EXTCQE;
+	memset(out, 0, sizeof(*out));
+	if (ext) {
+		uint32_t n = (r->head + 1) % r->size;
+		uint8_t pol = n ? r->pol : !r->pol;
+
+		if (!cqe_valid(r, n, pol))
+			return ENOENT;	/* extension not written yet */
+		e810u_rmb();
+		decode_ext(cqe_at(r, n), out);
+	}
+	qp = (struct e810u_qp *)(uintptr_t)e810u_get64(cqe, E810_CQE_CTX_OFF);
+	if (!qp) {
+		cq_consume(cq, r, ext);
+		return EAGAIN;
+	}
+	qw0 = e810u_get64(cqe, E810_CQE_LEN_OFF);
+	qw2 = e810u_get64(cqe, E810_CQE_QP_OFF);
+	err = hdr & E810_CQE_ERROR;
+	out->qp = qp;
+	out->major = FIELD_GET(E810_CQE_MAJERR, hdr);
+	out->minor = FIELD_GET(E810_CQE_MINERR, hdr);
+	out->sq = hdr & E810_CQE_SQ;
+	out->qp_id = FIELD_GET(E810_CQE_QPID, qw2);
+	out->src_qpn = FIELD_GET(E810_CQE_UDSRCQPN, qw2);
+	out->inv_stag = FIELD_GET(E810_CQE_INVSTAG, qw2);
+	out->stag_valid = hdr & E810_CQE_STAG;
+	out->ipv4 = hdr & E810_CQE_IPV4;
+	out->solicited = hdr & E810_CQE_SOEVENT;
+	out->status = cqe_status(out, err);
+	idx = FIELD_GET(E810_CQE_WQEIDX, hdr);
+
+	if (out->sq) {
+		if (out->status == E810U_FLUSHED) {
+			if (!sq_flush_next(qp, out)) {
+				cq_consume(cq, r, ext);
+				return EAGAIN;
+			}
+			advance = !sq_more_to_flush(qp);
+		} else {
+			if (idx >= qp->sq_quanta || !qp->sq_slots[idx].quanta) {
+				cq_consume(cq, r, ext);
+				return EAGAIN;
+			}
+			sq_report(qp, idx, out);
+		}
+	} else {
+		out->op = FIELD_GET(E810_CQE_OP, hdr);
+		if (out->status == E810U_FLUSHED) {
+			if (qp->rq_tail == qp->rq_head) {
+				cq_consume(cq, r, ext);
+				return EAGAIN;
+			}
+			idx = qp->rq_tail;
+			advance = (idx + 1) % qp->rq_size == qp->rq_head;
+		} else {
+			idx >>= qp->rq_shift;
+			if (idx >= qp->rq_size) {
+				cq_consume(cq, r, ext);
+				return EAGAIN;
+			}
+			out->bytes = FIELD_GET(E810_CQE_PAYLDLEN, qw0);
+		}
+		out->wr_id = qp->rq_wrid[idx];
+		qp->rq_tail = (idx + 1) % qp->rq_size;
+	}
+	/* a flush CQE stays at the head until its ring is empty */
+	if (advance)
+		cq_consume(cq, r, ext);
+	return 0;
+}
+
+/* Tells the device the old buffers are done (SW_CQ_SELECT, facts 5.7). */
+static void cq_report_resizes(struct e810u_cq *cq)
+{
+	uint64_t v;
+
+	if (!cq->shadow)
+		return;
+	v = le64toh(cq->shadow[E810_CQ_DBSA_ARM_OFF / 8]);
+	v = (v & ~E810_CQ_DBSA_SW_CQ_SELECT) |
+	    FIELD_PREP(E810_CQ_DBSA_SW_CQ_SELECT,
+		       FIELD_GET(E810_CQ_DBSA_SW_CQ_SELECT, v) +
+		       cq->resizes_done);
+	cq->shadow[E810_CQ_DBSA_ARM_OFF / 8] = htole64(v);
+	cq->resizes_done = 0;
+}
+
+int e810u_cq_poll_one(struct e810u_cq *cq, struct e810u_cqe *out)
+{
+	uint32_t budget;
+	int ret;
+
+	while (cq->draining) {
+		ret = cq_poll_ring(cq, &cq->old, out);
+		if (ret == 0)
+			return 0;
+		if (ret == ENOENT) {
+			cq->draining = false;
+			cq->resizes_done++;
+			cq_report_resizes(cq);
+		}
+	}
+	/* skipped entries are bounded by the ring size */
+	for (budget = cq->ring.size; budget; budget--) {
+		ret = cq_poll_ring(cq, &cq->ring, out);
+		if (ret != EAGAIN)
+			return ret;
+	}
+	return ENOENT;
+}
+
+void e810u_cq_arm(struct e810u_cq *cq, bool solicited_only)
+{
+	uint64_t v = le64toh(cq->shadow[E810_CQ_DBSA_ARM_OFF / 8]);
+	uint64_t seq = FIELD_GET(E810_CQ_DBSA_ARM_SEQ_NUM, v) + 1;
+
+	v = FIELD_PREP(E810_CQ_DBSA_SW_CQ_SELECT,
+		       FIELD_GET(E810_CQ_DBSA_SW_CQ_SELECT, v)) |
+	    FIELD_PREP(E810_CQ_DBSA_ARM_SEQ_NUM, seq) |
+	    E810_CQ_DBSA_ARM_NEXT_SE |
+	    (solicited_only ? 0 : E810_CQ_DBSA_ARM_NEXT);
+	cq->shadow[E810_CQ_DBSA_ARM_OFF / 8] = htole64(v);
+	/* the device reads the shadow area when the doorbell arrives */
+	e810u_wmb();
+	e810u_mmio_write32(cq->arm_db, cq->cq_id);
+}
+
+void e810u_cq_resize_begin(struct e810u_cq *cq, uint8_t *buf, uint32_t size)
+{
+	cq->old = cq->ring;
+	cq->draining = true;
+	cq->ring.buf = buf;
+	cq->ring.size = size;
+	cq->ring.head = 0;
+	cq->ring.pol = 1;
+}
+
+static void ring_forget(struct e810u_cq_ring *r, void *ctx)
+{
+	uint32_t idx = r->head, n;
+	uint8_t pol = r->pol;
+
+	for (n = 0; n < r->size && cqe_valid(r, idx, pol); n++) {
+		uint8_t *cqe = cqe_at(r, idx);
+
+		unsigned int step = e810u_get64(cqe, E810_CQE_HDR_OFF) &
+				    E810_CQE_EXTCQE ? 2 : 1;
+
+		if ((uintptr_t)e810u_get64(cqe, E810_CQE_CTX_OFF) ==
+		    (uintptr_t)ctx)
+			e810u_put64(cqe, E810_CQE_CTX_OFF, 0);
+		while (step--) {
+			if (++idx == r->size) {
+				idx = 0;
+				pol = !pol;
+			}
+		}
+	}
+}
+
+void e810u_cq_forget(struct e810u_cq *cq, void *ctx)
+{
+	if (cq->draining)
+		ring_forget(&cq->old, ctx);
+	ring_forget(&cq->ring, ctx);
+}

@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * SQ side of the ring layer: queue geometry, WQE encoding for every GEN_2
+ * user opcode, NOP padding so that no WQE crosses a 256-byte chunk,
+ * ahead-clearing, and the doorbell batching decision (facts 5.1-5.3, 5.5).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "uk.h"
+
+unsigned int e810u_sq_shift(uint32_t sges, uint32_t inline_len)
+{
+	if (sges <= 1 && inline_len <= 8)
+		return 0;
+	if (sges < 4 && inline_len <= 39)
+		return 1;
+	if (sges < 8 && inline_len <= 101)
+		return 2;
+	return 3;
+}
+
+unsigned int e810u_rq_shift(uint32_t sges)
+{
+	return e810u_sq_shift(sges, 0);
+}
+
+static uint32_t pow2_roundup(uint64_t v)
+{
+	uint64_t p = 1;
+
+	while (p < v)
+		p <<= 1;
+	return p > UINT32_MAX ? 0 : (uint32_t)p;
+}
+
+static int wq_depth(uint32_t wr, unsigned int shift, uint32_t rsvd,
+		    uint32_t min_quanta, uint32_t max_quanta, uint32_t *depth)
+{
+	uint64_t need = ((uint64_t)wr << shift) + rsvd;
+	uint32_t d = pow2_roundup(need);
+
+	if (d < (min_quanta << shift))
+		d = min_quanta << shift;
+	if (!d || d > max_quanta)
+		return EINVAL;
+	*depth = d;
+	return 0;
+}
+
+int e810u_sq_depth(uint32_t wr, unsigned int shift, uint32_t min_quanta,
+		   uint32_t max_quanta, uint32_t *depth)
+{
+	return wq_depth(wr, shift, E810_SQ_RSVD_QUANTA, min_quanta, max_quanta,
+			depth);
+}
+
+int e810u_rq_depth(uint32_t wr, unsigned int shift, uint32_t min_quanta,
+		   uint32_t max_quanta, uint32_t *depth)
+{
+	return wq_depth(wr, shift, E810_RQ_RSVD_QUANTA, min_quanta, max_quanta,
+			depth);
+}
+
+/* Fragment 0 lives in quantum 0, the rest go two per extra quantum. */
+unsigned int e810u_frags_quanta(uint32_t frags)
+{
+	return frags / 2 + 1;
+}
+
+unsigned int e810u_inline_quanta(uint32_t len)
+{
+	if (len <= E810_INLINE_Q0_BYTES)
+		return 1;
+	return 1 + (len - E810_INLINE_Q0_BYTES + E810_INLINE_QN_BYTES - 1) /
+		   E810_INLINE_QN_BYTES;
+}
+
+void e810u_qp_reset(struct e810u_qp *qp)
+{
+	qp->sq_head = 0;
+	qp->sq_tail = 0;
+	qp->sq_pol = 0;		/* flips to 1 when index 0 is handed out */
+	qp->rq_head = 0;
+	qp->rq_tail = 0;
+	qp->rq_pol = 0;
+	qp->unrung = 0;
+}
+
+uint32_t e810u_sq_used(const struct e810u_qp *qp)
+{
+	return (qp->sq_head + qp->sq_quanta - qp->sq_tail) % qp->sq_quanta;
+}
+
+static uint8_t *sq_at(struct e810u_qp *qp, uint32_t idx)
+{
+	return qp->sq + (size_t)idx * E810_WQE_QUANTUM;
+}
+
+/*
+ * Hardware may read ahead of the tail it was told about, so 128 quanta
+ * further on are made to look invalid for the pass that will use them
+ * before software gets there (facts 5.1, ahead-clearing).
+ */
+static void sq_clear_ahead(struct e810u_qp *qp, uint32_t idx)
+{
+	uint32_t ahead = idx + E810_CLEAR_AHEAD_QUANTA;
+	uint8_t pass_pol = qp->sq_pol;
+
+	if (idx % E810_CLEAR_AHEAD_QUANTA ||
+	    qp->sq_quanta < 2 * E810_CLEAR_AHEAD_QUANTA)
+		return;
+	if (ahead >= qp->sq_quanta) {
+		ahead -= qp->sq_quanta;
+		pass_pol = !pass_pol;
+	}
+	memset(sq_at(qp, ahead), pass_pol ? 0x00 : 0xff,
+	       E810_CLEAR_AHEAD_QUANTA * E810_WQE_QUANTUM);
+}
+
+/* Hands out @quanta consecutive quanta at the head; no space checks. */
+static uint32_t sq_take(struct e810u_qp *qp, unsigned int quanta)
+{
+	uint32_t idx = qp->sq_head;
+
+	if (idx == 0)
+		qp->sq_pol = !qp->sq_pol;
+	sq_clear_ahead(qp, idx);
+	qp->sq_head = (idx + quanta) % qp->sq_quanta;
+	qp->unrung += quanta;
+	return idx;
+}
+
+static void sq_write_nop(struct e810u_qp *qp)
+{
+	uint32_t idx = sq_take(qp, 1);
+	uint8_t *wqe = sq_at(qp, idx);
+	struct e810u_sq_slot *slot = &qp->sq_slots[idx];
+
+	memset(slot, 0, sizeof(*slot));
+	slot->quanta = 1;
+	slot->op = E810_OP_NOP;
+	e810u_put64(wqe, E810_WQE_FRAG0_ADDR_OFF, 0);
+	e810u_put64(wqe, E810_WQE_FRAG0_DESC_OFF, 0);
+	e810u_put64(wqe, E810_WQE_OPQ_OFF, 0);
+	e810u_wmb();
+	e810u_put64(wqe, E810_WQE_HDR_OFF,
+		    FIELD_PREP(E810_WQE_OPCODE, E810_OP_NOP) |
+		    FIELD_PREP(E810_WQE_VALID, qp->sq_pol));
+}
+
+/*
+ * Reserves room for a WQE of @quanta quanta, padding the current 256-byte
+ * chunk with NOPs first when the WQE would cross it. The ring always keeps
+ * E810_SQ_SLACK_QUANTA free (ahead-clearing writes into that slack).
+ */
+static int sq_reserve(struct e810u_qp *qp, unsigned int quanta, uint32_t *idx)
+{
+	uint32_t in_chunk = qp->sq_head % E810_SQ_CHUNK_QUANTA;
+	uint32_t pad = 0;
+
+	if (quanta > E810_SQ_MAX_QUANTA)
+		return EINVAL;
+	if (in_chunk + quanta > E810_SQ_CHUNK_QUANTA)
+		pad = E810_SQ_CHUNK_QUANTA - in_chunk;
+	if ((uint64_t)e810u_sq_used(qp) + pad + quanta + E810_SQ_SLACK_QUANTA >
+	    qp->sq_quanta)
+		return ENOMEM;
+	while (pad--)
+		sq_write_nop(qp);
+	*idx = sq_take(qp, quanta);
+	return 0;
+}
+
+static void put_frag(uint8_t *wqe, size_t off, const struct e810u_sge *sg,
+		     uint8_t pol)
+{
+	uint64_t desc = FIELD_PREP(E810_WQE_FRAG_VALID, pol);
+
+	if (sg)
+		desc |= FIELD_PREP(E810_WQE_FRAG_STAG, sg->lkey) |
+			FIELD_PREP(E810_WQE_FRAG_LEN, sg->len);
+	e810u_put64(wqe, off, sg ? sg->addr : 0);
+	e810u_put64(wqe, off + 8, desc);
+}
+
+/*
+ * Writes the fragments of a WQE and returns its ADDFRAGCNT. Without
+ * immediate data SGE 0 sits in quantum 0; with it, qword 0 holds the
+ * immediate and every SGE moves to off 32. An even fragment count gets an
+ * empty trailing fragment so every quantum ends with a valid bit.
+ */
+unsigned int e810u_put_frags(uint8_t *wqe, const struct e810u_sge *sg,
+			     uint32_t num_sge, bool imm, uint8_t pol)
+{
+	uint32_t frags = num_sge + (imm ? 1 : 0);
+	unsigned int addfrags = frags > 1 ? frags - 1 : 0;
+	size_t off = E810_WQE_EXT_FRAG_OFF;
+	uint32_t i = 0;
+
+	if (imm) {
+		e810u_put64(wqe, E810_WQE_FRAG0_DESC_OFF, 0);
+	} else {
+		put_frag(wqe, E810_WQE_FRAG0_ADDR_OFF, num_sge ? sg : NULL,
+			 pol);
+		i = 1;
+	}
+	for (; i < num_sge; i++, off += E810_WQE_FRAG_SIZE)
+		put_frag(wqe, off, &sg[i], pol);
+	if (frags && !(frags & 1)) {
+		put_frag(wqe, off, NULL, pol);
+		addfrags++;
+	}
+	return addfrags;
+}
+
+static uint32_t sg_bytes(const struct e810u_sge *sg, uint32_t n)
+{
+	uint32_t total = 0;
+
+	while (n--)
+		total += sg++->len;
+	return total;
+}
+
+/* Byte offset inside the WQE of inline payload byte @i: 8 bytes in qword
+ * 1, then 31 per extra quantum (its last byte is the inline-valid byte). */
+static size_t inline_pos(uint32_t i)
+{
+	if (i < E810_INLINE_Q0_BYTES)
+		return E810_INLINE_Q0_OFF + i;
+	i -= E810_INLINE_Q0_BYTES;
+	return (size_t)(1 + i / E810_INLINE_QN_BYTES) * E810_WQE_QUANTUM +
+	       i % E810_INLINE_QN_BYTES;
+}
+
+static void put_inline(uint8_t *wqe, const struct e810u_sge *sg,
+		       uint32_t num_sge, uint32_t len, uint8_t pol)
+{
+	unsigned int quanta = e810u_inline_quanta(len);
+	uint32_t done = 0;
+	unsigned int q;
+
+	memset(wqe + E810_INLINE_Q0_OFF, 0, E810_INLINE_Q0_BYTES);
+	for (q = 1; q < quanta; q++) {
+		uint8_t *qq = wqe + q * E810_WQE_QUANTUM;
+
+		memset(qq, 0, E810_WQE_QUANTUM - 1);
+		qq[E810_INLINE_VALID_BYTE] = pol << E810_INLINE_VALID_SHIFT;
+	}
+	for (; num_sge; num_sge--, sg++) {
+		const uint8_t *src = (const uint8_t *)(uintptr_t)sg->addr;
+		uint32_t k;
+
+		for (k = 0; k < sg->len; k++)
+			wqe[inline_pos(done++)] = src[k];
+	}
+}
+
+static bool op_takes_imm(uint8_t op)
+{
+	return op == E810_OP_RDMA_WRITE || op == E810_OP_RDMA_WRITE_SOL ||
+	       op == E810_OP_SEND || op == E810_OP_SEND_SOL;
+}
+
+static bool op_is_send(uint8_t op)
+{
+	return op == E810_OP_SEND || op == E810_OP_SEND_SOL ||
+	       op == E810_OP_SEND_INV || op == E810_OP_SEND_SOL_INV;
+}
+
+static int check_wr(const struct e810u_qp *qp, const struct e810u_swr *wr,
+		    unsigned int *quanta, uint32_t *bytes)
+{
+	switch (wr->op) {
+	case E810_OP_RDMA_WRITE:
+	case E810_OP_RDMA_WRITE_SOL:
+	case E810_OP_SEND:
+	case E810_OP_SEND_SOL:
+	case E810_OP_SEND_INV:
+	case E810_OP_SEND_SOL_INV:
+	case E810_OP_RDMA_READ:
+	case E810_OP_LOCAL_INV:
+		break;
+	default:
+		return EINVAL;
+	}
+	if (wr->has_imm && !op_takes_imm(wr->op))
+		return EINVAL;
+	if (op_is_send(wr->op) == false && qp->ud)
+		return EINVAL;	/* UD has sends only */
+	if (wr->op == E810_OP_LOCAL_INV) {
+		*quanta = 1;
+		*bytes = 0;
+		return 0;
+	}
+	/* bound the list before walking it */
+	if (wr->num_sge > E810_MAX_FRAGS + 2 ||
+	    (!wr->inline_data && wr->num_sge > qp->max_sq_frags))
+		return EINVAL;
+	*bytes = sg_bytes(wr->sg, wr->num_sge);
+	if (wr->inline_data) {
+		if (wr->op == E810_OP_RDMA_READ || *bytes > qp->max_inline ||
+		    *bytes > E810_MAX_INLINE)
+			return EINVAL;
+		*quanta = e810u_inline_quanta(*bytes);
+		return 0;
+	}
+	*quanta = e810u_frags_quanta(wr->num_sge + (wr->has_imm ? 1 : 0));
+	return *quanta > E810_SQ_MAX_QUANTA ? EINVAL : 0;
+}
+
+int e810u_post_send(struct e810u_qp *qp, const struct e810u_swr *wr)
+{
+	unsigned int quanta, addfrags = 0;
+	struct e810u_sq_slot *slot;
+	uint64_t hdr, opq = 0;
+	uint32_t idx, bytes;
+	uint8_t *wqe;
+	int ret;
+
+	ret = check_wr(qp, wr, &quanta, &bytes);
+	if (ret)
+		return ret;
+	ret = sq_reserve(qp, quanta, &idx);
+	if (ret)
+		return ret;
+	wqe = sq_at(qp, idx);
+
+	hdr = FIELD_PREP(E810_WQE_OPCODE, wr->op) |
+	      FIELD_PREP(E810_WQE_READFENCE, wr->read_fence) |
+	      FIELD_PREP(E810_WQE_LOCALFENCE, wr->local_fence) |
+	      FIELD_PREP(E810_WQE_SIGCOMPL, wr->signaled) |
+	      FIELD_PREP(E810_WQE_VALID, qp->sq_pol);
+
+	switch (wr->op) {
+	case E810_OP_RDMA_WRITE:
+	case E810_OP_RDMA_WRITE_SOL:
+	case E810_OP_RDMA_READ:
+		opq = wr->remote_addr;
+		hdr |= FIELD_PREP(E810_WQE_REMSTAG, wr->rkey);
+		break;
+	case E810_OP_SEND_INV:
+	case E810_OP_SEND_SOL_INV:
+		hdr |= FIELD_PREP(E810_WQE_REMSTAG, wr->inv_stag);
+		break;
+	default:
+		break;
+	}
+	if (qp->ud) {
+		opq = FIELD_PREP(E810_WQE_UD_QKEY, wr->qkey) |
+		      FIELD_PREP(E810_WQE_UD_DESTQPN, wr->dest_qpn);
+		hdr |= FIELD_PREP(E810_WQE_AHID, wr->ah_id);
+	}
+
+	if (wr->op == E810_OP_LOCAL_INV) {
+		/* qword 1 carries the STag with the valid bit clear */
+		e810u_put64(wqe, E810_WQE_FRAG0_ADDR_OFF, 0);
+		e810u_put64(wqe, E810_WQE_FRAG0_DESC_OFF,
+			    FIELD_PREP(E810_WQE_INV_STAG, wr->inv_stag));
+	} else if (wr->inline_data) {
+		e810u_put64(wqe, E810_WQE_IMM_OFF, wr->has_imm ? wr->imm : 0);
+		put_inline(wqe, wr->sg, wr->num_sge, bytes, qp->sq_pol);
+		hdr |= E810_WQE_INLINEDATAFLAG |
+		       FIELD_PREP(E810_WQE_INLINEDATALEN, bytes);
+	} else {
+		if (wr->has_imm)
+			e810u_put64(wqe, E810_WQE_IMM_OFF, wr->imm);
+		addfrags = e810u_put_frags(wqe, wr->sg, wr->num_sge,
+					   wr->has_imm, qp->sq_pol);
+		hdr |= FIELD_PREP(E810_WQE_ADDFRAGCNT, addfrags);
+	}
+	if (wr->has_imm)
+		hdr |= E810_WQE_IMMDATAFLAG;
+	e810u_put64(wqe, E810_WQE_OPQ_OFF, opq);
+
+	slot = &qp->sq_slots[idx];
+	slot->wr_id = wr->wr_id;
+	slot->bytes = bytes;
+	slot->quanta = quanta;
+	slot->op = wr->op;
+	slot->signaled = wr->signaled;
+
+	/* the header's valid bit publishes the WQE: everything else first */
+	e810u_wmb();
+	e810u_put64(wqe, E810_WQE_HDR_OFF, hdr);
+	return 0;
+}
+
+bool e810u_sq_kick(struct e810u_qp *qp)
+{
+	if (!qp->unrung)
+		return false;
+	/* WQE headers must be visible before the device is told */
+	e810u_wmb();
+	e810u_mmio_write32(qp->sq_db, qp->qp_id);
+	qp->unrung = 0;
+	qp->doorbells++;
+	return true;
+}
+
+void e810u_sq_mark(const struct e810u_qp *qp, struct e810u_sq_mark *m)
+{
+	m->head = qp->sq_head;
+	m->pol = qp->sq_pol;
+	m->unrung = qp->unrung;
+}
+
+/*
+ * Takes back everything written since @m (ibv_wr_abort, or a failed
+ * ibv_wr_complete): the quanta are made invalid for the pass they were
+ * written in, so that a later doorbell cannot expose them.
+ */
+void e810u_sq_rollback(struct e810u_qp *qp, const struct e810u_sq_mark *m)
+{
+	uint8_t pol = m->pol;
+	uint32_t i;
+
+	for (i = m->head; i != qp->sq_head; i = (i + 1) % qp->sq_quanta) {
+		if (i == 0)
+			pol = !pol;
+		memset(sq_at(qp, i), pol ? 0x00 : 0xff, E810_WQE_QUANTUM);
+		memset(&qp->sq_slots[i], 0, sizeof(qp->sq_slots[i]));
+	}
+	qp->sq_head = m->head;
+	qp->sq_pol = m->pol;
+	qp->unrung = m->unrung;
+}

@@ -1,0 +1,33 @@
+/*
+ * Emulated E810: RoCEv2 invariant CRC (ICRC).
+ *
+ * The ICRC is the IEEE CRC-32 (reflected polynomial 0xEDB88320, initial
+ * value and final XOR all ones, the function zlib calls crc32) over:
+ * 8 bytes of 0xFF standing in for the InfiniBand LRH, the IP header with
+ * the fields routers may change set to all ones (IPv4: TOS, TTL, header
+ * checksum; IPv6: traffic class, flow label, hop limit), the UDP header
+ * with its checksum set to all ones, the BTH with its resv8a byte set to
+ * all ones, then the rest of the packet up to the ICRC. It is carried in
+ * the last four bytes of the packet, least significant byte first.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef E810_ICRC_H
+#define E810_ICRC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Raw CRC-32 register update (no pre/post inversion); table-driven. */
+uint32_t e810_crc32_update(uint32_t crc, const void *buf, size_t len);
+
+/*
+ * ICRC of a RoCEv2 packet. @l3 points at the IP header, @len covers the
+ * IP header up to (not including) the ICRC; @ipv4 says which IP header
+ * it is. The packet is not modified. Returns the CRC value; the wire
+ * carries it little-endian. @len must cover IP + UDP + BTH.
+ */
+uint32_t e810_icrc(const uint8_t *l3, size_t len, bool ipv4);
+
+#endif /* E810_ICRC_H */

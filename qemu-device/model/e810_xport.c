@@ -1,0 +1,516 @@
+/*
+ * Emulated E810: RoCEv2 transport plumbing.
+ *
+ * Per-QP transport state, transmit to the wire or to our own receive path
+ * (loopback), the receive demux (validate, find the QP, hand to RC or UD)
+ * and the single device timer that carries every QP's deadline: each QP
+ * keeps its own and the device timer is armed for the earliest.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "e810_core.h"
+#include "e810_xport.h"
+
+#define DEFAULT_SPORT   0xc000
+
+/* ---- lifetime ---------------------------------------------------------- */
+
+int e810_xport_init(E810Core *core)
+{
+    core->xport = calloc(1, sizeof(*core->xport));
+    return core->xport ? 0 : -1;
+}
+
+static void free_dead(E810Xport *xp)
+{
+    while (xp->dead) {
+        E810XQp *x = xp->dead;
+
+        xp->dead = x->next_dead;
+        free(x);
+    }
+}
+
+static void drop_loop(E810Xport *xp)
+{
+    while (xp->loop_head) {
+        E810LoopFrame *f = xp->loop_head;
+
+        xp->loop_head = f->next;
+        free(f);
+    }
+    xp->loop_tail = NULL;
+    xp->loop_bytes = 0;
+}
+
+static void drop_all_qps(E810Core *core)
+{
+    E810Xport *xp = core->xport;
+    uint32_t i;
+
+    for (i = 0; i < xp->nqp; i++) {
+        if (xp->qp[i]) {
+            e810_xport_qp_reset(core, i);
+        }
+    }
+}
+
+void e810_xport_reset(E810Core *core)
+{
+    E810Xport *xp = core->xport;
+
+    if (!xp) {
+        return;
+    }
+    drop_all_qps(core);
+    drop_loop(xp);
+    if (!xp->depth) {
+        free_dead(xp);
+    }
+    if (xp->armed && core->ops->timer_mod) {
+        core->ops->timer_mod(core->opaque, UINT64_MAX);
+    }
+    xp->armed = 0;
+}
+
+void e810_xport_fini(E810Core *core)
+{
+    E810Xport *xp = core->xport;
+
+    if (!xp) {
+        return;
+    }
+    xp->depth = 0;
+    e810_xport_reset(core);
+    free_dead(xp);
+    free(xp->qp);
+    free(xp);
+    core->xport = NULL;
+}
+
+/* ---- per-QP state -------------------------------------------------------- */
+
+E810XQp *e810_xqp_get(E810Core *core, uint32_t qp_id)
+{
+    E810Xport *xp = core->xport;
+    E810XQp *x;
+
+    if (qp_id >= xp->nqp) {
+        uint32_t n = e810_hmc_count(core, E810_HMC_QP);
+        E810XQp **t;
+
+        if (qp_id >= n) {
+            return NULL;
+        }
+        t = realloc(xp->qp, n * sizeof(*t));
+        if (!t) {
+            return NULL;
+        }
+        memset(t + xp->nqp, 0, (n - xp->nqp) * sizeof(*t));
+        xp->qp = t;
+        xp->nqp = n;
+    }
+    x = xp->qp[qp_id];
+    if (!x) {
+        x = calloc(1, sizeof(*x));
+        if (!x) {
+            return NULL;
+        }
+        x->qp_id = qp_id;
+        xp->qp[qp_id] = x;
+    }
+    return x;
+}
+
+void e810_xport_qp_reset(E810Core *core, uint32_t qp_id)
+{
+    E810Xport *xp = core->xport;
+    E810XQp *x;
+
+    if (!xp || qp_id >= xp->nqp || !xp->qp[qp_id]) {
+        return;
+    }
+    x = xp->qp[qp_id];
+    xp->qp[qp_id] = NULL;
+    /* The caller may be inside this QP's code: free it on the way out. */
+    x->dead = true;
+    x->next_dead = xp->dead;
+    xp->dead = x;
+    if (!xp->depth) {
+        free_dead(xp);
+    }
+}
+
+uint64_t e810_qpc(const E810Qp *qp, unsigned off)
+{
+    return qp->ctx[off >> 3];
+}
+
+uint32_t e810_xport_mtu(E810Qp *qp)
+{
+    uint32_t mss = FIELD_GET(E810_QPC_SNDMSS, e810_qpc(qp, E810_QPC_MSS_OFF));
+
+    /* IB path MTUs are powers of two from 256 to 4096. */
+    if (mss < 256) {
+        return qp->type == E810_QP_TYPE_ROCE_UD ? E810_ROCE_MAX_MTU : 1024;
+    }
+    if (mss > E810_ROCE_MAX_MTU) {
+        return E810_ROCE_MAX_MTU;
+    }
+    while (mss & (mss - 1)) {
+        mss &= mss - 1;
+    }
+    return mss;
+}
+
+/* ---- timer --------------------------------------------------------------- */
+
+uint64_t e810_xport_now(E810Core *core)
+{
+    return core->ops->now_ns ? core->ops->now_ns(core->opaque) : 0;
+}
+
+static void arm(E810Core *core, uint64_t d)
+{
+    E810Xport *xp = core->xport;
+
+    if (!core->ops->timer_mod) {
+        return;     /* an embedder without timers: no retransmission */
+    }
+    xp->armed = d;
+    core->ops->timer_mod(core->opaque, d ? d : UINT64_MAX);
+}
+
+void e810_xport_set_deadline(E810Core *core, E810XQp *x, uint64_t d)
+{
+    E810Xport *xp = core->xport;
+
+    x->deadline = d;
+    /* Later or cleared deadlines leave the timer early: it rescans. */
+    if (d && (!xp->armed || d < xp->armed)) {
+        arm(core, d);
+    }
+}
+
+void e810_xport_timer(E810Core *core)
+{
+    E810Xport *xp = core->xport;
+    uint64_t now = e810_xport_now(core);
+    uint64_t next = 0;
+    uint32_t i;
+
+    e810_xport_enter(core);
+    xp->armed = 0;
+    for (i = 0; i < xp->nqp; i++) {
+        E810XQp *x = xp->qp[i];
+        E810Qp *qp;
+
+        if (!x || !x->deadline) {
+            continue;
+        }
+        if (x->deadline <= now) {
+            x->deadline = 0;
+            qp = e810_qp_get(core, i);
+            if (qp && qp->type == E810_QP_TYPE_ROCE_RC) {
+                e810_rc_timer(core, qp, x);
+            }
+            x = xp->qp[i];      /* the QP may have been reset */
+            if (!x || !x->deadline) {
+                continue;
+            }
+        }
+        if (!next || x->deadline < next) {
+            next = x->deadline;
+        }
+    }
+    /* Deadlines set while scanning may have armed an earlier time. */
+    if (next && (!xp->armed || next < xp->armed)) {
+        arm(core, next);
+    } else if (!next && !xp->armed) {
+        arm(core, 0);
+    }
+    e810_xport_exit(core);
+}
+
+/* ---- transmit ------------------------------------------------------------ */
+
+static bool mac_is_ours(E810Core *core, const uint8_t *mac)
+{
+    E810Rdma *r = &core->rdma;
+    unsigned i;
+
+    if (!memcmp(mac, core->mac, 6)) {
+        return true;
+    }
+    for (i = 0; i < E810_LOC_MAC_TABLE_SIZE; i++) {
+        if ((r->loc_mac_used & (1ull << i)) && !memcmp(mac, r->loc_mac[i], 6)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool mcast_attached(E810Core *core, const uint8_t *mac)
+{
+    uint32_t i, n = e810_hmc_count(core, E810_HMC_FSIMC);
+
+    for (i = 0; core->rdma.mcg && i < n; i++) {
+        if (core->rdma.mcg[i].valid && core->rdma.mcg[i].nqps &&
+            !memcmp(core->rdma.mcg[i].dmac, mac, 6)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void loop_queue(E810Core *core, const uint8_t *frame, size_t len)
+{
+    E810Xport *xp = core->xport;
+    E810LoopFrame *f;
+
+    if (xp->loop_bytes + len > E810_XPORT_LOOP_MAX) {
+        xp->stats.loop_overflow++;  /* lost: the transport recovers */
+        return;
+    }
+    f = malloc(sizeof(*f) + len);
+    if (!f) {
+        xp->stats.loop_overflow++;
+        return;
+    }
+    f->next = NULL;
+    f->len = len;
+    memcpy(f->data, frame, len);
+    if (xp->loop_tail) {
+        xp->loop_tail->next = f;
+    } else {
+        xp->loop_head = f;
+    }
+    xp->loop_tail = f;
+    xp->loop_bytes += len;
+    xp->stats.loopback++;
+}
+
+void e810_xport_tx(E810Core *core, E810RocePkt *p, uint8_t *frame,
+                   uint32_t paylen)
+{
+    E810Xport *xp = core->xport;
+    bool mcast = p->dmac[0] & 1;
+    bool local = !mcast && mac_is_ours(core, p->dmac);
+    size_t len;
+
+    /* Frames that stay in the device need no ICRC; the wire's do. */
+    len = e810_roce_finish(p, frame, paylen, !local);
+    xp->stats.tx_packets++;
+    xp->stats.tx_bytes += len;
+    if (local || (mcast && mcast_attached(core, p->dmac))) {
+        /* A multicast copy to ourselves has its ICRC and is checked. */
+        loop_queue(core, frame, len);
+        if (local) {
+            return;
+        }
+    }
+    if (!core->link_up) {
+        xp->stats.tx_link_down++;
+        return;
+    }
+    core->ops->transmit(core->opaque, frame, len);
+}
+
+/* RC headers from the QP context (facts 4.1). */
+void e810_xport_rc_headers(E810Core *core, E810Qp *qp, E810RocePkt *p)
+{
+    uint64_t cfg = e810_qpc(qp, E810_QPC_CFG_OFF);
+    uint64_t sizes = e810_qpc(qp, E810_QPC_SIZES_OFF);
+    uint64_t mss = e810_qpc(qp, E810_QPC_MSS_OFF);
+    uint64_t pk = e810_qpc(qp, E810_QPC_PKEY_OFF);
+    uint64_t d23 = e810_qpc(qp, E810_QPC_DESTIP23_OFF);
+    uint64_t d01 = e810_qpc(qp, E810_QPC_DESTIP01_OFF);
+    uint64_t l23 = e810_qpc(qp, E810_QPC_LOCALIP23_OFF);
+    uint64_t l01 = e810_qpc(qp, E810_QPC_LOCALIP01_OFF);
+    uint32_t arp = FIELD_GET(E810_QPC_ARPIDX, mss);
+    uint64_t smac = FIELD_GET(E810_QPC_MACADDRESS,
+                              e810_qpc(qp, E810_QPC_MAC_OFF));
+
+    memset(p, 0, offsetof(E810RocePkt, opcode));
+    if (core->rdma.arp && arp < e810_hmc_count(core, E810_HMC_ARP) &&
+        core->rdma.arp[arp].valid) {
+        memcpy(p->dmac, core->rdma.arp[arp].mac, 6);
+    }
+    if (smac) {
+        e810_mac_from_u64(p->smac, smac);
+    } else {
+        memcpy(p->smac, core->mac, 6);
+    }
+    p->vlan = cfg & E810_QPC_INSERTVLANTAG;
+    p->tci = FIELD_GET(E810_QPC_VLANTAG, mss);
+    p->ipv4 = cfg & E810_QPC_IPV4;
+    p->tclass = FIELD_GET(E810_QPC_TOS, sizes);
+    p->hop_limit = FIELD_GET(E810_QPC_TTL, sizes);
+    if (!p->hop_limit) {
+        p->hop_limit = 64;
+    }
+    p->flow_label = FIELD_GET(E810_QPC_FLOWLABEL, pk);
+    p->dip[0] = FIELD_GET(E810_QPC_IP_HI, d01);
+    p->dip[1] = FIELD_GET(E810_QPC_IP_LO, d01);
+    p->dip[2] = FIELD_GET(E810_QPC_IP_HI, d23);
+    p->dip[3] = FIELD_GET(E810_QPC_IP_LO, d23);
+    p->sip[0] = FIELD_GET(E810_QPC_IP_HI, l01);
+    p->sip[1] = FIELD_GET(E810_QPC_IP_LO, l01);
+    p->sip[2] = FIELD_GET(E810_QPC_IP_HI, l23);
+    p->sip[3] = FIELD_GET(E810_QPC_IP_LO, l23);
+    p->sport = FIELD_GET(E810_QPC_SRCPORTNUM, sizes);
+    if (!p->sport) {
+        p->sport = DEFAULT_SPORT;
+    }
+    p->pkey = FIELD_GET(E810_QPC_PKEY, pk);
+    if (!p->pkey) {
+        p->pkey = 0xffff;
+    }
+    p->dqpn = FIELD_GET(E810_QPC_DESTQP, e810_qpc(qp, E810_QPC_DEST_OFF));
+}
+
+/* ---- entry points and re-entrancy ----------------------------------------- */
+
+void e810_xport_enter(E810Core *core)
+{
+    core->xport->depth++;
+}
+
+static void rx_one(E810Core *core, const uint8_t *frame, size_t len,
+                   bool icrc);
+
+void e810_xport_exit(E810Core *core)
+{
+    E810Xport *xp = core->xport;
+
+    if (xp->depth > 1) {
+        xp->depth--;
+        return;
+    }
+    /* Outermost: deliver what we sent to ourselves, then free. */
+    while (xp->loop_head) {
+        E810LoopFrame *f = xp->loop_head;
+
+        xp->loop_head = f->next;
+        if (!xp->loop_head) {
+            xp->loop_tail = NULL;
+        }
+        xp->loop_bytes -= f->len;
+        rx_one(core, f->data, f->len, false);
+        free(f);
+    }
+    xp->depth = 0;
+    free_dead(xp);
+}
+
+bool e810_xport_send(E810Core *core, E810Qp *qp, const E810SendWqe *wqe)
+{
+    E810XQp *x;
+    bool ok;
+
+    if (qp->type == E810_QP_TYPE_ROCE_UD) {
+        e810_xport_enter(core);
+        ok = e810_ud_send(core, qp, wqe);
+        e810_xport_exit(core);
+        return ok;
+    }
+    x = e810_xqp_get(core, wqe->qp_id);
+    if (!x) {
+        /* No memory for transport state: as hardware out of resources. */
+        e810_dp_complete_sq(core, qp, wqe, E810_AE_RESOURCE_EXHAUSTION, 0);
+        return true;
+    }
+    e810_xport_enter(core);
+    ok = e810_rc_send(core, qp, x, wqe);
+    e810_xport_exit(core);
+    return ok;
+}
+
+void e810_xport_run_work(E810Core *core)
+{
+    E810Xport *xp = core->xport;
+    uint32_t i;
+
+    e810_xport_enter(core);
+    for (i = 0; i < xp->nqp; i++) {
+        E810XQp *x = xp->qp[i];
+        E810Qp *qp;
+
+        if (!x || !x->rd_pending) {
+            continue;
+        }
+        qp = e810_qp_get(core, i);
+        if (!qp || qp->type != E810_QP_TYPE_ROCE_RC) {
+            x->rd_pending = false;
+            continue;
+        }
+        e810_rc_read_step(core, qp, x);
+    }
+    e810_xport_exit(core);
+}
+
+/* ---- receive ------------------------------------------------------------- */
+
+bool e810_xport_wants(E810Core *core, const uint8_t *frame, size_t len)
+{
+    if (!core->aq.pe_filter || !e810_roce_is_rocev2(frame, len)) {
+        return false;
+    }
+    return (frame[0] & 1) ? mcast_attached(core, frame)
+                          : mac_is_ours(core, frame);
+}
+
+static void rx_one(E810Core *core, const uint8_t *frame, size_t len,
+                   bool icrc)
+{
+    E810XportStats *st = &core->xport->stats;
+    E810RocePkt p;
+    E810RoceErr err;
+    E810Qp *qp;
+    E810XQp *x;
+
+    err = e810_roce_parse(frame, len, &p, icrc);
+    if (err) {
+        st->rx_drop[err]++;
+        return;
+    }
+    st->rx_packets++;
+    st->rx_bytes += len;
+    if ((p.opcode & 0xe0) == 0x60) {
+        e810_ud_receive(core, &p);
+        return;
+    }
+    qp = e810_qp_get(core, p.dqpn);
+    if (!qp || qp->type != E810_QP_TYPE_ROCE_RC ||
+        (qp->state != E810_QP_STATE_RTR && qp->state != E810_QP_STATE_RTS &&
+         qp->state != E810_QP_STATE_SQD)) {
+        st->rx_bad_qp++;
+        return;
+    }
+    {
+        uint16_t mine = FIELD_GET(E810_QPC_PKEY,
+                                  e810_qpc(qp, E810_QPC_PKEY_OFF));
+
+        /* Only the 15-bit key is compared; 0 means none configured. */
+        if (mine && ((mine ^ p.pkey) & 0x7fff)) {
+            st->rx_bad_pkey++;
+            return;
+        }
+    }
+    x = e810_xqp_get(core, p.dqpn);
+    if (!x) {
+        st->rx_bad_qp++;
+        return;
+    }
+    e810_rc_receive(core, qp, x, &p);
+}
+
+void e810_xport_receive(E810Core *core, const uint8_t *frame, size_t len)
+{
+    e810_xport_enter(core);
+    rx_one(core, frame, len, true);
+    e810_xport_exit(core);
+}

@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * SQ and RQ WQE encoding for every GEN_2 user opcode, compared qword by
+ * qword with words built from the facts' bit layout (section 5.2-5.4).
+ */
+#include "prov_test.h"
+
+static struct tqp T;
+
+static int setup(void **state)
+{
+	(void)state;
+	tqp_init(&T, 512, 64, 1, false);
+	return 0;
+}
+
+static int setup_ud(void **state)
+{
+	(void)state;
+	tqp_init(&T, 512, 64, 1, true);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	tqp_fini(&T);
+	return 0;
+}
+
+static const struct e810u_sge SG[4] = {
+	{ .addr = 0x1000a000, .len = 100, .lkey = 0x11 },
+	{ .addr = 0x2000b000, .len = 200, .lkey = 0x22 },
+	{ .addr = 0x3000c000, .len = 300, .lkey = 0x33 },
+	{ .addr = 0x4000d000, .len = 400, .lkey = 0x44 },
+};
+
+static void expect_words(uint32_t idx, const uint64_t *w, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		assert_int_equal(q64(sq_wqe(&T, idx), 8 * i), w[i]);
+}
+
+static void test_send_one_sge(void **state)
+{
+	struct e810u_swr wr = { .wr_id = 5, .op = 0x03, .signaled = true,
+				.sg = SG, .num_sge = 1 };
+	uint64_t w[4] = { 0x1000a000, F_DESC(0x11, 100, 1), 0,
+			  F_OP(3) | F_SIGNALED | F_VALID };
+
+	(void)state;
+	assert_int_equal(e810u_post_send(&T.qp, &wr), 0);
+	expect_words(0, w, 4);
+	assert_int_equal(T.qp.sq_head, 1);
+	assert_int_equal(T.qp.sq_slots[0].wr_id, 5);
+	assert_int_equal(T.qp.sq_slots[0].bytes, 100);
+}
+
+static void test_send_two_sges_padded(void **state)
+{
+	struct e810u_swr wr = { .op = 0x03, .sg = SG, .num_sge = 2 };
+	/* even count: an empty fragment follows, counted in ADDFRAGCNT */
+	uint64_t w[8] = { 0x1000a000, F_DESC(0x11, 100, 1), 0,
+			  F_OP(3) | F_ADDFRAG(2) | F_VALID,
+			  0x2000b000, F_DESC(0x22, 200, 1), 0, F_VALID };
+
+	(void)state;
+	assert_int_equal(e810u_post_send(&T.qp, &wr), 0);
+	expect_words(0, w, 8);
+	assert_int_equal(T.qp.sq_slots[0].quanta, 2);
+}
+
+static void test_send_three_sges(void **state)
+{
+	struct e810u_swr wr = { .op = 0x03, .sg = SG, .num_sge = 3 };
+	uint64_t w[8] = { 0x1000a000, F_DESC(0x11, 100, 1), 0,
+			  F_OP(3) | F_ADDFRAG(2) | F_VALID,
+			  0x2000b000, F_DESC(0x22, 200, 1),
+			  0x3000c000, F_DESC(0x33, 300, 1) };
+
+	(void)state;
+	assert_int_equal(e810u_post_send(&T.qp, &wr), 0);
+	expect_words(0, w, 8);
+	assert_int_equal(T.qp.sq_slots[0].bytes, 600);
+}
+
+static void test_send_imm(void **state)
+{
+	struct e810u_swr wr = { .op = 0x03, .has_imm = true, .imm = 0xcafe,
+				.sg = SG, .num_sge = 1, .signaled = true };
+	/* imm in qword 0, SGE 0 moves to off 32, pad fragment at off 48 */
+	uint64_t w[8] = { 0xcafe, 0, 0,
+			  F_OP(3) | F_ADDFRAG(2) | F_IMMFLAG | F_SIGNALED |
+			  F_VALID,
+			  0x1000a000, F_DESC(0x11, 100, 1), 0, F_VALID };
+
+	(void)state;
+	assert_int_equal(e810u_post_send(&T.qp, &wr), 0);
+	expect_words(0, w, 8);
+}
+
+static void test_send_imm_no_sge(void **state)
+{
+	struct e810u_swr wr = { .op = 0x03, .has_imm = true, .imm = 7 };
+	uint64_t w[4] = { 7, 0, 0, F_OP(3) | F_IMMFLAG | F_VALID };
+
+	(void)state;
+	assert_int_equal(e810u_post_send(&T.qp, &wr), 0);
+	expect_words(0, w, 4);
+	assert_int_equal(T.qp.sq_slots[0].quanta, 1);
+}
+
+static void test_send_zero_sge(void **state)
+{
+	struct e810u_swr wr = { .op = 0x03 };
+	uint64_t w[4] = { 0, F_VALID, 0, F_OP(3) | F_VALID };
+
+	(void)state;
+	assert_int_equal(e810u_post_send(&T.qp, &wr), 0);
+	expect_words(0, w, 4);
+}
+
+static void test_send_inv_and_solicited(void **state)
+{
+	struct e810u_swr inv = { .op = 0x04, .inv_stag = 0xabcdef01,
+				 .sg = SG, .num_sge = 1 };
+	struct e810u_swr sol = { .op = 0x05, .sg = SG, .num_sge = 1 };
+	struct e810u_swr solinv = { .op = 0x06, .inv_stag = 0x1234,
+				    .sg = SG, .num_sge = 1 };
+
+	(void)state;
+	assert_int_equal(e810u_post_send(&T.qp, &inv), 0);
+	assert_int_equal(e810u_post_send(&T.qp, &sol), 0);
+	assert_int_equal(e810u_post_send(&T.qp, &solinv), 0);
+	assert_int_equal(q64(sq_wqe(&T, 0), 24),
+			 0xabcdef01 | F_OP(4) | F_VALID);
+	assert_int_equal(q64(sq_wqe(&T, 1), 24), F_OP(5) | F_VALID);
+	assert_int_equal(q64(sq_wqe(&T, 2), 24), 0x1234 | F_OP(6) | F_VALID);
+}
+
+static void test_rdma_write(void **state)
+{
+	struct e810u_swr wr = { .op = 0x00, .sg = SG, .num_sge = 1,
+				.remote_addr = 0x7f0012345678, .rkey = 0x5566,
+				.read_fence = true };
+	uint64_t w[4] = { 0x1000a000, F_DESC(0x11, 100, 1), 0x7f0012345678,
+			  0x5566 | F_OP(0) | F_READFENCE | F_VALID };
+
+	(void)state;
+	assert_int_equal(e810u_post_send(&T.qp, &wr), 0);
+	expect_words(0, w, 4);
+}
+
+static void test_rdma_write_imm_and_sol(void **state)
+{
+	struct e810u_swr wr = { .op = 0x00, .has_imm = true, .imm = 0x99,
+				.sg = SG, .num_sge = 2, .remote_addr = 0x8000,
+				.rkey = 0x77 };
+	struct e810u_swr sol = { .op = 0x0d, .sg = SG, .num_sge = 1,
+				 .remote_addr = 0x9000, .rkey = 0x78 };
+	/* imm + 2 SGEs = 3 fragments: odd, no pad */
+	uint64_t w[8] = { 0x99, 0, 0x8000,
+			  0x77 | F_OP(0) | F_ADDFRAG(2) | F_IMMFLAG | F_VALID,
+			  0x1000a000, F_DESC(0x11, 100, 1),
+			  0x2000b000, F_DESC(0x22, 200, 1) };
+
+	(void)state;
+	assert_int_equal(e810u_post_send(&T.qp, &wr), 0);
+	expect_words(0, w, 8);
+	assert_int_equal(e810u_post_send(&T.qp, &sol), 0);
+	assert_int_equal(q64(sq_wqe(&T, 2), 24), 0x78 | F_OP(0xd) | F_VALID);
+	assert_int_equal(q64(sq_wqe(&T, 2), 16), 0x9000);
+}
+
+static void test_rdma_read(void **state)
+{
+	struct e810u_swr wr = { .op = 0x01, .sg = SG, .num_sge = 4,
+				.remote_addr = 0xdead0000, .rkey = 0xbeef,
+				.signaled = true };
+	/* 4 fragments: pad at off 80, ADDFRAGCNT 3 + 1, 3 quanta */
+	uint64_t w[12] = { 0x1000a000, F_DESC(0x11, 100, 1), 0xdead0000,
+			   0xbeef | F_OP(1) | F_ADDFRAG(4) | F_SIGNALED |
+			   F_VALID,
+			   0x2000b000, F_DESC(0x22, 200, 1),
+			   0x3000c000, F_DESC(0x33, 300, 1),
+			   0x4000d000, F_DESC(0x44, 400, 1), 0, F_VALID };
+
+	(void)state;
+	assert_int_equal(e810u_post_send(&T.qp, &wr), 0);
+	expect_words(0, w, 12);
+	assert_int_equal(T.qp.sq_slots[0].quanta, 3);
+	assert_int_equal(T.qp.sq_head, 3);
+}
+
+static void test_local_inv(void **state)
+{
+	struct e810u_swr wr = { .op = 0x0a, .inv_stag = 0x4321,
+				.signaled = true };
+	/* qword 1 holds the STag with the valid bit clear */
+	uint64_t w[4] = { 0, 0x4321, 0, F_OP(0xa) | F_SIGNALED | F_VALID };
+
+	(void)state;
+	assert_int_equal(e810u_post_send(&T.qp, &wr), 0);
+	expect_words(0, w, 4);
+}
+
+static void test_ud_send(void **state)
+{
+	struct e810u_swr wr = { .op = 0x03, .sg = SG, .num_sge = 1,
+				.ah_id = 0x1abcd, .dest_qpn = 0x123456,
+				.qkey = 0x11111111, .signaled = true };
+	uint64_t w[4] = { 0x1000a000, F_DESC(0x11, 100, 1),
+			  0x11111111 | (uint64_t)0x123456 << 32,
+			  0x1abcd | F_OP(3) | F_SIGNALED | F_VALID };
+	struct e810u_swr wr_write = { .op = 0x00, .sg = SG, .num_sge = 1 };
+
+	(void)state;
+	assert_int_equal(e810u_post_send(&T.qp, &wr), 0);
+	expect_words(0, w, 4);
+	/* UD carries sends only */
+	assert_int_equal(e810u_post_send(&T.qp, &wr_write), EINVAL);
+}
+
+static void test_inline_short(void **state)
+{
+	static const char msg[5] = "hello";
+	struct e810u_sge s = { .addr = (uintptr_t)msg, .len = 5 };
+	struct e810u_swr wr = { .op = 0x03, .inline_data = true, .sg = &s,
+				.num_sge = 1 };
+	uint64_t q1 = 0;
+
+	(void)state;
+	memcpy(&q1, msg, 5);
+	assert_int_equal(e810u_post_send(&T.qp, &wr), 0);
+	assert_int_equal(q64(sq_wqe(&T, 0), 8), le64toh(q1));
+	assert_int_equal(q64(sq_wqe(&T, 0), 24),
+			 F_OP(3) | F_INLFLAG | F_INLLEN(5) | F_VALID);
+	assert_int_equal(T.qp.sq_slots[0].quanta, 1);
+}
+
+static void test_inline_multi_quanta(void **state)
+{
+	uint8_t a[25], b[15], expect[40];
+	struct e810u_sge s[2] = { { .addr = (uintptr_t)a, .len = 25 },
+				  { .addr = (uintptr_t)b, .len = 15 } };
+	struct e810u_swr wr = { .op = 0x00, .inline_data = true, .sg = s,
+				.num_sge = 2, .remote_addr = 0x5000,
+				.rkey = 9, .has_imm = true, .imm = 0x42 };
+	uint8_t *w = sq_wqe(&T, 0);
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 25; i++)
+		a[i] = expect[i] = i + 1;
+	for (i = 0; i < 15; i++)
+		b[i] = expect[25 + i] = 0x80 + i;
+	assert_int_equal(e810u_post_send(&T.qp, &wr), 0);
+	/* 40 bytes: 8 in qword 1, 31 in quantum 1, 1 in quantum 2 */
+	assert_int_equal(T.qp.sq_slots[0].quanta, 3);
+	assert_memory_equal(w + 8, expect, 8);
+	assert_memory_equal(w + 32, expect + 8, 31);
+	assert_int_equal(w[63], 0x80);		/* inline-valid byte */
+	assert_int_equal(w[64], expect[39]);
+	assert_int_equal(w[95], 0x80);
+	assert_int_equal(q64(w, 0), 0x42);
+	assert_int_equal(q64(w, 16), 0x5000);
+	assert_int_equal(q64(w, 24), 9 | F_OP(0) | F_IMMFLAG | F_INLFLAG |
+				     F_INLLEN(40) | F_VALID);
+}
+
+static void test_invalid_requests(void **state)
+{
+	uint8_t big[102] = { 0 };
+	struct e810u_sge s = { .addr = (uintptr_t)big, .len = sizeof(big) };
+	struct e810u_swr too_long = { .op = 0x03, .inline_data = true,
+				      .sg = &s, .num_sge = 1 };
+	struct e810u_swr read_imm = { .op = 0x01, .has_imm = true };
+	struct e810u_swr bad_op = { .op = 0x09 };
+	struct e810u_sge many[14] = { { 0 } };
+	struct e810u_swr too_many = { .op = 0x03, .sg = many, .num_sge = 14 };
+
+	(void)state;
+	assert_int_equal(e810u_post_send(&T.qp, &too_long), EINVAL);
+	assert_int_equal(e810u_post_send(&T.qp, &read_imm), EINVAL);
+	assert_int_equal(e810u_post_send(&T.qp, &bad_op), EINVAL);
+	assert_int_equal(e810u_post_send(&T.qp, &too_many), EINVAL);
+	assert_int_equal(T.qp.sq_head, 0);
+	assert_int_equal(T.qp.unrung, 0);
+}
+
+static void test_recv_wqe(void **state)
+{
+	uint8_t *w;
+
+	(void)state;
+	/* rq_shift 1: 64-byte RQ WQEs */
+	assert_int_equal(e810u_post_recv(&T.qp, 0x77, SG, 2), 0);
+	assert_int_equal(e810u_post_recv(&T.qp, 0x78, SG, 1), 0);
+	w = T.qp.rq;
+	assert_int_equal(q64(w, 0), 0x1000a000);
+	assert_int_equal(q64(w, 8), F_DESC(0x11, 100, 1));
+	assert_int_equal(q64(w, 16), 0);
+	assert_int_equal(q64(w, 24), F_ADDFRAG(2) | F_VALID);	/* no opcode */
+	assert_int_equal(q64(w, 32), 0x2000b000);
+	assert_int_equal(q64(w, 40), F_DESC(0x22, 200, 1));
+	assert_int_equal(q64(w, 56), F_VALID);
+	assert_int_equal(q64(w + 64, 24), F_VALID);
+	assert_int_equal(T.qp.rq_wrid[0], 0x77);
+	assert_int_equal(T.qp.rq_wrid[1], 0x78);
+	/* 4 SGEs need 3 quanta: more than a 64-byte WQE holds */
+	assert_int_equal(e810u_post_recv(&T.qp, 1, SG, 4), EINVAL);
+}
+
+static void test_recv_full_and_polarity(void **state)
+{
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 63; i++)
+		assert_int_equal(e810u_post_recv(&T.qp, i, SG, 1), 0);
+	assert_int_equal(e810u_post_recv(&T.qp, 99, SG, 1), ENOMEM);
+	/* consume everything, the next lap writes valid bit 0 */
+	T.qp.rq_tail = T.qp.rq_head;
+	assert_int_equal(e810u_post_recv(&T.qp, 100, SG, 1), 0);
+	assert_int_equal(e810u_post_recv(&T.qp, 101, SG, 1), 0);
+	assert_int_equal(q64(T.qp.rq + 63 * 64, 24) >> 63, 1);
+	assert_int_equal(q64(T.qp.rq, 24) >> 63, 0);
+	assert_int_equal(q64(T.qp.rq, 8) >> 63, 0);
+}
+
+static void test_geometry(void **state)
+{
+	uint32_t d;
+
+	(void)state;
+	assert_int_equal(e810u_sq_shift(1, 8), 0);
+	assert_int_equal(e810u_sq_shift(2, 0), 1);
+	assert_int_equal(e810u_sq_shift(3, 39), 1);
+	assert_int_equal(e810u_sq_shift(4, 0), 2);
+	assert_int_equal(e810u_sq_shift(1, 40), 2);
+	assert_int_equal(e810u_sq_shift(8, 0), 3);
+	assert_int_equal(e810u_sq_shift(1, 102), 3);
+	/* 10 WRs of 64 B + 258 reserved = 278 -> 512 quanta */
+	assert_int_equal(e810u_sq_depth(10, 1, 8, 32768, &d), 0);
+	assert_int_equal(d, 512);
+	assert_int_equal(e810u_rq_depth(1, 0, 8, 32768, &d), 0);
+	assert_int_equal(d, 8);
+	assert_int_equal(e810u_rq_depth(100, 2, 8, 32768, &d), 0);
+	assert_int_equal(d, 512);
+	assert_int_equal(e810u_sq_depth(32768, 3, 8, 32768, &d), EINVAL);
+	assert_int_equal(e810u_frags_quanta(0), 1);
+	assert_int_equal(e810u_frags_quanta(1), 1);
+	assert_int_equal(e810u_frags_quanta(2), 2);
+	assert_int_equal(e810u_frags_quanta(15), 8);
+	assert_int_equal(e810u_inline_quanta(8), 1);
+	assert_int_equal(e810u_inline_quanta(39), 2);
+	assert_int_equal(e810u_inline_quanta(70), 3);
+	assert_int_equal(e810u_inline_quanta(101), 4);
+	assert_int_equal(e810u_inline_quanta(102), 5);
+}
+
+#define T_(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define TUD(fn) cmocka_unit_test_setup_teardown(fn, setup_ud, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T_(test_send_one_sge),
+		T_(test_send_two_sges_padded),
+		T_(test_send_three_sges),
+		T_(test_send_imm),
+		T_(test_send_imm_no_sge),
+		T_(test_send_zero_sge),
+		T_(test_send_inv_and_solicited),
+		T_(test_rdma_write),
+		T_(test_rdma_write_imm_and_sol),
+		T_(test_rdma_read),
+		T_(test_local_inv),
+		TUD(test_ud_send),
+		T_(test_inline_short),
+		T_(test_inline_multi_quanta),
+		T_(test_invalid_requests),
+		T_(test_recv_wqe),
+		T_(test_recv_full_and_polarity),
+		cmocka_unit_test(test_geometry),
+	};
+
+	cmocka_set_message_output(CM_OUTPUT_TAP);
+	return cmocka_run_group_tests_name("provider_wqe", tests, NULL, NULL);
+}
