@@ -185,6 +185,8 @@ struct e810u_cqe {
 int e810u_cq_poll_one(struct e810u_cq *cq, struct e810u_cqe *out);
 void e810u_cq_arm(struct e810u_cq *cq, bool solicited_only);
 void e810u_cq_resize_begin(struct e810u_cq *cq, uint8_t *buf, uint32_t size);
+/* Ends the drain of the old ring if it holds no CQE (before a resize). */
+void e810u_cq_retire_old(struct e810u_cq *cq);
 /* Neutralises the CQEs of a QP being destroyed (ctx set to 0). */
 void e810u_cq_forget(struct e810u_cq *cq, void *ctx);
 

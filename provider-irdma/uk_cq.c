@@ -253,6 +253,17 @@ void e810u_cq_arm(struct e810u_cq *cq, bool solicited_only)
 	e810u_mmio_write32(cq->arm_db, cq->cq_id);
 }
 
+void e810u_cq_retire_old(struct e810u_cq *cq)
+{
+	struct e810u_cq_ring *r = &cq->old;
+
+	if (!cq->draining || cqe_valid(r, r->head, r->pol))
+		return;
+	cq->draining = false;
+	cq->resizes_done++;
+	cq_report_resizes(cq);
+}
+
 void e810u_cq_resize_begin(struct e810u_cq *cq, uint8_t *buf, uint32_t size)
 {
 	cq->old = cq->ring;

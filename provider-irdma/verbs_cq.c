@@ -481,7 +481,11 @@ int e810p_resize_cq(struct ibv_cq *ibcq, int cqe)
 		e810p_qbuf_free(&nb);
 		return EINVAL;
 	}
-	/* one resize at a time: the ring layer tracks a single old ring */
+	/*
+	 * The ring layer tracks a single old ring. One without CQEs is done
+	 * with: the device writes only to the newest ring after a resize.
+	 */
+	e810u_cq_retire_old(&cq->uk);
 	cq_reap_old(cq);
 	if (cq->uk.draining) {
 		ret = EBUSY;

@@ -35,7 +35,12 @@ static int qp_check_caps(struct e810p_context *ctx,
 		return attr->srq ? EOPNOTSUPP : EINVAL;
 	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) ||
 	    attr->comp_mask & ~(uint32_t)(IBV_QP_INIT_ATTR_PD |
+					  IBV_QP_INIT_ATTR_CREATE_FLAGS |
 					  IBV_QP_INIT_ATTR_SEND_OPS_FLAGS))
+		return EOPNOTSUPP;
+	/* the mask may name create flags as long as none is set */
+	if ((attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
+	    attr->create_flags)
 		return EOPNOTSUPP;
 	if ((attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) &&
 	    attr->send_ops_flags & ~(uint64_t)E810P_QPX_SEND_OPS)

@@ -198,6 +198,14 @@ void e810_rdma_run_work(E810Core *core, uint32_t work)
     if (work & E810_WORK_CQ_ARM) {
         e810_cq_process_arms(core);
     }
+    /*
+     * SQ doorbells rung before the CQP one complete first, as on hardware,
+     * where a WQE completes long before the driver's next CQP command
+     * (e.g. a CQ resize must find their CQEs in the old ring).
+     */
+    if ((work & E810_WORK_CQP) && (work & E810_WORK_DP_SQ)) {
+        e810_sq_process(core);
+    }
     if (work & E810_WORK_CQP) {
         e810_cqp_process(core);
     }

@@ -270,5 +270,5 @@ int main(void)
     };
 
     cmocka_set_message_output(CM_OUTPUT_TAP);
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests_name("model_icrc", tests, NULL, NULL);
 }

@@ -330,6 +330,51 @@ static void test_loopback_same_device(void **state)
     rig_free(r);
 }
 
+/* IPv6 with an 802.1Q tag: the other header shapes over the wire. */
+static void test_ipv6_vlan(void **state)
+{
+    Rig *r = calloc(1, sizeof(*r));
+    unsigned i;
+
+    assert_non_null(r);
+    r->b = b2b_new(XMEM);
+    for (i = 0; i < 2; i++) {
+        DpDev *d = &r->b->dev[i];
+
+        dp_cq_create(d, &r->scq[i], 256);
+        dp_cq_create(d, &r->rcq[i], 256);
+        dp_qp_create(d, &r->qp[i], E810_QP_TYPE_ROCE_RC, &r->scq[i],
+                     &r->rcq[i], 256, 64, 1, false, false);
+        r->buf[i] = harness_xmem_alloc(r->b->h[i], 1u << 20);
+        r->key[i] = reg_xbuf(d, r->buf[i], 1u << 20);
+        b2b_ctx_rmw(&r->qp[i], E810_QPC_CFG_OFF,
+                    E810_QPC_IPV4 | E810_QPC_INSERTVLANTAG,
+                    E810_QPC_INSERTVLANTAG);
+        b2b_ctx_rmw(&r->qp[i], E810_QPC_MSS_OFF, E810_QPC_VLANTAG,
+                    FIELD_PREP(E810_QPC_VLANTAG, 3 << 13 | 42));
+        b2b_ctx_rmw(&r->qp[i], E810_QPC_PKEY_OFF, E810_QPC_FLOWLABEL,
+                    FIELD_PREP(E810_QPC_FLOWLABEL, 0x12345));
+        b2b_ctx_rmw(&r->qp[i], E810_QPC_DESTIP01_OFF, ~0ull,
+                    0xfe80000000000000ull);
+        b2b_ctx_rmw(&r->qp[i], E810_QPC_LOCALIP01_OFF, ~0ull,
+                    0x00000000fe800000ull);
+    }
+    b2b_connect(r->b, &r->qp[0], &r->qp[1], 4096);
+    xfer(r, E810_OP_SEND, true, 10000, 1);
+    xfer(r, E810_OP_RDMA_WRITE, false, 100000, 2);
+    xfer(r, E810_OP_RDMA_READ, false, 100000, 3);
+    /* What went over the wire was IPv6 in a VLAN tag, ICRC and all. */
+    assert_int_equal(r->b->h[0]->tx_frame[12], 0x81);
+    assert_int_equal(r->b->h[0]->tx_frame[13], 0x00);
+    assert_int_equal(r->b->h[0]->tx_frame[14], 0x60);   /* priority 3 */
+    assert_int_equal(r->b->h[0]->tx_frame[15], 42);     /* VLAN id */
+    assert_int_equal(r->b->h[0]->tx_frame[16], 0x86);
+    assert_int_equal(r->b->h[0]->tx_frame[17], 0xdd);
+    assert_int_equal(b2b_stats(r->b, 1)->rx_drop[E810_ROCE_BAD_ICRC], 0);
+    assert_true(b2b_stats(r->b, 1)->rx_packets >= 29);  /* 3 + 25 + 1 */
+    rig_free(r);
+}
+
 /* ---- error paths ------------------------------------------------------------ */
 
 static void expect_sq_err(Rig *r, uint8_t minor)
@@ -613,6 +658,7 @@ int main(void)
         cmocka_unit_test(test_sizes_mtu4096),
         cmocka_unit_test(test_pipelined_mix),
         cmocka_unit_test(test_read_paced_then_send),
+        cmocka_unit_test(test_ipv6_vlan),
         cmocka_unit_test(test_loopback_same_device),
         cmocka_unit_test(test_bad_rkey),
         cmocka_unit_test(test_read_out_of_bounds),

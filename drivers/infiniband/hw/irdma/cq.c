@@ -27,7 +27,6 @@
 #include "mr.h"
 #include "qp.h"
 
-#define IRDMA_MAX_CQE		1048575
 #define IRDMA_MIN_KCQ_SIZE	4
 #define IRDMA_SHADOW_THRESH_MAX	0x3FFFF
 
@@ -204,7 +203,9 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 
 	if (attr->flags)
 		return -EOPNOTSUPP;
-	if (attr->cqe < 1 || attr->cqe > IRDMA_MAX_CQE)
+	/* User: ring entries the provider sized; kernel: CQEs wanted. */
+	if (attr->cqe < 1 ||
+	    attr->cqe > (udata ? IRDMA_MAX_CQ_RING : IRDMA_MAX_CQ_REQ))
 		return -EINVAL;
 	cq->rf = rf;
 	spin_lock_init(&cq->lock);
@@ -215,8 +216,6 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		entries = attr->cqe;
 	} else {
 		entries = max_t(u32, (attr->cqe + 1) * 2, IRDMA_MIN_KCQ_SIZE);
-		if (entries > IRDMA_MAX_CQE)
-			return -EINVAL;
 	}
 	cq->size = entries;
 
@@ -398,13 +397,12 @@ int irdma_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
 	u32 n;
 	int err;
 
-	if (entries < 1 || entries > IRDMA_MAX_CQE)
-		return -EINVAL;
 	if (!!udata != cq->user)
 		return -EINVAL;
-	n = udata ? entries : max_t(u32, (entries + 1) * 2, IRDMA_MIN_KCQ_SIZE);
-	if (n > IRDMA_MAX_CQE)
+	if (entries < 1 ||
+	    entries > (udata ? IRDMA_MAX_CQ_RING : IRDMA_MAX_CQ_REQ))
 		return -EINVAL;
+	n = udata ? entries : max_t(u32, (entries + 1) * 2, IRDMA_MIN_KCQ_SIZE);
 	err = udata ? irdma_resize_user_cq(cq, n, udata) :
 		      irdma_resize_kernel_cq(cq, n);
 	if (err)

@@ -14,6 +14,16 @@
 
 struct irdma_qbuf;
 
+/* Ring entries a CQ may have (GEN_2 max_hw_cq_size, facts 2.7). */
+#define IRDMA_MAX_CQ_RING	1048575
+/*
+ * CQEs a consumer may ask for (query_device max_cqe): a ring holds
+ * (cqe + 1) * 2 entries because a CQE may take two slots (facts 5.6), so
+ * this is the largest request whose ring still fits. Reporting the ring
+ * limit itself, as upstream does, advertises CQs that cannot be created.
+ */
+#define IRDMA_MAX_CQ_REQ	(IRDMA_MAX_CQ_RING / 2 - 1)
+
 /**
  * struct irdma_cq - a verbs CQ
  * @ibcq: the ib_cq (first)

@@ -14,14 +14,19 @@
  * fetched, so kernel QPs complete those in software (uk.c, poll_cq); the
  * provider does the same for user QPs.
  *
- * QP ids: 0 and 1 are reserved (QP1 is the GSI QP, which this driver does
- * not offer). AEs name the QP by id, never by a pointer (issue 5).
+ * QP ids: 0 is reserved, 1 is the GSI QP (ib_mad's QP1, kernel only),
+ * verbs QPs start at 2. The E810 has no GSI QP type: on RoCEv2 QP1 is a
+ * UD QP like any other (the device's UD receive path delivers datagrams
+ * for destination QP 1 to it); its Q_Key 0x80010000 comes from ib_mad's
+ * INIT modify and MAD sends ask for the QP's Q_Key (IB_QP_SET_QKEY).
+ * AEs name the QP by id, never by a pointer (issue 5).
  */
 
 #include <linux/bitfield.h>
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
 #include <linux/log2.h>
+#include <linux/version.h>
 #include <net/ipv6.h>
 #include <rdma/ib_addr.h>
 #include <rdma/ib_cache.h>
@@ -43,6 +48,7 @@
 #define IRDMA_MAX_INLINE	101
 #define IRDMA_MAX_IRD		127
 #define IRDMA_MAX_ORD		255
+#define IRDMA_GSI_QP_ID		1
 #define IRDMA_FIRST_QP_ID	2
 #define IRDMA_QP_CTX_ALLOC	512	/* context, 256-byte aligned */
 #define IRDMA_PSN_MASK		0xFFFFFF
@@ -371,8 +377,41 @@ static void irdma_qp_ae_work(struct work_struct *work);
 
 /* ---- create / destroy ------------------------------------------------------ */
 
+/* Reserves the QP id: 1 for the GSI QP, the lowest free one from 2 else. */
+static int irdma_qp_id_alloc(struct irdma_pci_f *rf, bool gsi, u32 *id)
+{
+	u32 max = rf->hmc.obj[E810_HMC_QP].cnt - 1;
+	int err;
+
+	if (gsi) {
+		/* One GSI QP per port; ib_mad creates it at registration. */
+		err = xa_insert(&rf->qps, IRDMA_GSI_QP_ID, NULL, GFP_KERNEL);
+		if (err)
+			return err;
+		*id = IRDMA_GSI_QP_ID;
+		return 0;
+	}
+	err = xa_alloc(&rf->qps, id, NULL, XA_LIMIT(IRDMA_FIRST_QP_ID, max),
+		       GFP_KERNEL);
+	return err == -EBUSY ? -ENOMEM : err;
+}
+
+static const char *irdma_qp_type_name(enum ib_qp_type t)
+{
+	switch (t) {
+	case IB_QPT_RC:
+		return "RC";
+	case IB_QPT_UD:
+		return "UD";
+	case IB_QPT_GSI:
+		return "GSI";
+	default:
+		return "?";
+	}
+}
+
 /**
- * irdma_create_qp() - create an RC or UD QP, user or kernel
+ * irdma_create_qp() - create an RC or UD QP, user or kernel, or the GSI QP
  * @ibqp: allocated by ib_core
  * @init: type, CQs, capabilities
  * @udata: user data (struct irdma_create_qp_req) or NULL
@@ -391,9 +430,13 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	u32 id;
 	int err;
 
-	if (init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UD)
+	if (init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UD &&
+	    init->qp_type != IB_QPT_GSI)
 		return -EOPNOTSUPP;
 	if (init->create_flags || init->srq)
+		return -EOPNOTSUPP;
+	/* QP1 belongs to ib_mad; user space reaches MADs through umad. */
+	if (init->qp_type == IB_QPT_GSI && (udata || init->port_num > 1))
 		return -EOPNOTSUPP;
 	if (!init->send_cq || !init->recv_cq)
 		return -EINVAL;
@@ -403,6 +446,7 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		raw = uctx->use_raw_attrs;
 	}
 	qp->rf = rf;
+	/* GSI: a UD QP to the device (RoCEv2 has no special QP1 type). */
 	qp->hw_type = init->qp_type == IB_QPT_RC ? E810_QP_TYPE_ROCE_RC :
 						   E810_QP_TYPE_ROCE_UD;
 	qp->pd_id = to_irdma_pd(ibqp->pd)->pd_id;
@@ -418,11 +462,9 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	if (err)
 		return err;
 
-	err = xa_alloc(&rf->qps, &id, NULL,
-		       XA_LIMIT(IRDMA_FIRST_QP_ID,
-				rf->hmc.obj[E810_HMC_QP].cnt - 1), GFP_KERNEL);
+	err = irdma_qp_id_alloc(rf, init->qp_type == IB_QPT_GSI, &id);
 	if (err)
-		return err == -EBUSY ? -ENOMEM : err;
+		return err;
 	qp->qp_id = id;
 	ibqp->qp_num = id;
 	err = irdma_dma_alloc(rf, &qp->ctx, IRDMA_QP_CTX_ALLOC, GFP_KERNEL);
@@ -462,7 +504,7 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	init->cap = qp->cap;
 	xa_store(&rf->qps, id, qp, GFP_KERNEL);
 	ibdev_dbg(ibqp->device, "QP %u: %s %s, SQ %u quanta, RQ %u quanta\n",
-		  id, init->qp_type == IB_QPT_RC ? "RC" : "UD",
+		  id, irdma_qp_type_name(init->qp_type),
 		  udata ? "user" : "kernel", qp->sq_depth, qp->rq_depth);
 	return 0;
 
@@ -530,6 +572,14 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 #define IRDMA_ACCESS_SUPPORTED \
 	(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
 	 IB_ACCESS_REMOTE_READ)
+/* RDMA FLUSH rights exist from 6.2 on. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define IRDMA_ACCESS_FLUSH \
+	(IB_ACCESS_FLUSH_GLOBAL | IB_ACCESS_FLUSH_PERSISTENT)
+#else
+#define IRDMA_ACCESS_FLUSH 0
+#endif
+#define IRDMA_ACCESS_IGNORED (IB_ACCESS_REMOTE_ATOMIC | IRDMA_ACCESS_FLUSH)
 
 /* Values of @attr the mask names, each in its range. */
 static int irdma_qp_check_attr(struct irdma_qp *qp, struct ib_qp_attr *attr,
@@ -564,12 +614,15 @@ static int irdma_qp_check_attr(struct irdma_qp *qp, struct ib_qp_attr *attr,
 	if ((mask & IB_QP_MAX_DEST_RD_ATOMIC) &&
 	    attr->max_dest_rd_atomic > IRDMA_MAX_IRD)
 		return -EINVAL;
-	if (mask & IB_QP_ACCESS_FLAGS) {
-		if (attr->qp_access_flags & IB_ACCESS_REMOTE_ATOMIC)
-			return -EOPNOTSUPP;
-		if (attr->qp_access_flags & ~IRDMA_ACCESS_SUPPORTED)
-			return -EINVAL;
-	}
+	/*
+	 * Atomic and flush rights are accepted and have no effect (as
+	 * upstream irdma does): the E810 responder rejects those opcodes
+	 * whatever the QP allows, and no MR can grant them (mr.c).
+	 */
+	if ((mask & IB_QP_ACCESS_FLAGS) &&
+	    (attr->qp_access_flags & ~(IRDMA_ACCESS_SUPPORTED |
+				       IRDMA_ACCESS_IGNORED)))
+		return -EINVAL;
 	return 0;
 }
 

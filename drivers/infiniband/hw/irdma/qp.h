@@ -11,6 +11,8 @@
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 
+#include <hw/e810_ctx.h>
+
 #include "cq.h"
 #include "main.h"
 
@@ -144,6 +146,12 @@ struct irdma_qp {
 static inline struct irdma_qp *to_irdma_qp(struct ib_qp *ibqp)
 {
 	return container_of(ibqp, struct irdma_qp, ibqp);
+}
+
+/* UD and the GSI QP (a UD QP to the device) share the UD paths. */
+static inline bool irdma_qp_is_ud(const struct irdma_qp *qp)
+{
+	return qp->hw_type == E810_QP_TYPE_ROCE_UD;
 }
 
 /* qp.c */

@@ -293,7 +293,7 @@ static int irdma_post_reg_mr(struct irdma_qp *qp, const struct ib_reg_wr *rw,
 /* Encodes one send WR; the header (with polarity) is written last. */
 static int irdma_post_one_send(struct irdma_qp *qp, const struct ib_send_wr *wr)
 {
-	bool ud = qp->ibqp.qp_type == IB_QPT_UD;
+	bool ud = irdma_qp_is_ud(qp);
 	bool imm = false, inl = wr->send_flags & IB_SEND_INLINE;
 	bool sol = wr->send_flags & IB_SEND_SOLICITED;
 	u32 quanta, bytes, addfrag = 0, n;
@@ -588,7 +588,8 @@ static void irdma_rx_wc(struct irdma_qp *qp, struct ib_wc *wc, u64 q0, u64 q2,
 		wc->ex.imm_data = cpu_to_be32(imm);
 		wc->wc_flags |= IB_WC_WITH_IMM;
 	}
-	if (qp->ibqp.qp_type == IB_QPT_UD) {
+	if (irdma_qp_is_ud(qp)) {
+		/* The buffer starts with the 40-byte GRH area the device wrote. */
 		wc->src_qp = FIELD_GET(E810_CQE_UDSRCQPN, q2);
 		wc->wc_flags |= IB_WC_GRH | IB_WC_WITH_NETWORK_HDR_TYPE;
 		wc->network_hdr_type = hdr & E810_CQE_IPV4 ?
@@ -667,7 +668,7 @@ int irdma_poll_one(struct irdma_cq *cq, struct ib_wc *wc)
 		wc->vendor_err = (u32)major << 16 | minor;
 		if (major == E810_CQE_MAJ_FLUSH)
 			wc->status = irdma_flush_status(minor);
-		else if (!(sq && qp->ibqp.qp_type == IB_QPT_UD &&
+		else if (!(sq && irdma_qp_is_ud(qp) &&
 			   (major & E810_CQE_MAJ_UD_SQ_IGNORE_MASK) ==
 			   E810_CQE_MAJ_UD_SQ_IGNORE))
 			wc->status = IB_WC_GENERAL_ERR;

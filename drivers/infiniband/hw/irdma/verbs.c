@@ -85,7 +85,7 @@ static int irdma_query_device(struct ib_device *ibdev,
 	props->max_recv_sge = IRDMA_MAX_SGE;
 	props->max_sge_rd = IRDMA_MAX_SGE;
 	props->max_cq = o[E810_HMC_CQ].cnt;
-	props->max_cqe = IRDMA_MAX_CQE;
+	props->max_cqe = IRDMA_MAX_CQ_REQ;
 	props->max_mr = o[E810_HMC_MR].cnt;
 	props->max_pd = IRDMA_MAX_PDS;
 	props->max_qp_rd_atom = IRDMA_MAX_IRD;

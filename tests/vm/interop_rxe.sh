@@ -1,0 +1,261 @@
+#!/bin/bash
+# topology: rxe
+# timeout: 1500
+# Interop with an independent RoCEv2 implementation: rdma_rxe on the
+# virtio-net NIC that shares the QEMU hub with the e810. The e810 netdev
+# lives in namespace "e810" (rxe's UDP socket is in the initial namespace
+# on 6.12, so rxe stays there), so every RoCE frame between the two
+# crosses the hub: the virtio-net packet counters must grow at least by
+# what rxe counts as sent and received.
+#
+# Both directions (rxe client -> e810 server and e810 client -> rxe
+# server), with the RoCEv2 GIDs of IPv4 and of IPv6 addresses:
+#   ibv_rc_pingpong -c -m 1024, 1 B .. 64 KiB (multi-packet), data checked
+#   ibv_ud_pingpong -c, data checked
+#   ib_write_bw, 4 KiB and 64 KiB messages, MTU 1024
+# A run fails unless both sides exit 0 and report the bytes moved. The
+# whole scenario fails if rxe logs a bad ICRC or any other receive drop
+# (dynamic debug of rxe_icrc.c/rxe_recv.c is switched on), if any rxe
+# hw_counter other than the packet/message counts grows (duplicates,
+# sequence errors, RNR, retries, send errors), or if UDP in the initial
+# namespace counts errors (checksum, no socket, buffer).
+# E810_PROVIDER=stock|ours selects the irdma provider (provider_env);
+# INTEROP_PROVIDERS="stock ours" (the default) runs both.
+. "$E810_LIB"
+
+NS=e810
+V4_E=192.168.83.1 V4_R=192.168.83.2
+V6_E=fd00:83::1 V6_R=fd00:83::2
+ITERS=50
+RC_SIZES="1 64 1024 4096 65536"
+UD_SIZES="1 256 1000"
+BW_SIZES="4096 65536"
+BW_ITERS=100
+# rxe hw_counters that count traffic, not trouble; "duplicate_request"
+# (a retransmission of ours that rxe re-acknowledged) is no drop either,
+# but is printed as a note when it grows.
+TRAFFIC="rcvd_pkts sent_pkts rdma_sends rdma_recvs ack_deferred vnet_rx vnet_tx"
+NOTE="duplicate_request"
+
+sysctl -qw net.ipv6.conf.all.accept_dad=0
+sysctl -qw net.ipv6.conf.default.accept_dad=0
+dev=$(e810_pci_devs | head -1)
+[ -n "$dev" ] || { fail "no e810 function"; finish; }
+nd=$(e810_netdev_of "$dev")
+vnet=$(virtio_netdev) || { fail "no virtio-net netdev"; finish; }
+rdma_wait_all_active 15 || fail "e810 port not ACTIVE"
+ib=$(e810_ibdev_of "$dev")
+[ -n "$ib" ] && [ -n "$nd" ] || { fail "e810 netdev/ib_device missing"; finish; }
+
+ip netns add "$NS" && ip link set "$nd" netns "$NS" || { fail "netns"; finish; }
+ip -n "$NS" link set lo up
+ip -n "$NS" addr add $V4_E/24 dev "$nd"
+ip -n "$NS" addr add $V6_E/64 dev "$nd" nodad
+ip -n "$NS" link set "$nd" up
+ip addr add $V4_R/24 dev "$vnet"
+ip addr add $V6_R/64 dev "$vnet" nodad
+ip link set "$vnet" up
+wait_carrier "$nd" 10 "$NS" && wait_carrier "$vnet" 10 || fail "no carrier"
+
+modprobe rdma_rxe || { fail "modprobe rdma_rxe"; finish; }
+rdma link add rxe0 type rxe netdev "$vnet" || { fail "rdma link add rxe0"; finish; }
+RXE=rxe0
+# rxe reports receive drops (bad ICRC, unknown QP, bad header) only
+# through dynamic debug; switch those two files on.
+dd=/sys/kernel/debug/dynamic_debug/control
+if [ -w $dd ]; then
+	echo 'file rxe_icrc.c +p' >$dd && echo 'file rxe_recv.c +p' >$dd &&
+		ok "rxe receive-drop messages enabled"
+else
+	echo "note: no dynamic debug; only counters show rxe drops"
+fi
+
+# Index of the RoCE v2 GID $2 (full 8-group form) on $1.
+gid_index() {
+	local port=/sys/class/infiniband/$1/ports/1 i
+	for i in $(ls "$port/gids" | sort -n); do
+		[ "$(cat "$port/gids/$i")" = "$2" ] &&
+			[ "$(cat "$port/gid_attrs/types/$i" 2>/dev/null)" = "RoCE v2" ] &&
+			{ echo "$i"; return 0; }
+	done
+	return 1
+}
+gid_of() {
+	python3 -c 'import ipaddress, sys
+a = ipaddress.ip_address(sys.argv[1])
+if a.version == 4:
+    a = ipaddress.IPv6Address("::ffff:" + sys.argv[1])
+print(":".join(a.exploded.split(":")))' "$1"
+}
+declare -A GIDX
+for f in 4 6; do
+	eval "ae=\$V${f}_E ar=\$V${f}_R"
+	wait_for "gid_index $ib $(gid_of "$ae") >/dev/null" 10 &&
+		wait_for "gid_index $RXE $(gid_of "$ar") >/dev/null" 10 ||
+		{ fail "no RoCE v2 GIDs for IPv$f"; continue; }
+	GIDX[e$f]=$(gid_index "$ib" "$(gid_of "$ae")")
+	GIDX[r$f]=$(gid_index "$RXE" "$(gid_of "$ar")")
+	ok "IPv$f GIDs: $ib index ${GIDX[e$f]}, $RXE index ${GIDX[r$f]}"
+done
+
+# ---- counters -------------------------------------------------------------
+
+HWC=/sys/class/infiniband/$RXE/ports/1/hw_counters
+# "name value" for each rxe hw_counter.
+rxe_counters() {
+	local c
+	for c in "$HWC"/*; do echo "$(basename "$c") $(cat "$c")"; done
+}
+# "name value" for the UDP/UDP6 error counters of the initial namespace.
+udp_errors() {
+	awk '/^Udp: / && !h { split($0, n); h = 1; next }
+	     /^Udp: / { for (i = 2; i <= NF; i++) print "Udp" n[i], $i }' /proc/net/snmp |
+		grep -E 'Errors|NoPorts'
+	grep -E '^Udp6(InErrors|NoPorts|RcvbufErrors|InCsumErrors)' /proc/net/snmp6 |
+		awk '{ print $1, $2 }'
+}
+# Packets (rx tx) of netdev $1 in namespace $2 (or the initial one).
+link_pkts() {
+	local ns=()
+	[ -n "$2" ] && ns=(ip netns exec "$2")
+	echo "$("${ns[@]}" cat /sys/class/net/$1/statistics/rx_packets)" \
+	     "$("${ns[@]}" cat /sys/class/net/$1/statistics/tx_packets)"
+}
+val() { awk -v k="$2" '$1 == k { print $2 }' <<<"$1"; }
+
+# Compares counter snapshots $2 (before) and $3 (after) for run $1: every
+# rxe counter not in $EXTRA and every UDP error counter must stay put;
+# rxe's packet counts and the virtio-net counters must show traffic.
+check_counters() {
+	local label=$1 b=$2 a=$3 name v0 v1 bad="" note=""
+	while read -r name v1; do
+		v0=$(val "$b" "$name")
+		[ "$v1" = "$v0" ] && continue
+		case " $TRAFFIC " in *" $name "*) continue ;; esac
+		case " $NOTE " in
+		*" $name "*) note="$note $name +$((v1 - v0))" ;;
+		*) bad="$bad $name:$v0->$v1" ;;
+		esac
+	done <<<"$a"
+	[ -z "$bad" ] && ok "$label: no rxe/UDP error counter grew" ||
+		fail "$label: error counters grew:$bad"
+	[ -z "$note" ] || echo "note: $label:$note"
+	local rs rr vr vt
+	rs=$(($(val "$a" sent_pkts) - $(val "$b" sent_pkts)))
+	rr=$(($(val "$a" rcvd_pkts) - $(val "$b" rcvd_pkts)))
+	vr=$(($(val "$a" vnet_rx) - $(val "$b" vnet_rx)))
+	vt=$(($(val "$a" vnet_tx) - $(val "$b" vnet_tx)))
+	if [ "$rr" -gt 0 ] && [ "$rs" -gt 0 ] && [ "$vr" -ge "$rr" ] &&
+	   [ "$vt" -ge "$rs" ]; then
+		ok "$label: rxe sent $rs / received $rr packets; virtio-net tx $vt / rx $vr"
+	else
+		fail "$label: traffic did not cross the hub: rxe sent $rs received $rr, virtio-net tx $vt rx $vr"
+	fi
+}
+snapshot() {
+	local p
+	rxe_counters
+	udp_errors
+	p=($(link_pkts "$vnet"))
+	echo "vnet_rx ${p[0]}"
+	echo "vnet_tx ${p[1]}"
+}
+
+# ---- runs -----------------------------------------------------------------
+
+# run_pp LABEL DIR FAMILY TOOL SIZE [ARGS...]: DIR "rxe->e810" runs the
+# server on the e810 and the client on rxe, "e810->rxe" the other way.
+# ibverbs-utils tools must exit 0 and print SIZE * ITERS * 2 bytes on both
+# sides; ib_write_bw must exit 0 and print its result line.
+run_one() {
+	local label=$1 dir=$2 fam=$3 tool=$4 size=$5 srv cli sp crc src
+	shift 5
+	local e_cmd=(ip netns exec "$NS" timeout 120 "$tool" -d "$ib")
+	local r_cmd=(timeout 120 "$tool" -d "$RXE")
+	local gopt=-g
+	[ "$tool" = ib_write_bw ] && gopt=-x
+	e_cmd+=("$gopt" "${GIDX[e$fam]}" "$@")
+	r_cmd+=("$gopt" "${GIDX[r$fam]}" "$@")
+	local s_cmd c_cmd peer
+	if [ "$dir" = "rxe->e810" ]; then
+		s_cmd=("${e_cmd[@]}") c_cmd=("${r_cmd[@]}") peer=$V4_E
+	else
+		s_cmd=("${r_cmd[@]}") c_cmd=("${e_cmd[@]}") peer=$V4_R
+	fi
+	srv=$(mktemp) cli=$(mktemp)
+	local before after
+	before=$(snapshot)
+	"${s_cmd[@]}" >"$srv" 2>&1 &
+	sp=$!
+	sleep 1.5
+	"${c_cmd[@]}" "$peer" >"$cli" 2>&1
+	crc=$?
+	wait "$sp"
+	src=$?
+	after=$(snapshot)
+	local what="$label IPv$fam $dir: $tool $*" good=0
+	if [ "$tool" = ib_write_bw ]; then
+		local re="^ *$size +$BW_ITERS +[0-9.]+ +[0-9.]+"
+		[ $crc -eq 0 ] && [ $src -eq 0 ] && grep -qE "$re" "$cli" &&
+			grep -qE "$re" "$srv" && good=1
+	else
+		local want=$((size * ITERS * 2))
+		[ $crc -eq 0 ] && [ $src -eq 0 ] && grep -q "^$want bytes in" "$cli" &&
+			grep -q "^$want bytes in" "$srv" &&
+			! grep -q 'invalid data' "$srv" "$cli" && good=1
+	fi
+	if [ $good = 1 ]; then
+		ok "$what: client and server done, data valid"
+	else
+		fail "$what (client rc $crc, server rc $src)"
+		sed 's/^/  client: /' "$cli" | tail -12
+		sed 's/^/  server: /' "$srv" | tail -12
+	fi
+	check_counters "$what" "$before" "$after"
+	rm -f "$srv" "$cli"
+	[ $good = 1 ]
+}
+
+run_matrix() {
+	local label=$1 fam dir s
+	for fam in 4 6; do
+		[ -n "${GIDX[e$fam]}" ] || continue
+		for dir in "rxe->e810" "e810->rxe"; do
+			for s in $RC_SIZES; do
+				run_one "$label" "$dir" $fam ibv_rc_pingpong "$s" \
+					-s "$s" -n $ITERS -m 1024 -c || break
+			done
+			for s in $UD_SIZES; do
+				run_one "$label" "$dir" $fam ibv_ud_pingpong "$s" \
+					-s "$s" -n $ITERS -c || break
+			done
+			for s in $BW_SIZES; do
+				run_one "$label" "$dir" $fam ib_write_bw "$s" \
+					-s "$s" -n $BW_ITERS -m 1024 -F || break
+			done
+		done
+	done
+}
+
+for E810_PROVIDER in ${INTEROP_PROVIDERS:-stock ours}; do
+	provider_env
+	run_matrix "$E810_PROVIDER_NAME"
+done
+unset RDMAV_DRIVERS
+
+# rxe logs receive drops with dynamic debug; any of them is a failure.
+drops=$(dmesg | grep -iE 'icrc|rdma_rxe.*(drop|bad|invalid|no qp|failed)')
+[ -z "$drops" ] && ok "dmesg: no rxe ICRC error or receive drop" || {
+	fail "dmesg shows rxe receive errors"
+	echo "$drops" | sort | uniq -c | sort -rn | head -10
+}
+# The model's own drop counters are not exposed to the guest (no irdma
+# debugfs or hw_counters for them): say what the driver does show.
+for f in /sys/kernel/debug/irdma/*/*; do
+	[ -f "$f" ] && grep -qiE 'drop|err' "$f" 2>/dev/null &&
+		{ echo "irdma debugfs $f:"; grep -iE 'drop|err' "$f" | head -5; }
+done
+echo "rxe hw_counters at the end:"
+rxe_counters | sed 's/^/  /'
+dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"
+finish
