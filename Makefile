@@ -47,6 +47,7 @@ run: all
 
 unit: deps-host
 	@$(MAKE) -s -C tests/unit check
+	@$(MAKE) -s -C tests/provider check
 
 # libFuzzer harnesses of the device model: a fixed number of runs each.
 fuzz: deps-host
@@ -109,7 +110,7 @@ clean:
 	@for d in $(MODULE_DIRS); do \
 		[ -d $(KDIR) ] && $(KMAKE) M=$(TOP)/$$d clean >/dev/null; \
 	done; true
-	rm -rf build/unit build/vm build/guest
+	rm -rf build/unit build/provider-tests build/progs build/vm build/guest
 
 .PHONY: all deps deps-host qemu rdma-core modules guest run unit fuzz progs vm-check \
 	check lint lint-6.1 install clean

@@ -127,6 +127,7 @@ struct ibv_qp *e810p_create_qp_ex(struct ibv_context *ibctx,
 	struct e810p_create_qp_resp resp = {};
 	struct e810p_create_qp cmd = {};
 	struct ibv_qp_cap app_cap;
+	uint32_t app_mask;
 	struct e810p_qp *qp;
 	struct qp_geom g;
 	int ret;
@@ -163,8 +164,12 @@ struct ibv_qp *e810p_create_qp_ex(struct ibv_context *ibctx,
 		attr->cap.max_send_wr = g.sq_depth >> g.sq_shift;
 		attr->cap.max_recv_wr = g.rq_depth >> g.rq_shift;
 	}
+	/* no create flag is set (qp_check_caps); the command takes none */
+	app_mask = attr->comp_mask;
+	attr->comp_mask &= ~(uint32_t)IBV_QP_INIT_ATTR_CREATE_FLAGS;
 	ret = ibv_cmd_create_qp_ex(ibctx, &qp->vqp, attr, &cmd.ibv_cmd,
 				   sizeof(cmd), &resp.ibv_resp, sizeof(resp));
+	attr->comp_mask = app_mask;
 	attr->cap = app_cap;
 	if (ret)
 		goto err_buf;
@@ -353,7 +358,8 @@ int e810p_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	struct e810u_swr s;
 	int ret = 0;
 
-	if (pthread_spin_lock(&qp->lock)) {
+	/* nothing may be posted in RESET (verbs: an immediate error) */
+	if (ibqp->state == IBV_QPS_RESET || pthread_spin_lock(&qp->lock)) {
 		*bad = wr;
 		return EINVAL;
 	}
@@ -379,7 +385,7 @@ int e810p_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 	struct e810u_sge sg[E810_MAX_FRAGS];
 	int ret = 0;
 
-	if (pthread_spin_lock(&qp->lock)) {
+	if (ibqp->state == IBV_QPS_RESET || pthread_spin_lock(&qp->lock)) {
 		*bad = wr;
 		return EINVAL;
 	}

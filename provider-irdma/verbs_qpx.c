@@ -47,7 +47,8 @@ static struct e810u_swr *wr_begin(struct ibv_qp_ex *qpx, uint8_t op,
 	s->read_fence = qpx->wr_flags & IBV_SEND_FENCE;
 	s->sg = qp->x.sge;
 	qp->x.pending = true;
-	if (!qp->x.open)
+	/* nothing may be posted in RESET (verbs: an immediate error) */
+	if (!qp->x.open || qpx->qp_base.state == IBV_QPS_RESET)
 		qp->x.err = EINVAL;
 	return s;
 }

@@ -23,6 +23,8 @@ tools/deps.sh
 echo "== unit tests"
 make -s -C tests/unit check || true
 add_counts "$(cat build/unit/summary 2>/dev/null || echo 'unit: 0 passed, 1 failed')"
+make -s -C tests/provider check || true
+add_counts "$(cat build/provider-tests/summary 2>/dev/null || echo 'provider: 0 passed, 1 failed')"
 echo "== unit tests done in $((SECONDS - t0)) s"
 
 echo "== fuzz (device model, fixed number of runs)"

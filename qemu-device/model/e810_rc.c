@@ -594,6 +594,20 @@ static uint8_t nak_for_status(uint16_t status)
     }
 }
 
+/*
+ * A receive WQE the responder cannot scatter into is its own fault, not
+ * the requester's: a bad local key or PD there is a Remote Operational
+ * Error for the requester (IB 9.7.5.2.4), a too-short buffer an Invalid
+ * Request as for any length error.
+ */
+static uint8_t nak_for_rq_status(uint16_t status)
+{
+    if (e810_dp_flush_code(status) == E810_FLUSH_LOC_LEN_ERR) {
+        return E810_AETH_NAK | E810_NAK_INV_REQ;
+    }
+    return E810_AETH_NAK | E810_NAK_REM_OP;
+}
+
 /* NAKs @p and moves the responder to ERROR with AE @ae. */
 static void resp_fatal(E810Core *core, E810Qp *qp, E810XQp *x,
                        const E810RocePkt *p, uint8_t syn, uint16_t ae,
@@ -737,7 +751,7 @@ static bool rx_send(E810Core *core, E810Qp *qp, E810XQp *x,
     }
     if (p->paylen && !e810_dp_scatter(core, qp, &x->rwqe, x->msg_off,
                                       p->payload, p->paylen, &status)) {
-        resp_fatal(core, qp, x, p, nak_for_status(status), status,
+        resp_fatal(core, qp, x, p, nak_for_rq_status(status), status,
                    E810_AE_SOURCE_RQ);
         return false;
     }

@@ -298,6 +298,33 @@ static void test_resize_drains_old_ring(void **state)
 	free(nbuf);
 }
 
+/* A second resize may retire an old ring only once it holds no CQE. */
+static void test_retire_old_ring(void **state)
+{
+	uint8_t *nbuf = calloc(16, 32);
+	struct e810u_cqe c;
+
+	(void)state;
+	assert_int_equal(post(0x03, 1, 1, true), 0);
+	put_cqe(C.cq.ring.buf, 0, 0, &T.qp, 0, C_WQEIDX(0) | C_SQ | C_VALID(1));
+	e810u_cq_resize_begin(&C.cq, nbuf, 16);
+	/* a CQE is still in the old ring: it stays */
+	e810u_cq_retire_old(&C.cq);
+	assert_true(C.cq.draining);
+	assert_int_equal(le64toh(C.shadow[4]) & 0x3fff, 0);
+	assert_int_equal(e810u_cq_poll_one(&C.cq, &c), 0);
+	assert_int_equal(c.wr_id, 1);
+	/* polled: the old ring is empty and retired without another poll */
+	e810u_cq_retire_old(&C.cq);
+	assert_false(C.cq.draining);
+	assert_int_equal(le64toh(C.shadow[4]) & 0x3fff, 1);
+	/* nothing left to retire: no second count */
+	e810u_cq_retire_old(&C.cq);
+	assert_int_equal(le64toh(C.shadow[4]) & 0x3fff, 1);
+	C.cq.ring.buf = C.cq.old.buf;	/* teardown frees the first ring */
+	free(nbuf);
+}
+
 #define T_(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -313,6 +340,7 @@ int main(void)
 		T_(test_forget),
 		T_(test_arm),
 		T_(test_resize_drains_old_ring),
+		T_(test_retire_old_ring),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

@@ -34,7 +34,7 @@ BW_ITERS=100
 # rxe hw_counters that count traffic, not trouble; "duplicate_request"
 # (a retransmission of ours that rxe re-acknowledged) is no drop either,
 # but is printed as a note when it grows.
-TRAFFIC="rcvd_pkts sent_pkts rdma_sends rdma_recvs ack_deferred vnet_rx vnet_tx"
+TRAFFIC="rcvd_pkts sent_pkts rdma_sends rdma_recvs ack_deferred lifespan vnet_rx vnet_tx"
 NOTE="duplicate_request"
 
 sysctl -qw net.ipv6.conf.all.accept_dad=0
@@ -255,6 +255,11 @@ for f in /sys/kernel/debug/irdma/*/*; do
 	[ -f "$f" ] && grep -qiE 'drop|err' "$f" 2>/dev/null &&
 		{ echo "irdma debugfs $f:"; grep -iE 'drop|err' "$f" | head -5; }
 done
+# The e810 netdev counts only what its LAN queues carry (the TCP
+# exchange of QP numbers): RoCE frames are consumed by the RDMA engine.
+echo "e810 netdev (LAN queues only) and virtio-net at the end:"
+ip -n "$NS" -s link show "$nd" | sed 's/^/  /'
+ip -s link show "$vnet" | sed 's/^/  /'
 echo "rxe hw_counters at the end:"
 rxe_counters | sed 's/^/  /'
 dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"

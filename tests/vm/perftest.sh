@@ -76,86 +76,105 @@ result_row() {
 	awk '/^ *#bytes/ { getline; $1 = $1; print; exit }' "$1"
 }
 
-# check_bw LABEL SIZE ITERS CLIENT_ROW SERVER_ROW: #bytes #iterations
-# BW_peak BW_avg[MB/s, 2^20 B] MsgRate[Mpps]; the rate must equal
-# avg * 2^20 / size (the bytes moved are size * iterations).
-check_bw() {
-	local label=$1 size=$2 n=$3
-	awk -v s="$size" -v n="$n" -v c="$4" -v sv="$5" 'BEGIN {
+# check_row KIND SIZE ITERS CLIENT_ROW SERVER_ROW: prints why the rows
+# are wrong and fails, or succeeds. Every field used must be a plain
+# decimal number (perftest prints "inf" when its cycle arithmetic goes
+# wrong). bw rows: #bytes #iterations BW_peak BW_avg[MB/s of 2^20 B]
+# MsgRate[Mpps], where the rate must equal avg * 2^20 / size, i.e. the
+# bytes moved are size * iterations over the measured time (the BW has 2
+# decimals and the rate 6: their rounding + 1 % is allowed). lat rows:
+# #bytes #iterations t_min t_max t_typical t_avg ... [usec], with
+# 0 < t_min <= t_typical, t_avg <= t_max.
+check_row() {
+	awk -v k="$1" -v s="$2" -v n="$3" -v c="$4" -v sv="$5" '
+	function num(x) { return x ~ /^[0-9]+(\.[0-9]+)?$/ }
+	BEGIN {
 		split(c, a, " "); split(sv, b, " ")
-		if (a[1] != s || a[2] != n) { print "client row " c; exit 1 }
-		if (b[1] != s || b[2] != n) { print "server row " sv; exit 1 }
-		if (!(a[4] > 0) || !(a[5] > 0) || !(b[4] > 0)) { print "zero bandwidth: " c " / " sv; exit 1 }
-		# BW has 2 decimals, the rate 6: allow their rounding + 1 %
-		bw = a[5] * 1e6 * s / 1048576
-		d = bw - a[4]; if (d < 0) d = -d
-		if (d > a[4] / 100 + 0.005 + 0.5 * s / 1048576 + 1e-9) {
-			print "BW " a[4] " MB/s but rate " a[5] " Mpps (= " bw " MB/s)"; exit 1 }
-	}' || { fail "$label: inconsistent result"; return 1; }
-	ok "$label: $size B x $n, $(cut -d' ' -f4 <<<"$4") MB/s"
+		if (a[1] != s || a[2] != n) { print "client row \"" c "\""; exit 1 }
+		if (b[1] != s || b[2] != n) { print "server row \"" sv "\""; exit 1 }
+		if (k == "bw") {
+			if (!num(a[4]) || !num(a[5]) || !num(b[4]) || !(a[4] > 0) ||
+			    !(a[5] > 0) || !(b[4] > 0)) {
+				print "zero or unparseable bandwidth: " c " / " sv; exit 1 }
+			bw = a[5] * 1e6 * s / 1048576
+			d = bw - a[4]; if (d < 0) d = -d
+			if (d > a[4] / 100 + 0.005 + 0.5 * s / 1048576 + 1e-9) {
+				print "BW " a[4] " MB/s but rate " a[5] " Mpps (= " bw " MB/s)"; exit 1 }
+		} else {
+			for (i = 3; i <= 6; i++)
+				if (!num(a[i])) { print "unparseable latency: " c; exit 1 }
+			if (!(a[3] > 0) || a[3] > a[5] || a[5] > a[4] || a[3] > a[6] || a[6] > a[4]) {
+				print "latencies out of order: " c; exit 1 }
+		}
+	}'
 }
 
-# check_lat LABEL SIZE ITERS CLIENT_ROW SERVER_ROW: #bytes #iterations
-# t_min t_max t_typical t_avg ... [usec].
-check_lat() {
-	local label=$1 size=$2 n=$3
-	awk -v s="$size" -v n="$n" -v c="$4" -v sv="$5" 'BEGIN {
-		split(c, a, " "); split(sv, b, " ")
-		if (a[1] != s || a[2] != n) { print "client row " c; exit 1 }
-		if (b[1] != s || b[2] != n) { print "server row " sv; exit 1 }
-		if (!(a[3] > 0) || a[3] > a[5] || a[5] > a[4] || a[3] > a[6] || a[6] > a[4]) {
-			print "latencies out of order: " c; exit 1 }
-	}' || { fail "$label: inconsistent result"; return 1; }
-	ok "$label: $size B x $n, typical $(cut -d' ' -f5 <<<"$4") us"
-}
-
-TABLE=""
-
-# run_perf PROVIDER TEST SIZE: server on $ib1 in "peer", client on $ib0.
-# Each side is pinned to its own vCPU: perftest times with rdtsc, and the
-# guest's TSCs are not synchronised under TCG (the kernel marks the TSC
-# unstable), so a process that migrates can compute nonsense (a receiver
-# of ib_send_bw reported 0 MB/s that way).
-run_perf() {
-	local prov=$1 t=$2 size=$3 n srv cli sp crc src extra=() t0 ms crow srow
-	n=$(iters "$t" "$size")
+# perf_once PROVIDER TEST SIZE ITERS: one run, server on $ib1 in "peer",
+# client on $ib0. Sets CROW (the client's result row), MS (wall time)
+# and, when it fails, WHY. Each side is pinned to its own vCPU: perftest
+# times with rdtsc, and the guest marks its TSCs unstable under TCG.
+perf_once() {
+	local t=$2 size=$3 n=$4 srv cli sp crc src extra=() t0 srow
 	[ "${t%_lat}" != "$t" ] && extra=(-I "$INLINE")
 	srv=$(mktemp) cli=$(mktemp)
 	t0=$(date +%s%N)
-	ip netns exec peer timeout 90 taskset -c 1 "$t" -d "$ib1" -x "$g1" -s "$size" -n "$n" \
-		-p "$PORT" -F "${extra[@]}" >"$srv" 2>&1 &
+	ip netns exec peer timeout 90 taskset -c 1 "$t" -d "$ib1" -x "$g1" \
+		-s "$size" -n "$n" -p "$PORT" -F "${extra[@]}" >"$srv" 2>&1 &
 	sp=$!
 	wait_for "ip netns exec peer ss -ltn | grep -q ':$PORT '" 20 ||
 		echo "note: server not listening after 20 s"
-	timeout 80 taskset -c 0 "$t" -d "$ib0" -x "$g0" -s "$size" -n "$n" -p "$PORT" -F \
-		"${extra[@]}" 192.168.81.2 >"$cli" 2>&1
+	timeout 80 taskset -c 0 "$t" -d "$ib0" -x "$g0" -s "$size" -n "$n" \
+		-p "$PORT" -F "${extra[@]}" 192.168.81.2 >"$cli" 2>&1
 	crc=$?
 	wait "$sp"
 	src=$?
-	ms=$((($(date +%s%N) - t0) / 1000000))
-	local label="$prov $t -s $size -n $n"
-	crow=$(result_row "$cli")
+	MS=$((($(date +%s%N) - t0) / 1000000))
+	CROW=$(result_row "$cli")
 	srow=$(result_row "$srv")
-	if [ $crc -ne 0 ] || [ $src -ne 0 ] || [ -z "$crow" ]; then
-		fail "$label: client rc $crc, server rc $src"
+	WHY=""
+	if [ $crc -ne 0 ] || [ $src -ne 0 ] || [ -z "$CROW" ]; then
+		WHY="client rc $crc, server rc $src"
+	else
+		WHY=$(check_row "${t##*_}" "$size" "$n" "$CROW" "$srow")
+	fi
+	if [ -n "$WHY" ]; then
 		grep -v '^ *$' "$cli" | tail -4 | sed 's/^/  client: /'
 		grep -v '^ *$' "$srv" | tail -4 | sed 's/^/  server: /'
-		TABLE+="$prov $t $size $n FAIL - ${ms}ms"$'\n'
-	elif [ "${t%_lat}" != "$t" ]; then
-		if check_lat "$label" "$size" "$n" "$crow" "$srow"; then
-			TABLE+="$prov $t $size $n $(cut -d' ' -f5 <<<"$crow") us_typ ${ms}ms"$'\n'
-		else
-			TABLE+="$prov $t $size $n BAD - ${ms}ms"$'\n'
-		fi
-	else
-		if check_bw "$label" "$size" "$n" "$crow" "$srow"; then
-			TABLE+="$prov $t $size $n $(cut -d' ' -f4 <<<"$crow") MB/s ${ms}ms"$'\n'
-		else
-			TABLE+="$prov $t $size $n BAD - ${ms}ms"$'\n'
-			grep -A3 '#bytes' "$srv" | sed 's/^/  server: /'
-		fi
 	fi
 	rm -f "$srv" "$cli"
+	[ -z "$WHY" ]
+}
+
+TABLE=""
+RETRIES=0
+
+# run_perf PROVIDER TEST SIZE: a failed run is repeated once and counted.
+# Seen under TCG, with the transfer itself complete: perftest's CPU
+# frequency estimate came out 0 (every latency "inf", every bandwidth
+# 0.00), and its closing TCP handshake failed ("Couldn't read remote
+# address"), each about once in 40 runs. A second failure fails the case.
+run_perf() {
+	local prov=$1 t=$2 size=$3 n try label res unit
+	n=$(iters "$t" "$size")
+	label="$prov $t -s $size -n $n"
+	for try in 1 2; do
+		perf_once "$prov" "$t" "$size" "$n" && break
+		if [ $try = 1 ]; then
+			echo "note: $label: $WHY; once more"
+			RETRIES=$((RETRIES + 1))
+		else
+			fail "$label: $WHY (twice)"
+			TABLE+="$prov $t $size $n FAIL - ${MS}ms"$'\n'
+			return 1
+		fi
+	done
+	if [ "${t%_lat}" != "$t" ]; then
+		res=$(cut -d' ' -f5 <<<"$CROW") unit=us_typ
+	else
+		res=$(cut -d' ' -f4 <<<"$CROW") unit=MB/s
+	fi
+	ok "$label: $res $unit"
+	TABLE+="$prov $t $size $n $res $unit ${MS}ms"$'\n'
 }
 
 for prov in stock ours; do
@@ -166,7 +185,7 @@ for prov in stock ours; do
 			run_perf "$prov" "$t" "$s"
 		done
 	done
-	ok "$prov provider: all cases in $((SECONDS - start)) s"
+	echo "time: $prov provider, $((SECONDS - start)) s for all cases"
 done
 unset RDMAV_DRIVERS
 
@@ -174,5 +193,6 @@ printf '%s' "$TABLE" | awk 'BEGIN { printf "%-6s %-13s %8s %6s %10s %-7s %8s\n",
 	"prov", "test", "bytes", "iters", "result", "unit", "wall" }
 	NF { printf "%-6s %-13s %8s %6s %10s %-7s %8s\n", $1, $2, $3, $4, $5, $6, $7 }'
 
+echo "runs repeated after a perftest failure: $RETRIES"
 dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"
 finish

@@ -78,11 +78,11 @@ EOF
 run_rping() {
 	local size=$1 srv cli sp crc src exp got
 	srv=$(mktemp) cli=$(mktemp) exp=$(mktemp)
-	ip netns exec peer timeout 60 rping -s -a 192.168.81.2 -p 7174 \
+	ip netns exec peer timeout 40 rping -s -a 192.168.81.2 -p 7174 \
 		-C "$RPING_COUNT" -S "$size" -v -V >"$srv" 2>&1 &
 	sp=$!
 	sleep 1
-	timeout 50 rping -c -a 192.168.81.2 -p 7174 -C "$RPING_COUNT" \
+	timeout 30 rping -c -a 192.168.81.2 -p 7174 -C "$RPING_COUNT" \
 		-S "$size" -v -V >"$cli" 2>&1
 	crc=$?
 	wait "$sp"
@@ -106,11 +106,11 @@ run_rping() {
 run_cm() {
 	local tool=$1 srv cli sp crc src
 	srv=$(mktemp) cli=$(mktemp)
-	ip netns exec peer timeout 90 "$tool" -b 192.168.81.2 -c "$CM_CONN" \
+	ip netns exec peer timeout 50 "$tool" -b 192.168.81.2 -c "$CM_CONN" \
 		-C "$CM_MSGS" >"$srv" 2>&1 &
 	sp=$!
 	sleep 1
-	timeout 80 "$tool" -s 192.168.81.2 -b 192.168.81.1 -c "$CM_CONN" \
+	timeout 40 "$tool" -s 192.168.81.2 -b 192.168.81.1 -c "$CM_CONN" \
 		-C "$CM_MSGS" >"$cli" 2>&1
 	crc=$?
 	wait "$sp"
@@ -137,6 +137,13 @@ for E810_PROVIDER in ${PROVIDERS_OVERRIDE:-stock ours}; do
 	run_cm udaddy
 done
 
+bad=$(dmesg | grep -E 'on MAD QP|ib_mad_send_error|CQP hung')
+if [ -z "$bad" ]; then
+	ok "no MAD QP errors or CQP hangs logged"
+else
+	fail "MAD/QP errors in the kernel log:"
+	echo "$bad" | head -10 | sed 's/^/  /'
+fi
 if out=$(dmesg_clean); then
 	ok "kernel log clean"
 else

@@ -799,6 +799,12 @@ int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 					push_valid))
 		return -EINVAL;
 
+	/*
+	 * An error AE of the incarnation being reset must not reach the
+	 * next one (a queued ae_work would move the new INIT/RTR QP to ERR).
+	 */
+	if ((mask & IB_QP_STATE) && attr->qp_state == IB_QPS_RESET)
+		cancel_work(&qp->ae_work);
 	mutex_lock(&qp->mutex);
 	cur = mask & IB_QP_CUR_STATE ? attr->cur_qp_state : qp->state;
 	new = mask & IB_QP_STATE ? attr->qp_state : cur;
@@ -898,7 +904,9 @@ static void irdma_qp_ae_work(struct work_struct *work)
 	struct irdma_qp *qp = container_of(work, struct irdma_qp, ae_work);
 
 	mutex_lock(&qp->mutex);
-	if (qp->state != IB_QPS_RESET && qp->state != IB_QPS_ERR &&
+	/* RESET and INIT QPs carry no traffic: the AE is a stale one. */
+	if (qp->state != IB_QPS_RESET && qp->state != IB_QPS_INIT &&
+	    qp->state != IB_QPS_ERR &&
 	    !qp->rf->resetting && !irdma_qp_to_err(qp, true, true)) {
 		WRITE_ONCE(qp->state, IB_QPS_ERR);
 		qp->attr.qp_state = IB_QPS_ERR;
