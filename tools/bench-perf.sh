@@ -4,11 +4,12 @@
 # E810 with the stock irdma provider and with ours, and on rdma_rxe, all
 # in ONE guest boot (topology hub2), then docs/performance.md.
 #
-#   tools/bench-perf.sh [--reps N] [--out FILE] [--raw FILE]
+#   tools/bench-perf.sh [--reps N] [--out FILE] [--raw FILE] [--report-only]
 #
 # Every case runs N times (default 5) per device; the report gives the
 # medians and the ratios ours/stock and e810/rxe. The raw rows (one per
-# run) go to build/bench/perf-raw.txt.
+# run) go to build/bench/perf-raw.txt (--raw); --report-only rewrites the
+# report from an existing raw file without booting a guest.
 #
 # The pairs:
 #   e810  irdma0 (root namespace) <-> irdma1 (namespace "peer"): the
@@ -33,12 +34,14 @@
 REPS=5
 OUT=$TOP/docs/performance.md
 RAW=$BUILD/bench/perf-raw.txt
+ONLY_REPORT=0
 while [ $# -gt 0 ]; do
 	case "$1" in
+	--report-only) ONLY_REPORT=1; shift ;;
 	--reps) REPS=$2; shift 2 ;;
 	--out) OUT=$2; shift 2 ;;
 	--raw) RAW=$2; shift 2 ;;
-	*) echo "usage: $0 [--reps N] [--out FILE] [--raw FILE]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--reps N] [--out FILE] [--raw FILE] [--report-only]" >&2; exit 2 ;;
 	esac
 done
 case "$REPS" in '' | *[!0-9]* | 0) die "--reps wants a positive number" ;; esac
@@ -48,9 +51,11 @@ GUEST=$BUILD/bench/bench-guest.sh
 LOG=$BUILD/bench/perf-run.log
 
 # ---- the guest side ------------------------------------------------------
-# Prints one line per run:  R <device> <test> <size> <iters> <rep> <value>
-# (value: BW average in MB/s, 2^20 B, or typical latency in us), plus
-# "I key value" lines describing the guest.
+# Prints one line per run:
+#   R <device> <test> <size> <iters> <rep> <value> <t_min>
+# (value: BW average in MB/s, 2^20 B, or typical latency in us; t_min:
+# the fastest round trip in us, "-" for bandwidth), plus "I key value"
+# lines describing the guest.
 cat >"$GUEST" <<'GUEST_EOF'
 #!/bin/bash
 . "$E810_LIB"
@@ -84,7 +89,7 @@ gid_index() {
 # namespace NS, or the root one if empty), client on CDEV; one R line,
 # or an E line when perftest failed or printed garbage (retried once).
 one() {
-	local label=$1 t=$2 size=$3 rep=$4 n try srv cli sp crc src row v
+	local label=$1 t=$2 size=$3 rep=$4 n try srv cli sp crc src row v m
 	local ns=() extra=()
 	[ -n "$9" ] && ns=(ip netns exec "$9")
 	n=$(iters "$t" "$size")
@@ -102,15 +107,16 @@ one() {
 		src=$?
 		row=$(awk '/^ *#bytes/ { getline; $1 = $1; print; exit }' "$cli")
 		if [ "${t%_lat}" != "$t" ]; then
-			v=$(cut -d' ' -f5 <<<"$row")
+			v=$(cut -d' ' -f5 <<<"$row") m=$(cut -d' ' -f3 <<<"$row")
 		else
-			v=$(cut -d' ' -f4 <<<"$row")
+			v=$(cut -d' ' -f4 <<<"$row") m=-
 		fi
 		rm -f "$srv" "$cli"
 		if [ $crc -eq 0 ] && [ $src -eq 0 ] &&
 		   [ "$(cut -d' ' -f1,2 <<<"$row")" = "$size $n" ] &&
-		   [[ $v =~ ^[0-9]+(\.[0-9]+)?$ ]] && [ "$v" != 0.00 ]; then
-			echo "R $label $t $size $n $rep $v"
+		   [[ $v =~ ^[0-9]+(\.[0-9]+)?$ ]] && [ "$v" != 0.00 ] &&
+		   [[ $m =~ ^([0-9]+(\.[0-9]+)?|-)$ ]]; then
+			echo "R $label $t $size $n $rep $v $m"
 			return 0
 		fi
 		echo "E $label $t $size $n $rep try$try rc=$crc/$src row='$row'"
@@ -195,29 +201,42 @@ sed -i "s/@REPS@/$REPS/" "$GUEST"
 chmod +x "$GUEST"
 
 # ---- run it ---------------------------------------------------------------
-log "bench: $REPS repetitions per case and device, log in $LOG"
-start=$(date +%s)
-"$TOP/tools/vm" run --name bench-perf --topology hub2 --timeout 3600 "$GUEST" >"$LOG" 2>&1 ||
-	{ tail -n 20 "$LOG"; die "the benchmark guest failed (status $?), see $LOG"; }
-secs=$(($(date +%s) - start))
-grep -E '^(R|E|I|X) ' "$LOG" >"$RAW"
+if [ $ONLY_REPORT = 0 ]; then
+	log "bench: $REPS repetitions per case and device, log in $LOG"
+	load=$(cut -d' ' -f1-3 /proc/loadavg)
+	start=$(date +%s)
+	"$TOP/tools/vm" run --name bench-perf --topology hub2 --timeout 3600 "$GUEST" \
+		>"$LOG" 2>&1 ||
+		{ tail -n 20 "$LOG"; die "the benchmark guest failed, see $LOG"; }
+	grep -E '^(R|E|I|X) ' "$LOG" >"$RAW"
+	echo "I wall_seconds $(($(date +%s) - start))" >>"$RAW"
+	echo "I date $(date -u '+%Y-%m-%d %H:%M UTC')" >>"$RAW"
+	echo "I commit $(git -C "$TOP" rev-parse --short HEAD)$(git -C "$TOP" diff --quiet HEAD -- 2>/dev/null || echo ' (with uncommitted changes)')" >>"$RAW"
+	echo "I host_cores $(nproc)" >>"$RAW"
+	echo "I host_load_before $load" >>"$RAW"
+	echo "I host_cpu $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)" >>"$RAW"
+fi
+[ -s "$RAW" ] || die "no raw results in $RAW"
 grep -q '^X ' "$RAW" && die "guest setup failed: $(grep '^X ' "$RAW")"
+REPS=$(awk '$1 == "R" && $6 > n { n = $6 } END { print n + 0 }' "$RAW")
 
 # ---- the report -----------------------------------------------------------
-python3 - "$RAW" "$OUT" "$REPS" "$secs" "$(date -u '+%Y-%m-%d %H:%M UTC')" \
-	"$(git -C "$TOP" rev-parse --short HEAD)$(git -C "$TOP" diff --quiet HEAD -- 2>/dev/null || echo '+changes')" \
-	"$(nproc)" "$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)" <<'PY'
+python3 - "$RAW" "$OUT" "$REPS" <<'PY'
 import statistics, sys
-raw, out, reps, secs, date, rev, hcores, hcpu = sys.argv[1:9]
-runs, info, errs = {}, {}, []
+raw, out, reps = sys.argv[1:4]
+runs, mins, info, errs = {}, {}, {}, []
 for line in open(raw):
     f = line.split()
     if f[0] == "R":
         runs.setdefault((f[2], int(f[3]), f[1]), []).append(float(f[6]))
+        if len(f) > 7 and f[7] != "-":
+            mins.setdefault((f[2], int(f[3]), f[1]), []).append(float(f[7]))
     elif f[0] == "I":
         info[f[1]] = " ".join(f[2:])
     elif f[0] == "E":
         errs.append(" ".join(f[1:]))
+secs, date, rev = (info.get(k, "?") for k in ("wall_seconds", "date", "commit"))
+hcores, hcpu = info.get("host_cores", "?"), info.get("host_cpu", "?")
 cases = []
 for (t, s, _d) in runs:
     if (t, s) not in cases:
@@ -226,8 +245,8 @@ order = ["ib_write_bw", "ib_read_bw", "ib_send_bw", "ib_write_lat", "ib_send_lat
 cases.sort(key=lambda c: (order.index(c[0]) if c[0] in order else 99, c[1]))
 
 
-def med(t, s, d):
-    v = runs.get((t, s, d))
+def med(t, s, d, src=None):
+    v = (src if src is not None else runs).get((t, s, d))
     return statistics.median(v) if v else None
 
 
@@ -241,6 +260,20 @@ def ratio(a, b):
     if a is None or b is None or b == 0:
         return "-"
     return "%.2f" % (a / b) if a / b >= 0.1 else "%.3f" % (a / b)
+
+
+def gmean_line(kind, src=None):
+    """Geometric means of the three ratios over the cases of one kind."""
+    parts = []
+    for a, b in (("ours", "stock"), ("stock", "rxe"), ("ours", "rxe")):
+        r = [med(t, s, a, src) / med(t, s, b, src) for t, s in cases
+             if t.endswith(kind) and med(t, s, a, src) and med(t, s, b, src)]
+        if r:
+            g = 1.0
+            for x in r:
+                g *= x
+            parts.append("%s/%s **%s**" % (a, b, ratio(g ** (1.0 / len(r)), 1.0)))
+    return ", ".join(parts)
 
 
 def spread(t, s, d):
@@ -263,8 +296,10 @@ L.append("**These are emulation numbers, not hardware numbers.** QEMU runs the "
          "jobs; the guest has %s vCPUs and 1 GiB. Every byte the \"NIC\" moves is "
          "copied by the device model in QEMU's own threads, so the figures measure "
          "the cost of the emulated data path (model + driver + provider) and host "
-         "scheduling, and only the ratios measured in the same boot mean anything.\n"
-         % (hcores, hcpu, info.get("vcpus", "?")))
+         "scheduling, and only the ratios measured in the same boot mean anything.%s\n"
+         % (hcores, hcpu, info.get("vcpus", "?"),
+            " Host load average before the run: %s." % info["host_load_before"]
+            if "host_load_before" in info else ""))
 L.append("## Setup\n")
 L.append("* One guest boot, topology `hub2`: two e810 functions on one QEMU hub, "
          "guest kernel %s, perftest %s." % (info.get("kernel", "?"), info.get("perftest", "?")))
@@ -305,6 +340,7 @@ for t, s in cases:
         t, size(s), iters[(t, s)], fmt(st), fmt(ou), fmt(rx),
         ratio(ou, st), ratio(st, rx), ratio(ou, rx)))
 L.append("")
+L.append("Geometric mean of the ratios over these cases: %s.\n" % gmean_line("_bw"))
 L.append("## Latency (t_typical, us; lower is better)\n")
 L.append("| test | size | iters | stock | ours | rxe | ours/stock | stock/rxe | ours/rxe |")
 L.append("|---|---|---|---|---|---|---|---|---|")
@@ -316,8 +352,27 @@ for t, s in cases:
         t, size(s), iters[(t, s)], fmt(st), fmt(ou), fmt(rx),
         ratio(ou, st), ratio(st, rx), ratio(ou, rx)))
 L.append("")
+L.append("Fastest round trip of each run (t_min, us), median over the repetitions:\n")
+L.append("| test | size | stock | ours | rxe | ours/stock | stock/rxe | ours/rxe |")
+L.append("|---|---|---|---|---|---|---|---|")
+for t, s in cases:
+    if not t.endswith("_lat"):
+        continue
+    st, ou, rx = (med(t, s, d, mins) for d in ("stock", "ours", "rxe"))
+    L.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        t, size(s), fmt(st), fmt(ou), fmt(rx), ratio(ou, st), ratio(st, rx),
+        ratio(ou, rx)))
+L.append("")
+L.append("Geometric mean of the t_min ratios: %s.\n" % gmean_line("_lat", mins))
 L.append("For latency a ratio below 1 means the first device is faster "
-         "(e.g. stock/rxe = 0.5: the e810 round trip takes half rxe's).\n")
+         "(e.g. stock/rxe = 0.5: the e810 round trip takes half rxe's). "
+         "On a busy host the typical latencies turn bimodal: a run is either "
+         "mostly fast (tens of us) or mostly at multiples of 2-4 ms, the time "
+         "the QEMU main-loop thread, which runs the device model, waits for a "
+         "host core while both vCPUs busy-poll. Bandwidths then swing by 2-5x "
+         "between repetitions too, and the medians of 5-7 runs no longer give "
+         "stable ratios: check the spread table and re-run on a quiet host "
+         "when it is wide. t_min is the least load-sensitive figure.\n")
 L.append("## Spread (min-max over the repetitions)\n")
 L.append("| test | size | stock | ours | rxe |")
 L.append("|---|---|---|---|---|")
@@ -333,10 +388,11 @@ if errs:
     L.append("")
 L.append("## Reproduce\n")
 L.append("    make all                      # QEMU, modules, rdma-core, guest image")
-L.append("    tools/bench-perf.sh --reps %s   # ~%d min; writes docs/performance.md" % (reps, (int(secs) + 59) // 60))
+L.append("    tools/bench-perf.sh --reps %s   # ~%s min; writes docs/performance.md" % (
+    reps, (int(secs) + 59) // 60 if secs.isdigit() else "?"))
 L.append("")
 L.append("The guest script it generates is `build/bench/bench-guest.sh`; the raw rows "
-         "(`R device test size iters rep value`) are in `build/bench/perf-raw.txt`. "
+         "(`R device test size iters rep value t_min`) are in `build/bench/perf-raw.txt`. "
          "One run in the guest is, for example (server first, in the namespace):\n")
 L.append("    ip netns exec peer taskset -c 1 ib_write_bw -d irdma1 -x <gid> -s 65536 -n 200 -p 18515 -F")
 L.append("    taskset -c 0 ib_write_bw -d irdma0 -x <gid> -s 65536 -n 200 -p 18515 -F 192.168.81.2")
@@ -344,4 +400,4 @@ L.append("")
 L.append("Guest kernel log after the run: %s.\n" % info.get("dmesg", "?"))
 open(out, "w").write("\n".join(L))
 PY
-log "bench: done in ${secs}s; report in $OUT, raw rows in $RAW"
+log "bench: report in $OUT, raw rows in $RAW"

@@ -38,12 +38,61 @@ static E810XWqe *wq_at(E810XQp *x, uint32_t i)
     return &x->wq[(x->wq_head + i) % E810_XPORT_MAX_INFLIGHT];
 }
 
-static uint64_t rto_ns(E810Qp *qp)
+/*
+ * Retransmission timeout. RTOMIN is only the floor: a peer that answers
+ * slower than that (a software RoCE stack in a busy guest takes tens of
+ * ms) would otherwise get the whole window again every RTOMIN and drown
+ * in duplicates until the retry count runs out. So, as TCP does (RFC
+ * 6298), the requester times one ACK-requesting packet at a time, never
+ * a retransmitted one, keeps a smoothed RTT and its variance, and waits
+ * srtt + 4 * rttvar; each expiry in a row doubles that until a new
+ * sample arrives. Against a fast peer this stays at RTOMIN.
+ */
+static uint64_t rto_ns(E810Qp *qp, E810XQp *x)
 {
     uint64_t rto = FIELD_GET(E810_QPC_RTOMIN,
                              e810_qpc(qp, E810_QPC_RETRY_OFF));
 
-    return (rto ? rto : 1) * E810_XPORT_RTO_UNIT_NS;
+    rto = (rto ? rto : 1) * E810_XPORT_RTO_UNIT_NS;
+    if (x->srtt_ns && x->srtt_ns + 4 * x->rttvar_ns > rto) {
+        rto = x->srtt_ns + 4 * x->rttvar_ns;
+    }
+    rto <<= x->backoff < 10 ? x->backoff : 10;
+    return rto < E810_XPORT_RTO_MAX_NS ? rto : E810_XPORT_RTO_MAX_NS;
+}
+
+/* Starts timing packet @psn if nothing is timed and it is sent first. */
+static void rtt_start(E810Core *core, E810XQp *x, uint32_t psn)
+{
+    if (!x->rtt_timing && e810_psn_diff(psn, x->high_psn) >= 0) {
+        x->rtt_timing = true;
+        x->rtt_psn = psn;
+        x->rtt_start = e810_xport_now(core);
+    }
+}
+
+/* Everything up to @psn is delivered: ends the timing if it covers it. */
+static void rtt_ack(E810Core *core, E810XQp *x, uint32_t psn)
+{
+    uint64_t now = e810_xport_now(core), r, d;
+
+    if (!x->rtt_timing || e810_psn_diff(psn, x->rtt_psn) < 0) {
+        return;
+    }
+    x->rtt_timing = false;
+    r = now > x->rtt_start ? now - x->rtt_start : 0;
+    if (!x->srtt_ns) {
+        x->srtt_ns = r ? r : 1;
+        x->rttvar_ns = r / 2;
+    } else {
+        d = r > x->srtt_ns ? r - x->srtt_ns : x->srtt_ns - r;
+        x->rttvar_ns = (3 * x->rttvar_ns + d) / 4;
+        x->srtt_ns = (7 * x->srtt_ns + r) / 8;
+        if (!x->srtt_ns) {
+            x->srtt_ns = 1;
+        }
+    }
+    x->backoff = 0;
 }
 
 static void req_init(E810Qp *qp, E810XQp *x)
@@ -77,7 +126,7 @@ static bool outstanding(E810XQp *x)
 static void restart_timer(E810Core *core, E810Qp *qp, E810XQp *x)
 {
     e810_xport_set_deadline(core, x, outstanding(x) ?
-                            e810_xport_now(core) + rto_ns(qp) : 0);
+                            e810_xport_now(core) + rto_ns(qp, x) : 0);
 }
 
 /*
@@ -165,6 +214,9 @@ static bool send_data_pkt(E810Core *core, E810Qp *qp, E810XQp *x,
         fail_wqe(core, qp, e, status);
         return false;
     }
+    if (p.ackreq) {
+        rtt_start(core, x, p.psn);
+    }
     count_tx(core, x, p.psn);
     e810_xport_tx(core, &p, frame, len);
     return true;
@@ -185,6 +237,7 @@ static void send_read_req(E810Core *core, E810Qp *qp, E810XQp *x,
     p.va = e->w.remote_va + off;
     p.rkey = e->w.rkey;
     p.dma_len = e->w.total_len - off;
+    rtt_start(core, x, p.psn);
     count_tx(core, x, e810_psn_add(e->first_psn, e->npkts - 1));
     if (e810_psn_diff(p.psn, x->high_psn) < 0 && k) {
         core->xport->stats.retransmits++;
@@ -352,6 +405,7 @@ static bool ack_upto(E810Core *core, E810Qp *qp, E810XQp *x, uint32_t psn)
     x->acked_psn = psn;
     x->retries = 0;
     x->rnr_retries = 0;
+    rtt_ack(core, x, psn);
     return complete_done(core, qp, x);
 }
 
@@ -442,6 +496,7 @@ static void rx_ack(E810Core *core, E810Qp *qp, E810XQp *x,
             return;
         }
         rnr = rnr_timer_10us[p->syndrome & 0x1f];
+        x->rtt_timing = false;  /* what is timed will be sent again */
         x->rnr_wait = true;
         x->send_psn = p->psn;
         e810_xport_set_deadline(core, x, e810_xport_now(core) +
@@ -450,6 +505,7 @@ static void rx_ack(E810Core *core, E810Qp *qp, E810XQp *x,
     }
     if ((p->syndrome & 0x1f) == E810_NAK_PSN_SEQ) {
         st->seq_naks_rcvd++;
+        x->rtt_timing = false;
         go_back(x, p->psn);
         pump(core, qp, x);
         return;
@@ -511,6 +567,7 @@ static void rx_read_resp(E810Core *core, E810Qp *qp, E810XQp *x,
     e->rd_rcvd++;
     if (e810_psn_diff(p->psn, x->acked_psn) > 0) {
         x->acked_psn = p->psn;
+        rtt_ack(core, x, p->psn);
     }
     x->retries = 0;
     if (e->rd_rcvd == e->npkts) {
@@ -543,6 +600,8 @@ void e810_rc_timer(E810Core *core, E810Qp *qp, E810XQp *x)
     }
     x->send_psn = una_psn(x);
     wq_at(x, 0)->rd_rereq = UINT32_MAX;
+    x->rtt_timing = false;      /* Karn: no sample from a resent packet */
+    x->backoff++;
     restart_timer(core, qp, x);
     pump(core, qp, x);
 }

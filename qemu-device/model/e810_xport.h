@@ -39,6 +39,8 @@ struct E810Qp;
 #define E810_XPORT_ACKREQ_EVERY 64
 /* Retransmission timeout unit: QP context RTOMIN counts these. */
 #define E810_XPORT_RTO_UNIT_NS  1000000ull
+/* The adaptive retransmission timeout never exceeds this. */
+#define E810_XPORT_RTO_MAX_NS   1000000000ull
 /* RNR NAK timer code the responder sends (IB encoding 14 = 1.28 ms). */
 #define E810_XPORT_RNR_TIMER    14
 /* READ response packets sent per step; the rest continue from work. */
@@ -114,6 +116,13 @@ typedef struct E810XQp {
     unsigned retries;
     unsigned rnr_retries;
     bool rnr_wait;          /* waiting out an RNR NAK's timer */
+    /* round-trip estimate (e810_rc.c): one timed packet at a time */
+    bool rtt_timing;
+    uint32_t rtt_psn;       /* the timed packet (asks for an ACK) */
+    uint64_t rtt_start;     /* ns it was sent */
+    uint64_t srtt_ns;       /* smoothed RTT; 0 = no sample yet */
+    uint64_t rttvar_ns;
+    unsigned backoff;       /* timeouts in a row since the last sample */
     /* responder */
     bool resp_init;
     uint32_t epsn;

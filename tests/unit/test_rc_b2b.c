@@ -493,6 +493,36 @@ static void test_recv_too_small(void **state)
     rig_free(r);
 }
 
+/*
+ * A receive WQE whose lkey is bad (e.g. the MR was re-registered to
+ * another PD): the responder's own fault, so the requester sees a Remote
+ * Operational Error, not a remote access error (IB 9.7.5.2.4).
+ */
+static void test_recv_bad_lkey(void **state)
+{
+    Rig *r = rig_new(1024);
+    DpSend s = one_sge(r, E810_OP_SEND, 0, 100);
+    E810Sge sge = { r->buf[1], 4096, r->key[1] + 0x100 };
+    DpCqe e;
+    DpAe ae;
+
+    dp_post_recv(&r->qp[1], &sge, 1);
+    dp_post_send(&r->qp[0], &s);
+    dp_ring(&r->qp[0], false);
+    b2b_run(r->b);
+    expect_sq_err(r, E810_FLUSH_REM_OP_ERR);
+    ae = expect_ae(r, 0);
+    assert_int_equal(ae.code, E810_AE_IB_REMOTE_OP_ERROR);
+    /* The responder completes its receive WQE with a protection error. */
+    assert_true(dp_poll_cq(&r->rcq[1], &e));
+    assert_true(e.error);
+    ae = expect_ae(r, 1);
+    assert_true(ae.code >= E810_AE_AMP_UNALLOCATED_STAG &&
+                ae.code <= E810_AE_AMP_FASTREG_PBLE_MISMATCH);
+    assert_int_equal(b2b_stats(r->b, 1)->naks_sent, 1);
+    rig_free(r);
+}
+
 static void test_rnr_exhausted(void **state)
 {
     Rig *r = rig_new(1024);
@@ -664,6 +694,7 @@ int main(void)
         cmocka_unit_test(test_read_out_of_bounds),
         cmocka_unit_test(test_bad_lkey),
         cmocka_unit_test(test_recv_too_small),
+        cmocka_unit_test(test_recv_bad_lkey),
         cmocka_unit_test(test_rnr_exhausted),
         cmocka_unit_test(test_rnr_then_recovers),
         cmocka_unit_test(test_retry_exhausted),

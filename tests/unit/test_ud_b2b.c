@@ -249,6 +249,51 @@ static void test_ud_too_long_and_bad_ah(void **state)
     ud_rig_free(r);
 }
 
+/*
+ * A CQ resize (MODIFY_CQ) that reaches the device after SQ doorbells:
+ * those WQEs complete into the old ring, as on hardware, where they are
+ * done long before the driver's next CQP command. The CQEs must not land
+ * in the new ring, which the provider only reads after the old one.
+ */
+static void test_resize_after_doorbells(void **state)
+{
+    UdRig *r = ud_rig_new();
+    DpDev *d = &r->b->dev[0];
+    uint64_t ring2 = mem_alloc_aligned(r->b->h[0], 4 * E810_CQE_SIZE, 256);
+    uint64_t q[8] = { 0 };
+    uint32_t idx[3];
+    DpSend s;
+    DpCqe e;
+    unsigned i;
+
+    memset(&s, 0, sizeof(s));
+    s.op = E810_OP_SEND;
+    s.signaled = true;
+    s.ah_id = AH_PEER;
+    s.dest_qpn = r->qp[1].id;
+    s.qkey = QKEY;
+    for (i = 0; i < 3; i++) {
+        idx[i] = dp_post_send(&r->qp[0], &s);
+        dp_ring(&r->qp[0], false);
+    }
+    /* No work has run yet: the CQP and the SQ work are both pending. */
+    q[E810_QW(E810_CQPSQ_CQ_SIZE_OFF)] = 4;
+    q[E810_QW(E810_CQPSQ_CQ_PA_OFF)] = ring2;
+    q[E810_QW(E810_CQPSQ_CQ_SHADOW_OFF)] = r->cq[0].shadow;
+    assert_false(rd_exec(&d->d, E810_CQP_OP_MODIFY_CQ,
+                         FIELD_PREP(E810_CQPSQ_CQ_CQID, r->cq[0].id) |
+                         E810_CQPSQ_CQ_CQRESIZE, q).error);
+    for (i = 0; i < 3; i++) {
+        assert_true(dp_poll_cq(&r->cq[0], &e));
+        assert_true(e.sq);
+        assert_false(e.error);
+        assert_int_equal(e.wqe_idx, idx[i]);
+    }
+    assert_false(rd_mem64(&d->d, ring2 + E810_CQE_HDR_OFF) & E810_CQE_VALID);
+    b2b_run(r->b);
+    ud_rig_free(r);
+}
+
 static void test_ud_multicast(void **state)
 {
     static const uint8_t mc_mac[6] = { 0x01, 0x00, 0x5e, 0x01, 0x01, 0x01 };
@@ -295,6 +340,7 @@ int main(void)
         cmocka_unit_test(test_ud_no_rwqe_and_bad_qp),
         cmocka_unit_test(test_ud_too_long_and_bad_ah),
         cmocka_unit_test(test_ud_multicast),
+        cmocka_unit_test(test_resize_after_doorbells),
     };
 
     cmocka_set_message_output(CM_OUTPUT_TAP);

@@ -137,9 +137,11 @@ perf_once() {
 	else
 		WHY=$(check_row "${t##*_}" "$size" "$n" "$CROW" "$srow")
 	fi
+	# all of it: perftest's errors go to stderr, unbuffered, so they land
+	# above its buffered stdout in the file, not at the end
 	if [ -n "$WHY" ]; then
-		grep -v '^ *$' "$cli" | tail -4 | sed 's/^/  client: /'
-		grep -v '^ *$' "$srv" | tail -4 | sed 's/^/  server: /'
+		grep -vE '^ *$|^-+$' "$cli" | head -40 | sed 's/^/  client: /'
+		grep -vE '^ *$|^-+$' "$srv" | head -40 | sed 's/^/  server: /'
 	fi
 	rm -f "$srv" "$cli"
 	[ -z "$WHY" ]

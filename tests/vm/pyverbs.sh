@@ -45,6 +45,14 @@ cat >"$allow" <<'EOF'
 ^Extended QP is not supported on this device$	[stock] the stock irdma provider has no ibv_qp_ex
 ^Create (RC|UD) QP (with|without) extended attrs is not supported$	[stock] the stock irdma provider has no create_qp_ex (only with a random extra comp_mask bit)
 ^Extended QP is not supported on this device$	[ours] ibv_qp_ex with atomic, bind-MW or flush ops (E810 lacks them, MW our choice)
+^Importing a device is not supported$	neither irdma provider imports a context (the irdma ABI cannot hand out an existing context's doorbell page again)
+EOF
+# Errors that are a limit of one provider, not of the stack: the provider,
+# a tab, the test id (exact), a tab, the reason. Listed, never hidden.
+known=/tmp/pyverbs-known-errors
+cat >"$known" <<'EOF'
+stock	tests.test_mr.MRTest.test_mr_rereg_pd	the stock provider cannot reuse a QP after RESET (its rings keep their indexes; upstream irdma refuses RESET -> INIT)
+stock	tests.test_mr.MRTest.test_mr_rereg_addr	the stock provider cannot reuse a QP after RESET (as above)
 EOF
 mapfile -t devs < <(e810_pci_devs)
 rdma_wait_all_active 15 || fail "ports not ACTIVE"
@@ -57,9 +65,9 @@ wait_port_state irdma0 ACTIVE 15 || fail "irdma0 not ACTIVE"
 # Counts one run's output file $1 for provider $2: prints the verdict
 # lines, writes "ran pass skipped failed errors unexplained" to $1.counts.
 pyverbs_count() {
-	python3 - "$1" "$allow" "$2" <<'PY'
+	python3 - "$1" "$allow" "$2" "$known" <<'PY'
 import re, sys
-out, allow_file, prov = sys.argv[1:4]
+out, allow_file, prov, known_file = sys.argv[1:5]
 text = open(out, errors="replace").read()
 allow = []
 for line in open(allow_file):
@@ -91,13 +99,26 @@ for line in text.splitlines():
     m = re.match(r"(test\w+) \(([\w.]+)\)", line)
     if m:
         name = m.group(2)
-    m = re.search(r"\.\.\. skipped (['\"])(.*)\1$", line)
+    m = re.search(r"(?:\.\.\. |^)skipped (['\"])(.*)\1$", line)
     if m:
         reasons.append((name, m.group(2)))
 unexplained = [r for r in reasons if not any(p.search(r[1]) for p in allow)]
+known = {}
+for line in open(known_file):
+    f = line.rstrip("\n").split("\t")
+    if len(f) == 3 and f[0] == prov:
+        known[f[1]] = f[2]
 for kind in ("FAIL", "ERROR"):
-    for n in re.findall(r"^%s: (test\w+ \([\w.]+\))$" % kind, text, re.M):
-        print("  %s %s" % (kind, n))
+    for n, tid in re.findall(r"^%s: (test\w+ \(([\w.]+)\))$" % kind, text,
+                             re.M):
+        if tid in known:
+            print("  known %s %s: %s" % (kind, n, known[tid]))
+            if kind == "FAIL":
+                failed -= 1
+            else:
+                errors -= 1
+        else:
+            print("  %s %s" % (kind, n))
 for n, why in unexplained:
     print("  unexplained skip: %s: %s" % (n, why))
 if len(reasons) != skipped:
