@@ -61,6 +61,40 @@ static uint64_t rto_ns(E810Qp *qp, E810XQp *x)
     return rto < E810_XPORT_RTO_MAX_NS ? rto : E810_XPORT_RTO_MAX_NS;
 }
 
+/*
+ * Window after a timeout: go-back-N resends everything from the first
+ * unacknowledged PSN, and against a slow peer that doubles its backlog
+ * on each expiry. As TCP does, the window drops to E810_XPORT_CWND_MIN
+ * PSNs at a timeout and grows again with the ACKs: by one PSN per PSN
+ * acknowledged up to half the window that was in flight, then by about
+ * one per window, never beyond E810_XPORT_WINDOW.
+ */
+static void cwnd_timeout(E810XQp *x)
+{
+    uint32_t flight = (uint32_t)e810_psn_diff(x->send_psn, x->acked_psn);
+
+    x->ssthresh = flight / 2 > E810_XPORT_CWND_MIN ? flight / 2 :
+                  E810_XPORT_CWND_MIN;
+    x->cwnd = E810_XPORT_CWND_MIN;
+    x->cwnd_acc = 0;
+}
+
+static void cwnd_acked(E810XQp *x, uint32_t n)
+{
+    if (x->cwnd < x->ssthresh) {
+        x->cwnd += n;
+    } else {
+        x->cwnd_acc += n;
+        if (x->cwnd_acc >= x->cwnd) {
+            x->cwnd_acc -= x->cwnd;
+            x->cwnd++;
+        }
+    }
+    if (x->cwnd > E810_XPORT_WINDOW) {
+        x->cwnd = E810_XPORT_WINDOW;
+    }
+}
+
 /* Starts timing packet @psn if nothing is timed and it is sent first. */
 static void rtt_start(E810Core *core, E810XQp *x, uint32_t psn)
 {
@@ -106,6 +140,7 @@ static void req_init(E810Qp *qp, E810XQp *x)
     x->next_psn = x->send_psn = x->high_psn = psn;
     x->acked_psn = e810_psn_add(psn, E810_BTH_PSN_MASK);    /* psn - 1 */
     x->mtu = e810_xport_mtu(qp);
+    x->cwnd = x->ssthresh = E810_XPORT_WINDOW;
     x->req_init = true;
 }
 
@@ -263,7 +298,7 @@ static bool pump(E810Core *core, E810Qp *qp, E810XQp *x)
         }
         while ((uint32_t)k < e->npkts) {
             if (e810_psn_diff(x->send_psn, x->acked_psn) >
-                E810_XPORT_WINDOW) {
+                (int32_t)x->cwnd) {
                 goto out;
             }
             if (e->is_read) {
@@ -402,6 +437,7 @@ static bool ack_upto(E810Core *core, E810Qp *qp, E810XQp *x, uint32_t psn)
         core->xport->stats.rx_stale++;  /* acknowledges what we never sent */
         return true;
     }
+    cwnd_acked(x, (uint32_t)e810_psn_diff(psn, x->acked_psn));
     x->acked_psn = psn;
     x->retries = 0;
     x->rnr_retries = 0;
@@ -566,6 +602,7 @@ static void rx_read_resp(E810Core *core, E810Qp *qp, E810XQp *x,
     }
     e->rd_rcvd++;
     if (e810_psn_diff(p->psn, x->acked_psn) > 0) {
+        cwnd_acked(x, (uint32_t)e810_psn_diff(p->psn, x->acked_psn));
         x->acked_psn = p->psn;
         rtt_ack(core, x, p->psn);
     }
@@ -598,6 +635,7 @@ void e810_rc_timer(E810Core *core, E810Qp *qp, E810XQp *x)
         fail_wqe(core, qp, wq_at(x, 0), E810_AE_LLP_TOO_MANY_RETRIES);
         return;
     }
+    cwnd_timeout(x);
     x->send_psn = una_psn(x);
     wq_at(x, 0)->rd_rereq = UINT32_MAX;
     x->rtt_timing = false;      /* Karn: no sample from a resent packet */

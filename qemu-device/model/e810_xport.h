@@ -41,6 +41,8 @@ struct E810Qp;
 #define E810_XPORT_RTO_UNIT_NS  1000000ull
 /* The adaptive retransmission timeout never exceeds this. */
 #define E810_XPORT_RTO_MAX_NS   1000000000ull
+/* After a timeout the requester's window restarts at this many PSNs. */
+#define E810_XPORT_CWND_MIN     16
 /* RNR NAK timer code the responder sends (IB encoding 14 = 1.28 ms). */
 #define E810_XPORT_RNR_TIMER    14
 /* READ response packets sent per step; the rest continue from work. */
@@ -123,6 +125,9 @@ typedef struct E810XQp {
     uint64_t srtt_ns;       /* smoothed RTT; 0 = no sample yet */
     uint64_t rttvar_ns;
     unsigned backoff;       /* timeouts in a row since the last sample */
+    uint32_t cwnd;          /* PSNs that may be unacknowledged */
+    uint32_t ssthresh;      /* cwnd grows per ACKed PSN below, slower above */
+    uint32_t cwnd_acc;      /* PSNs acknowledged toward the next +1 */
     /* responder */
     bool resp_init;
     uint32_t epsn;
