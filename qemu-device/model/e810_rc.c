@@ -442,6 +442,14 @@ static bool ack_upto(E810Core *core, E810Qp *qp, E810XQp *x, uint32_t psn)
     x->retries = 0;
     x->rnr_retries = 0;
     rtt_ack(core, x, psn);
+    /*
+     * After a go-back the peer may acknowledge, from its backlog, PSNs we
+     * are about to send again: skip them (unless a READ is out, whose
+     * responses may still be missing below @psn).
+     */
+    if (!x->reads && e810_psn_diff(x->send_psn, psn) <= 0) {
+        x->send_psn = e810_psn_add(psn, 1);
+    }
     return complete_done(core, qp, x);
 }
 

@@ -192,6 +192,66 @@ static void test_ud_send_sizes(void **state)
     ud_rig_free(r);
 }
 
+/*
+ * Privileged QPs (PRIVEN, kernel QPs) name STag 0 for plain bus addresses
+ * (the local DMA lkey; ib_mad's QP1 buffers): send and receive work
+ * without an MR; a QP without PRIVEN gets the access error.
+ */
+static void test_ud_priv_stag0(void **state)
+{
+    UdRig *r = ud_rig_new();
+    uint32_t len = 256, idx;
+    const uint8_t *grh;
+    E810Sge sge;
+    DpSend s;
+    DpCqe e;
+    unsigned i;
+
+    for (i = 0; i < 2; i++) {
+        b2b_ctx_rmw(&r->qp[i], E810_QPC_FLAGS_OFF, E810_QPC_PRIVEN,
+                    E810_QPC_PRIVEN);
+        dp_qp_rts(&r->qp[i]);
+    }
+    b2b_fill(ubuf(r, 0, 0), len, 7);
+    memset(ubuf(r, 1, 0), 0xaa, 4096);
+    sge = (E810Sge){ r->buf[1], 40 + len, 0 };
+    dp_post_recv(&r->qp[1], &sge, 1);
+    memset(&s, 0, sizeof(s));
+    s.op = E810_OP_SEND;
+    s.signaled = true;
+    s.nsge = 2;                 /* header and payload, as ib_mad posts */
+    s.sge[0] = (E810Sge){ r->buf[0], 24, 0 };
+    s.sge[1] = (E810Sge){ r->buf[0] + 24, len - 24, 0 };
+    s.ah_id = AH_PEER;
+    s.dest_qpn = r->qp[1].id;
+    s.qkey = 0x80000000u;       /* the QP's Q_Key */
+    idx = dp_post_send(&r->qp[0], &s);
+    dp_ring(&r->qp[0], false);
+    b2b_run(r->b);
+    expect_send_ok(r, idx);
+    assert_true(dp_poll_cq(&r->cq[1], &e));
+    assert_false(e.error);
+    assert_int_equal(e.len, len + 40);
+    grh = ubuf(r, 1, 0);
+    assert_int_equal(grh[20], 0x45);
+    assert_true(b2b_check(grh + 40, len, 7));
+    assert_int_equal(grh[40 + len], 0xaa);
+
+    /* Without PRIVEN STag 0 is just an invalid STag. */
+    b2b_ctx_rmw(&r->qp[0], E810_QPC_FLAGS_OFF, E810_QPC_PRIVEN, 0);
+    dp_qp_rts(&r->qp[0]);
+    sge = (E810Sge){ r->buf[1], 40 + len, 0 };
+    dp_post_recv(&r->qp[1], &sge, 1);
+    idx = dp_post_send(&r->qp[0], &s);
+    dp_ring(&r->qp[0], false);
+    b2b_run(r->b);
+    assert_true(dp_poll_cq(&r->cq[0], &e));
+    assert_true(e.sq);
+    assert_true(e.error);
+    assert_int_equal(b2b_stats(r->b, 1)->ud_delivered, 1);
+    ud_rig_free(r);
+}
+
 static void test_ud_qkey_mismatch_dropped(void **state)
 {
     UdRig *r = ud_rig_new();
@@ -340,6 +400,7 @@ int main(void)
         cmocka_unit_test(test_ud_no_rwqe_and_bad_qp),
         cmocka_unit_test(test_ud_too_long_and_bad_ah),
         cmocka_unit_test(test_ud_multicast),
+        cmocka_unit_test(test_ud_priv_stag0),
         cmocka_unit_test(test_resize_after_doorbells),
     };
 

@@ -100,8 +100,9 @@ run_rping() {
 		ok "$E810_PROVIDER_NAME: rping -C $RPING_COUNT -S $size: $got pings, data equal to the pattern on both sides"
 	else
 		fail "$E810_PROVIDER_NAME: rping -S $size (client rc $crc, server rc $src, $got ping lines)"
-		diff <(grep '^ping data: ' "$cli") "$exp" | cut -c1-160 | head -6 |
-			sed 's/^/  diff: /'
+		[ "$got" -gt 0 ] &&
+			diff <(grep '^ping data: ' "$cli") "$exp" | cut -c1-160 |
+			head -6 | sed 's/^/  diff: /'
 		cat "$cli.err" "$cli" | cut -c1-160 | tail -4 | sed 's/^/  client: /'
 		cat "$srv.err" "$srv" | cut -c1-160 | tail -4 | sed 's/^/  server: /'
 	fi

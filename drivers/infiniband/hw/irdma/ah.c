@@ -11,6 +11,7 @@
  */
 
 #include <linux/bitfield.h>
+#include <linux/delay.h>
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
 #include <net/ipv6.h>
@@ -63,10 +64,91 @@ static bool irdma_ip_multicast(const struct irdma_ip *ip)
 			  (ip->w[0] >> 24) == 0xff;
 }
 
+/*
+ * AH verbs the IB CM calls with spinlocks held (rdma_create_ah() and
+ * rdma_destroy_ah() without the SLEEPABLE flag) cannot wait for the CQP
+ * the usual way: they post the op with irdma_cqp_post_async() and poll the
+ * CCQ themselves, as the CEQ 0 thread may not get to run meanwhile. The
+ * completion callback finds the waiter by request id; a completion that
+ * beats the waiter's registration leaves its result as a value entry.
+ */
+#define IRDMA_AH_POLL_STEP_US	5
+#define IRDMA_AH_POLL_MAX_US	2000000U
+
+struct irdma_ah_wait {
+	int state;	/* 0 pending, 1 done, < 0 errno */
+};
+
+static DEFINE_XARRAY_FLAGS(irdma_ah_waits, XA_FLAGS_LOCK_IRQ);
+
+static void irdma_ah_wait_cb(struct irdma_pci_f *rf, u32 id, int status,
+			     u32 ret_val)
+{
+	struct irdma_ah_wait *w;
+	unsigned long flags;
+	int state = status ? -EIO : 1;
+
+	xa_lock_irqsave(&irdma_ah_waits, flags);
+	w = xa_load(&irdma_ah_waits, id);
+	if (w && !xa_is_value(w))
+		WRITE_ONCE(w->state, state);
+	else
+		__xa_store(&irdma_ah_waits, id, xa_mk_value(state == 1),
+			   GFP_ATOMIC);
+	xa_unlock_irqrestore(&irdma_ah_waits, flags);
+}
+
+/* One CQP op posted and polled for without sleeping. */
+static int irdma_ah_cqp_nowait(struct irdma_pci_f *rf, u8 op, u64 hdr,
+			       const u64 *q)
+{
+	struct irdma_ah_wait w = { };
+	unsigned long flags;
+	unsigned int us;
+	void *e;
+	u32 id;
+	int err;
+
+	err = irdma_cqp_post_async(rf, op, hdr, q, irdma_ah_wait_cb, &id);
+	if (err)
+		return err;
+	xa_lock_irqsave(&irdma_ah_waits, flags);
+	e = xa_load(&irdma_ah_waits, id);
+	if (xa_is_value(e)) {
+		w.state = xa_to_value(e) ? 1 : -EIO;
+		__xa_erase(&irdma_ah_waits, id);
+	} else {
+		err = xa_err(__xa_store(&irdma_ah_waits, id, &w, GFP_ATOMIC));
+	}
+	xa_unlock_irqrestore(&irdma_ah_waits, flags);
+	/* Not registered: the late callback records a value entry. */
+	if (err)
+		return err;
+	for (us = 0; !READ_ONCE(w.state) && us < IRDMA_AH_POLL_MAX_US;
+	     us += IRDMA_AH_POLL_STEP_US) {
+		irdma_ccq_process(rf);
+		if (READ_ONCE(w.state))
+			break;
+		udelay(IRDMA_AH_POLL_STEP_US);
+	}
+	xa_lock_irqsave(&irdma_ah_waits, flags);
+	if (xa_load(&irdma_ah_waits, id) == &w)
+		__xa_erase(&irdma_ah_waits, id);
+	xa_unlock_irqrestore(&irdma_ah_waits, flags);
+	if (!w.state) {
+		dev_warn_ratelimited(irdma_rf_to_dev(rf),
+				     "CQP op %u for an AH: no completion in %u ms\n",
+				     op, IRDMA_AH_POLL_MAX_US / 1000);
+		return -ETIMEDOUT;
+	}
+	return w.state < 0 ? w.state : 0;
+}
+
 /* CREATE_ADDR_HANDLE (or DESTROY with @create false) for @ah. */
 static int irdma_ah_cqp(struct irdma_pci_f *rf, struct irdma_ah *ah,
 			const struct rdma_ah_attr *attr,
-			const struct ib_gid_attr *sgid_attr, bool create)
+			const struct ib_gid_attr *sgid_attr, bool create,
+			bool sleep)
 {
 	const struct ib_global_route *grh = rdma_ah_read_grh(attr);
 	struct irdma_ip sip, dip;
@@ -77,8 +159,11 @@ static int irdma_ah_cqp(struct irdma_pci_f *rf, struct irdma_ah *ah,
 
 	hdr = FIELD_PREP(E810_CQPSQ_AH_AVIDX, ah->ah_id);
 	if (!create)
-		return irdma_cqp_exec(rf, E810_CQP_OP_DESTROY_ADDR_HANDLE, hdr,
-				      q, NULL);
+		return sleep ? irdma_cqp_exec(rf, E810_CQP_OP_DESTROY_ADDR_HANDLE,
+					      hdr, q, NULL) :
+			       irdma_ah_cqp_nowait(rf,
+						   E810_CQP_OP_DESTROY_ADDR_HANDLE,
+						   hdr, q);
 
 	irdma_gid_to_ip(&sgid_attr->gid, &sip);
 	irdma_gid_to_ip(&grh->dgid, &dip);
@@ -113,6 +198,9 @@ static int irdma_ah_cqp(struct irdma_pci_f *rf, struct irdma_ah *ah,
 	/* To ourselves or to a group we may be in: the engine loops back. */
 	if (!memcmp(&sip, &dip, sizeof(sip)) || irdma_ip_multicast(&dip))
 		hdr |= E810_CQPSQ_AH_DOLOOPBACK;
+	if (!sleep)
+		return irdma_ah_cqp_nowait(rf, E810_CQP_OP_CREATE_ADDR_HANDLE,
+					   hdr, q);
 	return irdma_cqp_exec(rf, E810_CQP_OP_CREATE_ADDR_HANDLE, hdr, q, NULL);
 }
 
@@ -122,11 +210,12 @@ static int irdma_ah_cqp(struct irdma_pci_f *rf, struct irdma_ah *ah,
  * @init: attributes and flags
  * @udata: user data (response irdma_create_ah_resp), or NULL
  *
- * Only sleepable creation is supported: the CQP op and the ARP cache
- * sleep. Kernel users that cannot sleep (the IB CM's MAD path) get
- * -EOPNOTSUPP.
+ * Kernel AHs hold no ARP cache entry (the ARP cache sleeps, and the IB CM
+ * creates and destroys its AHs with spinlocks held): the engine sends UD
+ * datagrams to the AH's own MAC. Without RDMA_CREATE_AH_SLEEPABLE the CQP
+ * op is polled for (irdma_ah_cqp_nowait()).
  *
- * Context: Process context, sleeps.
+ * Context: Process context; any context without RDMA_CREATE_AH_SLEEPABLE.
  * Return: 0 or a negative errno.
  */
 int irdma_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
@@ -138,13 +227,12 @@ int irdma_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 	struct irdma_create_ah_resp resp = { };
 	const struct ib_global_route *grh;
 	const struct ib_gid_attr *sgid_attr;
+	bool sleep = init->flags & RDMA_CREATE_AH_SLEEPABLE;
 	struct irdma_ip dip;
 	int id, err;
 
-	if (udata && udata->outlen < sizeof(resp))
+	if (udata && (udata->outlen < sizeof(resp) || !sleep))
 		return -EINVAL;
-	if (!(init->flags & RDMA_CREATE_AH_SLEEPABLE))
-		return -EOPNOTSUPP;
 	if (!(rdma_ah_get_ah_flags(attr) & IB_AH_GRH))
 		return -EINVAL;
 	grh = rdma_ah_read_grh(attr);
@@ -156,19 +244,20 @@ int irdma_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 	ah->pd_id = to_irdma_pd(ibah->pd)->pd_id;
 	ah->arp_idx = -1;
 	irdma_gid_to_ip(&grh->dgid, &dip);
-	if (!irdma_ip_multicast(&dip)) {
+	if (udata && !irdma_ip_multicast(&dip)) {
 		ah->arp_idx = irdma_arp_get(rf, dip.w, dip.ipv4,
 					    attr->roce.dmac);
 		if (ah->arp_idx < 0)
 			return ah->arp_idx;
 	}
-	id = irdma_hmc_id_alloc(rf, E810_HMC_FSIAV, 1);
+	id = irdma_hmc_id_alloc_gfp(rf, E810_HMC_FSIAV, 1,
+				    sleep ? GFP_KERNEL : GFP_ATOMIC);
 	if (id < 0) {
 		err = id == -ENOSPC ? -ENOMEM : id;
 		goto err_arp;
 	}
 	ah->ah_id = id;
-	err = irdma_ah_cqp(rf, ah, attr, sgid_attr, true);
+	err = irdma_ah_cqp(rf, ah, attr, sgid_attr, true, sleep);
 	if (err)
 		goto err_id;
 
@@ -186,7 +275,7 @@ int irdma_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 	return 0;
 
 err_destroy:
-	irdma_ah_cqp(rf, ah, attr, sgid_attr, false);
+	irdma_ah_cqp(rf, ah, attr, sgid_attr, false, true);
 err_id:
 	irdma_hmc_id_free(rf, E810_HMC_FSIAV, ah->ah_id);
 err_arp:
@@ -198,10 +287,11 @@ err_arp:
 /**
  * irdma_destroy_ah() - destroy an AH from irdma_create_ah()
  * @ibah: the AH
- * @flags: RDMA_DESTROY_AH_SLEEPABLE; every AH we have was created by a
- *	caller that could sleep, and destroying it sleeps too
+ * @flags: RDMA_DESTROY_AH_SLEEPABLE, or 0 when the caller holds spinlocks
+ *	(the IB CM): then the CQP op is polled for. Only user AHs hold an
+ *	ARP entry, and uverbs always destroys sleepable.
  *
- * Context: Process context, sleeps.
+ * Context: Process context; any context without RDMA_DESTROY_AH_SLEEPABLE.
  * Return: 0 (a failed DESTROY is logged; the device forgets the AH with a
  * reset anyway).
  */
@@ -209,15 +299,16 @@ int irdma_destroy_ah(struct ib_ah *ibah, u32 flags)
 {
 	struct irdma_pci_f *rf = to_iwdev(ibah->device)->rf;
 	struct irdma_ah *ah = to_irdma_ah(ibah);
+	bool sleep = flags & RDMA_DESTROY_AH_SLEEPABLE;
 	int err;
 
-	err = irdma_ah_cqp(rf, ah, NULL, NULL, false);
+	err = irdma_ah_cqp(rf, ah, NULL, NULL, false, sleep);
 	if (err)
 		ibdev_warn_ratelimited(ibah->device,
 				       "AH %u: DESTROY_ADDR_HANDLE: %d\n",
 				       ah->ah_id, err);
 	irdma_hmc_id_free(rf, E810_HMC_FSIAV, ah->ah_id);
-	if (ah->arp_idx > 0)
+	if (ah->arp_idx > 0 && !WARN_ON_ONCE(!sleep))
 		irdma_arp_put(rf, ah->arp_idx);
 	return 0;
 }

@@ -595,6 +595,22 @@ dma_addr_t irdma_hmc_fpm_dma(struct irdma_pci_f *rf, u64 fpm)
  */
 int irdma_hmc_id_alloc(struct irdma_pci_f *rf, unsigned int type, u32 min)
 {
+	return irdma_hmc_id_alloc_gfp(rf, type, min, GFP_KERNEL);
+}
+
+/**
+ * irdma_hmc_id_alloc_gfp() - irdma_hmc_id_alloc() with allocation flags
+ * @rf: per-function state
+ * @type: E810_HMC_MR, E810_HMC_FSIAV or E810_HMC_FSIMC
+ * @min: lowest index to hand out
+ * @gfp: GFP_ATOMIC for callers that cannot sleep (AHs of the IB CM)
+ *
+ * Context: Any context @gfp allows.
+ * Return: the index or a negative errno.
+ */
+int irdma_hmc_id_alloc_gfp(struct irdma_pci_f *rf, unsigned int type, u32 min,
+			   gfp_t gfp)
+{
 	u32 cnt;
 
 	if (type >= E810_HMC_OBJ_MAX)
@@ -602,7 +618,7 @@ int irdma_hmc_id_alloc(struct irdma_pci_f *rf, unsigned int type, u32 min)
 	cnt = rf->hmc.obj[type].cnt;
 	if (cnt <= min)
 		return -ENOSPC;
-	return ida_alloc_range(&rf->hmc.ids[type], min, cnt - 1, GFP_KERNEL);
+	return ida_alloc_range(&rf->hmc.ids[type], min, cnt - 1, gfp);
 }
 
 /**

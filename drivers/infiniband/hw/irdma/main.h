@@ -477,6 +477,8 @@ int irdma_hmc_back_page(struct irdma_pci_f *rf, u64 fpm);
 void *irdma_hmc_fpm_va(struct irdma_pci_f *rf, u64 fpm);
 dma_addr_t irdma_hmc_fpm_dma(struct irdma_pci_f *rf, u64 fpm);
 int irdma_hmc_id_alloc(struct irdma_pci_f *rf, unsigned int type, u32 min);
+int irdma_hmc_id_alloc_gfp(struct irdma_pci_f *rf, unsigned int type, u32 min,
+			   gfp_t gfp);
 void irdma_hmc_id_free(struct irdma_pci_f *rf, unsigned int type, u32 id);
 
 /* intr.c: CEQ 0 and the AEQ */

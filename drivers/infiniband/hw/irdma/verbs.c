@@ -260,6 +260,16 @@ static void irdma_dealloc_ucontext(struct ib_ucontext *uctx)
 	rdma_user_mmap_entry_remove(ucontext->db_entry);
 }
 
+/*
+ * Hot unplug and parent resets with user contexts open: ib_uverbs zaps the
+ * doorbell mappings and destroys the objects itself, then tells the process
+ * (IB_EVENT_DEVICE_FATAL). Without this op it would wait for every process
+ * to close the device, and a parent unbind or reset would hang until then.
+ */
+static void irdma_disassociate_ucontext(struct ib_ucontext *uctx)
+{
+}
+
 static void irdma_mmap_free(struct rdma_user_mmap_entry *rdma_entry)
 {
 	kfree(container_of(rdma_entry, struct irdma_mmap_entry, rdma_entry));
@@ -333,6 +343,7 @@ static const struct ib_device_ops irdma_dev_ops = {
 
 	.alloc_ucontext = irdma_alloc_ucontext,
 	.dealloc_ucontext = irdma_dealloc_ucontext,
+	.disassociate_ucontext = irdma_disassociate_ucontext,
 	.mmap = irdma_mmap,
 	.mmap_free = irdma_mmap_free,
 	.alloc_pd = irdma_alloc_pd,
