@@ -22,6 +22,8 @@ objs, sds, fails = {}, {}, []
 section = "obj"
 for l in lines[2:]:
     f = l.split()
+    if not f or f[0].startswith("pble"):
+        continue    # the PBLE pool's own lines (pble.c)
     if f[0] == "sd":
         section = "sd"
         continue
@@ -68,8 +70,11 @@ for i in sorted(need):
           drv == "direct" and dev == "direct" and data & 0xfff == 0x803)
 pble_sd = objs["PBLE"]["base"] >> 21
 drv, data, dev = sds.get(pble_sd, ("none", 0, "invalid"))
-check("PBLE pool's SD %d paged (driver %s, device %s, data 0x%x)" % (pble_sd, drv, dev, data),
-      drv == "paged" and dev == "paged" and data & 0xfff == 0x801)
+# The pool backs its first chunk with a direct SD when 2 MiB of contiguous
+# memory is at hand, else with a paged one (pble.c).
+check("PBLE pool's SD %d backed (driver %s, device %s, data 0x%x)" % (pble_sd, drv, dev, data),
+      drv == dev and ((drv == "paged" and data & 0xfff == 0x801) or
+                      (drv == "direct" and data & 0xfff == 0x803)))
 for i, (drv, data, dev) in sds.items():
     check("SD %d: driver (%s) and device (%s) agree" % (i, drv, dev), drv == dev)
 check("device reports %d valid SDs = %d object SDs + 1 PBLE SD" % (len(sds), len(need)),

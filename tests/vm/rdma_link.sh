@@ -51,7 +51,9 @@ for d in "${devs[@]}"; do
 	expect_eq "$ib max_qp_wr" 4063 "$(ibv_attr "$ib" max_qp_wr)"
 	expect_eq "$ib max_sge" 13 "$(ibv_attr "$ib" max_sge)"
 	expect_eq "$ib max_sge_rd" 13 "$(ibv_attr "$ib" max_sge_rd)"
-	expect_eq "$ib max_cqe" 1048575 "$(ibv_attr "$ib" max_cqe)"
+	# The largest request whose ring, (cqe + 1) x 2 entries, fits the
+	# GEN_2 limit of 1M CQEs (cq.h; upstream's 1048574 cannot be created).
+	expect_eq "$ib max_cqe" 524286 "$(ibv_attr "$ib" max_cqe)"
 	expect_eq "$ib max_pd" 262144 "$(ibv_attr "$ib" max_pd)"
 	expect_eq "$ib max_mr_size" 0x200000000000 "$(ibv_attr "$ib" max_mr_size)"
 	expect_eq "$ib max_qp_rd_atom (IRD)" 127 "$(ibv_attr "$ib" max_qp_rd_atom)"
