@@ -171,6 +171,29 @@ fetch_guest_kernel() {
 	touch "$kdir/.extracted"
 }
 
+# checkpatch.pl with its data files, from Debian's kernel source package
+# (no headers package ships it). Only `make lint` asks for it; the 139 MB
+# package is dropped once the three files are out.
+fetch_checkpatch() {
+	local dir=$CACHE/checkpatch-6.1 dl=$CACHE/dl/linux-source
+	local top=linux-source-6.1
+	[ -f "$dir/.extracted" ] && return 0
+	mkdir -p "$dl"
+	apt_update
+	(cd "$dl" && apt-get "${APT_OPTS[@]}" -q download linux-source-6.1) \
+		>/dev/null || die "could not download linux-source-6.1"
+	rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
+	dpkg-deb --fsys-tarfile "$dl"/linux-source-6.1_*.deb |
+		tar -xO "./usr/src/$top.tar.xz" |
+		tar -xJ -C "$dir.tmp" --strip-components=1 \
+			"$top/scripts/checkpatch.pl" "$top/scripts/spelling.txt" \
+			"$top/scripts/const_structs.checkpatch" ||
+		die "could not extract checkpatch.pl from $top"
+	rm -f "$dl"/linux-source-6.1_*.deb
+	rm -rf "$dir" && mv "$dir.tmp" "$dir"
+	touch "$dir/.extracted"
+}
+
 relock() {
 	local spec name
 	for spec in "${HOST_PKGS[@]}"; do
@@ -190,6 +213,7 @@ main() {
 	install_host_pkgs
 	case "${1:-all}" in
 	host) ;;
+	checkpatch) fetch_checkpatch ;;
 	*)
 		fetch_qemu_source
 		fetch_rdma_core_source

@@ -38,8 +38,10 @@
 #define E810_WQE_OPQ_OFF		16	/* op-specific qword */
 #define E810_WQE_HDR_OFF		24
 
-/* Fragment descriptor qword (off 8, and the second qword of every extra
- * fragment from off 32 on: two fragments per additional quantum). */
+/*
+ * Fragment descriptor qword (off 8, and the second qword of every extra
+ * fragment from off 32 on: two fragments per additional quantum).
+ */
 #define E810_WQE_FRAG_STAG		GENMASK_ULL(31, 0)
 #define E810_WQE_FRAG_LEN		GENMASK_ULL(62, 32)
 #define E810_WQE_FRAG_VALID		BIT_ULL(63)

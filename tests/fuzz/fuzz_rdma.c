@@ -11,15 +11,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include <endian.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "e810_core.h"
-
-#define ARENA_BASE  0x10000000ull
-#define ARENA_SIZE  (128u * 1024)
+#include "fuzz_arena.h"
 
 /* Arena layout used by the bring-up. */
 #define A_CTX       0x0000      /* CQP host context */
@@ -50,89 +42,7 @@ typedef struct Fuzz {
 
 static Fuzz *fz;
 
-static bool in_arena(uint64_t addr, size_t len)
-{
-    return addr >= ARENA_BASE && len <= ARENA_SIZE &&
-           addr - ARENA_BASE <= ARENA_SIZE - len;
-}
-
-static int f_dma_read(void *opaque, uint64_t addr, void *buf, size_t len)
-{
-    if (!in_arena(addr, len)) {
-        return -1;
-    }
-    memcpy(buf, fz->mem + (addr - ARENA_BASE), len);
-    return 0;
-}
-
-static int f_dma_write(void *opaque, uint64_t addr, const void *buf,
-                       size_t len)
-{
-    if (!in_arena(addr, len)) {
-        return -1;
-    }
-    memcpy(fz->mem + (addr - ARENA_BASE), buf, len);
-    return 0;
-}
-
-static void f_msix(void *opaque, unsigned vector)
-{
-}
-
-static void f_schedule(void *opaque)
-{
-}
-
-static void f_transmit(void *opaque, const uint8_t *frame, size_t len)
-{
-}
-
-static const E810CoreOps fuzz_ops = {
-    .dma_read = f_dma_read,
-    .dma_write = f_dma_write,
-    .msix_notify = f_msix,
-    .schedule_work = f_schedule,
-    .transmit = f_transmit,
-};
-
-/* ---- input reader ------------------------------------------------------ */
-
-typedef struct Input {
-    const uint8_t *p;
-    size_t left;
-} Input;
-
-static uint64_t take(Input *in, unsigned n)
-{
-    uint64_t v = 0;
-    unsigned i;
-
-    for (i = 0; i < n && in->left; i++, in->left--) {
-        v |= (uint64_t)*in->p++ << (8 * i);
-    }
-    return v;
-}
-
 /* ---- the driver side --------------------------------------------------- */
-
-static void wr(uint32_t off, uint32_t val)
-{
-    e810_core_mmio_write(&fz->core, off, val, 4);
-}
-
-static void put64(uint32_t off, uint64_t v)
-{
-    v = htole64(v);
-    memcpy(fz->mem + off, &v, 8);
-}
-
-static uint64_t get64(uint32_t off)
-{
-    uint64_t v;
-
-    memcpy(&v, fz->mem + off, 8);
-    return le64toh(v);
-}
 
 /* Writes the next SQ WQE (header last, pass valid bit unless @raw_valid). */
 static void post(const uint64_t q[8], bool raw_valid)
@@ -361,9 +271,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if (!fz) {
         fz = calloc(1, sizeof(*fz));
-        if (!fz || e810_core_init(&fz->core, &fuzz_ops, fz, 0)) {
+        if (!fz) {
             abort();
         }
+        arena_bind(&fz->core, fz->mem);
     }
     e810_core_reset(&fz->core);
     memset(fz->mem, 0, sizeof(fz->mem));

@@ -402,6 +402,32 @@ static int irdma_qbuf_unlink(struct irdma_mr *mr, struct ib_udata *udata)
 	return err;
 }
 
+/*
+ * Takes a free STag and has the device bind it to @mr: a registration for
+ * a memory or DMA MR, an invalid STag awaiting FAST_REGISTER otherwise.
+ * Sets both keys.
+ */
+static int irdma_mr_bind_stag(struct irdma_pci_f *rf, struct irdma_mr *mr,
+			      u32 pd_id)
+{
+	int err;
+
+	err = irdma_stag_alloc(rf, &mr->stag);
+	if (err)
+		return err;
+	if (mr->is_fastreg)
+		err = irdma_mr_alloc_stag(rf, mr, pd_id);
+	else
+		err = irdma_mr_reg(rf, mr, pd_id);
+	if (err) {
+		irdma_stag_free(rf, mr->stag);
+		return err;
+	}
+	mr->ibmr.lkey = mr->stag;
+	mr->ibmr.rkey = mr->stag;
+	return 0;
+}
+
 /* ---- verbs ----------------------------------------------------------------- */
 
 /* Page size, page count and PBL of the pinned pages of a user MR. */
@@ -427,21 +453,14 @@ static int irdma_umr_reg(struct irdma_mr *mr, struct irdma_pd *pd)
 	err = irdma_umr_layout(rf, mr);
 	if (err)
 		return err;
-	err = irdma_stag_alloc(rf, &mr->stag);
+	err = irdma_mr_bind_stag(rf, mr, pd->pd_id);
 	if (err)
 		goto err_pbl;
-	err = irdma_mr_reg(rf, mr, pd->pd_id);
-	if (err)
-		goto err_stag;
-	mr->ibmr.lkey = mr->stag;
-	mr->ibmr.rkey = mr->stag;
 	ibdev_dbg(ibdev, "MR: stag 0x%08x len %llu pages %u of %lu level %u pble %u\n",
 		  mr->stag, mr->len, mr->npages, 1UL << mr->page_shift,
 		  mr->level, mr->pble);
 	return 0;
 
-err_stag:
-	irdma_stag_free(rf, mr->stag);
 err_pbl:
 	irdma_pble_put(rf, &mr->palloc);
 	return err;
@@ -648,21 +667,12 @@ static struct ib_mr *irdma_get_dma_mr(struct ib_pd *ibpd, int access)
 	mr->len = IRDMA_MR_MAX_SIZE;
 	mr->page_shift = PAGE_SHIFT;
 	mr->level = E810_LPBL_NONE;
-	err = irdma_stag_alloc(rf, &mr->stag);
-	if (err)
-		goto err_free;
-	err = irdma_mr_reg(rf, mr, to_irdma_pd(ibpd)->pd_id);
-	if (err)
-		goto err_stag;
-	mr->ibmr.lkey = mr->stag;
-	mr->ibmr.rkey = mr->stag;
+	err = irdma_mr_bind_stag(rf, mr, to_irdma_pd(ibpd)->pd_id);
+	if (err) {
+		kfree(mr);
+		return ERR_PTR(err);
+	}
 	return &mr->ibmr;
-
-err_stag:
-	irdma_stag_free(rf, mr->stag);
-err_free:
-	kfree(mr);
-	return ERR_PTR(err);
 }
 
 /* A fast-register MR: STag and a level-1 list of @max_num_sg entries. */
@@ -691,18 +701,11 @@ static struct ib_mr *irdma_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
 	mr->pble = mr->palloc.idx;
 	/* FAST_REGISTER names the host page holding the list (facts 5.3). */
 	mr->pa = irdma_pble_dma(rf, mr->pble);
-	err = irdma_stag_alloc(rf, &mr->stag);
+	err = irdma_mr_bind_stag(rf, mr, to_irdma_pd(ibpd)->pd_id);
 	if (err)
 		goto err_pbl;
-	err = irdma_mr_alloc_stag(rf, mr, to_irdma_pd(ibpd)->pd_id);
-	if (err)
-		goto err_stag;
-	mr->ibmr.lkey = mr->stag;
-	mr->ibmr.rkey = mr->stag;
 	return &mr->ibmr;
 
-err_stag:
-	irdma_stag_free(rf, mr->stag);
 err_pbl:
 	irdma_pble_put(rf, &mr->palloc);
 err_free:
