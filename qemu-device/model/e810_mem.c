@@ -130,6 +130,20 @@ bool e810_mem_access(E810Core *core, E810Qp *qp, uint32_t stag, uint64_t va,
     if (!len) {
         return true;
     }
+    /*
+     * STag 0 on a privileged (kernel) QP is the local DMA key: the address
+     * is a bus address, no MR is consulted. Remote keys never are.
+     */
+    if (!stag && (kind == E810_MEM_LOCAL_READ || kind == E810_MEM_LOCAL_WRITE) &&
+        (qp->ctx[E810_QW(E810_QPC_FLAGS_OFF)] & E810_QPC_PRIVEN)) {
+        if (write ? !e810_core_dma_write(core, va, p, len) :
+                    !e810_core_dma_read(core, va, p, len)) {
+            *status = E810_AE_LCE_QP_CATASTROPHIC;
+            goto fail;
+        }
+        core->rdma.stats.dp_dma_bytes += len;
+        return true;
+    }
     mr = stag_mr(core, stag, status);
     if (!mr) {
         goto fail;

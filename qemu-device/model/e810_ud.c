@@ -38,61 +38,10 @@ static uint32_t qp_qkey(const E810Qp *qp)
     return FIELD_GET(E810_QPC_QKEY, e810_qpc(qp, E810_QPC_DEST_OFF));
 }
 
-/* All SGEs use STag 0 on a privileged QP: plain bus addresses. */
-static bool priv_sges(const E810Qp *qp, const E810Sge *sge, unsigned n)
-{
-    unsigned i;
-
-    if (!n || !(e810_qpc(qp, E810_QPC_FLAGS_OFF) & E810_QPC_PRIVEN)) {
-        return false;
-    }
-    for (i = 0; i < n; i++) {
-        if (sge[i].lkey) {
-            return false;
-        }
-    }
-    return true;
-}
-
-/*
- * Copies @len bytes between @buf and the SGEs of a priv_sges() WQE from
- * message offset @off. False if the SGEs are too short or DMA fails.
- */
-static bool priv_copy(E810Core *core, const E810Sge *sge, unsigned n,
-                      uint64_t off, uint8_t *buf, uint32_t len, bool write)
-{
-    unsigned i;
-
-    for (i = 0; i < n && len; i++) {
-        uint32_t piece;
-        bool ok;
-
-        if (off >= sge[i].len) {
-            off -= sge[i].len;
-            continue;
-        }
-        piece = sge[i].len - off < len ? sge[i].len - off : len;
-        ok = write ? e810_core_dma_write(core, sge[i].addr + off, buf, piece)
-                   : e810_core_dma_read(core, sge[i].addr + off, buf, piece);
-        if (!ok) {
-            return false;
-        }
-        buf += piece;
-        len -= piece;
-        off = 0;
-    }
-    return !len;
-}
-
 /* The payload of @wqe into @buf; false with @status if it cannot be read. */
 static bool ud_gather(E810Core *core, E810Qp *qp, const E810SendWqe *wqe,
                       uint8_t *buf, uint16_t *status)
 {
-    if (!wqe->inline_data && priv_sges(qp, wqe->sge, wqe->num_sge)) {
-        *status = E810_AE_LCE_QP_CATASTROPHIC;
-        return priv_copy(core, wqe->sge, wqe->num_sge, 0, buf,
-                         wqe->total_len, false);
-    }
     return e810_dp_gather(core, qp, wqe, 0, buf, wqe->total_len, status);
 }
 
@@ -101,17 +50,6 @@ static bool ud_scatter(E810Core *core, E810Qp *qp, const E810RecvWqe *rw,
                        const uint8_t *grh, const E810RocePkt *p,
                        uint16_t *status)
 {
-    if (priv_sges(qp, rw->sge, rw->num_sge)) {
-        if (rw->capacity < (uint64_t)E810_DP_GRH_LEN + p->paylen) {
-            *status = E810_AE_DDP_UBE_DDP_MESSAGE_TOO_LONG_FOR_AVAILABLE_BUFFER;
-            return false;
-        }
-        *status = E810_AE_LCE_QP_CATASTROPHIC;
-        return priv_copy(core, rw->sge, rw->num_sge, 0, (uint8_t *)grh,
-                         E810_DP_GRH_LEN, true) &&
-               priv_copy(core, rw->sge, rw->num_sge, E810_DP_GRH_LEN,
-                         (uint8_t *)p->payload, p->paylen, true);
-    }
     return e810_dp_scatter_grh(core, qp, rw, grh, status) &&
            (!p->paylen || e810_dp_scatter(core, qp, rw, E810_DP_GRH_LEN,
                                           p->payload, p->paylen, status));

@@ -469,6 +469,49 @@ static void test_bad_lkey(void **state)
     rig_free(r);
 }
 
+/*
+ * STag 0 is the local DMA key of privileged (kernel) QPs: SEND and receive
+ * SGEs with lkey 0 are bus addresses. It is never a remote key: an RDMA
+ * WRITE with rkey 0 is a remote access error.
+ */
+static void test_priv_stag0(void **state)
+{
+    Rig *r = rig_new(1024);
+    DpSend s = one_sge(r, E810_OP_SEND, 0, 5000);
+    E810Sge sge = { r->buf[1], 8192, 0 };
+    uint32_t idx;
+    unsigned i;
+    DpAe ae;
+
+    for (i = 0; i < 2; i++) {
+        b2b_ctx_rmw(&r->qp[i], E810_QPC_FLAGS_OFF, E810_QPC_PRIVEN,
+                    E810_QPC_PRIVEN);
+        dp_qp_rts(&r->qp[i]);
+    }
+    b2b_fill(rbuf(r, 0, 0), 5000, 11);
+    memset(rbuf(r, 1, 0), 0xaa, 8192);
+    s.sge[0].lkey = 0;
+    dp_post_recv(&r->qp[1], &sge, 1);
+    idx = dp_post_send(&r->qp[0], &s);
+    dp_ring(&r->qp[0], false);
+    b2b_run(r->b);
+    expect_sq_ok(r, E810_OP_SEND, idx);
+    expect_rq_ok(r, 5000, false, 0);
+    assert_true(b2b_check(rbuf(r, 1, 0), 5000, 11));
+    assert_int_equal(rbuf(r, 1, 0)[5000], 0xaa);
+
+    s = one_sge(r, E810_OP_RDMA_WRITE, 0, 100);
+    s.remote_va = r->buf[1];
+    s.rkey = 0;
+    dp_post_send(&r->qp[0], &s);
+    dp_ring(&r->qp[0], false);
+    b2b_run(r->b);
+    expect_sq_err(r, E810_FLUSH_REM_ACCESS_ERR);
+    ae = expect_ae(r, 0);
+    assert_int_equal(ae.code, E810_AE_IB_REMOTE_ACCESS_ERROR);
+    rig_free(r);
+}
+
 /* A SEND longer than the receive WQE: invalid request on both ends. */
 static void test_recv_too_small(void **state)
 {
@@ -693,6 +736,7 @@ int main(void)
         cmocka_unit_test(test_bad_rkey),
         cmocka_unit_test(test_read_out_of_bounds),
         cmocka_unit_test(test_bad_lkey),
+        cmocka_unit_test(test_priv_stag0),
         cmocka_unit_test(test_recv_too_small),
         cmocka_unit_test(test_recv_bad_lkey),
         cmocka_unit_test(test_rnr_exhausted),
