@@ -732,53 +732,98 @@ static void resp_fatal(E810Core *core, E810Qp *qp, E810XQp *x,
     e810_dp_qp_fatal(core, qp, ae, source, 0);
 }
 
+/* Makes the oldest queued READ the one being answered; false if none. */
+static bool read_next_queued(E810XQp *x)
+{
+    E810XRead *r;
+
+    if (!x->rdq_count) {
+        return false;
+    }
+    r = &x->rdq[x->rdq_head];
+    x->rdq_head = (x->rdq_head + 1) % E810_XPORT_RD_QUEUE;
+    x->rdq_count--;
+    x->rd_psn = r->psn;
+    x->rd_va = r->va;
+    x->rd_rkey = r->rkey;
+    x->rd_len = r->len;
+    x->rd_npkts = r->npkts;
+    x->rd_msn = r->msn;
+    x->rd_next = 0;
+    return true;
+}
+
 /*
- * Sends up to E810_XPORT_READ_BURST responses of the READ in x->rd_*; a
- * longer one continues from deferred work, so one request cannot keep the
- * device (and the wire) busy for long.
+ * Sends up to E810_XPORT_READ_BURST responses, of the READ in x->rd_* and
+ * then of those queued behind it; the rest continue from deferred work,
+ * so that requests cannot keep the device (and the wire) busy for long.
  */
 void e810_rc_read_step(E810Core *core, E810Qp *qp, E810XQp *x)
 {
     uint32_t mtu = e810_xport_mtu(qp);
     uint8_t *frame = core->xport->frame;
-    unsigned n;
+    unsigned n = 0;
 
-    for (n = 0; n < E810_XPORT_READ_BURST && x->rd_next < x->rd_npkts; n++) {
-        uint32_t k = x->rd_next;
-        uint64_t off = (uint64_t)k * mtu;
-        uint32_t chunk = x->rd_len - off < mtu ? (uint32_t)(x->rd_len - off) :
-                         mtu;
-        E810RocePkt r;
-        uint16_t status;
+    for (;;) {
+        for (; n < E810_XPORT_READ_BURST && x->rd_next < x->rd_npkts; n++) {
+            uint32_t k = x->rd_next;
+            uint64_t off = (uint64_t)k * mtu;
+            uint32_t chunk = x->rd_len - off < mtu ?
+                             (uint32_t)(x->rd_len - off) : mtu;
+            E810RocePkt r;
+            uint16_t status;
 
-        memset(&r, 0, sizeof(r));
-        e810_xport_rc_headers(core, qp, &r);
-        r.opcode = x->rd_npkts == 1 ? E810_BTH_RC_READ_RESP_ONLY :
-                   k == 0 ? E810_BTH_RC_READ_RESP_FIRST :
-                   k + 1 == x->rd_npkts ? E810_BTH_RC_READ_RESP_LAST :
-                   E810_BTH_RC_READ_RESP_MIDDLE;
-        r.psn = e810_psn_add(x->rd_psn, k);
-        r.syndrome = E810_AETH_ACK | E810_AETH_CREDIT_INVALID;
-        r.msn = x->rd_msn;
-        if (chunk && !e810_dp_remote_read(core, qp, x->rd_rkey, x->rd_va + off,
-                                          frame + e810_roce_hdr_len(&r),
-                                          chunk, &status)) {
-            E810RocePkt req = { .opcode = E810_BTH_RC_READ_REQ,
-                                .psn = x->rd_psn };
+            memset(&r, 0, sizeof(r));
+            e810_xport_rc_headers(core, qp, &r);
+            r.opcode = x->rd_npkts == 1 ? E810_BTH_RC_READ_RESP_ONLY :
+                       k == 0 ? E810_BTH_RC_READ_RESP_FIRST :
+                       k + 1 == x->rd_npkts ? E810_BTH_RC_READ_RESP_LAST :
+                       E810_BTH_RC_READ_RESP_MIDDLE;
+            r.psn = e810_psn_add(x->rd_psn, k);
+            r.syndrome = E810_AETH_ACK | E810_AETH_CREDIT_INVALID;
+            r.msn = x->rd_msn;
+            if (chunk &&
+                !e810_dp_remote_read(core, qp, x->rd_rkey, x->rd_va + off,
+                                     frame + e810_roce_hdr_len(&r), chunk,
+                                     &status)) {
+                E810RocePkt req = { .opcode = E810_BTH_RC_READ_REQ,
+                                    .psn = x->rd_psn };
 
-            x->rd_pending = false;
-            resp_fatal(core, qp, x, &req, nak_for_status(status), status,
-                       E810_AE_SOURCE_OUT_RR);
-            return;
+                x->rd_pending = false;
+                x->rdq_count = 0;
+                resp_fatal(core, qp, x, &req, nak_for_status(status), status,
+                           E810_AE_SOURCE_OUT_RR);
+                return;
+            }
+            e810_xport_tx(core, &r, frame, chunk);
+            core->xport->stats.read_resp_sent++;
+            x->rd_next++;
         }
-        e810_xport_tx(core, &r, frame, chunk);
-        core->xport->stats.read_resp_sent++;
-        x->rd_next++;
+        if (x->rd_next < x->rd_npkts || !read_next_queued(x)) {
+            break;
+        }
     }
     x->rd_pending = x->rd_next < x->rd_npkts;
     if (x->rd_pending) {
         e810_core_request_work(core, E810_WORK_XPORT);
     }
+}
+
+/* Queues READ request @p behind the one being answered. */
+static E810XRead *read_enqueue(E810XQp *x, const E810RocePkt *p,
+                               uint32_t mtu, uint32_t msn)
+{
+    E810XRead *r = &x->rdq[(x->rdq_head + x->rdq_count) %
+                           E810_XPORT_RD_QUEUE];
+
+    r->psn = p->psn;
+    r->va = p->va;
+    r->rkey = p->rkey;
+    r->len = p->dma_len;
+    r->npkts = p->dma_len ? (uint32_t)((p->dma_len + mtu - 1) / mtu) : 1;
+    r->msn = msn;
+    x->rdq_count++;
+    return r;
 }
 
 /* Starts a READ request (again, for a duplicate). */
@@ -803,7 +848,41 @@ static void do_read(E810Core *core, E810Qp *qp, E810XQp *x,
         x->nak_sent = false;
     }
     x->rd_msn = x->msn;
+    x->rdq_count = 0;
     e810_rc_read_step(core, qp, x);
+}
+
+/*
+ * A READ asked again: responses were lost, and the requester goes back to
+ * its PSN and sends every later request again too. What this responder
+ * holds from that PSN on is dropped; a READ being answered that ends
+ * before it carries on, and the request queues behind it.
+ */
+static void read_again(E810Core *core, E810Qp *qp, E810XQp *x,
+                       const E810RocePkt *p)
+{
+    uint32_t i;
+
+    if (p->dma_len > E810_DP_MAX_MSG) {
+        core->xport->stats.rx_busy++;
+        return;
+    }
+    if (!x->rd_pending ||
+        e810_psn_diff(p->psn, e810_psn_add(x->rd_psn, x->rd_npkts)) < 0) {
+        do_read(core, qp, x, p, true);
+        return;
+    }
+    for (i = 0; i < x->rdq_count; i++) {
+        E810XRead *r = &x->rdq[(x->rdq_head + i) % E810_XPORT_RD_QUEUE];
+
+        if (e810_psn_diff(p->psn, e810_psn_add(r->psn, r->npkts)) < 0) {
+            break;
+        }
+    }
+    x->rdq_count = i;
+    if (x->rdq_count < E810_XPORT_RD_QUEUE) {
+        read_enqueue(x, p, e810_xport_mtu(qp), x->msn);
+    }
 }
 
 static void rx_duplicate(E810Core *core, E810Qp *qp, E810XQp *x,
@@ -812,7 +891,7 @@ static void rx_duplicate(E810Core *core, E810Qp *qp, E810XQp *x,
     core->xport->stats.rx_psn_dup++;
     if (p->opcode == E810_BTH_RC_READ_REQ) {
         /* Responses were lost: the requester asks for the rest again. */
-        do_read(core, qp, x, p, true);
+        read_again(core, qp, x, p);
         return;
     }
     if (p->ackreq) {
@@ -950,8 +1029,21 @@ static void rx_request(E810Core *core, E810Qp *qp, E810XQp *x,
         return;
     }
     if (x->rd_pending) {
-        /* Responses go out in PSN order: a newer request waits for the
-         * READ in progress (the requester sends it again). */
+        /*
+         * Responses go out in PSN order. The next READ queues behind the
+         * one being answered, up to the IRD the queue holds; any other
+         * request waits (the requester sends it again).
+         */
+        if (d == 0 && p->opcode == E810_BTH_RC_READ_REQ &&
+            p->dma_len <= E810_DP_MAX_MSG &&
+            x->rdq_count < E810_XPORT_RD_QUEUE) {
+            x->msn = (x->msn + 1) & 0xffffff;
+            x->epsn = e810_psn_add(x->epsn,
+                                   read_enqueue(x, p, mtu, x->msn)->npkts);
+            x->nak_sent = false;
+            st->rd_queued++;
+            return;
+        }
         st->rx_busy++;
         return;
     }

@@ -445,6 +445,7 @@ void e810_xport_run_work(E810Core *core)
         qp = e810_qp_get(core, i);
         if (!qp || qp->type != E810_QP_TYPE_ROCE_RC) {
             x->rd_pending = false;
+            x->rdq_count = 0;
             continue;
         }
         e810_rc_read_step(core, qp, x);

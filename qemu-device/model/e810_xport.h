@@ -47,6 +47,8 @@ struct E810Qp;
 #define E810_XPORT_RNR_TIMER    14
 /* READ response packets sent per step; the rest continue from work. */
 #define E810_XPORT_READ_BURST   256
+/* READ requests a responder holds behind the one being answered (IRD). */
+#define E810_XPORT_RD_QUEUE     128
 /* Loopback bytes queued at most (a bound against runaway loops). */
 #define E810_XPORT_LOOP_MAX     (64u << 20)
 
@@ -81,7 +83,8 @@ typedef struct E810XportStats {
     uint64_t retry_exceeded;
     uint64_t rnr_exceeded;
     uint64_t read_resp_sent;
-    uint64_t rx_busy;           /* new request while READ responses go out */
+    uint64_t rx_busy;           /* request dropped: READ responses go out */
+    uint64_t rd_queued;         /* READ accepted behind another (IRD queue) */
     uint64_t sq_stalls;         /* e810_xport_send refused a WQE */
     uint64_t ud_sent;
     uint64_t ud_delivered;
@@ -96,6 +99,16 @@ typedef struct E810XWqe {
     uint32_t rd_rereq;      /* READ: rd_rcvd when last re-requested */
     bool is_read;
 } E810XWqe;
+
+/* A READ request the responder accepted and has not answered yet. */
+typedef struct E810XRead {
+    uint32_t psn;           /* PSN of the request (of response 0) */
+    uint64_t va;
+    uint32_t rkey;
+    uint64_t len;
+    uint32_t npkts;
+    uint32_t msn;
+} E810XRead;
 
 /* Transport state of one QP; allocated on first use. */
 typedef struct E810XQp {
@@ -151,6 +164,10 @@ typedef struct E810XQp {
     uint32_t rd_npkts;
     uint32_t rd_next;       /* next response packet */
     uint32_t rd_msn;
+    /* READs accepted while one is answered, in PSN order (IRD) */
+    E810XRead rdq[E810_XPORT_RD_QUEUE];
+    uint32_t rdq_head;
+    uint32_t rdq_count;
 } E810XQp;
 
 typedef struct E810LoopFrame {
