@@ -764,6 +764,12 @@ void e810_rc_read_step(E810Core *core, E810Qp *qp, E810XQp *x)
     uint8_t *frame = core->xport->frame;
     unsigned n = 0;
 
+    /*
+     * A frame sent may come back through the backend before the call
+     * returns (a READ request the peer sends on completion): requests
+     * that arrive meanwhile only queue or reset x->rd_*, never recurse.
+     */
+    x->rd_stepping = true;
     for (;;) {
         for (; n < E810_XPORT_READ_BURST && x->rd_next < x->rd_npkts; n++) {
             uint32_t k = x->rd_next;
@@ -791,18 +797,20 @@ void e810_rc_read_step(E810Core *core, E810Qp *qp, E810XQp *x)
 
                 x->rd_pending = false;
                 x->rdq_count = 0;
+                x->rd_stepping = false;
                 resp_fatal(core, qp, x, &req, nak_for_status(status), status,
                            E810_AE_SOURCE_OUT_RR);
                 return;
             }
+            x->rd_next++;
             e810_xport_tx(core, &r, frame, chunk);
             core->xport->stats.read_resp_sent++;
-            x->rd_next++;
         }
         if (x->rd_next < x->rd_npkts || !read_next_queued(x)) {
             break;
         }
     }
+    x->rd_stepping = false;
     x->rd_pending = x->rd_next < x->rd_npkts;
     if (x->rd_pending) {
         e810_core_request_work(core, E810_WORK_XPORT);
@@ -849,7 +857,9 @@ static void do_read(E810Core *core, E810Qp *qp, E810XQp *x,
     }
     x->rd_msn = x->msn;
     x->rdq_count = 0;
-    e810_rc_read_step(core, qp, x);
+    if (!x->rd_stepping) {
+        e810_rc_read_step(core, qp, x);
+    }
 }
 
 /*

@@ -164,6 +164,7 @@ typedef struct E810XQp {
     uint32_t rd_npkts;
     uint32_t rd_next;       /* next response packet */
     uint32_t rd_msn;
+    bool rd_stepping;       /* in e810_rc_read_step (frames re-enter) */
     /* READs accepted while one is answered, in PSN order (IRD) */
     E810XRead rdq[E810_XPORT_RD_QUEUE];
     uint32_t rdq_head;
