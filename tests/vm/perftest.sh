@@ -52,21 +52,10 @@ command -v ib_write_bw >/dev/null || { fail "perftest is not installed"; finish;
 rdma_wait_all_active 15 || fail "ports not ACTIVE"
 e810_two_hosts "$nd0" "$nd1" || { fail "could not set up the two hosts"; finish; }
 
-# Index of the RoCEv2 GID of IPv4 address $2 on ib_device $1.
-gid_index() {
-	local want port=/sys/class/infiniband/$1/ports/1 i
-	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' ${2//./ })
-	for i in $(ls "$port/gids" | sort -n); do
-		[ "$(cat "$port/gids/$i")" = "$want" ] &&
-			[ "$(cat "$port/gid_attrs/types/$i" 2>/dev/null)" = "RoCE v2" ] &&
-			{ echo "$i"; return 0; }
-	done
-	return 1
-}
-wait_for "gid_index $ib0 192.168.81.1 >/dev/null" 10 || fail "no RoCEv2 GID for 192.168.81.1"
-wait_for "gid_index $ib1 192.168.81.2 >/dev/null" 10 || fail "no RoCEv2 GID for 192.168.81.2"
-g0=$(gid_index "$ib0" 192.168.81.1)
-g1=$(gid_index "$ib1" 192.168.81.2)
+wait_for "roce_gid_index $ib0 192.168.81.1 >/dev/null" 10 || fail "no RoCEv2 GID for 192.168.81.1"
+wait_for "roce_gid_index $ib1 192.168.81.2 >/dev/null" 10 || fail "no RoCEv2 GID for 192.168.81.2"
+g0=$(roce_gid_index "$ib0" 192.168.81.1)
+g1=$(roce_gid_index "$ib1" 192.168.81.2)
 [ -n "$g0" ] && [ -n "$g1" ] || finish
 ok "GID indexes: $ib0 $g0, $ib1 $g1"
 
@@ -132,6 +121,12 @@ perf_once() {
 	CROW=$(result_row "$cli")
 	srow=$(result_row "$srv")
 	WHY=""
+	# perftest's clock calibration (a fit of rdtsc against the wall
+	# clock) fails when a vCPU is descheduled between samples; the run
+	# then reports 0 or inf even though every completion was good.
+	CALIB=0
+	[ $crc -eq 0 ] && [ $src -eq 0 ] &&
+		grep -q 'Correlation coefficient r^2' "$cli" "$srv" && CALIB=1
 	if [ $crc -ne 0 ] || [ $src -ne 0 ] || [ -z "$CROW" ]; then
 		WHY="client rc $crc, server rc $src"
 	else
@@ -149,23 +144,32 @@ perf_once() {
 
 TABLE=""
 RETRIES=0
+CALIB_RETRIES=0
 
-# run_perf PROVIDER TEST SIZE: a failed run is repeated once and counted.
+# run_perf PROVIDER TEST SIZE: a failed run is repeated and counted.
 # Seen under TCG, with the transfer itself complete: perftest's CPU
-# frequency estimate came out 0 (every latency "inf", every bandwidth
-# 0.00), and its closing TCP handshake failed ("Couldn't read remote
-# address"), each about once in 40 runs. A second failure fails the case.
+# frequency estimate came out 0 (it prints "Correlation coefficient r^2
+# ... < 0.9"; every latency "inf", every bandwidth 0.00), and its closing
+# TCP handshake failed ("Couldn't read remote address"), each about once
+# in 40 runs on a quiet host, in runs of several on a loaded one. A run
+# whose only fault is the calibration is repeated up to 4 times in all;
+# any other failure once. The case fails when its tries are used up.
 run_perf() {
-	local prov=$1 t=$2 size=$3 n try label res unit
+	local prov=$1 t=$2 size=$3 n try=0 label res unit other=0
 	n=$(iters "$t" "$size")
 	label="$prov $t -s $size -n $n"
-	for try in 1 2; do
+	while :; do
+		try=$((try + 1))
 		perf_once "$prov" "$t" "$size" "$n" && break
-		if [ $try = 1 ]; then
+		if [ $CALIB = 1 ] && [ $try -lt 4 ]; then
+			echo "note: $label: perftest clock calibration failed ($WHY); again"
+			CALIB_RETRIES=$((CALIB_RETRIES + 1))
+		elif [ $CALIB = 0 ] && [ $other = 0 ] && [ $try -lt 4 ]; then
+			other=1
 			echo "note: $label: $WHY; once more"
 			RETRIES=$((RETRIES + 1))
 		else
-			fail "$label: $WHY (twice)"
+			fail "$label: $WHY ($try tries)"
 			TABLE+="$prov $t $size $n FAIL - ${MS}ms"$'\n'
 			return 1
 		fi
@@ -195,6 +199,6 @@ printf '%s' "$TABLE" | awk 'BEGIN { printf "%-6s %-13s %8s %6s %10s %-7s %8s\n",
 	"prov", "test", "bytes", "iters", "result", "unit", "wall" }
 	NF { printf "%-6s %-13s %8s %6s %10s %-7s %8s\n", $1, $2, $3, $4, $5, $6, $7 }'
 
-echo "runs repeated after a perftest failure: $RETRIES"
+echo "runs repeated after a perftest failure: $RETRIES; after a clock calibration failure: $CALIB_RETRIES"
 dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"
 finish

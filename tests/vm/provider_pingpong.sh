@@ -34,21 +34,10 @@ ib1=$(e810_ibdev_of "${devs[1]}")
 rdma_wait_all_active 15 || fail "ports not ACTIVE"
 e810_two_hosts "$nd0" "$nd1" || { fail "could not set up the two hosts"; finish; }
 
-# Index of the RoCEv2 GID of IPv4 address $2 on ib_device $1.
-gid_index() {
-	local want port=/sys/class/infiniband/$1/ports/1 i
-	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' ${2//./ })
-	for i in $(ls "$port/gids" | sort -n); do
-		[ "$(cat "$port/gids/$i")" = "$want" ] &&
-			[ "$(cat "$port/gid_attrs/types/$i" 2>/dev/null)" = "RoCE v2" ] &&
-			{ echo "$i"; return 0; }
-	done
-	return 1
-}
-wait_for "gid_index $ib0 192.168.81.1 >/dev/null" 10 || fail "no RoCEv2 GID for 192.168.81.1"
-wait_for "gid_index $ib1 192.168.81.2 >/dev/null" 10 || fail "no RoCEv2 GID for 192.168.81.2"
-g0=$(gid_index "$ib0" 192.168.81.1)
-g1=$(gid_index "$ib1" 192.168.81.2)
+wait_for "roce_gid_index $ib0 192.168.81.1 >/dev/null" 10 || fail "no RoCEv2 GID for 192.168.81.1"
+wait_for "roce_gid_index $ib1 192.168.81.2 >/dev/null" 10 || fail "no RoCEv2 GID for 192.168.81.2"
+g0=$(roce_gid_index "$ib0" 192.168.81.1)
+g1=$(roce_gid_index "$ib1" 192.168.81.2)
 [ -n "$g0" ] && [ -n "$g1" ] || finish
 ok "GID indexes: $ib0 $g0, $ib1 $g1"
 

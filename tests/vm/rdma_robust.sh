@@ -18,21 +18,10 @@ b=$(e810_netdev_of "${devs[1]}")
 e810_two_hosts "$a" "$b" || { fail "cannot set up the two hosts"; finish; }
 wait_port_state irdma1 ACTIVE 15 || fail "irdma1 not ACTIVE"
 
-# Index of the RoCEv2 GID of IPv4 address $2 on device $1.
-gid_index() {
-	local dev=$1 want i
-	want=$(python3 -c "import ipaddress,sys; print(':'.join(ipaddress.IPv6Address('::ffff:' + sys.argv[1]).exploded.split(':')))" "$2")
-	for i in $(ls "/sys/class/infiniband/$dev/ports/1/gids" | sort -n); do
-		[ "$(cat "/sys/class/infiniband/$dev/ports/1/gids/$i")" = "$want" ] &&
-			[ "$(cat "/sys/class/infiniband/$dev/ports/1/gid_attrs/types/$i" 2>/dev/null)" = "RoCE v2" ] &&
-			{ echo "$i"; return 0; }
-	done
-	return 1
-}
-wait_for "gid_index irdma0 192.168.81.1 >/dev/null && gid_index irdma1 192.168.81.2 >/dev/null" 15 ||
+wait_for "roce_gid_index irdma0 192.168.81.1 >/dev/null && roce_gid_index irdma1 192.168.81.2 >/dev/null" 15 ||
 	fail "RoCEv2 IPv4 GIDs missing"
-g0=$(gid_index irdma0 192.168.81.1)
-g1=$(gid_index irdma1 192.168.81.2)
+g0=$(roce_gid_index irdma0 192.168.81.1)
+g1=$(roce_gid_index irdma1 192.168.81.2)
 
 # "qp cq mr pd" object counts of irdma0 and irdma1 together.
 res_counts() {

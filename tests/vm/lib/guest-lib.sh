@@ -215,3 +215,18 @@ provider_env() {
 		;;
 	esac
 }
+
+# ---- RoCE helpers shared by scenarios --------------------------------------
+
+# roce_gid_index IBDEV IPV4: index of the RoCEv2 GID of IPv4 address IPV4
+# (its ::ffff: mapped form) on port 1 of IBDEV; fails if there is none.
+roce_gid_index() {
+	local want port=/sys/class/infiniband/$1/ports/1 i
+	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' ${2//./ })
+	for i in $(ls "$port/gids" 2>/dev/null | sort -n); do
+		[ "$(cat "$port/gids/$i" 2>/dev/null)" = "$want" ] &&
+			[ "$(cat "$port/gid_attrs/types/$i" 2>/dev/null)" = "RoCE v2" ] &&
+			{ echo "$i"; return 0; }
+	done
+	return 1
+}
