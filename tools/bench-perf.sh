@@ -74,17 +74,6 @@ iters() {
 	esac
 }
 
-gid_index() {
-	local want port=/sys/class/infiniband/$1/ports/1 i
-	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' ${2//./ })
-	for i in $(ls "$port/gids" | sort -n); do
-		[ "$(cat "$port/gids/$i" 2>/dev/null)" = "$want" ] &&
-			[ "$(cat "$port/gid_attrs/types/$i" 2>/dev/null)" = "RoCE v2" ] &&
-			{ echo "$i"; return 0; }
-	done
-	return 1
-}
-
 # one LABEL TEST SIZE REP SDEV SGID CDEV CGID NS: server on SDEV (in
 # namespace NS, or the root one if empty), client on CDEV; one R line,
 # or an E line when perftest failed or printed garbage (retried once).
@@ -136,10 +125,10 @@ ib0=$(e810_ibdev_of "${devs[0]}")
 ib1=$(e810_ibdev_of "${devs[1]}")
 rdma_wait_all_active 15 || { echo "X ports not ACTIVE"; exit 1; }
 e810_two_hosts "$nd0" "$nd1" || { echo "X two hosts"; exit 1; }
-wait_for "gid_index $ib0 192.168.81.1 >/dev/null" 10
-wait_for "gid_index $ib1 192.168.81.2 >/dev/null" 10
-g0=$(gid_index "$ib0" 192.168.81.1)
-g1=$(gid_index "$ib1" 192.168.81.2)
+wait_for "roce_gid_index $ib0 192.168.81.1 >/dev/null" 10
+wait_for "roce_gid_index $ib1 192.168.81.2 >/dev/null" 10
+g0=$(roce_gid_index "$ib0" 192.168.81.1)
+g1=$(roce_gid_index "$ib1" 192.168.81.2)
 [ -n "$g0" ] && [ -n "$g1" ] || { echo "X no RoCEv2 GIDs"; exit 1; }
 PEER_IP=192.168.81.2
 OURS=/usr/lib/x86_64-linux-gnu/libibverbs/e810/libirdma
@@ -177,10 +166,10 @@ ping -c 2 -W 2 -I 192.168.81.1 192.168.81.2 >/dev/null ||
 modprobe rdma_rxe
 rdma link add rxe0 type rxe netdev "$nd0" && rdma link add rxe1 type rxe netdev "$nd1" ||
 	{ echo "X rdma link add"; exit 1; }
-wait_for "gid_index rxe0 192.168.81.1 >/dev/null" 10
-wait_for "gid_index rxe1 192.168.81.2 >/dev/null" 10
-r0=$(gid_index rxe0 192.168.81.1)
-r1=$(gid_index rxe1 192.168.81.2)
+wait_for "roce_gid_index rxe0 192.168.81.1 >/dev/null" 10
+wait_for "roce_gid_index rxe1 192.168.81.2 >/dev/null" 10
+r0=$(roce_gid_index rxe0 192.168.81.1)
+r1=$(roce_gid_index rxe1 192.168.81.2)
 [ -n "$r0" ] && [ -n "$r1" ] || { echo "X no rxe GIDs"; exit 1; }
 tx0=$(cat "/sys/class/net/$nd0/statistics/tx_bytes")
 t0=$SECONDS
