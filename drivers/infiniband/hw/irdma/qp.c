@@ -42,12 +42,6 @@
 #include "mr.h"
 #include "qp.h"
 
-/* GEN_2 limits (facts 2.7, 6.2). */
-#define IRDMA_MAX_QP_WR		4063
-#define IRDMA_MAX_SGE		13
-#define IRDMA_MAX_INLINE	101
-#define IRDMA_MAX_IRD		127
-#define IRDMA_MAX_ORD		255
 #define IRDMA_GSI_QP_ID		1
 #define IRDMA_FIRST_QP_ID	2
 #define IRDMA_QP_CTX_ALLOC	512	/* context, 256-byte aligned */

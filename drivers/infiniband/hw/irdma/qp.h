@@ -18,6 +18,13 @@
 
 struct irdma_qbuf;
 
+/* GEN_2 QP limits (facts 2.7, 6.2), advertised and enforced. */
+#define IRDMA_MAX_QP_WR		4063
+#define IRDMA_MAX_SGE		13
+#define IRDMA_MAX_INLINE	101
+#define IRDMA_MAX_IRD		127
+#define IRDMA_MAX_ORD		255
+
 /* Software tracking of one SQ WQE, kept at its first quantum. */
 struct irdma_sq_trk {
 	u64 wr_id;

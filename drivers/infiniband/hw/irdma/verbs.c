@@ -29,12 +29,8 @@
 #include "mr.h"
 #include "qp.h"
 
-/* GEN_2 limits (facts 2.7). */
-#define IRDMA_MAX_SGE		13
-#define IRDMA_MAX_QP_WR		4063
+/* GEN_2 limits (facts 2.7); the QP ones are in qp.h. */
 #define IRDMA_MAX_CQE		1048575
-#define IRDMA_MAX_IRD		127
-#define IRDMA_MAX_ORD		255
 #define IRDMA_MAX_MR_SIZE	0x200000000000ULL
 #define IRDMA_MAX_PDS		262144
 #define IRDMA_MAX_MSG_SIZE	0x7FFFFFFF
@@ -46,7 +42,6 @@
 #define IRDMA_FEATURE_RTS_AE	BIT_ULL(0)
 #define IRDMA_FEATURE_CQ_RESIZE	BIT_ULL(1)
 #define IRDMA_HW_REV_GEN_2	2
-#define IRDMA_MAX_INLINE	101
 #define IRDMA_MAX_QUANTA	32768
 #define IRDMA_MAX_SQ_CHUNK	8
 #define IRDMA_MIN_WQ_SIZE	8
