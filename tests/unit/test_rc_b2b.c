@@ -7,69 +7,22 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include "b2b.h"
+#include "rc_rig.h"
 
 #define XMEM        (40u << 20)
 #define BIG         (16u << 20)
 
-typedef struct Rig {
-    B2B *b;
-    DpCq scq[2], rcq[2];
-    DpQp qp[2];
-    uint64_t buf[2];        /* one BIG buffer per side, registered */
-    uint32_t key[2];
-} Rig;
-
-/* A buffer in the harness's extra memory, registered through a PBL. */
-static uint32_t reg_xbuf(DpDev *dev, uint64_t pa, uint64_t len)
+static RcRig *rig_new(uint32_t mtu)
 {
-    unsigned n = (unsigned)((len + 4095) / 4096), i;
-    uint64_t *pages = malloc(n * sizeof(*pages));
-    uint32_t key;
+    const RcRigShape sh = {
+        .xmem = XMEM, .buf_len = BIG + 8192, .cq_size = 256,
+        .sq_size = 256, .rq_size = 64, .mtu = mtu,
+    };
 
-    assert_non_null(pages);
-    for (i = 0; i < n; i++) {
-        pages[i] = pa + 4096ull * i;
-    }
-    key = dp_mr_reg(dev, DP_PD, pa, pages, n, len, B2B_ALL_RIGHTS,
-                    n > 512 ? E810_LPBL_LEVEL2 : E810_LPBL_LEVEL1);
-    free(pages);
-    return key;
+    return rc_rig_new(&sh);
 }
 
-static Rig *rig_new(uint32_t mtu)
-{
-    Rig *r = calloc(1, sizeof(*r));
-    unsigned i;
-
-    assert_non_null(r);
-    r->b = b2b_new(XMEM);
-    for (i = 0; i < 2; i++) {
-        DpDev *d = &r->b->dev[i];
-
-        dp_cq_create(d, &r->scq[i], 256);
-        dp_cq_create(d, &r->rcq[i], 256);
-        dp_qp_create(d, &r->qp[i], E810_QP_TYPE_ROCE_RC, &r->scq[i],
-                     &r->rcq[i], 256, 64, 1, false, false);
-        r->buf[i] = harness_xmem_alloc(r->b->h[i], BIG + 8192);
-        r->key[i] = reg_xbuf(d, r->buf[i], BIG + 8192);
-    }
-    b2b_connect(r->b, &r->qp[0], &r->qp[1], mtu);
-    return r;
-}
-
-static void rig_free(Rig *r)
-{
-    b2b_free(r->b);
-    free(r);
-}
-
-static uint8_t *rbuf(Rig *r, unsigned side, uint64_t off)
-{
-    return mem_ptr(r->b->h[side], r->buf[side] + off);
-}
-
-static DpSend one_sge(Rig *r, unsigned op, uint64_t off, uint64_t len)
+static DpSend one_sge(RcRig *r, unsigned op, uint64_t off, uint64_t len)
 {
     DpSend s;
 
@@ -83,7 +36,7 @@ static DpSend one_sge(Rig *r, unsigned op, uint64_t off, uint64_t len)
     return s;
 }
 
-static void post_recv(Rig *r, unsigned side, uint64_t off, uint64_t len)
+static void post_recv(RcRig *r, unsigned side, uint64_t off, uint64_t len)
 {
     E810Sge sge = { r->buf[side] + off, (uint32_t)len, r->key[side] };
 
@@ -91,7 +44,7 @@ static void post_recv(Rig *r, unsigned side, uint64_t off, uint64_t len)
 }
 
 /* The one CQE of a successful SQ WQE. */
-static void expect_sq_ok(Rig *r, unsigned op, uint32_t idx)
+static void expect_sq_ok(RcRig *r, unsigned op, uint32_t idx)
 {
     DpCqe e;
 
@@ -115,7 +68,7 @@ static void expect_sq_ok(Rig *r, unsigned op, uint32_t idx)
     assert_false(dp_poll_cq(&r->scq[0], &e));
 }
 
-static void expect_rq_ok(Rig *r, uint64_t len, bool imm, uint32_t immv)
+static void expect_rq_ok(RcRig *r, uint64_t len, bool imm, uint32_t immv)
 {
     DpCqe e;
 
@@ -132,7 +85,7 @@ static void expect_rq_ok(Rig *r, uint64_t len, bool imm, uint32_t immv)
 }
 
 /* One transfer of @len bytes with opcode @op (+imm), checked end to end. */
-static void xfer(Rig *r, unsigned op, bool imm, uint64_t len, uint32_t seed)
+static void xfer(RcRig *r, unsigned op, bool imm, uint64_t len, uint32_t seed)
 {
     bool read = op == E810_OP_RDMA_READ;
     bool write = op == E810_OP_RDMA_WRITE;
@@ -140,8 +93,8 @@ static void xfer(Rig *r, unsigned op, bool imm, uint64_t len, uint32_t seed)
     DpSend s = one_sge(r, op, 0, len);
     uint32_t idx;
 
-    b2b_fill(rbuf(r, src, 0), len, seed);
-    memset(rbuf(r, dst, 0), 0, len + 64);
+    b2b_fill(rc_rig_buf(r, src, 0), len, seed);
+    memset(rc_rig_buf(r, dst, 0), 0, len + 64);
     if (!write || imm) {
         if (!read) {
             post_recv(r, 1, 0, write ? 0 : len);
@@ -160,9 +113,9 @@ static void xfer(Rig *r, unsigned op, bool imm, uint64_t len, uint32_t seed)
     if (!read && (!write || imm)) {
         expect_rq_ok(r, len, imm, s.imm);
     }
-    assert_true(b2b_check(rbuf(r, dst, 0), len, seed));
+    assert_true(b2b_check(rc_rig_buf(r, dst, 0), len, seed));
     /* Nothing written past the message. */
-    assert_int_equal(*rbuf(r, dst, len), 0);
+    assert_int_equal(*rc_rig_buf(r, dst, len), 0);
 }
 
 static const uint64_t sizes[] = {
@@ -172,7 +125,7 @@ static const uint64_t sizes[] = {
 
 static void run_sizes(uint32_t mtu, bool big)
 {
-    Rig *r = rig_new(mtu);
+    RcRig *r = rig_new(mtu);
     unsigned i;
     uint32_t seed = mtu;
 
@@ -192,7 +145,7 @@ static void run_sizes(uint32_t mtu, bool big)
     assert_int_equal(b2b_stats(r->b, 0)->retransmits, 0);
     assert_int_equal(b2b_stats(r->b, 0)->timeouts, 0);
     assert_int_equal(b2b_stats(r->b, 1)->rx_drop[E810_ROCE_BAD_ICRC], 0);
-    rig_free(r);
+    rc_rig_free(r);
 }
 
 static void test_sizes_mtu256(void **state) { run_sizes(256, true); }
@@ -204,7 +157,7 @@ static void test_sizes_mtu4096(void **state) { run_sizes(4096, true); }
 /* Several WQEs in flight at once, mixed, completed in order. */
 static void test_pipelined_mix(void **state)
 {
-    Rig *r = rig_new(1024);
+    RcRig *r = rig_new(1024);
     uint32_t idx[24];
     unsigned i;
     DpCqe e;
@@ -216,9 +169,9 @@ static void test_pipelined_mix(void **state)
         DpSend s = one_sge(r, op, off, 5000 + i);
 
         if (op == E810_OP_RDMA_READ) {
-            b2b_fill(rbuf(r, 1, off), 5000 + i, 100 + i);
+            b2b_fill(rc_rig_buf(r, 1, off), 5000 + i, 100 + i);
         } else {
-            b2b_fill(rbuf(r, 0, off), 5000 + i, 100 + i);
+            b2b_fill(rc_rig_buf(r, 0, off), 5000 + i, 100 + i);
         }
         if (op == E810_OP_SEND) {
             post_recv(r, 1, off, 16384);
@@ -235,7 +188,7 @@ static void test_pipelined_mix(void **state)
         assert_true(dp_poll_cq(&r->scq[0], &e));
         assert_false(e.error);
         assert_int_equal(e.wqe_idx, idx[i]);
-        assert_true(b2b_check(rbuf(r, i % 3 == 2 ? 0 : 1, off), 5000 + i,
+        assert_true(b2b_check(rc_rig_buf(r, i % 3 == 2 ? 0 : 1, off), 5000 + i,
                               100 + i));
     }
     assert_false(dp_poll_cq(&r->scq[0], &e));
@@ -244,7 +197,7 @@ static void test_pipelined_mix(void **state)
         assert_int_equal(e.len, 5000 + 3 * i);
     }
     assert_false(dp_poll_cq(&r->rcq[1], &e));
-    rig_free(r);
+    rc_rig_free(r);
 }
 
 /*
@@ -253,13 +206,13 @@ static void test_pipelined_mix(void **state)
  */
 static void test_read_paced_then_send(void **state)
 {
-    Rig *r = rig_new(256);
+    RcRig *r = rig_new(256);
     DpSend rd = one_sge(r, E810_OP_RDMA_READ, 0, 200u << 10);
     DpSend sd = one_sge(r, E810_OP_SEND, 8u << 20, 3000);
     DpCqe e;
 
-    b2b_fill(rbuf(r, 1, 0), 200u << 10, 61);
-    b2b_fill(rbuf(r, 0, 8u << 20), 3000, 62);
+    b2b_fill(rc_rig_buf(r, 1, 0), 200u << 10, 61);
+    b2b_fill(rc_rig_buf(r, 0, 8u << 20), 3000, 62);
     post_recv(r, 1, 12u << 20, 4096);
     rd.remote_va = r->buf[1];
     rd.rkey = r->key[1];
@@ -274,17 +227,17 @@ static void test_read_paced_then_send(void **state)
     assert_false(e.error);
     assert_int_equal(e.op, E810_OP_SEND);
     expect_rq_ok(r, 3000, false, 0);
-    assert_true(b2b_check(rbuf(r, 0, 0), 200u << 10, 61));
-    assert_true(b2b_check(rbuf(r, 1, 12u << 20), 3000, 62));
+    assert_true(b2b_check(rc_rig_buf(r, 0, 0), 200u << 10, 61));
+    assert_true(b2b_check(rc_rig_buf(r, 1, 12u << 20), 3000, 62));
     assert_int_equal(b2b_stats(r->b, 1)->read_resp_sent, (200u << 10) / 256);
     assert_true(b2b_stats(r->b, 1)->rx_busy > 0);
-    rig_free(r);
+    rc_rig_free(r);
 }
 
 /* Two QPs of one device: frames to our own MAC never reach the wire. */
 static void test_loopback_same_device(void **state)
 {
-    Rig *r = rig_new(1024);
+    RcRig *r = rig_new(1024);
     DpQp lq[2];
     DpCq lcq;
     DpCqe e;
@@ -299,7 +252,7 @@ static void test_loopback_same_device(void **state)
     b2b_connect(r->b, &lq[0], &lq[1], 2048);
     /* WRITE 100 KiB from one half of the buffer to the other, then READ
      * it back to a third place; SEND 5000 bytes. */
-    b2b_fill(rbuf(r, 0, 0), 102400, 31);
+    b2b_fill(rc_rig_buf(r, 0, 0), 102400, 31);
     {
         DpSend s = one_sge(r, E810_OP_RDMA_WRITE, 0, 102400);
         E810Sge rsge = { r->buf[0] + (4u << 20), 8192, r->key[0] };
@@ -322,18 +275,18 @@ static void test_loopback_same_device(void **state)
         assert_false(e.error);
     }
     assert_false(dp_poll_cq(&lcq, &e));
-    assert_true(b2b_check(rbuf(r, 0, 1u << 20), 102400, 31));
-    assert_true(b2b_check(rbuf(r, 0, 2u << 20), 102400, 31));
-    assert_true(b2b_check(rbuf(r, 0, 4u << 20), 5000, 31));
+    assert_true(b2b_check(rc_rig_buf(r, 0, 1u << 20), 102400, 31));
+    assert_true(b2b_check(rc_rig_buf(r, 0, 2u << 20), 102400, 31));
+    assert_true(b2b_check(rc_rig_buf(r, 0, 4u << 20), 5000, 31));
     assert_int_equal(r->b->h[0]->wire_sent, wire);
     assert_true(b2b_stats(r->b, 0)->loopback > 100);
-    rig_free(r);
+    rc_rig_free(r);
 }
 
 /* IPv6 with an 802.1Q tag: the other header shapes over the wire. */
 static void test_ipv6_vlan(void **state)
 {
-    Rig *r = calloc(1, sizeof(*r));
+    RcRig *r = calloc(1, sizeof(*r));
     unsigned i;
 
     assert_non_null(r);
@@ -346,7 +299,7 @@ static void test_ipv6_vlan(void **state)
         dp_qp_create(d, &r->qp[i], E810_QP_TYPE_ROCE_RC, &r->scq[i],
                      &r->rcq[i], 256, 64, 1, false, false);
         r->buf[i] = harness_xmem_alloc(r->b->h[i], 1u << 20);
-        r->key[i] = reg_xbuf(d, r->buf[i], 1u << 20);
+        r->key[i] = rc_rig_reg(d, r->buf[i], 1u << 20);
         b2b_ctx_rmw(&r->qp[i], E810_QPC_CFG_OFF,
                     E810_QPC_IPV4 | E810_QPC_INSERTVLANTAG,
                     E810_QPC_INSERTVLANTAG);
@@ -372,7 +325,7 @@ static void test_ipv6_vlan(void **state)
     assert_int_equal(r->b->h[0]->tx_frame[17], 0xdd);
     assert_int_equal(b2b_stats(r->b, 1)->rx_drop[E810_ROCE_BAD_ICRC], 0);
     assert_true(b2b_stats(r->b, 1)->rx_packets >= 29);  /* 3 + 25 + 1 */
-    rig_free(r);
+    rc_rig_free(r);
 }
 
 /*
@@ -383,14 +336,14 @@ static void test_ipv6_vlan(void **state)
  */
 static void test_reads_queued(void **state)
 {
-    Rig *r = rig_new(1024);
+    RcRig *r = rig_new(1024);
     const uint32_t len = 300u << 10, n = 3;     /* 300 responses each */
     uint32_t idx[3];
     unsigned i;
     DpCqe e;
 
-    b2b_fill(rbuf(r, 1, 0), (uint64_t)len * n, 71);
-    memset(rbuf(r, 0, 0), 0, (uint64_t)len * n + 4096);
+    b2b_fill(rc_rig_buf(r, 1, 0), (uint64_t)len * n, 71);
+    memset(rc_rig_buf(r, 0, 0), 0, (uint64_t)len * n + 4096);
     for (i = 0; i < n; i++) {
         DpSend s = one_sge(r, E810_OP_RDMA_READ, (uint64_t)len * i, len);
 
@@ -407,14 +360,14 @@ static void test_reads_queued(void **state)
         assert_int_equal(e.wqe_idx, idx[i]);
     }
     assert_false(dp_poll_cq(&r->scq[0], &e));
-    assert_true(b2b_check(rbuf(r, 0, 0), (uint64_t)len * n, 71));
-    assert_int_equal(*rbuf(r, 0, (uint64_t)len * n), 0);
+    assert_true(b2b_check(rc_rig_buf(r, 0, 0), (uint64_t)len * n, 71));
+    assert_int_equal(*rc_rig_buf(r, 0, (uint64_t)len * n), 0);
     assert_int_equal(b2b_stats(r->b, 1)->read_resp_sent, n * 300);
     assert_int_equal(b2b_stats(r->b, 1)->rd_queued, n - 1);
     assert_int_equal(b2b_stats(r->b, 1)->rx_busy, 0);
     assert_int_equal(b2b_stats(r->b, 0)->retransmits, 0);
     assert_int_equal(b2b_stats(r->b, 0)->timeouts, 0);
-    rig_free(r);
+    rc_rig_free(r);
 }
 
 /*
@@ -425,7 +378,7 @@ static void test_reads_queued(void **state)
  */
 static void test_loss_reads_queued(void **state)
 {
-    Rig *r = rig_new(1024);
+    RcRig *r = rig_new(1024);
     const uint32_t len = 300u << 10;
     unsigned round, i;
     DpCqe e;
@@ -435,8 +388,8 @@ static void test_loss_reads_queued(void **state)
     for (round = 0; round < 8; round++) {
         uint32_t idx[3];
 
-        b2b_fill(rbuf(r, 1, 0), 3ull * len, 300 + round);
-        memset(rbuf(r, 0, 0), 0, 3ull * len);
+        b2b_fill(rc_rig_buf(r, 1, 0), 3ull * len, 300 + round);
+        memset(rc_rig_buf(r, 0, 0), 0, 3ull * len);
         for (i = 0; i < 3; i++) {
             DpSend s = one_sge(r, E810_OP_RDMA_READ, (uint64_t)len * i, len);
 
@@ -452,17 +405,17 @@ static void test_loss_reads_queued(void **state)
             assert_int_equal(e.wqe_idx, idx[i]);
         }
         assert_false(dp_poll_cq(&r->scq[0], &e));
-        assert_true(b2b_check(rbuf(r, 0, 0), 3ull * len, 300 + round));
+        assert_true(b2b_check(rc_rig_buf(r, 0, 0), 3ull * len, 300 + round));
     }
     assert_true(b2b_stats(r->b, 1)->rd_queued > 0);
     assert_true(b2b_stats(r->b, 0)->timeouts + b2b_stats(r->b, 0)->retransmits
                 > 0);
-    rig_free(r);
+    rc_rig_free(r);
 }
 
 /* ---- error paths ------------------------------------------------------------ */
 
-static void expect_sq_err(Rig *r, uint8_t minor)
+static void expect_sq_err(RcRig *r, uint8_t minor)
 {
     DpCqe e;
 
@@ -472,7 +425,7 @@ static void expect_sq_err(Rig *r, uint8_t minor)
     assert_int_equal(e.minor, minor);
 }
 
-static DpAe expect_ae(Rig *r, unsigned side)
+static DpAe expect_ae(RcRig *r, unsigned side)
 {
     DpAe ae;
 
@@ -482,7 +435,7 @@ static DpAe expect_ae(Rig *r, unsigned side)
     return ae;
 }
 
-static void no_more_ae(Rig *r, unsigned side)
+static void no_more_ae(RcRig *r, unsigned side)
 {
     DpAe ae;
 
@@ -491,7 +444,7 @@ static void no_more_ae(Rig *r, unsigned side)
 
 static void test_bad_rkey(void **state)
 {
-    Rig *r = rig_new(1024);
+    RcRig *r = rig_new(1024);
     DpSend s = one_sge(r, E810_OP_RDMA_WRITE, 0, 3000);
     DpAe ae;
 
@@ -510,12 +463,12 @@ static void test_bad_rkey(void **state)
     no_more_ae(r, 1);
     assert_int_equal(b2b_stats(r->b, 1)->naks_sent, 1);
     assert_int_equal(b2b_stats(r->b, 0)->err_naks_rcvd, 1);
-    rig_free(r);
+    rc_rig_free(r);
 }
 
 static void test_read_out_of_bounds(void **state)
 {
-    Rig *r = rig_new(1024);
+    RcRig *r = rig_new(1024);
     DpSend s = one_sge(r, E810_OP_RDMA_READ, 0, 8192);
     DpAe ae;
 
@@ -530,12 +483,12 @@ static void test_read_out_of_bounds(void **state)
     assert_int_equal(ae.code, E810_AE_IB_REMOTE_ACCESS_ERROR);
     ae = expect_ae(r, 1);
     assert_int_equal(ae.code, E810_AE_AMP_BOUNDS_VIOLATION);
-    rig_free(r);
+    rc_rig_free(r);
 }
 
 static void test_bad_lkey(void **state)
 {
-    Rig *r = rig_new(1024);
+    RcRig *r = rig_new(1024);
     DpSend s = one_sge(r, E810_OP_SEND, 0, 100);
     DpAe ae;
 
@@ -551,7 +504,7 @@ static void test_bad_lkey(void **state)
     /* Nothing reached the wire; the peer is untouched. */
     assert_int_equal(b2b_stats(r->b, 1)->rx_packets, 0);
     no_more_ae(r, 1);
-    rig_free(r);
+    rc_rig_free(r);
 }
 
 /*
@@ -561,7 +514,7 @@ static void test_bad_lkey(void **state)
  */
 static void test_priv_stag0(void **state)
 {
-    Rig *r = rig_new(1024);
+    RcRig *r = rig_new(1024);
     DpSend s = one_sge(r, E810_OP_SEND, 0, 5000);
     E810Sge sge = { r->buf[1], 8192, 0 };
     uint32_t idx;
@@ -573,8 +526,8 @@ static void test_priv_stag0(void **state)
                     E810_QPC_PRIVEN);
         dp_qp_rts(&r->qp[i]);
     }
-    b2b_fill(rbuf(r, 0, 0), 5000, 11);
-    memset(rbuf(r, 1, 0), 0xaa, 8192);
+    b2b_fill(rc_rig_buf(r, 0, 0), 5000, 11);
+    memset(rc_rig_buf(r, 1, 0), 0xaa, 8192);
     s.sge[0].lkey = 0;
     dp_post_recv(&r->qp[1], &sge, 1);
     idx = dp_post_send(&r->qp[0], &s);
@@ -582,8 +535,8 @@ static void test_priv_stag0(void **state)
     b2b_run(r->b);
     expect_sq_ok(r, E810_OP_SEND, idx);
     expect_rq_ok(r, 5000, false, 0);
-    assert_true(b2b_check(rbuf(r, 1, 0), 5000, 11));
-    assert_int_equal(rbuf(r, 1, 0)[5000], 0xaa);
+    assert_true(b2b_check(rc_rig_buf(r, 1, 0), 5000, 11));
+    assert_int_equal(rc_rig_buf(r, 1, 0)[5000], 0xaa);
 
     s = one_sge(r, E810_OP_RDMA_WRITE, 0, 100);
     s.remote_va = r->buf[1];
@@ -594,13 +547,13 @@ static void test_priv_stag0(void **state)
     expect_sq_err(r, E810_FLUSH_REM_ACCESS_ERR);
     ae = expect_ae(r, 0);
     assert_int_equal(ae.code, E810_AE_IB_REMOTE_ACCESS_ERROR);
-    rig_free(r);
+    rc_rig_free(r);
 }
 
 /* A SEND longer than the receive WQE: invalid request on both ends. */
 static void test_recv_too_small(void **state)
 {
-    Rig *r = rig_new(1024);
+    RcRig *r = rig_new(1024);
     DpSend s = one_sge(r, E810_OP_SEND, 0, 5000);
     DpCqe e;
     DpAe ae;
@@ -618,7 +571,7 @@ static void test_recv_too_small(void **state)
     ae = expect_ae(r, 1);
     assert_int_equal(ae.code,
                      E810_AE_DDP_UBE_DDP_MESSAGE_TOO_LONG_FOR_AVAILABLE_BUFFER);
-    rig_free(r);
+    rc_rig_free(r);
 }
 
 /*
@@ -628,7 +581,7 @@ static void test_recv_too_small(void **state)
  */
 static void test_recv_bad_lkey(void **state)
 {
-    Rig *r = rig_new(1024);
+    RcRig *r = rig_new(1024);
     DpSend s = one_sge(r, E810_OP_SEND, 0, 100);
     E810Sge sge = { r->buf[1], 4096, r->key[1] + 0x100 };
     DpCqe e;
@@ -648,12 +601,12 @@ static void test_recv_bad_lkey(void **state)
     assert_true(ae.code >= E810_AE_AMP_UNALLOCATED_STAG &&
                 ae.code <= E810_AE_AMP_FASTREG_PBLE_MISMATCH);
     assert_int_equal(b2b_stats(r->b, 1)->naks_sent, 1);
-    rig_free(r);
+    rc_rig_free(r);
 }
 
 static void test_rnr_exhausted(void **state)
 {
-    Rig *r = rig_new(1024);
+    RcRig *r = rig_new(1024);
     DpSend s = one_sge(r, E810_OP_SEND, 0, 100);
     DpAe ae;
 
@@ -666,16 +619,16 @@ static void test_rnr_exhausted(void **state)
     /* RNRNAK_THRESH 2: the first try and two retries were refused. */
     assert_int_equal(b2b_stats(r->b, 1)->rnr_naks_sent, 3);
     no_more_ae(r, 1);
-    rig_free(r);
+    rc_rig_free(r);
 }
 
 static void test_rnr_then_recovers(void **state)
 {
-    Rig *r = rig_new(1024);
+    RcRig *r = rig_new(1024);
     DpSend s = one_sge(r, E810_OP_SEND, 0, 3000);
     uint32_t idx;
 
-    b2b_fill(rbuf(r, 0, 0), 3000, 77);
+    b2b_fill(rc_rig_buf(r, 0, 0), 3000, 77);
     idx = dp_post_send(&r->qp[0], &s);
     dp_ring(&r->qp[0], false);
     b2b_run_for(r->b, 500000);      /* less than one RNR delay */
@@ -684,13 +637,13 @@ static void test_rnr_then_recovers(void **state)
     b2b_run(r->b);
     expect_sq_ok(r, E810_OP_SEND, idx);
     expect_rq_ok(r, 3000, false, 0);
-    assert_true(b2b_check(rbuf(r, 1, 0), 3000, 77));
-    rig_free(r);
+    assert_true(b2b_check(rc_rig_buf(r, 1, 0), 3000, 77));
+    rc_rig_free(r);
 }
 
 static void test_retry_exhausted(void **state)
 {
-    Rig *r = rig_new(1024);
+    RcRig *r = rig_new(1024);
     DpSend s = one_sge(r, E810_OP_RDMA_WRITE, 0, 5000);
     DpAe ae;
 
@@ -706,7 +659,7 @@ static void test_retry_exhausted(void **state)
     /* REXMIT_THRESH 2: two retransmissions, the third timeout gives up. */
     assert_int_equal(b2b_stats(r->b, 0)->timeouts, 3);
     assert_int_equal(b2b_stats(r->b, 0)->retransmits, 2 * 5);
-    rig_free(r);
+    rc_rig_free(r);
 }
 
 /* ---- loss ---------------------------------------------------------------- */
@@ -722,7 +675,7 @@ static uint32_t loss_len(uint32_t i)
 
 static void test_loss_exactly_once(void **state)
 {
-    Rig *r = rig_new(1024);
+    RcRig *r = rig_new(1024);
     uint32_t base, seen = 0;
     DpCqe e;
 
@@ -738,8 +691,8 @@ static void test_loss_exactly_once(void **state)
             DpSend s = one_sge(r, write ? E810_OP_RDMA_WRITE : E810_OP_SEND,
                                off, len);
 
-            b2b_fill(rbuf(r, 0, off), len, i);
-            memset(rbuf(r, 1, off), 0, LOSS_SLOT);
+            b2b_fill(rc_rig_buf(r, 0, off), len, i);
+            memset(rc_rig_buf(r, 1, off), 0, LOSS_SLOT);
             post_recv(r, 1, off, write ? 0 : LOSS_SLOT);
             s.imm_valid = true;
             s.imm = i;
@@ -760,7 +713,7 @@ static void test_loss_exactly_once(void **state)
             assert_true(e.imm_valid);
             assert_int_equal(e.imm, i);
             assert_int_equal(e.len, len);
-            assert_true(b2b_check(rbuf(r, 1, (uint64_t)k * LOSS_SLOT), len,
+            assert_true(b2b_check(rc_rig_buf(r, 1, (uint64_t)k * LOSS_SLOT), len,
                                   i));
             seen++;
         }
@@ -773,13 +726,13 @@ static void test_loss_exactly_once(void **state)
     assert_true(b2b_stats(r->b, 0)->retransmits > 100);
     assert_true(b2b_stats(r->b, 1)->rx_psn_dup > 0 ||
                 b2b_stats(r->b, 1)->rx_psn_oos > 0);
-    rig_free(r);
+    rc_rig_free(r);
 }
 
 /* READs under 5 % loss: partial responses are asked for again. */
 static void test_loss_reads(void **state)
 {
-    Rig *r = rig_new(512);
+    RcRig *r = rig_new(512);
     unsigned i;
     DpCqe e;
 
@@ -789,8 +742,8 @@ static void test_loss_reads(void **state)
         uint32_t len = (i * 7919u) % 20000;
         DpSend s = one_sge(r, E810_OP_RDMA_READ, 0, len);
 
-        b2b_fill(rbuf(r, 1, 4096), len, 5000 + i);
-        memset(rbuf(r, 0, 0), 0, 20480);
+        b2b_fill(rc_rig_buf(r, 1, 4096), len, 5000 + i);
+        memset(rc_rig_buf(r, 0, 0), 0, 20480);
         s.remote_va = r->buf[1] + 4096;
         s.rkey = r->key[1];
         dp_post_send(&r->qp[0], &s);
@@ -798,12 +751,12 @@ static void test_loss_reads(void **state)
         b2b_run(r->b);
         assert_true(dp_poll_cq(&r->scq[0], &e));
         assert_false(e.error);
-        assert_true(b2b_check(rbuf(r, 0, 0), len, 5000 + i));
-        assert_int_equal(*rbuf(r, 0, len), 0);
+        assert_true(b2b_check(rc_rig_buf(r, 0, 0), len, 5000 + i));
+        assert_int_equal(*rc_rig_buf(r, 0, len), 0);
     }
     assert_true(b2b_stats(r->b, 0)->timeouts + b2b_stats(r->b, 0)->retransmits
                 > 0);
-    rig_free(r);
+    rc_rig_free(r);
 }
 
 int main(void)
