@@ -117,6 +117,8 @@ void e810_dp_qp_state(E810Core *core, E810Qp *qp, uint8_t old_state)
         qp->fatal = false;
         qp->flush_sq = false;
         qp->flush_rq = false;
+        /* A reset QP starts over unsuspended, as a created one does. */
+        qp->suspended = false;
         break;
     default:
         break;

@@ -2,7 +2,8 @@
 /*
  * irdma: debugfs, /sys/kernel/debug/irdma/<aux device>/: "regs" shows, on
  * each read, live values of the BAR0 registers that matter for bring-up;
- * "hmc" the committed HMC layout and its SDs; "cqp" CQP statistics.
+ * "hmc" the committed HMC layout and its SDs; "cqp" CQP statistics; "tc"
+ * the QoS and the QP suspend/resume counters of traffic-class changes.
  */
 
 #include <linux/debugfs.h>
@@ -61,6 +62,13 @@ static int irdma_arp_dbg_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(irdma_arp_dbg);
 
+/* QoS from the parent and the suspend/resume counters (tc.c). */
+static int irdma_tc_dbg_show(struct seq_file *m, void *unused)
+{
+	return irdma_tc_show(m, m->private);
+}
+DEFINE_SHOW_ATTRIBUTE(irdma_tc_dbg);
+
 static int irdma_cqp_show(struct seq_file *m, void *unused)
 {
 	struct irdma_pci_f *rf = m->private;
@@ -105,6 +113,7 @@ void irdma_dbg_pf_init(struct irdma_pci_f *rf)
 	debugfs_create_file("hmc", 0400, rf->dbg_dir, rf, &irdma_hmc_dbg_fops);
 	debugfs_create_file("cqp", 0400, rf->dbg_dir, rf, &irdma_cqp_fops);
 	debugfs_create_file("arp", 0400, rf->dbg_dir, rf, &irdma_arp_dbg_fops);
+	debugfs_create_file("tc", 0400, rf->dbg_dir, rf, &irdma_tc_dbg_fops);
 }
 
 /**

@@ -44,15 +44,31 @@ static int irdma_ice_lite_request_reset(struct irdma_pci_f *rf)
 	return info->ops->request_reset(info, ICE_LITE_RDMA_FUNC_RESET);
 }
 
+/* The parent's QoS in the driver's own terms. */
+static void irdma_ice_lite_qos(const struct ice_lite_rdma_dev_info *info,
+			       struct irdma_qos *qos)
+{
+	unsigned int i;
+
+	static_assert(ICE_LITE_RDMA_MAX_USER_PRIORITY == IRDMA_MAX_UP);
+	qos->num_tc = info->qos.num_tc;
+	for (i = 0; i < IRDMA_MAX_UP; i++) {
+		qos->up2tc[i] = info->qos.up2tc[i];
+		qos->rel_bw[i] = info->qos.tc_info[i].rel_bw;
+	}
+}
+
 /**
  * irdma_ice_lite_event_handler() - take an event from the parent
  * @info: the parent's device info
  * @event: the event
  *
  * One line per event, so tests can follow them. MTU changes update the
- * L2 parameters; TC changes would suspend and resume QPs (there are none
- * before issue 6); a reset warning is followed by our removal; a critical
- * error stops device commands and asks the parent for a reset.
+ * L2 parameters; TC changes suspend the active QPs before the parent
+ * reconfigures and resume them after it (tc.c), with the QoS the parent
+ * refreshed before AFTER_TC_CHANGE; a reset warning is followed by our
+ * removal; a critical error stops device commands and asks the parent for
+ * a reset.
  *
  * Context: Process context; the parent holds the auxiliary device lock.
  */
@@ -61,6 +77,7 @@ static void irdma_ice_lite_event_handler(struct ice_lite_rdma_dev_info *info,
 {
 	struct irdma_pci_f *rf = auxiliary_get_drvdata(info->adev);
 	struct device *dev = &info->adev->dev;
+	struct irdma_qos qos;
 	unsigned int mtu = info->netdev ? READ_ONCE(info->netdev->mtu) : 0;
 	unsigned int type;
 
@@ -77,10 +94,16 @@ static void irdma_ice_lite_event_handler(struct ice_lite_rdma_dev_info *info,
 		case ICE_LITE_RDMA_EVENT_BEFORE_TC_CHANGE:
 			dev_info(dev, "TC change: before, %u TCs\n",
 				 info->qos.num_tc);
+			if (rf)
+				irdma_tc_before(rf);
 			break;
 		case ICE_LITE_RDMA_EVENT_AFTER_TC_CHANGE:
 			dev_info(dev, "TC change: after, %u TCs\n",
 				 info->qos.num_tc);
+			if (rf) {
+				irdma_ice_lite_qos(info, &qos);
+				irdma_tc_after(rf, &qos);
+			}
 			break;
 		case ICE_LITE_RDMA_EVENT_WARN_RESET:
 			dev_info(dev, "reset warning: the parent resets the function\n");
@@ -120,6 +143,7 @@ static int irdma_ice_lite_probe(struct auxiliary_device *adev,
 {
 	struct ice_lite_rdma_dev_info *info = ice_lite_rdma_adev_to_info(adev);
 	struct irdma_pci_f *rf;
+	struct irdma_qos qos;
 	int err;
 
 	if (!(info->rdma_protocol & ICE_LITE_RDMA_PROTOCOL_ROCEV2)) {
@@ -144,18 +168,21 @@ static int irdma_ice_lite_probe(struct auxiliary_device *adev,
 	rf->vsi_filter = irdma_ice_lite_vsi_filter;
 	rf->request_reset = irdma_ice_lite_request_reset;
 	rf->ice_lite_info = info;
+	irdma_ice_lite_qos(info, &qos);
+	irdma_tc_init(rf, &qos);
 	auxiliary_set_drvdata(adev, rf);
 
 	err = irdma_probe_pf(rf);
 	if (err)
-		goto err_free_rf;
+		goto err_tc_fini;
 
 	dev_dbg(&adev->dev, "INIT: PF %u bound, %u MSI-X vectors\n",
 		rf->pf_id, rf->msix_count);
 	return 0;
 
-err_free_rf:
+err_tc_fini:
 	auxiliary_set_drvdata(adev, NULL);
+	irdma_tc_fini(rf);
 	kfree(rf);
 	return err;
 }
@@ -174,6 +201,7 @@ static void irdma_ice_lite_remove(struct auxiliary_device *adev)
 
 	irdma_remove_pf(rf);
 	auxiliary_set_drvdata(adev, NULL);
+	irdma_tc_fini(rf);
 	kfree(rf);
 }
 

@@ -213,6 +213,9 @@ static bool irdma_ae_dispatch(struct irdma_pci_f *rf, u64 info, u32 id)
 	u16 code = FIELD_GET(E810_AEQE_AECODE, info);
 	u8 src = FIELD_GET(E810_AEQE_AESRC, info);
 
+	/* Counted for the TC change waiting on it, then the QP sees it too. */
+	if (code == E810_AE_QP_SUSPEND_COMPLETE)
+		irdma_tc_suspend_ae(rf, id);
 	switch (src) {
 	case E810_AE_SOURCE_CQ:
 	case E810_AE_SOURCE_CQ_0110:

@@ -5,6 +5,7 @@
 #ifndef IRDMA_MAIN_H
 #define IRDMA_MAIN_H
 
+#include <linux/atomic.h>
 #include <linux/auxiliary_bus.h>
 #include <linux/completion.h>
 #include <linux/idr.h>
@@ -15,6 +16,7 @@
 #include <linux/pci.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
@@ -27,6 +29,9 @@ struct seq_file;
 struct ice_lite_rdma_dev_info;
 struct irdma_pci_f;
 struct irdma_pble_pool;
+
+/* User priorities and traffic classes (IEEE 802.1Qaz). */
+#define IRDMA_MAX_UP		8
 
 /* One coherent DMA buffer. */
 struct irdma_dma {
@@ -259,6 +264,50 @@ struct irdma_arp {
 	struct work_struct sync_work;
 };
 
+/* QoS as the parent reports it (a copy the core code may read). */
+struct irdma_qos {
+	u8 num_tc;
+	u8 up2tc[IRDMA_MAX_UP];
+	u8 rel_bw[IRDMA_MAX_UP];
+};
+
+/**
+ * struct irdma_tc - traffic-class changes: QP suspend and resume (tc.c)
+ * @lock: serializes the BEFORE/AFTER handling and guards @suspended
+ * @wq: woken when the last suspend AE arrives and when a change ends
+ * @pending: BEFORE_TC_CHANGE seen, AFTER_TC_CHANGE not yet
+ * @suspends_left: SUSPEND_QP requests whose AE 0x0900 has not arrived
+ * @suspended: bitmap of the QP ids this change suspended (@nbits bits)
+ * @nbits: bits in @suspended
+ * @qos: QoS last read from the parent
+ * @rdma_tc: traffic class of user priority 0, which RDMA traffic uses
+ * @qs_handle: QS handle RESUME_QP carries (the driver registers no qsets
+ *	of its own yet, so every QP context carries handle 0)
+ * @changes: BEFORE_TC_CHANGE events handled
+ * @suspends: SUSPEND_QP requests the device accepted
+ * @suspend_aes: AEs 0x0900 seen (late ones too)
+ * @resumes: RESUME_QP requests the device accepted
+ * @timeouts: changes whose suspend AEs did not all arrive in time
+ * @errors: SUSPEND_QP / RESUME_QP requests the device refused
+ */
+struct irdma_tc {
+	struct mutex lock;	/* change handling, suspended */
+	wait_queue_head_t wq;
+	bool pending;
+	atomic_t suspends_left;
+	unsigned long *suspended;
+	u32 nbits;
+	struct irdma_qos qos;
+	u8 rdma_tc;
+	u16 qs_handle;
+	u64 changes;
+	u64 suspends;
+	atomic64_t suspend_aes;
+	u64 resumes;
+	u64 timeouts;
+	u64 errors;
+};
+
 /* Steps of the bring-up, for the reverse-order undo. */
 enum irdma_init_state {
 	IRDMA_INIT_NONE,
@@ -358,6 +407,7 @@ static inline struct irdma_pd *to_irdma_pd(struct ib_pd *ibpd)
  * @arp: the ARP cache
  * @cqs: verbs CQs by CQ id (the id is also the CQ context in CEQEs)
  * @qps: verbs QPs by QP id (AEQEs and CQEs name QPs by id)
+ * @tc: traffic-class changes (suspend/resume)
  *
  * The core code never looks at the parent; each parent kind has its own
  * *_if.c file that fills the generic fields and owns its parent pointer.
@@ -394,6 +444,7 @@ struct irdma_pci_f {
 	struct irdma_arp arp;
 	struct xarray cqs;
 	struct xarray qps;
+	struct irdma_tc tc;
 };
 
 static inline struct device *irdma_rf_to_dev(struct irdma_pci_f *rf)
@@ -501,6 +552,15 @@ void irdma_cq_ceq_event(struct irdma_pci_f *rf, u32 cq_id);
 bool irdma_cq_ae(struct irdma_pci_f *rf, u32 cq_id, u16 code);
 bool irdma_qp_ae(struct irdma_pci_f *rf, u32 qp_id, u16 code, u8 src,
 		 u32 wqe_idx);
+
+/* tc.c: traffic-class changes (parent events BEFORE/AFTER_TC_CHANGE) */
+void irdma_tc_init(struct irdma_pci_f *rf, const struct irdma_qos *qos);
+void irdma_tc_fini(struct irdma_pci_f *rf);
+void irdma_tc_before(struct irdma_pci_f *rf);
+void irdma_tc_after(struct irdma_pci_f *rf, const struct irdma_qos *qos);
+void irdma_tc_suspend_ae(struct irdma_pci_f *rf, u32 qp_id);
+int irdma_tc_wait_idle(struct irdma_pci_f *rf);
+int irdma_tc_show(struct seq_file *m, struct irdma_pci_f *rf);
 
 /* debugfs.c */
 void irdma_dbg_init(void);

@@ -794,6 +794,16 @@ int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		return -EINVAL;
 
 	/*
+	 * A QP that starts to transmit while a traffic-class change is in
+	 * progress would miss both the suspend and the resume: it waits.
+	 */
+	if ((mask & IB_QP_STATE) &&
+	    (attr->qp_state == IB_QPS_RTR || attr->qp_state == IB_QPS_RTS)) {
+		err = irdma_tc_wait_idle(qp->rf);
+		if (err)
+			return err;
+	}
+	/*
 	 * An error AE of the incarnation being reset must not reach the
 	 * next one (a queued ae_work would move the new INIT/RTR QP to ERR).
 	 */

@@ -15,6 +15,7 @@
 #include <linux/u64_stats_sync.h>
 #include <linux/workqueue.h>
 #include <linux/net/intel/ice_lite_rdma.h>
+#include <net/dcbnl.h>
 
 #include <hw/e810_aq.h>
 #include <hw/e810_lan.h>
@@ -273,6 +274,10 @@ enum ice_lite_state {
  * @rdma_info: what the RDMA auxiliary driver gets from us
  * @adev_mutex: serialises publishing/withdrawing @adev against events
  * @adev: the published RDMA auxiliary device, NULL while there is none
+ * @dcbx_cap: DCB_CAP_DCBX_* mode (software IEEE DCBX, as ice without LLDP
+ *	agent in firmware); 0 until the netdev is created
+ * @ets: the IEEE 802.1Qaz ETS configuration set with dcbnl; written with
+ *	RTNL and @adev_mutex held, read with either
  */
 struct ice_lite_pf {
 	struct pci_dev *pdev;
@@ -315,6 +320,9 @@ struct ice_lite_pf {
 	struct ice_lite_rdma_dev_info rdma_info;
 	struct mutex adev_mutex;	/* protects adev */
 	struct ice_lite_rdma_aux_dev *adev;
+
+	u8 dcbx_cap;
+	struct ieee_ets ets;
 };
 
 /* The private area of our netdev. */
@@ -411,6 +419,11 @@ void ice_lite_netdev_destroy(struct ice_lite_pf *pf);
 /* ice_lite_ethtool.c */
 void ice_lite_set_ethtool_ops(struct net_device *netdev);
 
+/* ice_lite_dcb.c */
+void ice_lite_dcb_setup(struct ice_lite_pf *pf, struct net_device *netdev);
+void ice_lite_dcb_qos(const struct ice_lite_pf *pf,
+		      struct ice_lite_rdma_qos *qos);
+
 /* ice_lite_rdma.c */
 int ice_lite_rdma_plug(struct ice_lite_pf *pf);
 void ice_lite_rdma_unplug(struct ice_lite_pf *pf);
@@ -418,5 +431,7 @@ void ice_lite_rdma_send_event(struct ice_lite_pf *pf,
 			      struct ice_lite_rdma_event *event);
 void ice_lite_rdma_notify(struct ice_lite_pf *pf,
 			  enum ice_lite_rdma_event_type type, u32 reg);
+void ice_lite_rdma_tc_change(struct ice_lite_pf *pf,
+			     const struct ieee_ets *ets);
 
 #endif /* _ICE_LITE_H_ */

@@ -175,6 +175,7 @@ int ice_lite_netdev_create(struct ice_lite_pf *pf)
 
 	netdev->netdev_ops = &ice_lite_netdev_ops;
 	ice_lite_set_ethtool_ops(netdev);
+	ice_lite_dcb_setup(pf, netdev);
 	netdev->watchdog_timeo = 5 * HZ;
 	netdev->priv_flags |= IFF_LIVE_ADDR_CHANGE;
 	netdev->min_mtu = ETH_MIN_MTU;

@@ -117,8 +117,9 @@ static const struct ice_lite_rdma_ops ice_lite_rdma_ops = {
  * ice_lite_rdma_init_info() - fill what the RDMA driver gets from us
  * @pf: the PF
  *
- * Called once the netdev is registered. QoS is a single traffic class
- * that owns all the bandwidth and all user priorities (up2tc[] all 0).
+ * Called once the netdev is registered. QoS follows the ETS setting
+ * (ice_lite_dcb.c): one traffic class with all the bandwidth and all
+ * user priorities until a user changes it.
  */
 static void ice_lite_rdma_init_info(struct ice_lite_pf *pf)
 {
@@ -131,8 +132,9 @@ static void ice_lite_rdma_init_info(struct ice_lite_pf *pf)
 	info->ops = &ice_lite_rdma_ops;
 	info->msix_entries = pf->rdma_msix;
 	info->msix_count = pf->num_rdma_msix;
-	info->qos.num_tc = 1;
-	info->qos.tc_info[0].rel_bw = 100;
+	mutex_lock(&pf->adev_mutex);
+	ice_lite_dcb_qos(pf, &info->qos);
+	mutex_unlock(&pf->adev_mutex);
 	info->rdma_protocol = ICE_LITE_RDMA_PROTOCOL_ROCEV2;
 	info->pf_id = pf->pf_id;
 	info->vport_id = pf->vsi_num;
@@ -292,4 +294,53 @@ void ice_lite_rdma_notify(struct ice_lite_pf *pf,
 
 	set_bit(type, event.type);
 	ice_lite_rdma_send_event(pf, &event);
+}
+
+/**
+ * ice_lite_rdma_tc_change() - apply a new ETS setting around the RDMA driver
+ * @pf: the PF
+ * @ets: the validated setting
+ *
+ * As ice does on a DCB change: BEFORE_TC_CHANGE (the RDMA driver suspends
+ * its QPs and waits for them), the new setting and the QoS in the device
+ * info, AFTER_TC_CHANGE (it reads the QoS and resumes the QPs). The device
+ * lock is held across the three steps so the driver cannot be unbound or
+ * bound in between and see only one of the events.
+ *
+ * Context: Process context, RTNL held; takes @pf->adev_mutex, then the
+ * device lock (the order the MTU events use).
+ */
+void ice_lite_rdma_tc_change(struct ice_lite_pf *pf,
+			     const struct ieee_ets *ets)
+{
+	const struct ice_lite_rdma_aux_drv *iadrv = NULL;
+	struct ice_lite_rdma_event event = { };
+	struct auxiliary_device *adev = NULL;
+
+	mutex_lock(&pf->adev_mutex);
+	if (pf->adev) {
+		adev = &pf->adev->adev;
+		device_lock(&adev->dev);
+		if (adev->dev.driver)
+			iadrv = container_of(to_auxiliary_drv(adev->dev.driver),
+					     struct ice_lite_rdma_aux_drv, adrv);
+		if (iadrv && !iadrv->event_handler)
+			iadrv = NULL;
+	}
+
+	if (iadrv) {
+		set_bit(ICE_LITE_RDMA_EVENT_BEFORE_TC_CHANGE, event.type);
+		iadrv->event_handler(&pf->rdma_info, &event);
+	}
+	pf->ets = *ets;
+	ice_lite_dcb_qos(pf, &pf->rdma_info.qos);
+	if (iadrv) {
+		bitmap_zero(event.type, ICE_LITE_RDMA_EVENT_NBITS);
+		set_bit(ICE_LITE_RDMA_EVENT_AFTER_TC_CHANGE, event.type);
+		iadrv->event_handler(&pf->rdma_info, &event);
+	}
+
+	if (adev)
+		device_unlock(&adev->dev);
+	mutex_unlock(&pf->adev_mutex);
 }
