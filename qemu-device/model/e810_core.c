@@ -143,6 +143,26 @@ void e810_core_inject_pe_criterr(E810Core *core)
     }
 }
 
+int e810_core_set_roce_drop_ppm(E810Core *core, uint32_t ppm)
+{
+    return e810_xport_set_drop_ppm(core, ppm);
+}
+
+uint32_t e810_core_roce_drop_ppm(E810Core *core)
+{
+    return core->xport->drop_ppm;
+}
+
+void e810_core_set_roce_drop_seed(E810Core *core, uint64_t seed)
+{
+    e810_xport_seed_drop(core, seed);
+}
+
+int e810_core_xport_stats(E810Core *core, char *buf, size_t len)
+{
+    return e810_xport_format_stats(core, buf, len);
+}
+
 void e810_core_timer_fire(E810Core *core)
 {
     e810_xport_timer(core);

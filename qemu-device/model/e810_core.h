@@ -129,6 +129,26 @@ void e810_core_set_link(E810Core *core, bool up);
 #define E810_PE_CRITERR_INJECTED    0x00000001u
 void e810_core_inject_pe_criterr(E810Core *core);
 
+/*
+ * Debug knob: RoCE loss injection. Each RoCE frame the transport sends to
+ * the wire (never a loopback frame) is dropped with probability
+ * @ppm / 10^6, from a deterministic generator (seed 0: a per-function
+ * default). Returns -EINVAL and changes nothing if @ppm is above
+ * E810_ROCE_DROP_PPM_MAX. Survives device resets; drops are counted in
+ * the transport statistics.
+ */
+#define E810_ROCE_DROP_PPM_MAX      1000000u
+int e810_core_set_roce_drop_ppm(E810Core *core, uint32_t ppm);
+uint32_t e810_core_roce_drop_ppm(E810Core *core);
+void e810_core_set_roce_drop_seed(E810Core *core, uint64_t seed);
+/*
+ * The RoCE transport counters as one line of "name=value" pairs
+ * (tx_packets, tx_dropped_injected, retransmits, rx_packets, ...), for
+ * a debugger or a test. snprintf conventions: returns the length the
+ * whole text needs, writes at most @len bytes including the NUL.
+ */
+int e810_core_xport_stats(E810Core *core, char *buf, size_t len);
+
 /* The timer armed with ops->timer_mod expired. */
 void e810_core_timer_fire(E810Core *core);
 

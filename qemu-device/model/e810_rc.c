@@ -236,8 +236,15 @@ static bool send_data_pkt(E810Core *core, E810Qp *qp, E810XQp *x,
     e810_xport_rc_headers(core, qp, &p);
     p.opcode = send_opcode(w, first, last);
     p.psn = e810_psn_add(e->first_psn, k);
+    /*
+     * The last packet the window lets out asks too: after a timeout the
+     * window is smaller than a message, and a resend that never asks
+     * would never be acknowledged (the retries would run out although
+     * the responder has everything).
+     */
     p.ackreq = last || k % E810_XPORT_ACKREQ_EVERY ==
-               E810_XPORT_ACKREQ_EVERY - 1;
+               E810_XPORT_ACKREQ_EVERY - 1 ||
+               e810_psn_diff(p.psn, x->acked_psn) >= (int32_t)x->cwnd;
     p.se = last && w->solicited;
     p.va = w->remote_va;
     p.rkey = w->rkey;

@@ -8,6 +8,9 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,13 +18,19 @@
 #include "e810_xport.h"
 
 #define DEFAULT_SPORT   0xc000
+/* Loss injector's default seed; the PCI function is mixed in. */
+#define DROP_SEED       0x9e3779b97f4a7c15ull
 
 /* ---- lifetime ---------------------------------------------------------- */
 
 int e810_xport_init(E810Core *core)
 {
     core->xport = calloc(1, sizeof(*core->xport));
-    return core->xport ? 0 : -1;
+    if (!core->xport) {
+        return -1;
+    }
+    e810_xport_seed_drop(core, 0);
+    return 0;
 }
 
 static void free_dead(E810Xport *xp)
@@ -235,6 +244,77 @@ void e810_xport_timer(E810Core *core)
     e810_xport_exit(core);
 }
 
+/* ---- loss injector ------------------------------------------------------- */
+
+int e810_xport_set_drop_ppm(E810Core *core, uint32_t ppm)
+{
+    if (ppm > E810_ROCE_DROP_PPM_MAX) {
+        return -EINVAL;
+    }
+    core->xport->drop_ppm = ppm;
+    return 0;
+}
+
+void e810_xport_seed_drop(E810Core *core, uint64_t seed)
+{
+    /*
+     * Without a seed each function gets its own sequence, so the two ends
+     * of a link do not lose frames in lockstep. xorshift64 must not start
+     * at 0 (it would stay there).
+     */
+    if (!seed) {
+        seed = DROP_SEED ^ ((uint64_t)core->pf_id + 1) * 0xbf58476d1ce4e5b9ull;
+    }
+    core->xport->drop_rng = seed ? seed : DROP_SEED;
+}
+
+/* One draw: true if the frame in hand is to be lost. */
+static bool drop_roll(E810Xport *xp)
+{
+    uint64_t x = xp->drop_rng;
+
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    xp->drop_rng = x;
+    /* The high bits of the scrambled state are the well-mixed ones. */
+    return ((x * 0x2545f4914f6cdd1dull) >> 32) % E810_ROCE_DROP_PPM_MAX <
+           xp->drop_ppm;
+}
+
+int e810_xport_format_stats(E810Core *core, char *buf, size_t len)
+{
+    const E810XportStats *st = &core->xport->stats;
+    uint64_t rx_parse_drops = 0;
+    unsigned i;
+
+    for (i = 0; i < E810_ROCE_ERR_MAX; i++) {
+        rx_parse_drops += st->rx_drop[i];
+    }
+    return snprintf(buf, len,
+                    "tx_packets=%" PRIu64 " tx_bytes=%" PRIu64
+                    " tx_dropped_injected=%" PRIu64 " tx_link_down=%" PRIu64
+                    " loopback=%" PRIu64 " retransmits=%" PRIu64
+                    " timeouts=%" PRIu64 " retry_exceeded=%" PRIu64
+                    " rnr_exceeded=%" PRIu64 " rx_packets=%" PRIu64
+                    " rx_bytes=%" PRIu64 " rx_parse_drops=%" PRIu64
+                    " rx_psn_dup=%" PRIu64 " rx_psn_oos=%" PRIu64
+                    " acks_sent=%" PRIu64 " naks_sent=%" PRIu64
+                    " acks_rcvd=%" PRIu64 " seq_naks_rcvd=%" PRIu64
+                    " rnr_naks_rcvd=%" PRIu64 " err_naks_rcvd=%" PRIu64
+                    " read_resp_sent=%" PRIu64 " rd_queued=%" PRIu64
+                    " rx_busy=%" PRIu64 " drop_ppm=%" PRIu32,
+                    st->tx_packets, st->tx_bytes, st->tx_injected_drops,
+                    st->tx_link_down, st->loopback, st->retransmits,
+                    st->timeouts, st->retry_exceeded, st->rnr_exceeded,
+                    st->rx_packets, st->rx_bytes, rx_parse_drops,
+                    st->rx_psn_dup, st->rx_psn_oos, st->acks_sent,
+                    st->naks_sent, st->acks_rcvd, st->seq_naks_rcvd,
+                    st->rnr_naks_rcvd, st->err_naks_rcvd,
+                    st->read_resp_sent, st->rd_queued, st->rx_busy,
+                    core->xport->drop_ppm);
+}
+
 /* ---- transmit ------------------------------------------------------------ */
 
 static bool mac_is_ours(E810Core *core, const uint8_t *mac)
@@ -314,6 +394,11 @@ void e810_xport_tx(E810Core *core, E810RocePkt *p, uint8_t *frame,
     }
     if (!core->link_up) {
         xp->stats.tx_link_down++;
+        return;
+    }
+    /* Only the wire loses frames; loopback copies above never do. */
+    if (xp->drop_ppm && drop_roll(xp)) {
+        xp->stats.tx_injected_drops++;
         return;
     }
     core->ops->transmit(core->opaque, frame, len);

@@ -57,6 +57,7 @@ typedef struct E810XportStats {
     uint64_t tx_packets;
     uint64_t tx_bytes;
     uint64_t tx_link_down;      /* not sent: no link */
+    uint64_t tx_injected_drops; /* lost on purpose (loss injector) */
     uint64_t loopback;          /* frames that went to our own receive */
     uint64_t loop_overflow;
     uint64_t rx_packets;
@@ -185,6 +186,14 @@ typedef struct E810Xport {
     E810LoopFrame *loop_head, *loop_tail;
     size_t loop_bytes;
     uint64_t armed;         /* deadline the device timer is set to; 0 none */
+    /*
+     * Loss injector (a debug knob of the embedder, not guest state: a
+     * device reset keeps it). Each RoCE frame headed for the wire is
+     * dropped with probability drop_ppm / 10^6, drawn from a xorshift64
+     * generator so a given seed always loses the same frames.
+     */
+    uint32_t drop_ppm;
+    uint64_t drop_rng;      /* never 0 */
     uint8_t frame[E810_ROCE_MAX_FRAME];
     E810XportStats stats;
 } E810Xport;
@@ -205,6 +214,12 @@ bool e810_xport_wants(struct E810Core *core, const uint8_t *frame,
 void e810_xport_timer(struct E810Core *core);
 /* Deferred work (E810_WORK_XPORT): continues paced READ responses. */
 void e810_xport_run_work(struct E810Core *core);
+/* Loss injector (e810_core.h): -EINVAL, nothing changed, if @ppm > 10^6. */
+int e810_xport_set_drop_ppm(struct E810Core *core, uint32_t ppm);
+/* Restarts the injector's sequence; 0 selects the per-function default. */
+void e810_xport_seed_drop(struct E810Core *core, uint64_t seed);
+/* The counters as "name=value ..." text; snprintf's return convention. */
+int e810_xport_format_stats(struct E810Core *core, char *buf, size_t len);
 
 /* Internal helpers for e810_rc.c / e810_ud.c. */
 void e810_xport_enter(struct E810Core *core);

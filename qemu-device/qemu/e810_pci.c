@@ -15,6 +15,15 @@
  *                             back false
  *   x-inject-cqp-stall=true   the CQP stops consuming WQEs until the next
  *                             PF reset (a wedged engine); reads back false
+ *   x-roce-drop-ppm=N         RoCE frames to the wire are lost with
+ *                             probability N / 10^6 (0..1000000, default 0;
+ *                             deterministic, kept across resets)
+ *   x-roce-drop-seed=N        restarts the loss sequence from seed N (0: the
+ *                             function's default)
+ * and read with qom-get:
+ *   x-xport-stats             the RoCE transport counters, "name=value ..."
+ *                             (tx_packets, tx_dropped_injected,
+ *                             retransmits, rx_packets, ...)
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -26,6 +35,7 @@
 #include "migration/vmstate.h"
 #include "net/net.h"
 #include "qapi/error.h"
+#include "qapi/visitor.h"
 #include "qemu/log.h"
 #include "qemu/main-loop.h"
 #include "qemu/module.h"
@@ -50,6 +60,9 @@ struct E810State {
     MemoryRegion msix;
     QEMUBH *work_bh;
     QEMUTimer *xport_timer;     /* RoCE retransmission / RNR waits */
+    /* Loss injector knobs; may be set before realize (-device ...). */
+    uint32_t roce_drop_ppm;
+    uint64_t roce_drop_seed;
 
     E810Core core;
 };
@@ -224,6 +237,9 @@ static void e810_realize(PCIDevice *pdev, Error **errp)
         error_setg_errno(errp, -ret, "e810: cannot initialise device core");
         goto err_timer;
     }
+    /* Knobs given on the command line (the values were checked then). */
+    e810_core_set_roce_drop_seed(&s->core, s->roce_drop_seed);
+    e810_core_set_roce_drop_ppm(&s->core, s->roce_drop_ppm);
 
     pdev->config[PCI_CACHE_LINE_SIZE] = 0x10;
     pdev->config[PCI_INTERRUPT_PIN] = 1;
@@ -351,6 +367,79 @@ static void e810_set_inject_cqp_stall(Object *obj, bool value, Error **errp)
     e810_cqp_inject_stall(&s->core);
 }
 
+static void e810_get_roce_drop_ppm(Object *obj, Visitor *v, const char *name,
+                                   void *opaque, Error **errp)
+{
+    E810State *s = E810(obj);
+
+    visit_type_uint32(v, name, &s->roce_drop_ppm, errp);
+}
+
+static void e810_set_roce_drop_ppm(Object *obj, Visitor *v, const char *name,
+                                   void *opaque, Error **errp)
+{
+    E810State *s = E810(obj);
+    uint32_t ppm;
+
+    if (!visit_type_uint32(v, name, &ppm, errp)) {
+        return;
+    }
+    if (ppm > E810_ROCE_DROP_PPM_MAX) {
+        error_setg(errp, "%s: %" PRIu32 " is above %u (parts per million)",
+                   name, ppm, E810_ROCE_DROP_PPM_MAX);
+        return;
+    }
+    s->roce_drop_ppm = ppm;
+    /* Before realize the core does not exist yet: realize applies it. */
+    if (DEVICE(obj)->realized) {
+        e810_core_set_roce_drop_ppm(&s->core, ppm);
+    }
+}
+
+static void e810_get_roce_drop_seed(Object *obj, Visitor *v, const char *name,
+                                    void *opaque, Error **errp)
+{
+    E810State *s = E810(obj);
+
+    /* The seed last set, not the generator's current state. */
+    visit_type_uint64(v, name, &s->roce_drop_seed, errp);
+}
+
+static void e810_set_roce_drop_seed(Object *obj, Visitor *v, const char *name,
+                                    void *opaque, Error **errp)
+{
+    E810State *s = E810(obj);
+    uint64_t seed;
+
+    if (!visit_type_uint64(v, name, &seed, errp)) {
+        return;
+    }
+    s->roce_drop_seed = seed;
+    if (DEVICE(obj)->realized) {
+        e810_core_set_roce_drop_seed(&s->core, seed);
+    }
+}
+
+static char *e810_get_xport_stats(Object *obj, Error **errp)
+{
+    E810State *s = E810(obj);
+    char *buf;
+    int n;
+
+    if (!DEVICE(obj)->realized) {
+        error_setg(errp, "x-xport-stats: device not realized");
+        return NULL;
+    }
+    n = e810_core_xport_stats(&s->core, NULL, 0);
+    if (n < 0) {
+        error_setg(errp, "x-xport-stats: cannot format the counters");
+        return NULL;
+    }
+    buf = g_malloc(n + 1);
+    e810_core_xport_stats(&s->core, buf, n + 1);
+    return buf;
+}
+
 static const Property e810_properties[] = {
     DEFINE_NIC_PROPERTIES(E810State, conf),
 };
@@ -384,6 +473,20 @@ static void e810_class_init(ObjectClass *oc, void *data)
                                    e810_set_inject_cqp_stall);
     object_class_property_set_description(oc, "x-inject-cqp-stall",
         "debug: set to true to stop the CQP until the next PF reset");
+    object_class_property_add(oc, "x-roce-drop-ppm", "uint32",
+                              e810_get_roce_drop_ppm, e810_set_roce_drop_ppm,
+                              NULL, NULL);
+    object_class_property_set_description(oc, "x-roce-drop-ppm",
+        "debug: RoCE frames to the wire lost per million (0..1000000)");
+    object_class_property_add(oc, "x-roce-drop-seed", "uint64",
+                              e810_get_roce_drop_seed,
+                              e810_set_roce_drop_seed, NULL, NULL);
+    object_class_property_set_description(oc, "x-roce-drop-seed",
+        "debug: restart the RoCE loss sequence from this seed (0: default)");
+    object_class_property_add_str(oc, "x-xport-stats",
+                                  e810_get_xport_stats, NULL);
+    object_class_property_set_description(oc, "x-xport-stats",
+        "debug: RoCE transport counters, \"name=value ...\"");
     set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
 }
 

@@ -230,3 +230,19 @@ roce_gid_index() {
 	done
 	return 1
 }
+
+# e810_xport_stats QOM_ID: the model's RoCE transport counters of device
+# QOM_ID (e810-0, e810-1) through qom-get x-xport-stats, as
+# "name=value name=value ..."; fails if QEMU does not answer.
+e810_xport_stats() {
+	local reply
+	reply=$(host_qmp "{\"execute\":\"qom-get\",\"arguments\":{\"path\":\"/machine/peripheral/$1\",\"property\":\"x-xport-stats\"}}") ||
+		return 1
+	sed -n 's/.*"return": *"\([^"]*\)".*/\1/p' <<<"$reply"
+}
+
+# xport_stat STATS NAME: the value of NAME in an e810_xport_stats line
+# (empty if absent).
+xport_stat() {
+	tr ' ' '\n' <<<"$1" | sed -n "s/^$2=\([0-9]*\)\$/\1/p"
+}

@@ -1,0 +1,168 @@
+#!/bin/bash
+# topology: pair
+# timeout: 900
+# RDMA between two guests (one e810 each, joined by a QEMU socket netdev):
+# node 1 (192.168.90.2) runs the servers, node 0 (192.168.90.1) the
+# clients. With the stock provider and then ours: ibv_rc_pingpong -c
+# (every received buffer validated) at 1 B, 4 KiB and 64 KiB, and
+# ib_write_bw at 64 KiB. Each run has its own TCP port, so the two nodes
+# stay in step even when one side fails; the client retries while the
+# server is not listening yet. Each node checks its own side: exit
+# status 0, the byte counts (pingpong), a parseable non-zero bandwidth
+# row (ib_write_bw), no error line; and through its QEMU (qom-get
+# x-xport-stats) that its device sent and received RoCE frames in each
+# provider's pass with none refused by the receive checks (ICRC, header
+# parse). Both nodes end with a clean kernel log.
+. "$E810_LIB"
+
+expect_eq "nodes in the topology" 2 "$E810_NODES"
+SERVER=$((E810_NODE == 1))
+MY_IP=192.168.90.$((E810_NODE + 1))
+PEER_IP=192.168.90.$((2 - E810_NODE))
+SERVER_IP=192.168.90.2
+PP_RUNS="1:100 4096:100 65536:20"       # size:iterations
+BW_SIZE=65536
+BW_N=200
+SRV_TIMEOUT=110         # a server gives up on its run after this (s)
+
+mapfile -t devs < <(e810_pci_devs)
+expect_eq "e810 functions in this guest" 1 "${#devs[@]}"
+nd=$(e810_netdev_of "${devs[0]}")
+ib=$(e810_ibdev_of "${devs[0]}")
+[ -n "$nd" ] && [ -n "$ib" ] || { fail "netdev/ib_device missing ('$nd'/'$ib')"; finish; }
+command -v ib_write_bw >/dev/null || { fail "perftest is not installed"; finish; }
+ip addr add "$MY_IP/24" dev "$nd" || fail "ip addr add $MY_IP"
+rdma_wait_all_active 30 || fail "$ib not ACTIVE"
+wait_carrier "$nd" 10 || fail "$nd has no carrier"
+wait_for "roce_gid_index $ib $MY_IP >/dev/null" 15 || fail "no RoCEv2 GID for $MY_IP"
+gid=$(roce_gid_index "$ib" "$MY_IP")
+[ -n "$gid" ] || finish
+ok "node $E810_NODE: $nd $MY_IP, $ib GID index $gid"
+# The other guest may still be booting: wait for it on the wire.
+wait_for "ping -c 1 -W 1 $PEER_IP >/dev/null 2>&1" 120 &&
+	ok "node $E810_NODE reaches $PEER_IP" || fail "$PEER_IP does not answer"
+
+# The result row of a perftest output: the line after "#bytes", squeezed.
+result_row() {
+	awk '/^ *#bytes/ { getline; $1 = $1; print; exit }' "$1"
+}
+
+# Lines in a tool's output that mean a work request or the data failed.
+bad_lines() {
+	grep -iE 'failed status|completion with error|flush|retry|exceeded|invalid data' "$1"
+}
+
+# client_retry PORT CMD...: runs CMD (output in $OUT) again while it
+# fails only because nothing listens on PORT yet, for up to 150 s: longer
+# than a server can take to give up on a failed run (SRV_TIMEOUT), so
+# after a failure both nodes are in step again at the next run.
+client_retry() {
+	local port=$1 end=$((SECONDS + 150)) rc
+	shift
+	while :; do
+		"$@" >"$OUT" 2>&1
+		rc=$?
+		[ $rc -eq 0 ] && return 0
+		# refused before any exchange: the server is not up yet
+		grep -qiE "couldn't connect|unable to open file descriptor|connection refused" "$OUT" ||
+			return $rc
+		[ $SECONDS -lt $end ] || return $rc
+		sleep 1
+	done
+}
+
+# pp SIZE ITERS PORT: one ibv_rc_pingpong -c run, this node's side.
+pp() {
+	local size=$1 n=$2 port=$3 want rc t0=$SECONDS
+	want=$((size * n * 2))
+	OUT=$(mktemp)
+	if [ $SERVER = 1 ]; then
+		timeout "$SRV_TIMEOUT" ibv_rc_pingpong -d "$ib" -g "$gid" -s "$size" -n "$n" -c \
+			-m 1024 -p "$port" >"$OUT" 2>&1
+		rc=$?
+	else
+		client_retry "$port" timeout 90 ibv_rc_pingpong -d "$ib" -g "$gid" \
+			-s "$size" -n "$n" -c -m 1024 -p "$port" "$SERVER_IP"
+		rc=$?
+	fi
+	if [ $rc -eq 0 ] && grep -q "^$want bytes in" "$OUT" && ! bad_lines "$OUT" >/dev/null; then
+		ok "$PROV: ibv_rc_pingpong -c -s $size -n $n ($ROLE): $want bytes, $(grep -o '[0-9.]* Mbit/sec' "$OUT"), data valid ($((SECONDS - t0)) s)"
+	else
+		fail "$PROV: ibv_rc_pingpong -c -s $size -n $n ($ROLE): rc $rc"
+		tail -6 "$OUT" | sed "s/^/  $ROLE: /"
+	fi
+	rm -f "$OUT"
+}
+
+# bw PORT: one ib_write_bw run, this node's side.
+bw() {
+	local port=$1 rc row why t0=$SECONDS
+	OUT=$(mktemp)
+	if [ $SERVER = 1 ]; then
+		timeout "$SRV_TIMEOUT" taskset -c 1 ib_write_bw -d "$ib" -x "$gid" -s "$BW_SIZE" \
+			-n "$BW_N" -p "$port" -F >"$OUT" 2>&1
+		rc=$?
+	else
+		client_retry "$port" timeout 100 taskset -c 1 ib_write_bw -d "$ib" \
+			-x "$gid" -s "$BW_SIZE" -n "$BW_N" -p "$port" -F "$SERVER_IP"
+		rc=$?
+	fi
+	row=$(result_row "$OUT")
+	if [ $rc -ne 0 ]; then
+		why="rc $rc"
+	elif bad_lines "$OUT" >/dev/null; then
+		why="error lines: $(bad_lines "$OUT" | head -2)"
+	else
+		why=$(awk -v s="$BW_SIZE" -v n="$BW_N" -v r="$row" '
+		BEGIN {
+			split(r, a, " ")
+			if (a[1] != s || a[2] != n) { print "result row \"" r "\""; exit }
+			if (a[4] !~ /^[0-9]+(\.[0-9]+)?$/ || !(a[4] > 0))
+				print "zero or unparseable bandwidth: " r
+		}')
+	fi
+	if [ -z "$why" ]; then
+		ok "$PROV: ib_write_bw -s $BW_SIZE -n $BW_N ($ROLE): $(cut -d' ' -f4 <<<"$row") MB/s ($((SECONDS - t0)) s)"
+	else
+		fail "$PROV: ib_write_bw -s $BW_SIZE -n $BW_N ($ROLE): $why"
+		grep -vE '^ *$|^-+$' "$OUT" | tail -8 | sed "s/^/  $ROLE: /"
+	fi
+	rm -f "$OUT"
+}
+
+stat_delta() {
+	local a b
+	a=$(xport_stat "$1" "$3") b=$(xport_stat "$2" "$3")
+	echo $((${b:-0} - ${a:-0}))
+}
+
+ROLE=client
+[ $SERVER = 1 ] && ROLE=server
+port=18600
+start_all=$SECONDS
+for PROV in stock ours; do
+	E810_PROVIDER=$PROV provider_env
+	t_prov=$SECONDS
+	before=$(e810_xport_stats e810-0) || fail "qom-get x-xport-stats: $before"
+	for r in $PP_RUNS; do
+		port=$((port + 1))
+		pp "${r%:*}" "${r#*:}" "$port"
+	done
+	port=$((port + 1))
+	bw "$port"
+	after=$(e810_xport_stats e810-0) || fail "qom-get x-xport-stats: $after"
+	tx=$(stat_delta "$before" "$after" tx_packets)
+	rx=$(stat_delta "$before" "$after" rx_packets)
+	bad=$(stat_delta "$before" "$after" rx_parse_drops)
+	rex=$(stat_delta "$before" "$after" retransmits)
+	echo "$PROV: e810-0 of node $E810_NODE sent $tx, received $rx RoCE frames, $rex retransmitted ($((SECONDS - t_prov)) s)"
+	[ "$tx" -gt 0 ] && [ "$rx" -gt 0 ] &&
+		ok "$PROV: RoCE frames crossed the socket both ways" ||
+		fail "$PROV: RoCE frames sent $tx, received $rx"
+	expect_eq "$PROV: frames failing ICRC/header checks" 0 "$bad"
+	port=$(((port / 10 + 1) * 10))
+done
+unset RDMAV_DRIVERS
+echo "time: $((SECONDS - start_all)) s for both providers"
+dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"
+finish
