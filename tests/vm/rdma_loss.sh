@@ -22,22 +22,8 @@ BW_SIZE=65536
 WRITE_N=200
 READ_N=100
 
-devs=($(e810_pci_devs))
-[ "${#devs[@]}" -eq 2 ] || { fail "want 2 e810 functions, got ${#devs[@]}"; finish; }
-nd0=$(e810_netdev_of "${devs[0]}")
-nd1=$(e810_netdev_of "${devs[1]}")
-ib0=$(e810_ibdev_of "${devs[0]}")
-ib1=$(e810_ibdev_of "${devs[1]}")
-[ -n "$ib0" ] && [ -n "$ib1" ] || { fail "ib_devices missing ($ib0/$ib1)"; finish; }
 command -v ib_write_bw >/dev/null || { fail "perftest is not installed"; finish; }
-rdma_wait_all_active 15 || fail "ports not ACTIVE"
-e810_two_hosts "$nd0" "$nd1" || { fail "could not set up the two hosts"; finish; }
-wait_for "roce_gid_index $ib0 192.168.81.1 >/dev/null" 10 || fail "no RoCEv2 GID for 192.168.81.1"
-wait_for "roce_gid_index $ib1 192.168.81.2 >/dev/null" 10 || fail "no RoCEv2 GID for 192.168.81.2"
-g0=$(roce_gid_index "$ib0" 192.168.81.1)
-g1=$(roce_gid_index "$ib1" 192.168.81.2)
-[ -n "$g0" ] && [ -n "$g1" ] || finish
-ok "GID indexes: $ib0 $g0, $ib1 $g1"
+rdma_two_ports || finish
 
 dmesg_lines=$(dmesg | wc -l)
 new_dmesg() { dmesg | tail -n +$((dmesg_lines + 1)); }

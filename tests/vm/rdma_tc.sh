@@ -21,24 +21,10 @@ RUN_S=10                # how long each pingpong should last
 
 modprobe ib_uverbs || fail "modprobe ib_uverbs"
 command -v dcb >/dev/null || skip "no dcb tool (iproute2) in the guest"
-devs=($(e810_pci_devs))
-[ "${#devs[@]}" -eq 2 ] || { fail "want 2 e810 functions, got ${#devs[@]}"; finish; }
-nd0=$(e810_netdev_of "${devs[0]}")
-nd1=$(e810_netdev_of "${devs[1]}")
-ib0=$(e810_ibdev_of "${devs[0]}")
-ib1=$(e810_ibdev_of "${devs[1]}")
-aux0=$(e810_aux_of "${devs[0]}")
-[ -n "$ib0" ] && [ -n "$ib1" ] || { fail "ib_devices missing ($ib0/$ib1)"; finish; }
+rdma_two_ports || finish
+aux0=$(e810_aux_of "$(e810_pci_devs | head -n 1)")
 tcf=/sys/kernel/debug/irdma/$aux0/tc
 [ -r "$tcf" ] || { fail "no $tcf"; finish; }
-rdma_wait_all_active 15 || fail "ports not ACTIVE"
-e810_two_hosts "$nd0" "$nd1" || { fail "could not set up the two hosts"; finish; }
-wait_for "roce_gid_index $ib0 192.168.81.1 >/dev/null" 10 || fail "no RoCEv2 GID on $ib0"
-wait_for "ip netns exec peer true && roce_gid_index $ib1 192.168.81.2 >/dev/null" 10 ||
-	fail "no RoCEv2 GID on $ib1"
-g0=$(roce_gid_index "$ib0" 192.168.81.1)
-g1=$(roce_gid_index "$ib1" 192.168.81.2)
-[ -n "$g0" ] && [ -n "$g1" ] || finish
 
 # tcval KEY: a one-value line of debugfs "tc"; tcline KEY: all its values.
 tcval() { awk -v k="$1" '$1 == k { print $2 }' "$tcf"; }

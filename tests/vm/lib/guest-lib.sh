@@ -75,6 +75,35 @@ e810_two_hosts() {
 	wait_carrier "$1" 10 && wait_carrier "$2" 10 peer
 }
 
+# rdma_two_ports: the start of a scenario between the two e810 functions.
+# Sets nd0/nd1 and ib0/ib1 (their netdevs and ib_devices), waits for both
+# ports ACTIVE, makes them two hosts (e810_two_hosts: 192.168.81.1 here,
+# .2 in namespace "peer") and sets g0/g1 to their RoCEv2 IPv4 GID
+# indexes. Records a failure and returns 1 when any of it is missing.
+rdma_two_ports() {
+	local devs
+	devs=($(e810_pci_devs))
+	[ "${#devs[@]}" -eq 2 ] ||
+		{ fail "want 2 e810 functions, got ${#devs[@]}"; return 1; }
+	nd0=$(e810_netdev_of "${devs[0]}")
+	nd1=$(e810_netdev_of "${devs[1]}")
+	ib0=$(e810_ibdev_of "${devs[0]}")
+	ib1=$(e810_ibdev_of "${devs[1]}")
+	[ -n "$ib0" ] && [ -n "$ib1" ] ||
+		{ fail "ib_devices missing ($ib0/$ib1)"; return 1; }
+	rdma_wait_all_active 15 || fail "ports not ACTIVE"
+	e810_two_hosts "$nd0" "$nd1" ||
+		{ fail "could not set up the two hosts"; return 1; }
+	wait_for "roce_gid_index $ib0 192.168.81.1 >/dev/null" 10 ||
+		fail "no RoCEv2 GID for 192.168.81.1"
+	wait_for "roce_gid_index $ib1 192.168.81.2 >/dev/null" 10 ||
+		fail "no RoCEv2 GID for 192.168.81.2"
+	g0=$(roce_gid_index "$ib0" 192.168.81.1)
+	g1=$(roce_gid_index "$ib1" 192.168.81.2)
+	[ -n "$g0" ] && [ -n "$g1" ] || return 1
+	ok "GID indexes: $ib0 $g0, $ib1 $g1"
+}
+
 # Name of the driver bound to device path $1, or "none".
 driver_of() {
 	if [ -e "$1/driver" ]; then basename "$(readlink -f "$1/driver")"; else echo none; fi
