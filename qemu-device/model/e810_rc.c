@@ -742,21 +742,13 @@ static void resp_fatal(E810Core *core, E810Qp *qp, E810XQp *x,
 /* Makes the oldest queued READ the one being answered; false if none. */
 static bool read_next_queued(E810XQp *x)
 {
-    E810XRead *r;
-
     if (!x->rdq_count) {
         return false;
     }
-    r = &x->rdq[x->rdq_head];
+    x->rd = x->rdq[x->rdq_head];
+    x->rd_next = 0;
     x->rdq_head = (x->rdq_head + 1) % E810_XPORT_RD_QUEUE;
     x->rdq_count--;
-    x->rd_psn = r->psn;
-    x->rd_va = r->va;
-    x->rd_rkey = r->rkey;
-    x->rd_len = r->len;
-    x->rd_npkts = r->npkts;
-    x->rd_msn = r->msn;
-    x->rd_next = 0;
     return true;
 }
 
@@ -778,29 +770,29 @@ void e810_rc_read_step(E810Core *core, E810Qp *qp, E810XQp *x)
      */
     x->rd_stepping = true;
     for (;;) {
-        for (; n < E810_XPORT_READ_BURST && x->rd_next < x->rd_npkts; n++) {
+        for (; n < E810_XPORT_READ_BURST && x->rd_next < x->rd.npkts; n++) {
             uint32_t k = x->rd_next;
             uint64_t off = (uint64_t)k * mtu;
-            uint32_t chunk = x->rd_len - off < mtu ?
-                             (uint32_t)(x->rd_len - off) : mtu;
+            uint32_t chunk = x->rd.len - off < mtu ?
+                             (uint32_t)(x->rd.len - off) : mtu;
             E810RocePkt r;
             uint16_t status;
 
             memset(&r, 0, sizeof(r));
             e810_xport_rc_headers(core, qp, &r);
-            r.opcode = x->rd_npkts == 1 ? E810_BTH_RC_READ_RESP_ONLY :
+            r.opcode = x->rd.npkts == 1 ? E810_BTH_RC_READ_RESP_ONLY :
                        k == 0 ? E810_BTH_RC_READ_RESP_FIRST :
-                       k + 1 == x->rd_npkts ? E810_BTH_RC_READ_RESP_LAST :
+                       k + 1 == x->rd.npkts ? E810_BTH_RC_READ_RESP_LAST :
                        E810_BTH_RC_READ_RESP_MIDDLE;
-            r.psn = e810_psn_add(x->rd_psn, k);
+            r.psn = e810_psn_add(x->rd.psn, k);
             r.syndrome = E810_AETH_ACK | E810_AETH_CREDIT_INVALID;
-            r.msn = x->rd_msn;
+            r.msn = x->rd.msn;
             if (chunk &&
-                !e810_dp_remote_read(core, qp, x->rd_rkey, x->rd_va + off,
+                !e810_dp_remote_read(core, qp, x->rd.rkey, x->rd.va + off,
                                      frame + e810_roce_hdr_len(&r), chunk,
                                      &status)) {
                 E810RocePkt req = { .opcode = E810_BTH_RC_READ_REQ,
-                                    .psn = x->rd_psn };
+                                    .psn = x->rd.psn };
 
                 x->rd_pending = false;
                 x->rdq_count = 0;
@@ -813,15 +805,28 @@ void e810_rc_read_step(E810Core *core, E810Qp *qp, E810XQp *x)
             e810_xport_tx(core, &r, frame, chunk);
             core->xport->stats.read_resp_sent++;
         }
-        if (x->rd_next < x->rd_npkts || !read_next_queued(x)) {
+        if (x->rd_next < x->rd.npkts || !read_next_queued(x)) {
             break;
         }
     }
     x->rd_stepping = false;
-    x->rd_pending = x->rd_next < x->rd_npkts;
+    x->rd_pending = x->rd_next < x->rd.npkts;
     if (x->rd_pending) {
         e810_core_request_work(core, E810_WORK_XPORT);
     }
+}
+
+/* READ request @p as the responder keeps it, answered with MSN @msn. */
+static E810XRead read_of(const E810RocePkt *p, uint32_t mtu, uint32_t msn)
+{
+    return (E810XRead){
+        .psn = p->psn,
+        .va = p->va,
+        .rkey = p->rkey,
+        .len = p->dma_len,
+        .npkts = p->dma_len ? (uint32_t)((p->dma_len + mtu - 1) / mtu) : 1,
+        .msn = msn,
+    };
 }
 
 /* Queues READ request @p behind the one being answered. */
@@ -831,12 +836,7 @@ static E810XRead *read_enqueue(E810XQp *x, const E810RocePkt *p,
     E810XRead *r = &x->rdq[(x->rdq_head + x->rdq_count) %
                            E810_XPORT_RD_QUEUE];
 
-    r->psn = p->psn;
-    r->va = p->va;
-    r->rkey = p->rkey;
-    r->len = p->dma_len;
-    r->npkts = p->dma_len ? (uint32_t)((p->dma_len + mtu - 1) / mtu) : 1;
-    r->msn = msn;
+    *r = read_of(p, mtu, msn);
     x->rdq_count++;
     return r;
 }
@@ -845,24 +845,16 @@ static E810XRead *read_enqueue(E810XQp *x, const E810RocePkt *p,
 static void do_read(E810Core *core, E810Qp *qp, E810XQp *x,
                     const E810RocePkt *p, bool dup)
 {
-    uint32_t mtu = e810_xport_mtu(qp);
-    uint64_t len = p->dma_len;
-
     /* A repeated request replaces whatever was still being answered. */
     x->rd_pending = true;
-    x->rd_dup = dup;
-    x->rd_psn = p->psn;
-    x->rd_va = p->va;
-    x->rd_rkey = p->rkey;
-    x->rd_len = len;
-    x->rd_npkts = len ? (uint32_t)((len + mtu - 1) / mtu) : 1;
+    x->rd = read_of(p, e810_xport_mtu(qp), x->msn);
     x->rd_next = 0;
     if (!dup) {
-        x->epsn = e810_psn_add(x->epsn, x->rd_npkts);
+        x->epsn = e810_psn_add(x->epsn, x->rd.npkts);
         x->msn = (x->msn + 1) & 0xffffff;
+        x->rd.msn = x->msn;
         x->nak_sent = false;
     }
-    x->rd_msn = x->msn;
     x->rdq_count = 0;
     if (!x->rd_stepping) {
         e810_rc_read_step(core, qp, x);
@@ -885,7 +877,7 @@ static void read_again(E810Core *core, E810Qp *qp, E810XQp *x,
         return;
     }
     if (!x->rd_pending ||
-        e810_psn_diff(p->psn, e810_psn_add(x->rd_psn, x->rd_npkts)) < 0) {
+        e810_psn_diff(p->psn, e810_psn_add(x->rd.psn, x->rd.npkts)) < 0) {
         do_read(core, qp, x, p, true);
         return;
     }

@@ -157,16 +157,10 @@ typedef struct E810XQp {
     uint64_t wr_len;
     /* responder: a READ whose responses are still being sent */
     bool rd_pending;
-    bool rd_dup;
-    uint32_t rd_psn;        /* PSN of the request (of response 0) */
-    uint64_t rd_va;
-    uint32_t rd_rkey;
-    uint64_t rd_len;
-    uint32_t rd_npkts;
-    uint32_t rd_next;       /* next response packet */
-    uint32_t rd_msn;
+    E810XRead rd;           /* the READ being answered */
+    uint32_t rd_next;       /* its next response packet */
     bool rd_stepping;       /* in e810_rc_read_step (frames re-enter) */
-    /* READs accepted while one is answered, in PSN order (IRD) */
+    /* READs accepted while rd is answered, in PSN order (IRD) */
     E810XRead rdq[E810_XPORT_RD_QUEUE];
     uint32_t rdq_head;
     uint32_t rdq_count;

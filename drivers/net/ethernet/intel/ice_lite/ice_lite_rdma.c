@@ -244,6 +244,24 @@ void ice_lite_rdma_unplug(struct ice_lite_pf *pf)
 	auxiliary_device_uninit(&iadev->adev);
 }
 
+/* Calls the bound RDMA driver's event handler, if a driver is bound and
+ * has one. The caller holds @pf->adev_mutex and, @pf->adev being set, its
+ * device lock, so the driver cannot go away meanwhile.
+ */
+static void ice_lite_rdma_deliver(struct ice_lite_pf *pf,
+				  struct ice_lite_rdma_event *event)
+{
+	struct device *dev = &pf->adev->adev.dev;
+	const struct ice_lite_rdma_aux_drv *iadrv;
+
+	if (!dev->driver)
+		return;
+	iadrv = container_of(to_auxiliary_drv(dev->driver),
+			     struct ice_lite_rdma_aux_drv, adrv);
+	if (iadrv->event_handler)
+		iadrv->event_handler(&pf->rdma_info, event);
+}
+
 /**
  * ice_lite_rdma_send_event() - deliver an event to the bound RDMA driver
  * @pf: the PF
@@ -258,24 +276,12 @@ void ice_lite_rdma_unplug(struct ice_lite_pf *pf)
 void ice_lite_rdma_send_event(struct ice_lite_pf *pf,
 			      struct ice_lite_rdma_event *event)
 {
-	const struct ice_lite_rdma_aux_drv *iadrv;
-	struct auxiliary_device *adev;
-
 	mutex_lock(&pf->adev_mutex);
-	if (!pf->adev)
-		goto out_unlock;
-
-	adev = &pf->adev->adev;
-	device_lock(&adev->dev);
-	if (adev->dev.driver) {
-		iadrv = container_of(to_auxiliary_drv(adev->dev.driver),
-				     struct ice_lite_rdma_aux_drv, adrv);
-		if (iadrv->event_handler)
-			iadrv->event_handler(&pf->rdma_info, event);
+	if (pf->adev) {
+		device_lock(&pf->adev->adev.dev);
+		ice_lite_rdma_deliver(pf, event);
+		device_unlock(&pf->adev->adev.dev);
 	}
-	device_unlock(&adev->dev);
-
-out_unlock:
 	mutex_unlock(&pf->adev_mutex);
 }
 
@@ -313,34 +319,21 @@ void ice_lite_rdma_notify(struct ice_lite_pf *pf,
 void ice_lite_rdma_tc_change(struct ice_lite_pf *pf,
 			     const struct ieee_ets *ets)
 {
-	const struct ice_lite_rdma_aux_drv *iadrv = NULL;
 	struct ice_lite_rdma_event event = { };
-	struct auxiliary_device *adev = NULL;
 
 	mutex_lock(&pf->adev_mutex);
 	if (pf->adev) {
-		adev = &pf->adev->adev;
-		device_lock(&adev->dev);
-		if (adev->dev.driver)
-			iadrv = container_of(to_auxiliary_drv(adev->dev.driver),
-					     struct ice_lite_rdma_aux_drv, adrv);
-		if (iadrv && !iadrv->event_handler)
-			iadrv = NULL;
-	}
-
-	if (iadrv) {
+		device_lock(&pf->adev->adev.dev);
 		set_bit(ICE_LITE_RDMA_EVENT_BEFORE_TC_CHANGE, event.type);
-		iadrv->event_handler(&pf->rdma_info, &event);
+		ice_lite_rdma_deliver(pf, &event);
 	}
 	pf->ets = *ets;
 	ice_lite_dcb_qos(pf, &pf->rdma_info.qos);
-	if (iadrv) {
+	if (pf->adev) {
 		bitmap_zero(event.type, ICE_LITE_RDMA_EVENT_NBITS);
 		set_bit(ICE_LITE_RDMA_EVENT_AFTER_TC_CHANGE, event.type);
-		iadrv->event_handler(&pf->rdma_info, &event);
+		ice_lite_rdma_deliver(pf, &event);
+		device_unlock(&pf->adev->adev.dev);
 	}
-
-	if (adev)
-		device_unlock(&adev->dev);
 	mutex_unlock(&pf->adev_mutex);
 }
