@@ -450,4 +450,10 @@ E810_AQ_CHECK_SIZE(e810_aqc_add_rdma_qset, 16);
 E810_AQ_CHECK_SIZE(e810_aqc_add_rdma_qset_perq, 24);
 E810_AQ_CHECK_SIZE(e810_aqc_add_rdma_qset_grp, 8);
 
+/* The wire formats of each firmware area, kept in their own headers. */
+#include "e810_aq_nvm.h"
+#include "e810_aq_sched.h"
+#include "e810_aq_ddp.h"
+#include "e810_aq_switch.h"
+
 #endif /* E810_AQ_H */

@@ -42,6 +42,18 @@ void e810_aq_clear_pf_config(E810Core *core)
     core->aq.vsi_allocated = false;
     core->aq.pe_filter = false;
     memset(core->aq.qset_used, 0, sizeof(core->aq.qset_used));
+    e810_nvm_clear_pf_config(core);
+    e810_sched_clear_pf_config(core);
+    e810_ddp_clear_pf_config(core);
+    e810_switch_clear_pf_config(core);
+}
+
+void e810_aq_fw_reset(E810Core *core, E810ResetSource level)
+{
+    e810_nvm_reset(core, level);
+    e810_sched_reset(core, level);
+    e810_ddp_reset(core, level);
+    e810_switch_reset(core, level);
 }
 
 /*

@@ -12,9 +12,11 @@
 #define E810_AQ_H_MODEL
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "hw/e810_aq.h"
+#include "e810_regfile.h"
 
 struct E810Core;
 
@@ -53,6 +55,12 @@ void e810_aq_reset(struct E810Core *core);
  */
 void e810_aq_clear_pf_config(struct E810Core *core);
 
+/*
+ * A device reset of strength @level reaches each area of the firmware
+ * (NVM, scheduler, DDP, switch); each decides what survives it.
+ */
+void e810_aq_fw_reset(struct E810Core *core, E810ResetSource level);
+
 /* Deferred work: executes every posted ATQ command. */
 void e810_aq_process_atq(struct E810Core *core);
 
@@ -69,5 +77,29 @@ void e810_aq_link_data(struct E810Core *core,
 
 /* e810_aq_cmds.c: executes @cmd, returns the AQ return code. */
 enum e810_aq_rc e810_aq_execute(struct E810Core *core, E810AqCmd *cmd);
+
+/*
+ * The commands of one area of the firmware (NVM, scheduler, DDP, switch,
+ * port): each area's file exports a table of these, ended by an entry
+ * whose fn is NULL; e810_aq_execute() looks the opcode up in all of them. A handler validates the command as
+ * firmware would, fills cmd->desc params, cmd->buf and cmd->resp_len, and
+ * returns the AQ return code.
+ */
+typedef struct E810AqHandler {
+    uint16_t opcode;
+    enum e810_aq_rc (*fn)(struct E810Core *core, E810AqCmd *cmd);
+} E810AqHandler;
+
+/* The command's direct parameters (16 bytes at descriptor offset 16). */
+#define E810_AQ_PARAMS(cmd, type) ((type *)(void *)(cmd)->desc.params.raw)
+
+/* EINVAL unless an indirect buffer of at least @min bytes came along. */
+enum e810_aq_rc e810_aq_need_buf(const E810AqCmd *cmd, size_t min);
+
+extern const E810AqHandler e810_nvm_aq_cmds[];      /* e810_nvm.c */
+extern const E810AqHandler e810_sched_aq_cmds[];    /* e810_sched.c */
+extern const E810AqHandler e810_ddp_aq_cmds[];      /* e810_ddp.c */
+extern const E810AqHandler e810_switch_aq_cmds[];   /* e810_switch.c */
+extern const E810AqHandler e810_port_aq_cmds[];     /* e810_port.c */
 
 #endif /* E810_AQ_H_MODEL */

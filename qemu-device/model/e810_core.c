@@ -110,6 +110,7 @@ void e810_core_reset(E810Core *core)
     set_identity(core);
     e810_intr_reset(&core->intr);
     e810_aq_reset(core);
+    e810_aq_fw_reset(core, E810_RST_POR);
     e810_lan_reset(core);
     e810_xport_reset(core);
     e810_rdma_reset(core);
@@ -384,6 +385,7 @@ static void do_pf_reset(E810Core *core)
     e810_intr_reset(&core->intr);
     e810_lan_reset(core);
     e810_aq_clear_pf_config(core);  /* firmware frees the PF's VSI, qsets */
+    e810_aq_fw_reset(core, E810_RST_PFR);
     e810_xport_reset(core);
     e810_rdma_reset(core);  /* the PE function is reset with the PF */
     *e810_regfile_ptr(&core->regs, E810_PFGEN_CTRL) &= ~E810_PFGEN_CTRL_PFSWR;
@@ -400,6 +402,7 @@ static void do_core_reset(E810Core *core)
     set_identity(core);
     e810_intr_reset(&core->intr);
     e810_aq_reset(core);
+    e810_aq_fw_reset(core, type == 2 ? E810_RST_GLOBR : E810_RST_CORER);
     e810_lan_reset(core);
     e810_xport_reset(core);
     e810_rdma_reset(core);

@@ -19,10 +19,14 @@
 
 #include "hw/e810_regs.h"
 #include "e810_aq.h"
+#include "e810_ddp.h"
 #include "e810_intr.h"
 #include "e810_lan.h"
+#include "e810_nvm.h"
 #include "e810_rdma.h"
 #include "e810_regfile.h"
+#include "e810_sched.h"
+#include "e810_switch.h"
 
 typedef enum E810LogLevel {
     E810_LOG_GUEST_ERROR,   /* the guest did something the hardware forbids */
@@ -91,6 +95,10 @@ typedef struct E810Core {
     E810RegFile regs;
     E810Intr intr;
     E810AqState aq;
+    E810Nvm nvm;                        /* NVM and resource ownership */
+    E810Sched sched;                    /* Tx scheduler tree */
+    E810Ddp ddp;                        /* DDP package */
+    E810Switch sw;                      /* switch, VSIs, rules, RSS */
     E810Lan lan;
     E810Rdma rdma;                      /* RDMA protocol engine */
     struct E810Xport *xport;            /* RoCEv2 transport (e810_xport.h) */

@@ -24,7 +24,6 @@
 #include "e810_core.h"
 #include "e810_xport.h"
 
-#define TEID_TXQ_BASE       0x1000
 #define QRX_TAIL_MASK       0x1fff
 #define ETH_HLEN_MIN        14
 #define FCS_LEN             4
@@ -38,7 +37,7 @@ void e810_lan_reset(E810Core *core)
 /* ---- Tx ------------------------------------------------------------------ */
 
 enum e810_aq_rc e810_lan_add_txq(E810Core *core, uint16_t q,
-                                 const uint8_t *ctx, uint32_t *teid)
+                                 const uint8_t *ctx, uint32_t teid)
 {
     E810TxQueue *txq;
     uint32_t qlen;
@@ -66,10 +65,9 @@ enum e810_aq_rc e810_lan_add_txq(E810Core *core, uint16_t q,
     txq->base = e810_ctx_get(ctx, E810_TLAN_CTX_BASE) << E810_TLAN_BASE_SHIFT;
     txq->qlen = qlen;
     txq->src_vsi = e810_ctx_get(ctx, E810_TLAN_CTX_SRC_VSI);
-    txq->teid = TEID_TXQ_BASE + q;
+    txq->teid = teid;
     txq->enabled = true;
     *e810_regfile_ptr(&core->regs, E810_QTX_COMM_HEAD(q)) = 0;
-    *teid = txq->teid;
     return E810_AQ_RC_OK;
 }
 

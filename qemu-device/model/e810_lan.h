@@ -52,9 +52,12 @@ typedef struct E810Lan {
 
 void e810_lan_reset(struct E810Core *core);
 
-/* Admin queue side: add (validated context) and disable a Tx queue. */
+/*
+ * Admin queue side: add (validated context) and disable a Tx queue. The
+ * scheduler (e810_sched.c) owns the queue's leaf node, @teid.
+ */
 enum e810_aq_rc e810_lan_add_txq(struct E810Core *core, uint16_t q,
-                                 const uint8_t *ctx, uint32_t *teid);
+                                 const uint8_t *ctx, uint32_t teid);
 enum e810_aq_rc e810_lan_dis_txq(struct E810Core *core, uint16_t q);
 
 /* Register side effects. */

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause */
+/*
+ * E810 admin queue: the switch commands' wire formats (see e810_aq.h for the
+ * descriptor). Shared by the device model and the drivers.
+ */
+#ifndef E810_AQ_SWITCH_H
+#define E810_AQ_SWITCH_H
+
+#endif /* E810_AQ_SWITCH_H */
