@@ -17,6 +17,11 @@ void e810_ddp_clear_pf_config(E810Core *core)
 {
 }
 
+bool e810_ddp_pkg_loaded(E810Core *core)
+{
+    return false;
+}
+
 const E810AqHandler e810_ddp_aq_cmds[] = {
     { 0, NULL }
 };

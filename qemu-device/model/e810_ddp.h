@@ -25,4 +25,10 @@ void e810_ddp_reset(struct E810Core *core, E810ResetSource level);
 /* 0x02A4 "clear PF configuration" (also run by a PF reset). */
 void e810_ddp_clear_pf_config(struct E810Core *core);
 
+/*
+ * A DDP package has been downloaded and is active (what 0x0C43 reports as
+ * active, and what makes the global config lock answer "done").
+ */
+bool e810_ddp_pkg_loaded(struct E810Core *core);
+
 #endif /* E810_DDP_H_MODEL */

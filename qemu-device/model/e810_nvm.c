@@ -17,6 +17,11 @@ void e810_nvm_clear_pf_config(E810Core *core)
 {
 }
 
+bool e810_nvm_res_held(E810Core *core, uint16_t res_id, bool write)
+{
+    return true;
+}
+
 const E810AqHandler e810_nvm_aq_cmds[] = {
     { 0, NULL }
 };

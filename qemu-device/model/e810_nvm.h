@@ -25,4 +25,10 @@ void e810_nvm_reset(struct E810Core *core, E810ResetSource level);
 /* 0x02A4 "clear PF configuration" (also run by a PF reset). */
 void e810_nvm_clear_pf_config(struct E810Core *core);
 
+/*
+ * Resource ownership (0x0008/0x0009): whether the driver holds resource
+ * @res_id (E810_AQ_RES_ID_*) with at least @write access now.
+ */
+bool e810_nvm_res_held(struct E810Core *core, uint16_t res_id, bool write);
+
 #endif /* E810_NVM_H_MODEL */

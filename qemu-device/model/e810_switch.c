@@ -62,6 +62,15 @@ static enum e810_aq_rc cmd_vsi(E810Core *core, E810AqCmd *cmd)
     return E810_AQ_RC_OK;
 }
 
+bool e810_switch_rx_dest(E810Core *core, const uint8_t *frame, size_t len,
+                         uint16_t *rxq, uint32_t *hash, bool *hash_valid)
+{
+    *rxq = 0;
+    *hash = 0;
+    *hash_valid = false;
+    return true;
+}
+
 const E810AqHandler e810_switch_aq_cmds[] = {
     { E810_AQC_ADD_VSI, cmd_vsi },
     { E810_AQC_UPDATE_VSI, cmd_vsi },
