@@ -30,7 +30,7 @@ HOST_PKGS=(
 write_apt_config() {
 	mkdir -p "$APT_DIR/lists/partial"
 	cat >"$APT_DIR/sources.list.new" <<EOF
-deb http://deb.debian.org/debian bookworm main
+deb http://deb.debian.org/debian bookworm main non-free-firmware
 deb http://deb.debian.org/debian bookworm-updates main
 deb http://deb.debian.org/debian-security bookworm-security main
 deb http://deb.debian.org/debian bookworm-backports main
@@ -194,6 +194,25 @@ fetch_checkpatch() {
 	touch "$dir/.extracted"
 }
 
+# The E810 DDP package (stock ice refuses RDMA without it: Safe Mode), from
+# bookworm's non-free-firmware component; only the package file is kept.
+fetch_ddp_package() {
+	local dir=$CACHE/ddp dl=$CACHE/dl/firmware
+	[ -f "$dir/$DDP_PKG" ] && return 0
+	mkdir -p "$dl"
+	apt_update
+	(cd "$dl" && apt-get "${APT_OPTS[@]}" -q download \
+		"firmware-misc-nonfree=$FW_MISC_VERSION") >/dev/null 2>&1 ||
+		die "could not download firmware-misc-nonfree=$FW_MISC_VERSION"
+	rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
+	dpkg-deb --fsys-tarfile "$dl"/firmware-misc-nonfree_*.deb |
+		tar -x -C "$dir.tmp" "./lib/firmware/intel/ice/ddp/$DDP_PKG" ||
+		die "no intel/ice/ddp/$DDP_PKG in firmware-misc-nonfree"
+	rm -rf "$dir" && mkdir -p "$dir"
+	mv "$dir.tmp/lib/firmware/intel/ice/ddp/$DDP_PKG" "$dir/"
+	rm -rf "$dir.tmp" "$dl"/firmware-misc-nonfree_*.deb
+}
+
 relock() {
 	local spec name
 	for spec in "${HOST_PKGS[@]}"; do
@@ -212,12 +231,13 @@ main() {
 	fi
 	install_host_pkgs
 	case "${1:-all}" in
-	host) ;;
+	host) fetch_ddp_package ;;
 	checkpatch) fetch_checkpatch ;;
 	*)
 		fetch_qemu_source
 		fetch_rdma_core_source
 		fetch_guest_kernel
+		fetch_ddp_package
 		;;
 	esac
 	log "dependencies complete"

@@ -24,6 +24,10 @@ RDMA_CORE_VERSION=56.1
 RDMA_CORE_ORIG=rdma-core_56.1.orig.tar.gz
 MESON_VERSION=1.7.0-1~bpo12+1
 DEBIAN_SUITE=bookworm
+# The E810 DDP package for the guest's stock ice (non-free firmware):
+# bookworm's firmware-misc-nonfree ships intel/ice/ddp/ice-1.3.30.0.pkg.
+FW_MISC_VERSION=20230210-5
+DDP_PKG=ice-1.3.30.0.pkg
 
 # The private apt configuration: bookworm plus backports for binaries, trixie
 # for sources only. The system's own apt sources are never touched.

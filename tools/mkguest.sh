@@ -21,6 +21,7 @@ KDIR=$CACHE/kernel-$KVER
 GDIR=$BUILD/guest
 ROOT=$GDIR/root
 RDMA_ROOT=$BUILD/rdma-core-root
+DDP_FILE=$CACHE/ddp/$DDP_PKG
 
 # bookworm's rdma-core 44 packages pulled in by perftest; their files are
 # removed before our 56.1 build is installed (both use IBVERBS_PRIVATE_34,
@@ -58,20 +59,23 @@ install_modules() {
 	rm -rf "$mdir"
 	mkdir -p "$ROOT/lib/modules"
 	cp -a "$KDIR/lib/modules/$KVER" "$mdir"
-	# The stock E810 drivers must never bind in the guest: ice is
-	# blacklisted; the stock irdma is removed instead, because ours has
-	# the same module name and a blacklist entry would stop ours from
-	# auto-loading when ice_lite publishes its auxiliary device.
+	# Both parents are in the image: the stock ice and our ice_lite (the
+	# run picks one, see e810-init). The stock irdma is removed: ours has
+	# the same module name and lives in updates/.
 	rm -f "$mdir"/kernel/drivers/infiniband/hw/irdma/irdma.ko*
 	mkdir -p "$mdir/updates"
 	cp "$TOP/drivers/net/ethernet/intel/ice_lite/ice_lite.ko" \
 	   "$TOP/drivers/infiniband/hw/irdma/irdma.ko" "$mdir/updates/"
 	depmod -b "$ROOT" "$KVER"
-	mkdir -p "$ROOT/etc/modprobe.d"
-	cat >"$ROOT/etc/modprobe.d/e810-stock-drivers.conf" <<-EOF
-	# The emulated E810 is driven by ice_lite and our irdma, never by ice.
-	blacklist ice
-	EOF
+}
+
+# The DDP package the stock ice loads (intel/ice/ddp/ice.pkg after its
+# per-serial-number name), as firmware-misc-nonfree installs it.
+install_ddp() {
+	local ddp=$ROOT/lib/firmware/intel/ice/ddp
+	mkdir -p "$ddp"
+	cp "$DDP_FILE" "$ddp/$DDP_PKG"
+	ln -sf "$DDP_PKG" "$ddp/ice.pkg"
 }
 
 build_root() {
@@ -82,6 +86,7 @@ build_root() {
 	remove_rdma44
 	cp -a "$RDMA_ROOT"/. "$ROOT"/
 	install_modules
+	install_ddp
 	install -m 0755 "$TOP/tools/guest/e810-init" "$ROOT/sbin/e810-init"
 	echo e810-guest >"$ROOT/etc/hostname"
 	# Our provider is installed next to the stock one, which stays the default.
@@ -129,11 +134,12 @@ up_to_date() {
 	[ -f "$img" ] && [ -f "$GDIR/initrd.cpio" ] || return 1
 	[ -z "$(find "$TOP/tools/guest" "$TOP/tools/mkguest.sh" \
 		"$TOP/drivers/net/ethernet/intel/ice_lite/ice_lite.ko" \
-		"$TOP/drivers/infiniband/hw/irdma/irdma.ko" "$RDMA_ROOT/" \
+		"$TOP/drivers/infiniband/hw/irdma/irdma.ko" "$RDMA_ROOT/" "$DDP_FILE" \
 		-newer "$img" -print -quit 2>/dev/null)" ]
 }
 
 [ -f "$KDIR/.extracted" ] || die "guest kernel missing; run 'make deps'"
+[ -f "$DDP_FILE" ] || die "DDP package missing; run 'make deps'"
 mkdir -p "$CACHE"
 exec 9>"$CACHE/guest.lock"
 flock 9

@@ -455,5 +455,6 @@ E810_AQ_CHECK_SIZE(e810_aqc_add_rdma_qset_grp, 8);
 #include "e810_aq_sched.h"
 #include "e810_aq_ddp.h"
 #include "e810_aq_switch.h"
+#include "e810_aq_port.h"
 
 #endif /* E810_AQ_H */

@@ -68,6 +68,8 @@
 #define E810_PF_FUNC_RID		0x0009E880
 #define E810_PF_FUNC_RID_FUNC_NUM	GENMASK(2, 0)
 #define E810_GL_PWR_MODE_CTL		0x000B820C
+/* [5:4] PSM clock source; 0 = 367 MHz (ice_sched_get_psm_clk_freq()). */
+#define E810_GLGEN_CLKSTAT_SRC		0x000B826C
 #define E810_GLPCI_CNF2			0x000BE004
 #define E810_PFPM_WUS			0x0009DB80
 #define E810_PFQF_FD_ENA		0x0043A000
@@ -85,6 +87,22 @@
 #define E810_PF_FW_ARQH			0x00080380
 #define E810_PF_FW_ATQT			0x00080400
 #define E810_PF_FW_ARQT			0x00080480
+
+/*
+ * The PF side of the VF mailbox: the same ring registers as the admin
+ * queue (LEN has only CRIT b30 and ENABLE b31). ice programs and reads
+ * them back at probe even without VFs (ice_init_all_ctrlq()).
+ */
+#define E810_PF_MBX_ATQBAL		0x0022E100
+#define E810_PF_MBX_ATQBAH		0x0022E180
+#define E810_PF_MBX_ATQLEN		0x0022E200
+#define E810_PF_MBX_ATQH		0x0022E280
+#define E810_PF_MBX_ATQT		0x0022E300
+#define E810_PF_MBX_ARQBAL		0x0022E380
+#define E810_PF_MBX_ARQBAH		0x0022E400
+#define E810_PF_MBX_ARQLEN		0x0022E480
+#define E810_PF_MBX_ARQH		0x0022E500
+#define E810_PF_MBX_ARQT		0x0022E580
 #define E810_PF_FW_AQLEN_LEN		GENMASK(9, 0)
 #define E810_PF_FW_AQLEN_VFE		BIT(28)
 #define E810_PF_FW_AQLEN_OVFL		BIT(29)

@@ -35,6 +35,7 @@ void e810_aq_reset(E810Core *core)
 {
     memset(&core->aq, 0, sizeof(core->aq));
     core->aq.max_frame = E810_AQ_SET_MAC_FRAME_SIZE_MAX;
+    e810_port_reset(core);
 }
 
 void e810_aq_clear_pf_config(E810Core *core)
@@ -223,30 +224,4 @@ bool e810_aq_post_event(E810Core *core, uint16_t opcode, const void *params,
     core->aq.events_posted++;
     e810_intr_cause(core, E810_PFINT_FW_CTL);
     return true;
-}
-
-void e810_aq_link_data(E810Core *core, struct e810_aqc_link_status_data *ld)
-{
-    memset(ld, 0, sizeof(*ld));
-    ld->link_info = E810_AQ_MEDIA_AVAILABLE;
-    if (core->link_up) {
-        ld->link_info |= E810_AQ_LINK_UP;
-        ld->an_info = E810_AQ_AN_COMPLETED;
-        ld->link_speed = htole16(E810_AQ_LINK_SPEED_100GB);
-    }
-    ld->max_frame_size = htole16(core->aq.max_frame);
-}
-
-void e810_aq_link_changed(E810Core *core)
-{
-    struct e810_aqc_get_link_status p = { 0 };
-    struct e810_aqc_link_status_data ld;
-
-    if (!core->aq.lse_enabled ||
-        (core->aq.event_mask & E810_AQ_LINK_EVENT_UPDOWN)) {
-        return;
-    }
-    e810_aq_link_data(core, &ld);
-    p.cmd_flags = htole16(E810_AQ_LSE_IS_ENABLED);
-    e810_aq_post_event(core, E810_AQC_GET_LINK_STATUS, &p, &ld, sizeof(ld));
 }

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "hw/e810_aq.h"
+#include "hw/e810_aq_port.h"
 #include "e810_regfile.h"
 
 struct E810Core;
@@ -33,6 +34,9 @@ typedef struct E810AqState {
     char driver_ver[64];        /* 0x0002 string, NUL-terminated */
     uint16_t qset_id[E810_AQ_MAX_QSETS];    /* RDMA qsets (0x0C33) */
     bool qset_used[E810_AQ_MAX_QSETS];
+    /* The port (e810_port.c): PHY configuration from 0x0601. */
+    struct e810_aqc_set_phy_cfg_data phy_cfg;
+    bool link_enabled;          /* PHY ENA_LINK / restart-AN link enable */
     uint64_t commands;          /* executed, for tests and debugging */
     uint64_t events_posted;
     uint64_t events_dropped;    /* ARQ full or not enabled */
@@ -70,6 +74,12 @@ bool e810_aq_post_event(struct E810Core *core, uint16_t opcode,
 
 /* The link changed: sends the link status event if the driver asked. */
 void e810_aq_link_changed(struct E810Core *core);
+
+/* e810_port.c: the port's power-on state (link enabled, all PHY types). */
+void e810_port_reset(struct E810Core *core);
+
+/* Whether the link is up: the wire has a carrier and the PHY is enabled. */
+bool e810_port_link_up(struct E810Core *core);
 
 /* Fills the 32-byte link status data for 0x0607 and its event. */
 void e810_aq_link_data(struct E810Core *core,

@@ -142,54 +142,6 @@ static enum e810_aq_rc cmd_clear_pf_cfg(E810Core *core, E810AqCmd *cmd)
     return E810_AQ_RC_OK;
 }
 
-static enum e810_aq_rc cmd_set_mac_cfg(E810Core *core, E810AqCmd *cmd)
-{
-    struct e810_aqc_set_mac_cfg *p = E810_AQ_PARAMS(cmd, struct e810_aqc_set_mac_cfg);
-    uint16_t mfs = le16toh(p->max_frame_size);
-
-    if (mfs < 64 || mfs > E810_AQ_SET_MAC_FRAME_SIZE_MAX) {
-        return E810_AQ_RC_EINVAL;
-    }
-    core->aq.max_frame = mfs;
-    return E810_AQ_RC_OK;
-}
-
-static enum e810_aq_rc cmd_get_link_status(E810Core *core, E810AqCmd *cmd)
-{
-    struct e810_aqc_get_link_status *p =
-        E810_AQ_PARAMS(cmd, struct e810_aqc_get_link_status);
-    struct e810_aqc_link_status_data ld;
-    unsigned lse = FIELD_GET(E810_AQ_LSE, le16toh(p->cmd_flags));
-
-    if (p->lport_num != 0) {
-        return E810_AQ_RC_EINVAL;   /* one port per function */
-    }
-    if (lse == E810_AQ_LSE_ENA) {
-        core->aq.lse_enabled = true;
-    } else if (lse == E810_AQ_LSE_DIS) {
-        core->aq.lse_enabled = false;
-    }
-    p->cmd_flags = htole16(core->aq.lse_enabled ? E810_AQ_LSE_IS_ENABLED : 0);
-    if (cmd->has_buf) {
-        e810_aq_link_data(core, &ld);
-        cmd->resp_len = cmd->buf_len < sizeof(ld) ? cmd->buf_len : sizeof(ld);
-        memcpy(cmd->buf, &ld, cmd->resp_len);
-    }
-    return E810_AQ_RC_OK;
-}
-
-static enum e810_aq_rc cmd_set_event_mask(E810Core *core, E810AqCmd *cmd)
-{
-    struct e810_aqc_set_event_mask *p =
-        E810_AQ_PARAMS(cmd, struct e810_aqc_set_event_mask);
-
-    if (p->lport_num != 0) {
-        return E810_AQ_RC_EINVAL;
-    }
-    core->aq.event_mask = le16toh(p->event_mask);
-    return E810_AQ_RC_OK;
-}
-
 static const E810AqHandler aq_cmds[] = {
     { E810_AQC_GET_VER, cmd_get_ver },
     { E810_AQC_DRIVER_VER, cmd_driver_ver },
@@ -199,9 +151,6 @@ static const E810AqHandler aq_cmds[] = {
     { E810_AQC_MANAGE_MAC_READ, cmd_manage_mac_read },
     { E810_AQC_CLEAR_PXE, cmd_nop },
     { E810_AQC_CLEAR_PF_CFG, cmd_clear_pf_cfg },
-    { E810_AQC_SET_MAC_CFG, cmd_set_mac_cfg },
-    { E810_AQC_GET_LINK_STATUS, cmd_get_link_status },
-    { E810_AQC_SET_EVENT_MASK, cmd_set_event_mask },
     { 0, NULL }
 };
 

@@ -124,11 +124,12 @@ void e810_core_set_mac(E810Core *core, const uint8_t mac[6])
 
 void e810_core_set_link(E810Core *core, bool up)
 {
-    if (core->link_up == up) {
-        return;
-    }
+    bool was_up = e810_port_link_up(core);
+
     core->link_up = up;
-    e810_aq_link_changed(core);
+    if (e810_port_link_up(core) != was_up) {
+        e810_aq_link_changed(core);
+    }
 }
 
 void e810_core_inject_pe_criterr(E810Core *core)

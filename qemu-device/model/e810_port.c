@@ -1,6 +1,14 @@
 /*
- * Emulated E810: the port (PHY capabilities and configuration, link, MAC
- * configuration) and the DCB/LLDP agent.
+ * Emulated E810: the port. One QSFP28 cage with a 100G direct-attach
+ * cable: PHY capabilities (0x0600), PHY configuration (0x0601), restart
+ * auto-negotiation (0x0605), MAC configuration (0x0603), link status and
+ * its event (0x0607, 0x0613).
+ *
+ * The link is up when the wire has a carrier (the embedder's link state,
+ * e810_core_set_link) and the PHY is enabled: at power-on firmware brings
+ * the link up on its own; 0x0601 without ENA_LINK or 0x0605 without
+ * LINK_ENABLE takes it down (ice does that for link-down-on-close). Its
+ * speed is the fastest PHY type the configuration allows.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -9,6 +17,246 @@
 
 #include "e810_core.h"
 
+/* What the cage and cable support (get PHY caps, topology). */
+#define PHY_TYPES_SUPPORTED (E810_PHY_TYPE_LOW_100GBASE_CR4 | \
+                             E810_PHY_TYPE_LOW_50GBASE_CR2 | \
+                             E810_PHY_TYPE_LOW_40GBASE_CR4 | \
+                             E810_PHY_TYPE_LOW_25GBASE_CR | \
+                             E810_PHY_TYPE_LOW_10G_SFI_DA)
+#define PHY_FEC_OPTIONS     (E810_AQC_PHY_FEC_25G_RS_528_REQ | \
+                             E810_AQC_PHY_FEC_25G_RS_CLAUSE91_EN | \
+                             E810_AQC_PHY_FEC_25G_KR_CLAUSE74_EN | \
+                             E810_AQC_PHY_FEC_10G_KR_40G_KR4_EN)
+
+/* PHY types from fastest to slowest, with the speed each links at. */
+static const struct {
+    uint64_t type;
+    uint16_t speed;
+} phy_speeds[] = {
+    { E810_PHY_TYPE_LOW_100GBASE_CR4, E810_AQ_LINK_SPEED_100GB },
+    { E810_PHY_TYPE_LOW_50GBASE_CR2, E810_AQ_LINK_SPEED_50GB },
+    { E810_PHY_TYPE_LOW_40GBASE_CR4, E810_AQ_LINK_SPEED_40GB },
+    { E810_PHY_TYPE_LOW_25GBASE_CR, E810_AQ_LINK_SPEED_25GB },
+    { E810_PHY_TYPE_LOW_10G_SFI_DA, E810_AQ_LINK_SPEED_10GB },
+};
+
+void e810_port_reset(E810Core *core)
+{
+    struct e810_aqc_set_phy_cfg_data *c = &core->aq.phy_cfg;
+
+    memset(c, 0, sizeof(*c));
+    c->phy_type_low = htole64(PHY_TYPES_SUPPORTED);
+    c->caps = E810_AQ_PHY_ENA_LINK | E810_AQ_PHY_ENA_AUTO_FEC |
+              E810_AQ_PHY_ENA_TX_PAUSE | E810_AQ_PHY_ENA_RX_PAUSE;
+    c->link_fec_opt = PHY_FEC_OPTIONS;
+    core->aq.link_enabled = true;
+}
+
+/* The fastest configured type, 0 if none: no link can come up. */
+static unsigned active_index(E810Core *core)
+{
+    uint64_t types = le64toh(core->aq.phy_cfg.phy_type_low) &
+                     PHY_TYPES_SUPPORTED;
+    unsigned i;
+
+    for (i = 0; i < sizeof(phy_speeds) / sizeof(phy_speeds[0]); i++) {
+        if (types & phy_speeds[i].type) {
+            return i + 1;
+        }
+    }
+    return 0;
+}
+
+bool e810_port_link_up(E810Core *core)
+{
+    return core->link_up && core->aq.link_enabled && active_index(core);
+}
+
+void e810_aq_link_data(E810Core *core, struct e810_aqc_link_status_data *ld)
+{
+    const struct e810_aqc_set_phy_cfg_data *c = &core->aq.phy_cfg;
+    unsigned i = active_index(core);
+
+    memset(ld, 0, sizeof(*ld));
+    ld->link_info = E810_AQ_MEDIA_AVAILABLE;
+    ld->max_frame_size = htole16(core->aq.max_frame);
+    if (!e810_port_link_up(core)) {
+        return;
+    }
+    ld->link_info |= E810_AQ_LINK_UP;
+    ld->an_info = E810_AQ_AN_COMPLETED;
+    /* Pause as configured; the link partner is taken to agree. */
+    if (c->caps & E810_AQ_PHY_ENA_TX_PAUSE) {
+        ld->an_info |= E810_AQ_LINK_PAUSE_TX;
+    }
+    if (c->caps & E810_AQ_PHY_ENA_RX_PAUSE) {
+        ld->an_info |= E810_AQ_LINK_PAUSE_RX;
+    }
+    ld->link_speed = htole16(phy_speeds[i - 1].speed);
+    ld->phy_type_low = htole64(phy_speeds[i - 1].type);
+    /* 100G over copper runs RS-FEC (clause 91) when FEC is allowed. */
+    if (c->link_fec_opt & (E810_AQC_PHY_FEC_25G_RS_528_REQ |
+                           E810_AQC_PHY_FEC_25G_RS_CLAUSE91_EN)) {
+        ld->cfg = E810_AQ_FEC_RS_528_ENA;
+    }
+}
+
+void e810_aq_link_changed(E810Core *core)
+{
+    struct e810_aqc_get_link_status p = { 0 };
+    struct e810_aqc_link_status_data ld;
+
+    if (!core->aq.lse_enabled ||
+        (core->aq.event_mask & E810_AQ_LINK_EVENT_UPDOWN)) {
+        return;
+    }
+    e810_aq_link_data(core, &ld);
+    p.cmd_flags = htole16(E810_AQ_LSE_IS_ENABLED);
+    e810_aq_post_event(core, E810_AQC_GET_LINK_STATUS, &p, &ld, sizeof(ld));
+}
+
+/* Applies a change of the PHY's own state; an event if the link moved. */
+static void port_changed(E810Core *core, bool was_up)
+{
+    if (e810_port_link_up(core) != was_up) {
+        e810_aq_link_changed(core);
+    }
+}
+
+static enum e810_aq_rc cmd_get_phy_caps(E810Core *core, E810AqCmd *cmd)
+{
+    struct e810_aqc_get_phy_caps *p =
+        E810_AQ_PARAMS(cmd, struct e810_aqc_get_phy_caps);
+    unsigned mode = FIELD_GET(E810_AQC_REPORT_MODE, le16toh(p->param0));
+    const struct e810_aqc_set_phy_cfg_data *c = &core->aq.phy_cfg;
+    struct e810_aqc_get_phy_caps_data d;
+
+    if (p->lport_num != 0 || e810_aq_need_buf(cmd, sizeof(d))) {
+        return E810_AQ_RC_EINVAL;
+    }
+    memset(&d, 0, sizeof(d));
+    switch (mode) {
+    case E810_AQC_REPORT_TOPO_CAP_NO_MEDIA:
+    case E810_AQC_REPORT_TOPO_CAP_MEDIA:
+        d.phy_type_low = htole64(PHY_TYPES_SUPPORTED);
+        d.caps = E810_AQC_PHY_EN_TX_LINK_PAUSE | E810_AQC_PHY_EN_RX_LINK_PAUSE |
+                 E810_AQC_PHY_EN_AUTO_FEC | E810_AQC_PHY_AN_MODE;
+        d.link_fec_options = PHY_FEC_OPTIONS;
+        break;
+    case E810_AQC_REPORT_ACTIVE_CFG:
+        d.phy_type_low = c->phy_type_low;
+        d.phy_type_high = c->phy_type_high;
+        d.caps = c->caps & ~E810_AQ_PHY_ENA_AUTO_LINK_UPDT;
+        d.low_power_ctrl_an = c->low_power_ctrl_an;
+        d.eee_cap = c->eee_cap;
+        d.eeer_value = c->eeer_value;
+        d.link_fec_options = c->link_fec_opt;
+        d.module_compliance_enforcement = c->module_compliance_enforcement;
+        break;
+    default:
+        /* Default-config reports need FW API 1.7.3; this firmware is 1.5. */
+        return E810_AQ_RC_EINVAL;
+    }
+    d.low_power_ctrl_an |= E810_AQC_PHY_AN_EN_CLAUSE73;
+    if (mode != E810_AQC_REPORT_TOPO_CAP_NO_MEDIA) {
+        /* The cage holds a QSFP28 passive copper cable. */
+        d.module_type[0] = E810_AQC_MOD_TYPE_BYTE0_QSFP_PLUS;
+        d.module_type[1] = E810_AQC_MOD_TYPE_BYTE1_CU_PASSIVE;
+        d.module_type[2] = E810_AQC_MOD_TYPE_BYTE2_QSFP_PLUS;
+    }
+    memcpy(cmd->buf, &d, sizeof(d));
+    cmd->resp_len = sizeof(d);
+    return E810_AQ_RC_OK;
+}
+
+static enum e810_aq_rc cmd_set_phy_cfg(E810Core *core, E810AqCmd *cmd)
+{
+    struct e810_aqc_set_phy_cfg_data c;
+    bool was_up = e810_port_link_up(core);
+
+    if (cmd->desc.params.raw[0] != 0 || e810_aq_need_buf(cmd, sizeof(c))) {
+        return E810_AQ_RC_EINVAL;
+    }
+    memcpy(&c, cmd->buf, sizeof(c));
+    if ((c.caps & ~E810_AQ_PHY_ENA_VALID_MASK) ||
+        (le64toh(c.phy_type_low) & ~PHY_TYPES_SUPPORTED) || c.phy_type_high) {
+        return E810_AQ_RC_EINVAL;   /* a type this port cannot run */
+    }
+    core->aq.phy_cfg = c;
+    core->aq.link_enabled = c.caps & E810_AQ_PHY_ENA_LINK;
+    port_changed(core, was_up);
+    return E810_AQ_RC_OK;
+}
+
+static enum e810_aq_rc cmd_restart_an(E810Core *core, E810AqCmd *cmd)
+{
+    struct e810_aqc_restart_an *p =
+        E810_AQ_PARAMS(cmd, struct e810_aqc_restart_an);
+    bool was_up = e810_port_link_up(core);
+
+    if (p->lport_num != 0) {
+        return E810_AQ_RC_EINVAL;
+    }
+    core->aq.link_enabled = p->cmd_flags & E810_AQC_RESTART_AN_LINK_ENABLE;
+    port_changed(core, was_up);
+    return E810_AQ_RC_OK;
+}
+
+static enum e810_aq_rc cmd_set_mac_cfg(E810Core *core, E810AqCmd *cmd)
+{
+    struct e810_aqc_set_mac_cfg *p = 
+        E810_AQ_PARAMS(cmd, struct e810_aqc_set_mac_cfg);
+    uint16_t mfs = le16toh(p->max_frame_size);
+
+    if (mfs < 64 || mfs > E810_AQ_SET_MAC_FRAME_SIZE_MAX) {
+        return E810_AQ_RC_EINVAL;
+    }
+    core->aq.max_frame = mfs;
+    return E810_AQ_RC_OK;
+}
+
+static enum e810_aq_rc cmd_get_link_status(E810Core *core, E810AqCmd *cmd)
+{
+    struct e810_aqc_get_link_status *p =
+        E810_AQ_PARAMS(cmd, struct e810_aqc_get_link_status);
+    struct e810_aqc_link_status_data ld;
+    unsigned lse = FIELD_GET(E810_AQ_LSE, le16toh(p->cmd_flags));
+
+    if (p->lport_num != 0) {
+        return E810_AQ_RC_EINVAL;   /* one port per function */
+    }
+    if (lse == E810_AQ_LSE_ENA) {
+        core->aq.lse_enabled = true;
+    } else if (lse == E810_AQ_LSE_DIS) {
+        core->aq.lse_enabled = false;
+    }
+    p->cmd_flags = htole16(core->aq.lse_enabled ? E810_AQ_LSE_IS_ENABLED : 0);
+    if (cmd->has_buf) {
+        e810_aq_link_data(core, &ld);
+        cmd->resp_len = cmd->buf_len < sizeof(ld) ? cmd->buf_len : sizeof(ld);
+        memcpy(cmd->buf, &ld, cmd->resp_len);
+    }
+    return E810_AQ_RC_OK;
+}
+
+static enum e810_aq_rc cmd_set_event_mask(E810Core *core, E810AqCmd *cmd)
+{
+    struct e810_aqc_set_event_mask *p =
+        E810_AQ_PARAMS(cmd, struct e810_aqc_set_event_mask);
+
+    if (p->lport_num != 0) {
+        return E810_AQ_RC_EINVAL;
+    }
+    core->aq.event_mask = le16toh(p->event_mask);
+    return E810_AQ_RC_OK;
+}
+
 const E810AqHandler e810_port_aq_cmds[] = {
+    { E810_AQC_GET_PHY_CAPS, cmd_get_phy_caps },
+    { E810_AQC_SET_PHY_CFG, cmd_set_phy_cfg },
+    { E810_AQC_RESTART_AN, cmd_restart_an },
+    { E810_AQC_SET_MAC_CFG, cmd_set_mac_cfg },
+    { E810_AQC_GET_LINK_STATUS, cmd_get_link_status },
+    { E810_AQC_SET_EVENT_MASK, cmd_set_event_mask },
     { 0, NULL }
 };

@@ -69,6 +69,7 @@ static const E810RegInfo e810_regs[] = {
     /* CAR_MAX_BW = 1: a 100G part (2-us ITR granularity). */
     R(GL_PWR_MODE_CTL, E810_GL_PWR_MODE_CTL, 1u << 30, RO, E810_RST_POR,
       PLAIN),
+    R(GLGEN_CLKSTAT_SRC, E810_GLGEN_CLKSTAT_SRC, 0, RO, E810_RST_POR, PLAIN),
     /* CACHELINE_SIZE clear: 64-byte lines, what ice assumes. */
     R(GLPCI_CNF2,   E810_GLPCI_CNF2,   0, RO, E810_RST_POR, PLAIN),
     A(QTX_COMM_HEAD, E810_QTX_COMM_HEAD(0), 16384, 0, RO, E810_RST_PFR,
@@ -97,6 +98,20 @@ static const E810RegInfo e810_regs[] = {
     R(PFINT_OICR_CTL, E810_PFINT_OICR_CTL, 0, 0, E810_RST_CORER, PLAIN),
     R(PFINT_AEQCTL, E810_PFINT_AEQCTL, 0, 0, E810_RST_CORER, PLAIN),
     R(GLINT_CTL,    E810_GLINT_CTL, 0, 0, E810_RST_CORER, PLAIN),
+    /*
+     * VF mailbox, PF side: no VF ever sends, so the rings only hold what
+     * the driver programs (EMPR domain like the admin queue).
+     */
+    R(PF_MBX_ATQBAL, E810_PF_MBX_ATQBAL, 0, 0, E810_RST_EMPR, PLAIN),
+    R(PF_MBX_ATQBAH, E810_PF_MBX_ATQBAH, 0, 0, E810_RST_EMPR, PLAIN),
+    R(PF_MBX_ATQLEN, E810_PF_MBX_ATQLEN, 0, 0, E810_RST_EMPR, PLAIN),
+    R(PF_MBX_ATQH,   E810_PF_MBX_ATQH,   0, 0, E810_RST_EMPR, PLAIN),
+    R(PF_MBX_ATQT,   E810_PF_MBX_ATQT,   0, 0, E810_RST_EMPR, PLAIN),
+    R(PF_MBX_ARQBAL, E810_PF_MBX_ARQBAL, 0, 0, E810_RST_EMPR, PLAIN),
+    R(PF_MBX_ARQBAH, E810_PF_MBX_ARQBAH, 0, 0, E810_RST_EMPR, PLAIN),
+    R(PF_MBX_ARQLEN, E810_PF_MBX_ARQLEN, 0, 0, E810_RST_EMPR, PLAIN),
+    R(PF_MBX_ARQH,   E810_PF_MBX_ARQH,   0, 0, E810_RST_EMPR, PLAIN),
+    R(PF_MBX_ARQT,   E810_PF_MBX_ARQT,   0, 0, E810_RST_EMPR, PLAIN),
     /* The eight dword arrays of the Rx context are contiguous. */
     A(QRX_CONTEXT,  E810_QRX_CONTEXT(0, 0), 8 * E810_LAN_MAX_QUEUES, 0, 0,
       E810_RST_PFR, PLAIN),

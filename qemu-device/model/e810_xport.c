@@ -392,7 +392,7 @@ void e810_xport_tx(E810Core *core, E810RocePkt *p, uint8_t *frame,
             return;
         }
     }
-    if (!core->link_up) {
+    if (!e810_port_link_up(core)) {
         xp->stats.tx_link_down++;
         return;
     }

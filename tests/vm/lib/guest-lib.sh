@@ -34,10 +34,14 @@ e810_pci_devs() {
 	done
 }
 
-# The auxiliary RDMA device published for PCI function $1 (none if absent).
+# The parent driver of this run (tools/vm --parent, "# parent:" header).
+E810_PARENT=${E810_PARENT:-ice_lite}
+
+# The auxiliary RDMA device the parent published for PCI function $1 (none
+# if absent): ice_lite.roce.<N>, or ice.roce.<N> under the stock ice.
 e810_aux_of() {
 	local a
-	for a in /sys/bus/auxiliary/devices/ice_lite.roce.*; do
+	for a in /sys/bus/auxiliary/devices/"$E810_PARENT".roce.*; do
 		[ -e "$a" ] || continue
 		[ "$(basename "$(readlink -f "$a/..")")" = "$1" ] && basename "$a"
 	done
