@@ -171,6 +171,10 @@ struct e810_aqc_caps_elem {
 #define E810_CAP_MAX_MTU		0x0047
 #define E810_CAP_RDMA			0x0051	/* number 1 = RDMA enabled */
 
+#define E810_DEV_VSIS			768	/* VSIs of a whole E810 */
+#define E810_RSS_PF_LUT_SIZE		2048	/* PF RSS lookup table entries */
+#define E810_RSS_LUT_ENTRY_WIDTH	7	/* bits per LUT entry */
+
 /* ---- 0x0107 manage MAC read (indirect) ---------------------------------- */
 
 struct e810_aqc_manage_mac_read {

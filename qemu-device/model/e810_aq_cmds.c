@@ -80,20 +80,31 @@ static enum e810_aq_rc cmd_list_caps(E810Core *core, E810AqCmd *cmd)
 {
     struct e810_aqc_list_caps *p = E810_AQ_PARAMS(cmd, struct e810_aqc_list_caps);
     bool dev = le16toh(cmd->desc.opcode) == E810_AQC_LIST_DEV_CAPS;
-    struct e810_aqc_caps_elem caps[8];
+    struct e810_aqc_caps_elem caps[12];
     unsigned n = 0;
 
+    /*
+     * What ice_parse_dev_caps() / ice_parse_func_caps() read. Not listed,
+     * so ice leaves the features off: Flow Director (0x0045), IEEE 1588
+     * (0x0046), SR-IOV (0x0012), LAG (0x0092), Tx topology (0x0085).
+     */
     if (dev) {
         /* Functions 0..pf_id exist: the model only knows its own number. */
         put_cap(&caps[n++], E810_CAP_VALID_FUNCTIONS,
                 (2u << core->pf_id) - 1, 0, 0);
+        /* VSIs of the device left to the host. */
+        put_cap(&caps[n++], E810_CAP_VSI, E810_DEV_VSIS, 0, 0);
     } else {
+        /* ice sizes the function's share itself (768 / functions). */
         put_cap(&caps[n++], E810_CAP_VSI, 1, 0, 0);
-        put_cap(&caps[n++], E810_CAP_RXQS, E810_LAN_NUM_QUEUES, 0, 0);
-        put_cap(&caps[n++], E810_CAP_TXQS, E810_LAN_NUM_QUEUES, 0, 0);
-        put_cap(&caps[n++], E810_CAP_MAX_MTU, E810_AQ_SET_MAC_FRAME_SIZE_MAX - 26,
-                0, 0);
     }
+    put_cap(&caps[n++], E810_CAP_RXQS, E810_LAN_NUM_QUEUES, 0, 0);
+    put_cap(&caps[n++], E810_CAP_TXQS, E810_LAN_NUM_QUEUES, 0, 0);
+    put_cap(&caps[n++], E810_CAP_MAX_MTU, E810_AQ_SET_MAC_FRAME_SIZE_MAX - 26,
+            0, 0);
+    /* The PF's RSS lookup table: 2048 entries of 7 bits (queue index). */
+    put_cap(&caps[n++], E810_CAP_RSS, E810_RSS_PF_LUT_SIZE,
+            E810_RSS_LUT_ENTRY_WIDTH, 0);
     put_cap(&caps[n++], E810_CAP_MSIX, E810_MSIX_VECTORS, 0, 0);
     put_cap(&caps[n++], E810_CAP_RDMA, 1, 0, 0);
 

@@ -1,0 +1,57 @@
+#!/bin/bash
+# topology: hub2
+# parent: ice
+# timeout: 400
+# The guest kernel's stock ice drives both emulated E810 functions: it
+# probes them with the DDP package from /lib/firmware loaded (no Safe
+# Mode), reports the firmware, NVM and package versions the model gives
+# (ethtool -i, devlink dev info), publishes its RDMA auxiliary device
+# ice.roce.<N> for each function, and logs no error or warning except the
+# allowlisted ones below.
+. "$E810_LIB"
+
+# ice lines at KERN_ERR/KERN_WARNING that a real E810 without the feature
+# would also print, one reason each. Everything else fails the scenario.
+ICE_ALLOW=(
+	# The guest kernel is tainted by our out-of-tree modules (unsigned).
+	'module verification failed'
+)
+
+mapfile -t devs < <(e810_pci_devs)
+expect_eq "e810 functions" 2 "${#devs[@]}"
+for d in "${devs[@]}"; do
+	p=/sys/bus/pci/devices/$d
+	expect_eq "$d driver" ice "$(driver_of "$p")"
+	dmesg | grep -q "ice $d: The DDP package was successfully loaded: ICE OS Default Package version 1\.3\.30\.0" &&
+		ok "$d loaded the DDP package ICE OS Default Package 1.3.30.0" ||
+		fail "$d: no DDP load line: $(dmesg | grep "ice $d" | grep -i -m 2 'ddp\|safe mode')"
+	dmesg | grep "ice $d" | grep -qi 'safe mode' &&
+		fail "$d entered Safe Mode" || ok "$d is not in Safe Mode"
+
+	aux=$(e810_aux_of "$d")
+	[ -n "$aux" ] && ok "$d published $aux" || fail "$d published no ice.roce device"
+	[[ $aux =~ ^ice\.roce\.[0-9]+$ ]] || fail "aux device name '$aux'"
+
+	nd=$(e810_netdev_of "$d")
+	[ -n "$nd" ] || { fail "$d has no netdev"; continue; }
+	info=$(ethtool -i "$nd")
+	expect_eq "$nd ethtool driver" ice "$(sed -n 's/^driver: //p' <<<"$info")"
+	expect_eq "$nd bus-info" "$d" "$(sed -n 's/^bus-info: //p' <<<"$info")"
+	# "<NVM major>.<minor> 0x<eetrack> <orom major>.<build>.<patch>"
+	fw=$(sed -n 's/^firmware-version: //p' <<<"$info")
+	[[ $fw =~ ^[0-9a-f]+\.[0-9]{2}\ 0x[0-9a-f]{8}\ [0-9]+\.[0-9]+\.[0-9]+$ ]] &&
+		ok "$nd firmware-version '$fw'" || fail "$nd firmware-version '$fw'"
+
+	dl=$(devlink dev info "pci/$d" 2>&1)
+	grep -q 'fw.mgmt ' <<<"$dl" && ok "devlink: $(grep -m1 'fw.mgmt ' <<<"$dl" | xargs)" ||
+		fail "devlink dev info pci/$d: $(head -n 3 <<<"$dl")"
+	grep -q 'fw.app 1.3.30.0' <<<"$dl" && ok "devlink: fw.app 1.3.30.0" ||
+		fail "devlink has no fw.app 1.3.30.0: $(grep 'fw.app' <<<"$dl" | xargs)"
+done
+
+bad=$(dmesg --level=err,warn | grep -E '^(\[[ 0-9.]+\] )?ice ' |
+      grep -v -F "$(printf '%s\n' "${ICE_ALLOW[@]}")")
+[ -z "$bad" ] && ok "no ice error or warning in dmesg" ||
+	fail "ice errors/warnings: $(head -n 8 <<<"$bad")"
+dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"
+finish
