@@ -53,7 +53,8 @@ void e810_nvm_driver_unloaded(struct E810Core *core);
 
 /*
  * Resource ownership (0x0008/0x0009): whether the driver holds resource
- * @res_id (E810_AQ_RES_ID_*) with at least @write access now.
+ * @res_id (E810_AQ_RES_ID_*) with at least @write access now (an expired
+ * hold is not held; for the SDP resource, pin 0).
  */
 bool e810_nvm_res_held(struct E810Core *core, uint16_t res_id, bool write);
 
