@@ -62,6 +62,7 @@ static enum e810_aq_rc cmd_q_shutdown(E810Core *core, E810AqCmd *cmd)
     if (p->driver_unloading & E810_AQC_DRIVER_UNLOADING) {
         core->aq.driver_loaded = false;
         core->aq.lse_enabled = false;
+        e810_nvm_driver_unloaded(core);
     }
     return E810_AQ_RC_OK;
 }
