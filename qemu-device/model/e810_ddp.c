@@ -34,6 +34,7 @@ static const struct e810_aqc_get_pkg_info nvm_pkg = {
 void e810_ddp_reset(E810Core *core, E810ResetSource level)
 {
     E810Ddp *d = &core->ddp;
+    bool svm_only = d->svm_only;
 
     if (level == E810_RST_PFR) {
         /*
@@ -49,6 +50,7 @@ void e810_ddp_reset(E810Core *core, E810ResetSource level)
      * package again (ice_load_pkg(NULL, pf)), and the VLAN mode with it.
      */
     memset(d, 0, sizeof(*d));
+    d->svm_only = svm_only;
 }
 
 void e810_ddp_clear_pf_config(E810Core *core)
@@ -387,8 +389,14 @@ static enum e810_aq_rc cmd_upload_section(E810Core *core, E810AqCmd *cmd)
             return E810_AQ_RC_EINVAL;
         }
         for (k = 0; k < n; k++) {
-            memcpy((uint8_t *)(m + 1) + k * E810_META_INIT_ENTRY_SIZE,
-                   d->pkg.meta_init[first + k], E810_META_INIT_ENTRY_SIZE);
+            uint8_t *out = (uint8_t *)(m + 1) + k * E810_META_INIT_ENTRY_SIZE;
+
+            memcpy(out, d->pkg.meta_init[first + k],
+                   E810_META_INIT_ENTRY_SIZE);
+            if (d->svm_only && first + k == E810_META_VLAN_MODE_ENTRY) {
+                out[E810_META_VLAN_MODE_BIT / 8] &=
+                    ~(1 << (E810_META_VLAN_MODE_BIT % 8));
+            }
         }
     }
     cmd->resp_len = cmd->buf_len;
@@ -472,7 +480,8 @@ static bool pkg_dvm_capable(const E810Ddp *d)
 {
     const uint8_t *e = d->pkg.meta_init[E810_META_VLAN_MODE_ENTRY];
 
-    return d->active && d->pkg.meta_init_count > E810_META_VLAN_MODE_ENTRY &&
+    return d->active && !d->svm_only &&
+           d->pkg.meta_init_count > E810_META_VLAN_MODE_ENTRY &&
            (e[E810_META_VLAN_MODE_BIT / 8] >> (E810_META_VLAN_MODE_BIT % 8)) & 1;
 }
 

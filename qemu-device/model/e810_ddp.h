@@ -41,6 +41,11 @@ typedef struct E810Ddp {
     uint32_t dl_cfg_bufs;       /* of which configuration buffers */
     E810DdpPkg dl_pkg;          /* what the download carried so far */
     bool dvm;                   /* 0x020C: double VLAN mode */
+    /*
+     * Knob (kept across resets, default off): answer as if the package
+     * could not run double VLAN mode, so ice stays in single VLAN mode.
+     */
+    bool svm_only;
     uint8_t l2tag_prio_tagging;
     uint64_t downloads;         /* completed downloads */
     uint64_t dl_errors;         /* rejected 0x0C40 buffers */

@@ -64,6 +64,13 @@ static void unlock(Fixture *f, uint16_t res)
     }
 }
 
+/* After a device reset: whatever ownership survived, take the lock anew. */
+static void relock(Fixture *f, uint16_t res)
+{
+    req_res(f, 0x0009, res);
+    lock(f, res);
+}
+
 static int setup(void **state)
 {
     Fixture *f = calloc(1, sizeof(*f));
@@ -454,6 +461,18 @@ static void test_vlan_mode(void **state)
                      E810_AQ_RC_OK);
     assert_int_equal(get_vlan_mode(f), 0);
 
+    /* The svm_only knob hides the capability, through a CORER too. */
+    f->h->core.ddp.svm_only = true;
+    e810_aq_fw_reset(&f->h->core, E810_RST_CORER);
+    assert_true(f->h->core.ddp.svm_only);
+    relock(f, E810_DDP_RES_GLOBAL_CFG_LOCK);
+    download(f, &p);
+    assert_int_equal(upload_vlan_entry(f, bm), E810_AQ_RC_OK);
+    assert_false(bm[E810_META_VLAN_MODE_BIT / 8]);
+    assert_int_equal(vlan_mode(f, true, E810_AQ_DVM_VLAN_RDMA_PKT_FLAG_SETTING),
+                     E810_AQ_RC_EINVAL);
+    f->h->core.ddp.svm_only = false;
+
     /* A package without the DVM flag cannot run double VLAN mode. */
     mkpkg(&p, 1, false);
     download(f, &p);
@@ -534,10 +553,12 @@ static void test_resets(void **state)
     e810_aq_fw_reset(core, E810_RST_CORER);
     assert_false(e810_ddp_pkg_loaded(core));
     assert_false(e810_ddp_dvm_enabled(core));
+    relock(f, E810_DDP_RES_GLOBAL_CFG_LOCK);
     download(f, &p);
     assert_true(e810_ddp_pkg_loaded(core));
     e810_aq_fw_reset(core, E810_RST_GLOBR);
     assert_false(e810_ddp_pkg_loaded(core));
+    relock(f, E810_DDP_RES_GLOBAL_CFG_LOCK);
     download(f, &p);
     e810_aq_fw_reset(core, E810_RST_POR);
     assert_false(e810_ddp_pkg_loaded(core));
@@ -678,7 +699,7 @@ static void test_real_package(void **state)
     }
     pkg = load_file(path, &len);
     if (!pkg) {
-        printf("# SKIP: no DDP package at %s (set E810_DDP_PKG)\n", path);
+        printf("# no DDP package at %s (set E810_DDP_PKG)\n", path);
         skip();
     }
     assert_true(len >= 12);
@@ -708,6 +729,7 @@ static void test_real_package(void **state)
 
     /* The unsigned path after a CORER: the whole ice segment. */
     e810_aq_fw_reset(&f->h->core, E810_RST_CORER);
+    relock(f, E810_DDP_RES_GLOBAL_CFG_LOCK);
     tbl = ice_buf_table(ice_seg);
     send_bufs(f, tbl + 4, 0, rd32le(tbl), true);
     assert_true(e810_ddp_pkg_loaded(&f->h->core));
@@ -715,23 +737,22 @@ static void test_real_package(void **state)
     free(pkg);
 }
 
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_info_before_download, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_download_good, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_download_bad_buffers, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_download_order, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_download_without_lock, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_vlan_mode, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_update_pkg, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_resets, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_real_package, setup, teardown),
+        T(test_info_before_download),
+        T(test_download_good),
+        T(test_download_bad_buffers),
+        T(test_download_order),
+        T(test_download_without_lock),
+        T(test_vlan_mode),
+        T(test_update_pkg),
+        T(test_resets),
+        T(test_real_package),
     };
 
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    cmocka_set_message_output(CM_OUTPUT_TAP);
+    return cmocka_run_group_tests_name("model_ddp", tests, NULL, NULL);
 }
