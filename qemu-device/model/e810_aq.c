@@ -123,13 +123,18 @@ static void run_one(E810Core *core, uint64_t desc_addr)
     }
     core->aq.commands++;
     if (cmd.has_buf) {
-        if (rc == E810_AQ_RC_OK && cmd.resp_len &&
+        /*
+         * A failed command returns data only when its handler left some
+         * (e.g. the error offset/info of a package download).
+         */
+        if (cmd.resp_len &&
             !e810_core_dma_write(core, desc_buf_addr(&cmd.desc), cmd.buf,
                                  cmd.resp_len)) {
             rc = E810_AQ_RC_BAD_ADDR;
+            cmd.resp_len = 0;
         }
         /* The returned length never exceeds what the driver gave. */
-        cmd.desc.datalen = htole16(rc == E810_AQ_RC_OK ? cmd.resp_len : 0);
+        cmd.desc.datalen = htole16(cmd.resp_len);
     }
     flags = le16toh(cmd.desc.flags) | E810_AQ_FLAG_DD | E810_AQ_FLAG_CMP;
     if (rc != E810_AQ_RC_OK) {

@@ -64,7 +64,7 @@ static void test_get_version(void **state)
 static void test_unknown_opcode(void **state)
 {
     Fixture *f = *state;
-    struct e810_aq_desc d = aq_desc(0x0C40);    /* package download */
+    struct e810_aq_desc d = aq_desc(0x0FFF);    /* no such command */
 
     assert_int_equal(aq_send(f->h, &f->aq, &d, NULL, 0), E810_AQ_RC_ESRCH);
     assert_true(le16toh(d.flags) & E810_AQ_FLAG_ERR);
