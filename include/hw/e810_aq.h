@@ -164,6 +164,7 @@ struct e810_aqc_caps_elem {
 
 #define E810_CAP_VALID_FUNCTIONS	0x0005	/* number = PF bitmap */
 #define E810_CAP_VSI			0x0017
+#define E810_CAP_DCB			0x0018	/* logical: TC map, phys: max */
 #define E810_CAP_RSS			0x0040
 #define E810_CAP_RXQS			0x0041	/* number, phys_id = first */
 #define E810_CAP_TXQS			0x0042	/* number, phys_id = first */

@@ -111,6 +111,34 @@ struct e810_aqc_restart_an {
 	__u8 reserved2[13];
 };
 
+/* ---- DCB: 0x0302 query / 0x0303 set PFC mode (direct) -------------------- */
+
+#define E810_AQC_QUERY_PFC_MODE		0x0302
+#define E810_AQC_SET_PFC_MODE		0x0303
+
+struct e810_aqc_set_query_pfc_mode {
+	__u8 pfc_mode;
+#define E810_AQC_PFC_VLAN_BASED_PFC	1
+#define E810_AQC_PFC_DSCP_BASED_PFC	2
+	__u8 rsvd[15];
+};
+
+/* ---- LLDP: 0x0A08 set local MIB (indirect) -------------------------------- */
+
+#define E810_AQC_LLDP_SET_LOCAL_MIB	0x0A08
+#define E810_LLDPDU_SIZE		1500
+
+struct e810_aqc_lldp_set_local_mib {
+	__u8 type;
+#define E810_SET_LOCAL_MIB_TYPE_DCBX	BIT(0)
+#define E810_SET_LOCAL_MIB_TYPE_CEE	BIT(1)
+	__u8 reserved0;
+	__le16 length;
+	__u8 reserved1[4];
+	__le32 addr_high;
+	__le32 addr_low;
+};
+
 /* Link status (0x0607) bits the port reports beyond e810_aq.h's. */
 #define E810_AQ_LINK_PAUSE_TX		BIT(5)	/* an_info */
 #define E810_AQ_LINK_PAUSE_RX		BIT(6)
@@ -120,5 +148,7 @@ E810_AQ_CHECK_SIZE(e810_aqc_get_phy_caps, 16);
 E810_AQ_CHECK_SIZE(e810_aqc_get_phy_caps_data, 560);
 E810_AQ_CHECK_SIZE(e810_aqc_set_phy_cfg_data, 24);
 E810_AQ_CHECK_SIZE(e810_aqc_restart_an, 16);
+E810_AQ_CHECK_SIZE(e810_aqc_set_query_pfc_mode, 16);
+E810_AQ_CHECK_SIZE(e810_aqc_lldp_set_local_mib, 16);
 
 #endif /* E810_AQ_PORT_H */

@@ -68,6 +68,14 @@
 #define E810_PF_FUNC_RID		0x0009E880
 #define E810_PF_FUNC_RID_FUNC_NUM	GENMASK(2, 0)
 #define E810_GL_PWR_MODE_CTL		0x000B820C
+/*
+ * PRTDCB_GENS: DCBX_STATUS [2:0] of the firmware's DCBX agent. 7 means
+ * "disabled": ice_init_dcb() then takes the software DCBX/LLDP path.
+ */
+#define E810_PRTDCB_GENS		0x00083020
+#define E810_PRTDCB_GENS_DCBX_STATUS	GENMASK(2, 0)
+#define E810_DCBX_STATUS_DIS		7
+
 /* [5:4] PSM clock source; 0 = 367 MHz (ice_sched_get_psm_clk_freq()). */
 #define E810_GLGEN_CLKSTAT_SRC		0x000B826C
 #define E810_GLPCI_CNF2			0x000BE004

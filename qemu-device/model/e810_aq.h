@@ -37,6 +37,11 @@ typedef struct E810AqState {
     /* The port (e810_port.c): PHY configuration from 0x0601. */
     struct e810_aqc_set_phy_cfg_data phy_cfg;
     bool link_enabled;          /* PHY ENA_LINK / restart-AN link enable */
+    /* DCB in software mode (firmware DCBX agent disabled). */
+    uint8_t pfc_mode;           /* 0x0303 */
+    uint16_t lldp_mib_len;      /* 0x0A08: the local MIB the host set */
+    uint8_t lldp_mib_type;
+    uint64_t lldp_mib_sets;
     uint64_t commands;          /* executed, for tests and debugging */
     uint64_t events_posted;
     uint64_t events_dropped;    /* ARQ full or not enabled */

@@ -108,6 +108,8 @@ static enum e810_aq_rc cmd_list_caps(E810Core *core, E810AqCmd *cmd)
             E810_RSS_LUT_ENTRY_WIDTH, 0);
     put_cap(&caps[n++], E810_CAP_MSIX, E810_MSIX_VECTORS, 0, 0);
     put_cap(&caps[n++], E810_CAP_RDMA, 1, 0, 0);
+    /* DCB capable, TC 0 active, up to 8 TCs (ice_parse_common_caps()). */
+    put_cap(&caps[n++], E810_CAP_DCB, 1, 0x1, 8);
 
     if (!cmd->has_buf) {
         return E810_AQ_RC_EINVAL;

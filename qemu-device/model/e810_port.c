@@ -4,6 +4,11 @@
  * auto-negotiation (0x0605), MAC configuration (0x0603), link status and
  * its event (0x0607, 0x0613).
  *
+ * DCB: the firmware's DCBX agent is disabled (PRTDCB_GENS.DCBX_STATUS =
+ * 7), so ice runs DCBX/LLDP in software (ice_init_pf_dcb(), "FW LLDP is
+ * disabled"): it sets VLAN-based PFC (0x0303) and hands the firmware its
+ * local MIB (0x0A08), which the model checks and keeps.
+ *
  * The link is up when the wire has a carrier (the embedder's link state,
  * e810_core_set_link) and the PHY is enabled: at power-on firmware brings
  * the link up on its own; 0x0601 without ENA_LINK or 0x0605 without
@@ -251,6 +256,41 @@ static enum e810_aq_rc cmd_set_event_mask(E810Core *core, E810AqCmd *cmd)
     return E810_AQ_RC_OK;
 }
 
+static enum e810_aq_rc cmd_pfc_mode(E810Core *core, E810AqCmd *cmd)
+{
+    struct e810_aqc_set_query_pfc_mode *p =
+        E810_AQ_PARAMS(cmd, struct e810_aqc_set_query_pfc_mode);
+
+    if (le16toh(cmd->desc.opcode) == E810_AQC_SET_PFC_MODE) {
+        if (p->pfc_mode != E810_AQC_PFC_VLAN_BASED_PFC &&
+            p->pfc_mode != E810_AQC_PFC_DSCP_BASED_PFC) {
+            return E810_AQ_RC_EINVAL;
+        }
+        core->aq.pfc_mode = p->pfc_mode;
+    }
+    memset(p, 0, sizeof(*p));
+    p->pfc_mode = core->aq.pfc_mode;
+    return E810_AQ_RC_OK;
+}
+
+static enum e810_aq_rc cmd_lldp_set_local_mib(E810Core *core, E810AqCmd *cmd)
+{
+    struct e810_aqc_lldp_set_local_mib *p =
+        E810_AQ_PARAMS(cmd, struct e810_aqc_lldp_set_local_mib);
+    uint16_t len = le16toh(p->length);
+
+    /* An LLDPDU: at least the end TLV, at most one frame's worth. */
+    if (len < 2 || len > E810_LLDPDU_SIZE || e810_aq_need_buf(cmd, len) ||
+        (p->type & ~(E810_SET_LOCAL_MIB_TYPE_DCBX |
+                     E810_SET_LOCAL_MIB_TYPE_CEE))) {
+        return E810_AQ_RC_EINVAL;
+    }
+    core->aq.lldp_mib_len = len;
+    core->aq.lldp_mib_type = p->type;
+    core->aq.lldp_mib_sets++;
+    return E810_AQ_RC_OK;
+}
+
 const E810AqHandler e810_port_aq_cmds[] = {
     { E810_AQC_GET_PHY_CAPS, cmd_get_phy_caps },
     { E810_AQC_SET_PHY_CFG, cmd_set_phy_cfg },
@@ -258,5 +298,8 @@ const E810AqHandler e810_port_aq_cmds[] = {
     { E810_AQC_SET_MAC_CFG, cmd_set_mac_cfg },
     { E810_AQC_GET_LINK_STATUS, cmd_get_link_status },
     { E810_AQC_SET_EVENT_MASK, cmd_set_event_mask },
+    { E810_AQC_QUERY_PFC_MODE, cmd_pfc_mode },
+    { E810_AQC_SET_PFC_MODE, cmd_pfc_mode },
+    { E810_AQC_LLDP_SET_LOCAL_MIB, cmd_lldp_set_local_mib },
     { 0, NULL }
 };
