@@ -99,7 +99,8 @@ static unsigned vsis_used(E810Core *core)
  */
 static enum e810_aq_rc cmd_get_sw_cfg(E810Core *core, E810AqCmd *cmd)
 {
-    struct e810_aqc_get_sw_cfg *p = E810_AQ_PARAMS(cmd, struct e810_aqc_get_sw_cfg);
+    struct e810_aqc_get_sw_cfg *p =
+        E810_AQ_PARAMS(cmd, struct e810_aqc_get_sw_cfg);
     struct e810_aqc_get_sw_cfg_resp_elem e;
 
     if (e810_aq_need_buf(cmd, sizeof(e))) {
@@ -304,6 +305,32 @@ static enum e810_aq_rc cmd_alloc_free_res(E810Core *core, E810AqCmd *cmd)
 
 /* ---- 0x0210..0x0213 VSIs ------------------------------------------------ */
 
+/*
+ * A freed VSI takes its rules along: those it is the source of (Tx) or
+ * the single destination of, and its place in VSI lists.
+ */
+static void vsi_forget(E810Core *core, unsigned slot)
+{
+    E810Vsi *v = &core->sw.vsi[slot];
+    unsigned i;
+
+    for (i = 0; i < E810_SW_MAX_RULES; i++) {
+        E810SwRule *r = &core->sw.rule[i];
+        uint32_t t = FIELD_GET(E810_SW_ACT_TYPE, r->act);
+
+        if ((r->tx && r->src == v->num) ||
+            ((t == E810_SW_ACT_TYPE_FWD_VSI || t == E810_SW_ACT_TYPE_PRUNE) &&
+             !(r->act & (E810_SW_ACT_VSI_LIST | E810_SW_ACT_DROP)) &&
+             FIELD_GET(E810_SW_ACT_VSI_ID, r->act) == v->num)) {
+            r->used = false;
+        }
+    }
+    for (i = 0; i < E810_SW_MAX_VSI_LISTS; i++) {
+        core->sw.vsi_list[i].members &= ~(1u << slot);
+    }
+    v->used = false;
+}
+
 /* Byte ranges of the VSI property sections, by valid_sections bit. */
 static const struct {
     uint16_t bit;
@@ -322,10 +349,13 @@ static const struct {
     { E810_AQ_VSI_PROP_PASID_VALID, 102, 4 },
 };
 
-/* The queue map and queue options of @p make sense for this PF. */
-static bool vsi_props_ok(const struct e810_aqc_vsi_props *p)
+/*
+ * The queue map and queue options of @p make sense for this PF (@add: all
+ * of them count, whatever valid_sections says).
+ */
+static bool vsi_props_ok(const struct e810_aqc_vsi_props *p, bool add)
 {
-    uint16_t valid = le16toh(p->valid_sections);
+    uint16_t valid = add ? 0xffff : le16toh(p->valid_sections);
     unsigned i, first, count;
 
     if (valid & E810_AQ_VSI_PROP_RXQ_MAP_VALID) {
@@ -338,7 +368,7 @@ static bool vsi_props_ok(const struct e810_aqc_vsi_props *p)
         } else {
             first = le16toh(p->q_mapping[0]);
             count = le16toh(p->q_mapping[1]);
-            if (count == 0 || first + count > SW_PF_QUEUES) {
+            if (first + count > SW_PF_QUEUES) {
                 return false;
             }
         }
@@ -395,7 +425,7 @@ static enum e810_aq_rc cmd_vsi(E810Core *core, E810AqCmd *cmd)
             return E810_AQ_RC_EINVAL;
         }
         memcpy(&in, cmd->buf, sizeof(in));
-        if (!vsi_props_ok(&in)) {
+        if (!vsi_props_ok(&in, true)) {
             return E810_AQ_RC_EINVAL;
         }
         if (reqnum & E810_AQ_VSI_IS_VALID) {
@@ -430,7 +460,7 @@ static enum e810_aq_rc cmd_vsi(E810Core *core, E810AqCmd *cmd)
         }
         v = &core->sw.vsi[slot];
         if (opc == E810_AQC_FREE_VSI) {
-            v->used = false;
+            vsi_forget(core, slot);
             vsi_resp(core, cmd, v->num);
             sync_aq_flags(core);
             return E810_AQ_RC_OK;
@@ -448,19 +478,27 @@ static enum e810_aq_rc cmd_vsi(E810Core *core, E810AqCmd *cmd)
             return E810_AQ_RC_EINVAL;
         }
         memcpy(&in, cmd->buf, sizeof(in));
-        if (!vsi_props_ok(&in)) {
+        if (!vsi_props_ok(&in, false)) {
             return E810_AQ_RC_EINVAL;
         }
     }
-    /* Only the sections marked valid change (all start at zero on add). */
+    /*
+     * Add takes the whole context: ice_vsi_init() marks neither the queue
+     * map nor the queue options valid when it adds. An update changes
+     * only the sections marked valid.
+     */
     dst = (uint8_t *)&v->props;
-    for (i = 0; i < sizeof(vsi_sections) / sizeof(vsi_sections[0]); i++) {
-        if (le16toh(in.valid_sections) & vsi_sections[i].bit) {
-            memcpy(dst + vsi_sections[i].off, src + vsi_sections[i].off,
-                   vsi_sections[i].len);
+    if (opc == E810_AQC_ADD_VSI) {
+        memcpy(dst, src, sizeof(in));
+    } else {
+        for (i = 0; i < sizeof(vsi_sections) / sizeof(vsi_sections[0]); i++) {
+            if (le16toh(in.valid_sections) & vsi_sections[i].bit) {
+                memcpy(dst + vsi_sections[i].off, src + vsi_sections[i].off,
+                       vsi_sections[i].len);
+            }
         }
+        v->props.valid_sections |= in.valid_sections;
     }
-    v->props.valid_sections |= in.valid_sections;
     vsi_resp(core, cmd, v->num);
     sync_aq_flags(core);
     return E810_AQ_RC_OK;
@@ -655,6 +693,9 @@ static enum e810_aq_rc cmd_sw_rules(E810Core *core, E810AqCmd *cmd)
     for (i = 0; i < n && rc == E810_AQ_RC_OK; i++) {
         uint8_t *el = cmd->buf + off;
 
+        if (cmd->buf_len - off < sizeof(h)) {
+            return E810_AQ_RC_EINVAL;   /* fewer elements than num_rules */
+        }
         memcpy(&h, el, sizeof(h));
         sz = (opc == E810_AQC_REMOVE_SW_RULES &&
               le16toh(h.type) <= E810_SW_RULE_LKUP_TX) ?
@@ -777,7 +818,7 @@ static enum e810_aq_rc cmd_rss_lut(E810Core *core, E810AqCmd *cmd)
     return E810_AQ_RC_OK;
 }
 
-/* ---- Toeplitz hash -------------------------------------------------------- */
+/* ---- Toeplitz hash ------------------------------------------------------ */
 
 uint32_t e810_toeplitz(const uint8_t *key, const uint8_t *data, size_t len)
 {
@@ -799,7 +840,7 @@ uint32_t e810_toeplitz(const uint8_t *key, const uint8_t *data, size_t len)
     return hash;
 }
 
-/* ---- Rx steering ------------------------------------------------------------ */
+/* ---- Rx steering -------------------------------------------------------- */
 
 typedef struct RxFrame {
     const uint8_t *da;

@@ -414,6 +414,69 @@ static void test_vsi_add_update_get_free(void **state)
     assert_false(f->h->core.aq.pe_filter);
 }
 
+/* ice_vsi_init() adds with only some sections valid: add takes it all. */
+static void test_vsi_add_takes_whole_context(void **state)
+{
+    Fixture *f = *state;
+    struct e810_aq_desc d = aq_desc(E810_AQC_ADD_VSI);
+    struct e810_aqc_add_update_free_vsi_resp *r = (void *)d.params.raw;
+    struct e810_aqc_vsi_props props, got;
+
+    memset(&props, 0, sizeof(props));
+    props.valid_sections = htole16(E810_AQ_VSI_PROP_SECURITY_VALID);
+    props.q_mapping[0] = htole16(8);
+    props.q_mapping[1] = htole16(8);
+    props.tc_mapping[0] = htole16(FIELD_PREP(E810_AQ_VSI_TC_Q_NUM, 3));
+    props.q_opt_rss = E810_AQ_VSI_Q_OPT_RSS_LUT_PF;
+    ((struct e810_aqc_add_update_free_vsi *)d.params.raw)->vsi_flags =
+        htole16(FIELD_PREP(E810_AQ_VSI_TYPE, E810_AQ_VSI_TYPE_PF));
+    assert_int_equal(aq_send(f->h, &f->aq, &d, &props, sizeof(props)),
+                     E810_AQ_RC_OK);
+    memset(&got, 0, sizeof(got));
+    assert_int_equal(vsi_cmd(f, E810_AQC_GET_VSI_PARAMS,
+                             le16toh(r->vsi_num) & E810_AQ_VSI_NUM, &got),
+                     E810_AQ_RC_OK);
+    assert_memory_equal(&got.mapping_flags, &props.mapping_flags, 50);
+    assert_int_equal(got.q_opt_rss, E810_AQ_VSI_Q_OPT_RSS_LUT_PF);
+}
+
+static void test_free_vsi_takes_its_rules(void **state)
+{
+    Fixture *f = *state;
+    uint16_t vsi = add_pf_vsi(f, 1, 0);
+    uint16_t idx = rule_add_ok(f, lkup(true, E810_SW_LKUP_MAC, vsi, fwd(vsi),
+                                       our_mac, -1, -1));
+
+    assert_int_equal(vsi_cmd(f, E810_AQC_FREE_VSI, vsi, NULL), E810_AQ_RC_OK);
+    assert_int_equal(rule_remove(f, idx, true), E810_AQ_RC_ENOENT);
+    /* The next VSI may get the same number: nothing is delivered to it. */
+    assert_int_equal(add_pf_vsi(f, 1, 0), vsi);
+    assert_false(rx_to(f, our_mac));
+}
+
+static void test_rules_malformed(void **state)
+{
+    Fixture *f = *state;
+    uint16_t vsi = add_pf_vsi(f, 1, 0);
+    LkupRule l = lkup(true, E810_SW_LKUP_MAC, vsi, fwd(vsi), our_mac, -1, -1);
+    struct e810_aq_desc d = aq_desc(E810_AQC_ADD_SW_RULES);
+
+    /* Two rules announced, one in the buffer. */
+    ((struct e810_aqc_sw_rules *)d.params.raw)->num_rules = htole16(2);
+    assert_int_equal(aq_send(f->h, &f->aq, &d, &l, sizeof(l)),
+                     E810_AQ_RC_EINVAL);
+    /* A header length past the buffer; an unknown element type. */
+    l = lkup(true, E810_SW_LKUP_MAC, vsi, fwd(vsi), our_mac, -1, -1);
+    l.r.hdr_len = htole16(4000);
+    assert_int_equal(rule_add(f, &l), E810_AQ_RC_EINVAL);
+    l = lkup(true, E810_SW_LKUP_MAC, vsi, fwd(vsi), our_mac, -1, -1);
+    l.r.hdr.type = htole16(9);
+    assert_int_equal(rule_add(f, &l), E810_AQ_RC_EINVAL);
+    d = aq_desc(E810_AQC_ADD_SW_RULES);
+    assert_int_equal(aq_send(f->h, &f->aq, &d, &l, sizeof(l)),
+                     E810_AQ_RC_EINVAL);     /* num_rules 0 */
+}
+
 static void test_rules_add_remove(void **state)
 {
     Fixture *f = *state;
@@ -824,6 +887,9 @@ int main(void)
         T(test_set_port_params),
         T(test_alloc_free_res),
         T(test_vsi_add_update_get_free),
+        T(test_vsi_add_takes_whole_context),
+        T(test_free_vsi_takes_its_rules),
+        T(test_rules_malformed),
         T(test_rules_add_remove),
         T(test_rule_update),
         T(test_rx_dest_decisions),
