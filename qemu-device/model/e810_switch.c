@@ -430,7 +430,8 @@ static enum e810_aq_rc cmd_vsi(E810Core *core, E810AqCmd *cmd)
         }
         if (reqnum & E810_AQ_VSI_IS_VALID) {
             /* A given number: it must be one of ours and free. */
-            slot = FIELD_GET(E810_AQ_VSI_NUM, reqnum) - vsi_num_of(core, 0);
+            slot = (int)FIELD_GET(E810_AQ_VSI_NUM, reqnum) -
+                   (int)vsi_num_of(core, 0);
             if (slot < 0 || slot >= E810_SW_MAX_VSI) {
                 return E810_AQ_RC_EINVAL;
             }
