@@ -15,9 +15,56 @@
 
 struct E810Core;
 
+/* Limits of this model (a real E810 shares 768 VSIs among its PFs). */
+#define E810_SW_MAX_VSI         16      /* per PF */
+#define E810_SW_VSI_POOL        768
+#define E810_SW_MAX_RULES       256
+#define E810_SW_MAX_VSI_LISTS   64
+#define E810_SW_NUM_GLUT        16      /* global RSS LUTs */
+#define E810_SW_NUM_FD_CNT_BLK  4       /* FD counter blocks per PF */
+#define E810_SW_NUM_PROF        256     /* profile / TCAM ids per block */
+
+typedef struct E810Vsi {
+    bool used;
+    uint16_t num;                       /* absolute VSI number */
+    uint8_t type;                       /* E810_AQ_VSI_TYPE_* */
+    struct e810_aqc_vsi_props props;    /* as the driver last set them */
+    bool key_set;
+    uint8_t rss_key[E810_RSS_KEY_SIZE];
+    bool lut_set;
+    uint8_t lut[E810_RSS_LUT_VSI_SIZE]; /* the VSI's own LUT */
+} E810Vsi;
+
+typedef struct E810SwRule {
+    bool used;
+    bool tx;                            /* LKUP_TX, else LKUP_RX */
+    uint16_t recipe;                    /* E810_SW_LKUP_* */
+    uint16_t src;
+    uint32_t act;
+    uint8_t hdr[E810_SW_RULE_DUMMY_ETH_LEN];
+} E810SwRule;
+
+typedef struct E810VsiList {
+    bool used;
+    bool prune;                         /* a prune list (VLAN rules) */
+    uint32_t members;                   /* bit i: slot i of sw.vsi */
+} E810VsiList;
+
 /* What this part of the firmware remembers. */
 typedef struct E810Switch {
-    uint64_t commands;          /* executed, for tests and debugging */
+    E810Vsi vsi[E810_SW_MAX_VSI];
+    E810SwRule rule[E810_SW_MAX_RULES];
+    E810VsiList vsi_list[E810_SW_MAX_VSI_LISTS];
+    bool pf_lut_set;
+    uint8_t pf_lut[E810_RSS_LUT_PF_SIZE];
+    bool glut_set[E810_SW_NUM_GLUT];
+    uint8_t glut[E810_SW_NUM_GLUT][E810_RSS_LUT_GLOBAL_SIZE];
+    uint8_t fd_cnt_blk_used;            /* bitmap of counter blocks */
+    uint8_t prof_used[4][E810_SW_NUM_PROF / 8];  /* FD/hash prof, TCAM */
+    bool double_vlan;                   /* 0x0203 */
+    uint8_t local_fwd_mode;
+    uint64_t commands;                  /* executed, for tests and debugging */
+    uint64_t rx_dropped;                /* frames no rule took */
 } E810Switch;
 
 /* Device reset of strength @level (POR at power-on). */
@@ -35,5 +82,11 @@ void e810_switch_clear_pf_config(struct E810Core *core);
 bool e810_switch_rx_dest(struct E810Core *core, const uint8_t *frame,
                          size_t len, uint16_t *rxq, uint32_t *hash,
                          bool *hash_valid);
+
+/*
+ * The Microsoft RSS Toeplitz hash of @len bytes of @data under @key (at
+ * least @len + 4 bytes long).
+ */
+uint32_t e810_toeplitz(const uint8_t *key, const uint8_t *data, size_t len);
 
 #endif /* E810_SWITCH_H_MODEL */

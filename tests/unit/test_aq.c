@@ -308,11 +308,12 @@ static void test_vsi_and_pe_filter(void **state)
     assert_int_equal(aq_send(f->h, &f->aq, &d, &props, sizeof(props)),
                      E810_AQ_RC_OK);
     num = le16toh(r->vsi_num);
-    /* A second PF VSI does not fit. */
+    /* A second PF-type VSI (ice's loopback VSI) gets its own number. */
     d = aq_desc(E810_AQC_ADD_VSI);
     p->vsi_flags = htole16(FIELD_PREP(E810_AQ_VSI_TYPE, E810_AQ_VSI_TYPE_PF));
     assert_int_equal(aq_send(f->h, &f->aq, &d, &props, sizeof(props)),
-                     E810_AQ_RC_ENOSPC);
+                     E810_AQ_RC_OK);
+    assert_int_not_equal(le16toh(r->vsi_num), num);
 
     d = aq_desc(E810_AQC_UPDATE_VSI);
     p->vsi_num = htole16(num | E810_AQ_VSI_IS_VALID);
@@ -323,7 +324,7 @@ static void test_vsi_and_pe_filter(void **state)
     assert_true(f->h->core.aq.pe_filter);
     /* Updating a VSI that does not exist. */
     d = aq_desc(E810_AQC_UPDATE_VSI);
-    p->vsi_num = htole16((num + 1) | E810_AQ_VSI_IS_VALID);
+    p->vsi_num = htole16((num + 2) | E810_AQ_VSI_IS_VALID);
     assert_int_equal(aq_send(f->h, &f->aq, &d, &props, sizeof(props)),
                      E810_AQ_RC_ENOENT);
 }

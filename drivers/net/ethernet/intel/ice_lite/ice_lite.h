@@ -254,6 +254,7 @@ enum ice_lite_state {
  * @vsi_lock: serialises VSI updates; protects @vsi_props
  * @vsi_num: hardware number of the PF VSI
  * @vsi_props: VSI properties as last given to the firmware
+ * @fltr: the PF VSI's switch rules
  * @link_lock: protects @link and @link_netdev
  * @link: current link state
  * @link_netdev: the netdev whose carrier follows @link, or NULL
@@ -279,6 +280,22 @@ enum ice_lite_state {
  * @ets: the IEEE 802.1Qaz ETS configuration set with dcbnl; written with
  *	RTNL and @adev_mutex held, read with either
  */
+/**
+ * struct ice_lite_fltr - the PF VSI's switch rules (ice_lite_switch.c)
+ * @mac: the unicast address of @uc
+ * @uc: rule index of the unicast MAC rule
+ * @bc: rule index of the broadcast MAC rule
+ * @mc: rule index of the Rx multicast-promiscuous rule
+ * @added: the three rules are in the switch
+ */
+struct ice_lite_fltr {
+	u8 mac[ETH_ALEN];
+	u16 uc;
+	u16 bc;
+	u16 mc;
+	bool added;
+};
+
 struct ice_lite_pf {
 	struct pci_dev *pdev;
 	u8 __iomem *hw_addr;
@@ -296,6 +313,7 @@ struct ice_lite_pf {
 	struct mutex vsi_lock;		/* see above */
 	u16 vsi_num;
 	struct e810_aqc_vsi_props vsi_props;
+	struct ice_lite_fltr fltr;
 
 	spinlock_t link_lock;		/* see above */
 	struct ice_lite_link link;
@@ -389,6 +407,11 @@ u32 ice_lite_link_speed_mbps(u16 speed);
 int ice_lite_add_vsi(struct ice_lite_pf *pf);
 int ice_lite_free_vsi(struct ice_lite_pf *pf);
 int ice_lite_vsi_set_pe_filter(struct ice_lite_pf *pf, bool enable);
+
+/* ice_lite_switch.c */
+int ice_lite_fltr_add(struct ice_lite_pf *pf);
+void ice_lite_fltr_remove(struct ice_lite_pf *pf);
+int ice_lite_set_mac_address(struct net_device *netdev, void *p);
 
 /* ice_lite_sched.c */
 int ice_lite_add_txq(struct ice_lite_pf *pf, u16 txq_id, const u8 *ctx,

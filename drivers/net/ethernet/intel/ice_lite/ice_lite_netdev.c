@@ -143,11 +143,8 @@ static const struct net_device_ops ice_lite_netdev_ops = {
 	.ndo_get_stats64 = ice_lite_get_stats64,
 	.ndo_tx_timeout = ice_lite_tx_timeout,
 	.ndo_validate_addr = eth_validate_addr,
-	/* ice moves its switch rule (add/remove MAC filter) here; the model
-	 * has no MAC filter (the port takes every frame and the stack drops
-	 * what is not for it), so the address is only the netdev's.
-	 */
-	.ndo_set_mac_address = eth_mac_addr,
+	/* moves the unicast switch rule, as ice does */
+	.ndo_set_mac_address = ice_lite_set_mac_address,
 };
 
 /**

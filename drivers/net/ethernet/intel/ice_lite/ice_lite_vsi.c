@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* ice_lite: the PF VSI. Add (0x0210), update (0x0211, the RDMA filter
- * queue option) and free (0x0213). Facts 3.14.
+/* ice_lite: the PF VSI. Add (0x0210, then its switch rules), update
+ * (0x0211, the RDMA filter queue option) and free (0x0213).
  */
 
 #include <linux/bitfield.h>
@@ -83,7 +83,12 @@ int ice_lite_add_vsi(struct ice_lite_pf *pf)
 	pf->vsi_props = props;
 	mutex_unlock(&pf->vsi_lock);
 	dev_dbg(ice_lite_pf_to_dev(pf), "PF VSI %u added\n", vsi_num);
-	return 0;
+
+	/* the switch delivers nothing to a VSI without rules */
+	err = ice_lite_fltr_add(pf);
+	if (err)
+		ice_lite_free_vsi(pf);
+	return err;
 }
 
 /**
@@ -99,6 +104,7 @@ int ice_lite_free_vsi(struct ice_lite_pf *pf)
 	struct e810_aq_desc desc;
 	int err;
 
+	ice_lite_fltr_remove(pf);
 	ice_lite_aq_fill_desc(&desc, E810_AQC_FREE_VSI);
 	cmd = (struct e810_aqc_add_update_free_vsi *)desc.params.raw;
 	cmd->vsi_num = cpu_to_le16(FIELD_PREP(E810_AQ_VSI_NUM, pf->vsi_num) |
