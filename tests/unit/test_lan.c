@@ -192,7 +192,8 @@ static void test_tx_bad_queue_and_doorbells(void **state)
 {
     Fixture *f = *state;
 
-    assert_int_equal(add_txq(f, 1, RING, 0, NULL), E810_AQ_RC_EINVAL);
+    assert_int_equal(add_txq(f, E810_LAN_NUM_QUEUES, RING, 0, NULL),
+                     E810_AQ_RC_EINVAL);
     assert_int_equal(add_txq(f, 0, 4, 0, NULL), E810_AQ_RC_EINVAL);
     assert_int_equal(add_txq(f, 0, RING, 3, NULL), E810_AQ_RC_EINVAL);
     /* Doorbell on a queue never added, then beyond the ring. */
@@ -281,9 +282,11 @@ static void test_rx_frame_lands_in_buffer(void **state)
     assert_true(rd32(f->h, E810_QRX_CTRL(0)) & E810_QRX_CTRL_QENA_STAT);
     fill(frame, sizeof(frame), 2);
     memset(frame, 0xff, 6);     /* broadcast */
-    /* No buffers yet: the frame is held back, not dropped. */
-    assert_false(e810_core_can_receive(&f->h->core));
+    /* No buffers yet: the frame is held back, not dropped, and the port
+     * waits for that queue. */
+    assert_true(e810_core_can_receive(&f->h->core));
     assert_int_equal(e810_core_receive(&f->h->core, frame, sizeof(frame)), 0);
+    assert_false(e810_core_can_receive(&f->h->core));
     rx_post(f, 0, 8, 2048);
     assert_int_equal(f->h->rx_ready, 1);
     assert_true(e810_core_can_receive(&f->h->core));
@@ -379,6 +382,8 @@ static void test_rx_tail_beyond_ring_and_bad_buffer(void **state)
     rx_enable(f, 2048, 9728, 1);
     wr32(f->h, E810_QRX_TAIL(0), RING + 8);
     assert_int_equal(f->h->log_guest_error, 1);
+    memset(frame, 0x22, sizeof(frame));
+    assert_int_equal(e810_core_receive(&f->h->core, frame, sizeof(frame)), 0);
     assert_false(e810_core_can_receive(&f->h->core));
     /* The low three bits of the tail are ignored. */
     rx_post(f, 0, 7, 2048);
