@@ -47,7 +47,7 @@ struct e810_tx_desc {
 #define E810_TXD_OFF_IPLEN		GENMASK(13, 7)	/* 4-byte words */
 #define E810_TXD_OFF_L4LEN		GENMASK(17, 14)	/* 4-byte words */
 
-/* ---- Tx context descriptor (16 bytes, DTYPE 1) ---------------------------- */
+/* ---- Tx context descriptor (16 bytes, DTYPE 1) -------------------------- */
 
 struct e810_tx_ctx_desc {
 	__le32 tunneling_params;
