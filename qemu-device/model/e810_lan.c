@@ -253,6 +253,7 @@ static void send_packet(E810Core *core, unsigned q, TxPacket *pkt)
     uint64_t qw1 = first_data_qw1(pkt);
     uint32_t cmd = FIELD_GET(E810_TXD_CMD, qw1);
     uint32_t off = FIELD_GET(E810_TXD_OFFSET, qw1);
+    bool tag = cmd & E810_TX_DESC_CMD_IL2TAG1;
     bool tso = pkt->has_ctx &&
         (FIELD_GET(E810_TXD_CTX_CMD, pkt->ctx_qw1) & E810_TX_CTX_DESC_TSO);
     int nseg;
@@ -268,7 +269,7 @@ static void send_packet(E810Core *core, unsigned q, TxPacket *pkt)
         return;
     }
     if (tso) {
-        nseg = e810_lan_tso(core, core->lan.frame, pkt->len, cmd, off,
+        nseg = e810_lan_tso(core, core->lan.frame, pkt->len, qw1,
                             pkt->ctx_qw1, pkt->bend, pkt->ndata);
         if (nseg < 0) {
             st->tx_mdd++;
@@ -281,15 +282,14 @@ static void send_packet(E810Core *core, unsigned q, TxPacket *pkt)
     if (pkt->ndata > E810_TX_MAX_DESC_PER_PKT) {
         drop_packet(core, q, pkt, "too many data descriptors");
     } else if (pkt->len < ETH_HLEN_MIN ||
-               pkt->len + FCS_LEN > core->aq.max_frame) {
+               pkt->len + (tag ? 4 : 0) + FCS_LEN > core->aq.max_frame) {
         drop_packet(core, q, pkt, "bad length");
     } else if (!e810_lan_tx_csum(core->lan.frame, pkt->len, cmd, off)) {
         st->tx_mdd++;
         drop_packet(core, q, pkt, "bad checksum offload request");
     } else {
-        core->ops->transmit(core->opaque, core->lan.frame, pkt->len);
-        st->tx_packets++;
-        st->tx_bytes += pkt->len;
+        e810_lan_tx_emit(core, core->lan.frame, pkt->len, tag,
+                         FIELD_GET(E810_TXD_L2TAG1, qw1));
     }
 }
 

@@ -104,14 +104,21 @@ size_t e810_lan_receive(struct E810Core *core, const uint8_t *buf, size_t len);
 bool e810_lan_tx_csum(uint8_t *f, size_t len, uint32_t cmd, uint32_t off);
 
 /*
- * Segments the @len-byte TSO packet @pkt per the context descriptor's
- * @ctx_qw1 and transmits the segments. @bend: where each of the @nb data
- * buffers ends in @pkt. Returns the segments sent, or -1 when the request
- * is invalid (nothing is sent).
+ * Segments the @len-byte TSO packet @pkt per its first data descriptor's
+ * @qw1 and the context descriptor's @ctx_qw1 and transmits the segments.
+ * @bend: where each of the @nb data buffers ends in @pkt. Returns the
+ * segments sent, or -1 when the request is invalid (nothing is sent).
  */
 int e810_lan_tso(struct E810Core *core, const uint8_t *pkt, size_t len,
-                 uint32_t cmd, uint32_t off, uint64_t ctx_qw1,
-                 const uint32_t *bend, unsigned nb);
+                 uint64_t qw1, uint64_t ctx_qw1, const uint32_t *bend,
+                 unsigned nb);
+
+/*
+ * Puts a finished frame on the wire, with the 802.1Q tag @tci inserted
+ * when @tag (@f has room for 4 more bytes), and counts it.
+ */
+void e810_lan_tx_emit(struct E810Core *core, uint8_t *f, size_t len,
+                      bool tag, uint16_t tci);
 
 /* Packet type of a received frame; @status gets L3L4P/IPE/L4E. */
 uint16_t e810_lan_rx_classify(const uint8_t *frame, size_t len,

@@ -220,15 +220,20 @@ bool e810_lan_tx_csum(uint8_t *f, size_t len, uint32_t cmd, uint32_t off)
     return true;
 }
 
-/* Data descriptors (buffers ending at @bend) holding bytes [from, to). */
-static unsigned bufs_in(const uint32_t *bend, unsigned nb, size_t from,
-                        size_t to)
+/*
+ * Data descriptors (buffers ending at @bend) that a segment made of the
+ * headers [0, hlen) and the payload [from, to) takes bytes from; a buffer
+ * holding both counts once.
+ */
+static unsigned seg_bufs(const uint32_t *bend, unsigned nb, size_t hlen,
+                         size_t from, size_t to)
 {
     unsigned k, n = 0;
     size_t start = 0;
 
     for (k = 0; k < nb; k++) {
-        if (bend[k] > start && start < to && bend[k] > from) {
+        if (bend[k] > start &&
+            (start < hlen || (start < to && bend[k] > from))) {
             n++;
         }
         start = bend[k];
@@ -236,10 +241,29 @@ static unsigned bufs_in(const uint32_t *bend, unsigned nb, size_t from,
     return n;
 }
 
-int e810_lan_tso(E810Core *core, const uint8_t *pkt, size_t len,
-                 uint32_t cmd, uint32_t off, uint64_t ctx_qw1,
-                 const uint32_t *bend, unsigned nb)
+void e810_lan_tx_emit(E810Core *core, uint8_t *f, size_t len, bool tag,
+                      uint16_t tci)
 {
+    if (tag) {
+        /* IL2TAG1: the device inserts the 802.1Q tag after the MACs. */
+        memmove(f + 16, f + 12, len - 12);
+        put16(f + 12, ETH_P_8021Q);
+        put16(f + 14, tci);
+        len += 4;
+    }
+    core->ops->transmit(core->opaque, f, len);
+    core->lan.stats.tx_packets++;
+    core->lan.stats.tx_bytes += len;
+}
+
+int e810_lan_tso(E810Core *core, const uint8_t *pkt, size_t len,
+                 uint64_t qw1, uint64_t ctx_qw1, const uint32_t *bend,
+                 unsigned nb)
+{
+    uint32_t cmd = FIELD_GET(E810_TXD_CMD, qw1);
+    uint32_t off = FIELD_GET(E810_TXD_OFFSET, qw1);
+    bool tag = cmd & E810_TX_DESC_CMD_IL2TAG1;
+    uint16_t tci = FIELD_GET(E810_TXD_L2TAG1, qw1);
     uint32_t mss = FIELD_GET(E810_TXD_CTX_MSS, ctx_qw1);
     size_t tso_len = FIELD_GET(E810_TXD_CTX_TSO_LEN, ctx_qw1);
     uint8_t *seg = core->lan.seg;
@@ -255,8 +279,8 @@ int e810_lan_tso(E810Core *core, const uint8_t *pkt, size_t len,
     }
     if (mss < E810_TSO_MSS_MIN || mss > E810_TSO_MSS_MAX || tso_len == 0 ||
         h.hlen + tso_len != len ||
-        h.hlen + mss + FCS_LEN > core->aq.max_frame ||
-        h.hlen + mss > sizeof(core->lan.seg)) {
+        h.hlen + mss + (tag ? 4 : 0) + FCS_LEN > core->aq.max_frame ||
+        h.hlen + mss + 4 > sizeof(core->lan.seg)) {
         return -1;
     }
     nseg = (tso_len + mss - 1) / mss;
@@ -265,8 +289,7 @@ int e810_lan_tso(E810Core *core, const uint8_t *pkt, size_t len,
         size_t from = h.hlen + (size_t)i * mss;
         size_t to = from + mss < len ? from + mss : len;
 
-        if (bufs_in(bend, nb, 0, h.hlen) + bufs_in(bend, nb, from, to) >
-            E810_TX_MAX_DESC_PER_PKT) {
+        if (seg_bufs(bend, nb, h.hlen, from, to) > E810_TX_MAX_DESC_PER_PKT) {
             return -1;
         }
     }
@@ -306,9 +329,7 @@ int e810_lan_tso(E810Core *core, const uint8_t *pkt, size_t len,
             put16(l4 + 4, (uint16_t)(seg_len - h.l4));
         }
         l4_fill_csum(seg, seg_len, &h, seg_len - h.l4);
-        core->ops->transmit(core->opaque, seg, seg_len);
-        core->lan.stats.tx_packets++;
-        core->lan.stats.tx_bytes += seg_len;
+        e810_lan_tx_emit(core, seg, seg_len, tag, tci);
     }
     return nseg;
 }

@@ -337,6 +337,81 @@ static void test_tso_tcp_ipv6_64k(void **state)
     assert_int_equal(rd32(f->h, E810_QTX_COMM_HEAD(0)), next);
 }
 
+/* Posts @n buffers of @pkt, cut at @cuts, as one packet after @ctx. */
+static unsigned post_cut(Fixture *f, unsigned at, uint64_t pkt,
+                         const size_t *cuts, unsigned n, uint64_t ctx,
+                         unsigned cmd, uint16_t tag)
+{
+    size_t off = 0;
+    unsigned k;
+
+    txd_put(f, 0, at++, 0, ctx);
+    for (k = 0; k < n; k++) {
+        unsigned c = cmd | (k == n - 1 ? E810_TX_DESC_CMD_EOP |
+                                         E810_TX_DESC_CMD_RS : 0);
+
+        txd_put(f, 0, at++, pkt + off,
+                data_qw1(cuts[k] - off, c, ETH, 20, 8) |
+                FIELD_PREP(E810_TXD_L2TAG1, tag));
+        off = cuts[k];
+    }
+    return at;
+}
+
+static void test_uso_vlan_and_buffers_per_segment(void **state)
+{
+    Fixture *f = *state;
+    const size_t hlen = ETH + 20 + 8, pay = 1003, mss = 1000;
+    /* Headers and the first payload bytes share a buffer: counted once,
+     * segment 0 takes 8 buffers, as many as the device allows. */
+    const size_t ok_cuts[8] = { 100, 235, 370, 505, 640, 775, 910, 1045 };
+    /* Headers alone, then 9 buffers for segment 0: one too many. */
+    const size_t bad_cuts[10] = { 42, 154, 266, 378, 490, 602, 714, 826, 938,
+                                  1045 };
+    unsigned cmd = E810_TX_DESC_CMD_IIPT_IPV4_CSUM | CSUM_UDP |
+                   E810_TX_DESC_CMD_IL2TAG1;
+    uint64_t b;
+    uint8_t *p;
+    unsigned at, i;
+
+    assert_int_equal(add_txq(f, 0, RING, 0, NULL), E810_AQ_RC_OK);
+    b = mem_alloc(f->h, hlen + pay);
+    p = mem_ptr(f->h, b);
+    eth_hdr(p, 0x0800);
+    ip4_hdr(p + ETH, 0, 17);
+    set16(p + ETH + 20, 4000);
+    set16(p + ETH + 22, 4001);
+    set16(p + ETH + 26, fold16(pseudo(p + ETH, false, 17, 0)));
+    pattern(p + hlen, pay, 6);
+
+    at = post_cut(f, 0, b, ok_cuts, 8, tso_qw1(pay, mss), cmd, 0x2064);
+    kick(f, 0, at);
+    assert_int_equal(f->wire->n, 2);
+    for (i = 0; i < 2; i++) {
+        const uint8_t *s = f->wire->frame[i], *ip = s + ETH + 4;
+        size_t n = i ? pay - mss : mss;
+
+        /* The tag from L2TAG1 sits after the MACs; offsets move by 4. */
+        assert_int_equal(f->wire->len[i], hlen + 4 + n);
+        assert_memory_equal(s, p, 12);
+        assert_int_equal(be16(s + 12), 0x8100);
+        assert_int_equal(be16(s + 14), 0x2064);
+        assert_int_equal(be16(s + 16), 0x0800);
+        assert_int_equal(be16(ip + 2), 28 + n);
+        assert_int_equal(be16(ip + 4), 0x1234 + i);
+        assert_int_equal(be16(ip + 24), 8 + n);     /* UDP length */
+        assert_true(ip4_ok(ip));
+        assert_true(l4_ok(ip, false, 17));
+        assert_memory_equal(ip + 28, p + hlen + i * mss, n);
+    }
+
+    at = post_cut(f, at, b, bad_cuts, 10, tso_qw1(pay, mss), cmd, 0);
+    kick(f, 0, at);
+    assert_int_equal(f->wire->n, 2);
+    assert_int_equal(f->h->core.lan.stats.tx_mdd, 1);
+    assert_int_equal(rd32(f->h, E810_QTX_COMM_HEAD(0)), at);
+}
+
 /* ---- checksum offload ---- */
 
 /* Sends @len bytes at @pkt as one plain packet with @cmd offloads. */
@@ -726,6 +801,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(test_tso_tcp_ipv4_64k),
         T(test_tso_tcp_ipv6_64k),
+        T(test_uso_vlan_and_buffers_per_segment),
         T(test_tx_checksum_offload),
         T(test_bad_offload_requests_dropped),
         T(test_rx_ptype_and_checksum_status),
