@@ -70,6 +70,7 @@ enum e810_aq_rc e810_lan_add_txq(E810Core *core, uint16_t q,
     txq->base = e810_ctx_get(ctx, E810_TLAN_CTX_BASE) << E810_TLAN_BASE_SHIFT;
     txq->qlen = qlen;
     txq->src_vsi = e810_ctx_get(ctx, E810_TLAN_CTX_SRC_VSI);
+    txq->tso_ena = e810_ctx_get(ctx, E810_TLAN_CTX_TSO_ENA);
     txq->teid = teid;
     txq->enabled = true;
     *e810_regfile_ptr(&core->regs, E810_QTX_COMM_HEAD(q)) = 0;
@@ -249,6 +250,7 @@ static void drop_packet(E810Core *core, unsigned q, const TxPacket *pkt,
 /* Sends one gathered packet, with its offloads, or drops it. */
 static void send_packet(E810Core *core, unsigned q, TxPacket *pkt)
 {
+    const E810TxQueue *txq = &core->lan.txq[q];
     E810LanStats *st = &core->lan.stats;
     uint64_t qw1 = first_data_qw1(pkt);
     uint32_t cmd = FIELD_GET(E810_TXD_CMD, qw1);
@@ -269,8 +271,10 @@ static void send_packet(E810Core *core, unsigned q, TxPacket *pkt)
         return;
     }
     if (tso) {
-        nseg = e810_lan_tso(core, core->lan.frame, pkt->len, qw1,
-                            pkt->ctx_qw1, pkt->bend, pkt->ndata);
+        /* A queue without TSO_ENA in its context may not segment. */
+        nseg = !txq->tso_ena ? -1 :
+            e810_lan_tso(core, core->lan.frame, pkt->len, qw1, pkt->ctx_qw1,
+                         pkt->bend, pkt->ndata);
         if (nseg < 0) {
             st->tx_mdd++;
             drop_packet(core, q, pkt, "bad TSO request");

@@ -32,6 +32,7 @@ typedef struct E810TxQueue {
     uint32_t tail;      /* QTX_COMM_DBELL */
     uint32_t teid;
     uint16_t src_vsi;
+    bool tso_ena;       /* context TSO_ENA: TSO allowed on this queue */
 } E810TxQueue;
 
 typedef struct E810RxQueue {

@@ -84,9 +84,12 @@ static inline int teardown(void **state)
     return 0;
 }
 
-/* 0x0C30 with one queue; returns the AQ return code. */
-static inline uint16_t add_txq(Fixture *f, uint16_t q, uint32_t qlen,
-                               uint8_t pf, uint32_t *teid)
+/*
+ * 0x0C30 with one queue, TSO allowed or not (ice_setup_tx_ctx() allows
+ * it); returns the AQ return code.
+ */
+static inline uint16_t add_txq_tso(Fixture *f, uint16_t q, uint32_t qlen,
+                                   uint8_t pf, uint32_t *teid, bool tso)
 {
     struct {
         struct e810_aqc_add_tx_qgrp grp;
@@ -106,11 +109,19 @@ static inline uint16_t add_txq(Fixture *f, uint16_t q, uint32_t qlen,
     e810_ctx_set(b.q.txq_ctx, E810_TLAN_CTX_PF_NUM, pf);
     e810_ctx_set(b.q.txq_ctx, E810_TLAN_CTX_VMVF_TYPE, E810_TLAN_VMVF_TYPE_PF);
     e810_ctx_set(b.q.txq_ctx, E810_TLAN_CTX_LEGACY_INT, 1);
+    e810_ctx_set(b.q.txq_ctx, E810_TLAN_CTX_TSO_ENA, tso);
+    e810_ctx_set(b.q.txq_ctx, E810_TLAN_CTX_TSO_QNUM, q);
     rc = aq_send(f->h, &f->aq, &d, &b, sizeof(b));
     if (teid) {
         *teid = le32toh(b.q.q_teid);
     }
     return rc;
+}
+
+static inline uint16_t add_txq(Fixture *f, uint16_t q, uint32_t qlen,
+                               uint8_t pf, uint32_t *teid)
+{
+    return add_txq_tso(f, q, qlen, pf, teid, true);
 }
 
 static inline struct e810_tx_desc *txd_q(Fixture *f, unsigned q,

@@ -532,6 +532,16 @@ static void test_bad_offload_requests_dropped(void **state)
     kick(f, 0, at);
     assert_int_equal(f->wire->n, 4);
 
+    /* A queue whose context has no TSO_ENA may not segment. */
+    assert_int_equal(add_txq_tso(f, 1, RING, 0, NULL, false), E810_AQ_RC_OK);
+    txd_put(f, 1, 0, 0, good.ctx);
+    txd_put(f, 1, 1, good.pkt, data_qw1(good.len, good.cmd |
+                                        E810_TX_DESC_CMD_EOP |
+                                        E810_TX_DESC_CMD_RS, ETH, 20, 20));
+    kick(f, 1, 2);
+    assert_int_equal(f->wire->n, 4);
+    assert_int_equal(f->h->core.lan.stats.tx_mdd, 8);
+
     /* A context descriptor inside a packet is malformed. */
     txd_put(f, 0, at, good.pkt, data_qw1(100, 0, 0, 0, 0));
     txd_put(f, 0, at + 1, 0, good.ctx);
@@ -539,7 +549,7 @@ static void test_bad_offload_requests_dropped(void **state)
                                              E810_TX_DESC_CMD_RS, 0, 0, 0));
     kick(f, 0, at + 3);
     assert_int_equal(f->wire->n, 4);
-    assert_int_equal(f->h->core.lan.stats.tx_dropped, 8);
+    assert_int_equal(f->h->core.lan.stats.tx_dropped, 9);
     assert_int_equal(rd32(f->h, E810_QTX_COMM_HEAD(0)), at + 3);
 }
 
