@@ -136,14 +136,15 @@ static uint64_t txd_addr(E810TxQueue *txq, uint32_t i)
 static void gather_ctx(TxPacket *pkt, const struct e810_tx_desc *d,
                        uint64_t qw1)
 {
-    const struct e810_tx_ctx_desc *c = (const void *)d;
+    struct e810_tx_ctx_desc c;
 
+    memcpy(&c, d, sizeof(c));
     if (pkt->ndata || pkt->has_ctx) {
         pkt->bad = true;
     }
     pkt->has_ctx = true;
     pkt->ctx_qw1 = qw1;
-    pkt->tunnel = c->tunneling_params != 0;
+    pkt->tunnel = c.tunneling_params != 0;
 }
 
 /*
