@@ -32,6 +32,41 @@ struct e810_tx_desc {
 #define E810_TX_DESC_CMD_EOP		0x001
 #define E810_TX_DESC_CMD_RS		0x002
 #define E810_TX_DESC_CMD_IL2TAG1	0x008
+/* Inner IP type (CMD bits 6:5) and L4 type (CMD bits 9:8) for offloads. */
+#define E810_TX_DESC_CMD_IIPT		0x060
+#define E810_TX_DESC_CMD_IIPT_IPV6	0x020
+#define E810_TX_DESC_CMD_IIPT_IPV4	0x040	/* IP checksum left alone */
+#define E810_TX_DESC_CMD_IIPT_IPV4_CSUM	0x060	/* IP checksum computed */
+#define E810_TX_DESC_CMD_L4T		0x300
+#define E810_TX_DESC_CMD_L4T_TCP	0x100
+#define E810_TX_DESC_CMD_L4T_SCTP	0x200
+#define E810_TX_DESC_CMD_L4T_UDP	0x300
+
+/* OFFSET field of a data descriptor: header lengths for the offloads. */
+#define E810_TXD_OFF_MACLEN		GENMASK(6, 0)	/* 2-byte words */
+#define E810_TXD_OFF_IPLEN		GENMASK(13, 7)	/* 4-byte words */
+#define E810_TXD_OFF_L4LEN		GENMASK(17, 14)	/* 4-byte words */
+
+/* ---- Tx context descriptor (16 bytes, DTYPE 1) -------------------------- */
+
+struct e810_tx_ctx_desc {
+	__le32 tunneling_params;
+	__le16 l2tag2;
+	__le16 rsvd;
+	__le64 qw1;
+};
+
+#define E810_TXD_CTX_CMD		GENMASK_ULL(10, 4)
+#define E810_TXD_CTX_TSO_LEN		GENMASK_ULL(47, 30)
+#define E810_TXD_CTX_MSS		GENMASK_ULL(63, 50)
+
+#define E810_TX_CTX_DESC_TSO		0x01
+#define E810_TX_CTX_DESC_TSYN		0x02
+#define E810_TX_CTX_DESC_IL2TAG2	0x04
+
+/* MSS limits the device accepts for TSO. */
+#define E810_TSO_MSS_MIN		64
+#define E810_TSO_MSS_MAX		9668
 
 /* A packet may use at most this many data descriptors (hardware limit). */
 #define E810_TX_MAX_DESC_PER_PKT	8
@@ -72,10 +107,27 @@ struct e810_rx_flex_desc_nic {
 #define E810_RX_FLEX_UMBCAST		GENMASK(7, 6)
 #define E810_RX_FLEX_STATUS0_DD		BIT(0)
 #define E810_RX_FLEX_STATUS0_EOF	BIT(1)
+#define E810_RX_FLEX_STATUS0_L3L4P	BIT(3)	/* checksums were checked */
+#define E810_RX_FLEX_STATUS0_IPE	BIT(4)	/* bad IPv4 header checksum */
+#define E810_RX_FLEX_STATUS0_L4E	BIT(5)	/* bad TCP/UDP/SCTP checksum */
 #define E810_RX_FLEX_STATUS0_RXE	BIT(10)
+#define E810_RX_FLEX_STATUS0_RSS_VALID	BIT(12)
 
 /* Packet types the model reports (ptype table of the default package). */
 #define E810_PTYPE_MAC_PAY2		1	/* L2 only */
+#define E810_PTYPE_MAC_ARP		11
+#define E810_PTYPE_IPV4_FRAG		22
+#define E810_PTYPE_IPV4_PAY		23
+#define E810_PTYPE_IPV4_UDP		24
+#define E810_PTYPE_IPV4_TCP		26
+#define E810_PTYPE_IPV4_SCTP		27
+#define E810_PTYPE_IPV4_ICMP		28
+#define E810_PTYPE_IPV6_FRAG		88
+#define E810_PTYPE_IPV6_PAY		89
+#define E810_PTYPE_IPV6_UDP		90
+#define E810_PTYPE_IPV6_TCP		92
+#define E810_PTYPE_IPV6_SCTP		93
+#define E810_PTYPE_IPV6_ICMP		94
 
 /* ---- packed queue contexts ----------------------------------------------- */
 
@@ -169,6 +221,8 @@ static inline void e810_ctx_set(__u8 *ctx, struct e810_ctx_field f, __u64 v)
 }
 
 _Static_assert(sizeof(struct e810_tx_desc) == 16, "Tx descriptor is 16 bytes");
+_Static_assert(sizeof(struct e810_tx_ctx_desc) == 16,
+	       "Tx context descriptor is 16 bytes");
 _Static_assert(sizeof(struct e810_rx_desc_read) == 32, "Rx descriptor is 32 bytes");
 _Static_assert(sizeof(struct e810_rx_flex_desc_nic) == 32,
 	       "Rx flex write-back is 32 bytes");

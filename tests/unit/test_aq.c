@@ -103,7 +103,7 @@ static void test_function_caps(void **state)
     assert_non_null(e);
     assert_int_equal(le32toh(e->number), 1);
     assert_non_null(e = find_cap(buf, n, E810_CAP_RXQS));
-    assert_int_equal(le32toh(e->number), 1);
+    assert_int_equal(le32toh(e->number), E810_LAN_NUM_QUEUES);
     assert_non_null(e = find_cap(buf, n, E810_CAP_TXQS));
     assert_non_null(e = find_cap(buf, n, E810_CAP_MSIX));
     assert_int_equal(le32toh(e->number), E810_MSIX_VECTORS);
