@@ -20,8 +20,6 @@
 
 struct E810Core;
 
-#define E810_AQ_MAX_QSETS   16
-
 /* What the firmware remembers between commands. */
 typedef struct E810AqState {
     bool lse_enabled;           /* link status events requested (0x0607) */
@@ -31,8 +29,6 @@ typedef struct E810AqState {
     bool pe_filter;             /* VSI queue option PE_FLTR_EN */
     bool driver_loaded;         /* between get-version and queue shutdown */
     char driver_ver[64];        /* 0x0002 string, NUL-terminated */
-    uint16_t qset_id[E810_AQ_MAX_QSETS];    /* RDMA qsets (0x0C33) */
-    bool qset_used[E810_AQ_MAX_QSETS];
     uint64_t commands;          /* executed, for tests and debugging */
     uint64_t events_posted;
     uint64_t events_dropped;    /* ARQ full or not enabled */

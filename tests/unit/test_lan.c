@@ -22,6 +22,7 @@ typedef struct Fixture {
     Harness *h;
     AqDriver aq;
     uint64_t txring, rxring, bufs;
+    uint32_t qgrp;              /* Tx scheduler queue-group node */
 } Fixture;
 
 static int setup(void **state)
@@ -33,6 +34,7 @@ static int setup(void **state)
         return -1;
     }
     aq_init(f->h, &f->aq);
+    f->qgrp = aq_sched_qgrp(f->h, &f->aq);
     f->txring = mem_alloc(f->h, RING * sizeof(struct e810_tx_desc));
     f->rxring = mem_alloc(f->h, RING * sizeof(struct e810_rx_desc_read));
     f->bufs = mem_alloc(f->h, RING * 2048);
@@ -68,8 +70,10 @@ static uint16_t add_txq(Fixture *f, uint16_t q, uint32_t qlen, uint8_t pf,
     memset(&b, 0, sizeof(b));
     ((struct e810_aqc_add_txqs *)d.params.raw)->num_qgrps = 1;
     d.flags |= htole16(E810_AQ_FLAG_RD);
+    b.grp.parent_teid = htole32(f->qgrp);
     b.grp.num_txqs = 1;
     b.q.txq_id = htole16(q);
+    b.q.info.valid_sections = E810_AQC_ELEM_VALID_GENERIC;
     e810_ctx_set(b.q.txq_ctx, E810_TLAN_CTX_BASE,
                  f->txring >> E810_TLAN_BASE_SHIFT);
     e810_ctx_set(b.q.txq_ctx, E810_TLAN_CTX_QLEN, qlen);
@@ -219,6 +223,7 @@ static void test_tx_disable(void **state)
             E810_TX_DESC_DTYPE_DATA);
     wr32(f->h, E810_QTX_COMM_DBELL(0), 1);
     memset(&dis, 0, sizeof(dis));
+    dis.it.parent_teid = htole32(f->qgrp);
     dis.it.num_qs = 1;
     ((struct e810_aqc_dis_txqs *)d.params.raw)->num_entries = 1;
     ((struct e810_aqc_dis_txqs *)d.params.raw)->cmd_type =
