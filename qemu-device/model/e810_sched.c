@@ -21,6 +21,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <endian.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "e810_core.h"
@@ -331,79 +332,101 @@ static bool accepts_se(const E810SchedNode *parent)
            parent->layer < E810_SCHED_LAYER_QGRP;
 }
 
-static enum e810_aq_rc cmd_add_elems(E810Core *core, E810AqCmd *cmd)
-{
-    struct e810_aqc_sched_elem_cmd *p = elem_cmd(core, cmd);
-    E810Sched *s = &core->sched;
-    unsigned g, ngrp = le16toh(p->num_elem_req);
-    size_t off = 0;
-
-    p->num_elem_resp = 0;
-    if (ngrp == 0 || !cmd->has_buf) {
-        return E810_AQ_RC_EINVAL;
-    }
-    for (g = 0; g < ngrp; g++) {
-        struct e810_aqc_txsched_topo_grp_info_hdr hdr;
-        struct e810_aqc_txsched_elem_data el;
-        E810SchedNode *parent;
-        enum e810_aq_rc rc;
-        unsigned i, n;
-
-        if (off + sizeof(hdr) > cmd->buf_len) {
-            return E810_AQ_RC_EINVAL;
-        }
-        memcpy(&hdr, cmd->buf + off, sizeof(hdr));
-        off += sizeof(hdr);
-        n = le16toh(hdr.num_elems);
-        if (n == 0 || off + n * sizeof(el) > cmd->buf_len) {
-            return E810_AQ_RC_EINVAL;
-        }
-        parent = find_node(s, le32toh(hdr.parent_teid));
-        if (!parent) {
-            return E810_AQ_RC_ENOENT;
-        }
-        if (!accepts_se(parent)) {
-            return E810_AQ_RC_EINVAL;
-        }
-        /* The whole group is checked before any of it is added. */
-        for (i = 0; i < n; i++) {
-            memcpy(&el, cmd->buf + off + i * sizeof(el), sizeof(el));
-            if (el.parent_teid != hdr.parent_teid ||
-                (el.data.elem_type != E810_AQC_ELEM_TYPE_SE_GENERIC &&
-                 el.data.elem_type != E810_AQC_ELEM_TYPE_SE_PADDED) ||
-                !(el.data.valid_sections & E810_AQC_ELEM_VALID_GENERIC)) {
-                return E810_AQ_RC_EINVAL;
-            }
-        }
-        rc = room_under(s, parent, n);
-        if (rc != E810_AQ_RC_OK) {
-            return rc;
-        }
-        for (i = 0; i < n; i++) {
-            E810SchedNode *c;
-
-            memcpy(&el, cmd->buf + off, sizeof(el));
-            c = add_node(s, parent, el.data.elem_type, &el.data);
-            el.node_teid = htole32(c->teid);
-            memcpy(cmd->buf + off, &el, sizeof(el));
-            off += sizeof(el);
-        }
-        p->num_elem_resp = htole16(g + 1);
-    }
-    cmd->resp_len = off;
-    return E810_AQ_RC_OK;
-}
-
 /* Software may delete what it could have added (and the default nodes). */
 static bool deletable(const E810SchedNode *n)
 {
     return n->layer > E810_SCHED_LAYER_TC && n->layer < E810_SCHED_LAYER_LEAF;
 }
 
-static enum e810_aq_rc cmd_delete_elems(E810Core *core, E810AqCmd *cmd)
+/*
+ * The next group of a 0x0401 / 0x040F buffer at *@off: its header, then
+ * @n records of @rec bytes under @parent. Advances *@off past the header.
+ */
+static enum e810_aq_rc read_group(E810Sched *s, const E810AqCmd *cmd,
+                                  size_t *off, size_t rec, unsigned *n,
+                                  E810SchedNode **parent)
+{
+    struct e810_aqc_txsched_topo_grp_info_hdr hdr;
+
+    if (*off + sizeof(hdr) > cmd->buf_len) {
+        return E810_AQ_RC_EINVAL;
+    }
+    memcpy(&hdr, cmd->buf + *off, sizeof(hdr));
+    *off += sizeof(hdr);
+    *n = le16toh(hdr.num_elems);
+    if (*n == 0 || *off + *n * rec > cmd->buf_len) {
+        return E810_AQ_RC_EINVAL;
+    }
+    *parent = find_node(s, le32toh(hdr.parent_teid));
+    return *parent ? E810_AQ_RC_OK : E810_AQ_RC_ENOENT;
+}
+
+/* Adds the @n records at @off under @parent, all checked first. */
+static enum e810_aq_rc add_group(E810Sched *s, E810AqCmd *cmd, size_t off,
+                                 unsigned n, E810SchedNode *parent)
+{
+    struct e810_aqc_txsched_elem_data el;
+    unsigned i;
+
+    if (!accepts_se(parent)) {
+        return E810_AQ_RC_EINVAL;
+    }
+    for (i = 0; i < n; i++) {
+        memcpy(&el, cmd->buf + off + i * sizeof(el), sizeof(el));
+        if (le32toh(el.parent_teid) != parent->teid ||
+            (el.data.elem_type != E810_AQC_ELEM_TYPE_SE_GENERIC &&
+             el.data.elem_type != E810_AQC_ELEM_TYPE_SE_PADDED) ||
+            !(el.data.valid_sections & E810_AQC_ELEM_VALID_GENERIC)) {
+            return E810_AQ_RC_EINVAL;
+        }
+    }
+    if (room_under(s, parent, n) != E810_AQ_RC_OK) {
+        return E810_AQ_RC_ENOSPC;
+    }
+    for (i = 0; i < n; i++, off += sizeof(el)) {
+        memcpy(&el, cmd->buf + off, sizeof(el));
+        el.node_teid = htole32(add_node(s, parent, el.data.elem_type,
+                                        &el.data)->teid);
+        memcpy(cmd->buf + off, &el, sizeof(el));
+    }
+    return E810_AQ_RC_OK;
+}
+
+/* Deletes the @n TEIDs at @off, children of @parent without children. */
+static enum e810_aq_rc delete_group(E810Sched *s, E810AqCmd *cmd, size_t off,
+                                    unsigned n, E810SchedNode *parent)
+{
+    unsigned i;
+
+    for (i = 0; i < n; i++, off += 4) {
+        __le32 t;
+        E810SchedNode *c;
+
+        memcpy(&t, cmd->buf + off, sizeof(t));
+        c = find_node(s, le32toh(t));
+        if (!c) {
+            return E810_AQ_RC_ENOENT;
+        }
+        if (c->parent != node_index(s, parent) || !deletable(c)) {
+            return E810_AQ_RC_EINVAL;
+        }
+        if (c->num_children) {
+            return E810_AQ_RC_EBUSY;
+        }
+        remove_node(s, c);
+    }
+    return E810_AQ_RC_OK;
+}
+
+/*
+ * 0x0401 and 0x040F: num_elem_req groups, each done whole or not at all
+ * and in order; num_elem_resp counts the groups done.
+ */
+static enum e810_aq_rc group_cmd(E810Core *core, E810AqCmd *cmd, bool add)
 {
     struct e810_aqc_sched_elem_cmd *p = elem_cmd(core, cmd);
     E810Sched *s = &core->sched;
+    size_t rec = add ? sizeof(struct e810_aqc_txsched_elem_data) : 4;
     unsigned g, ngrp = le16toh(p->num_elem_req);
     size_t off = 0;
 
@@ -412,43 +435,35 @@ static enum e810_aq_rc cmd_delete_elems(E810Core *core, E810AqCmd *cmd)
         return E810_AQ_RC_EINVAL;
     }
     for (g = 0; g < ngrp; g++) {
-        struct e810_aqc_txsched_topo_grp_info_hdr hdr;
         E810SchedNode *parent;
-        unsigned i, n;
+        enum e810_aq_rc rc;
+        unsigned n;
 
-        if (off + sizeof(hdr) > cmd->buf_len) {
-            return E810_AQ_RC_EINVAL;
+        rc = read_group(s, cmd, &off, rec, &n, &parent);
+        if (rc == E810_AQ_RC_OK) {
+            rc = add ? add_group(s, cmd, off, n, parent) :
+                       delete_group(s, cmd, off, n, parent);
         }
-        memcpy(&hdr, cmd->buf + off, sizeof(hdr));
-        off += sizeof(hdr);
-        n = le16toh(hdr.num_elems);
-        if (n == 0 || off + n * 4u > cmd->buf_len) {
-            return E810_AQ_RC_EINVAL;
+        if (rc != E810_AQ_RC_OK) {
+            return rc;
         }
-        parent = find_node(s, le32toh(hdr.parent_teid));
-        if (!parent) {
-            return E810_AQ_RC_ENOENT;
-        }
-        for (i = 0; i < n; i++, off += 4) {
-            __le32 t;
-            E810SchedNode *c;
-
-            memcpy(&t, cmd->buf + off, sizeof(t));
-            c = find_node(s, le32toh(t));
-            if (!c) {
-                return E810_AQ_RC_ENOENT;
-            }
-            if (c->parent != node_index(s, parent) || !deletable(c)) {
-                return E810_AQ_RC_EINVAL;
-            }
-            if (c->num_children) {
-                return E810_AQ_RC_EBUSY;
-            }
-            remove_node(s, c);
-        }
+        off += n * rec;
         p->num_elem_resp = htole16(g + 1);
     }
+    if (add) {
+        cmd->resp_len = off;
+    }
     return E810_AQ_RC_OK;
+}
+
+static enum e810_aq_rc cmd_add_elems(E810Core *core, E810AqCmd *cmd)
+{
+    return group_cmd(core, cmd, true);
+}
+
+static enum e810_aq_rc cmd_delete_elems(E810Core *core, E810AqCmd *cmd)
+{
+    return group_cmd(core, cmd, false);
 }
 
 static enum e810_aq_rc cmd_move_elems(E810Core *core, E810AqCmd *cmd)
@@ -510,131 +525,106 @@ static enum e810_aq_rc cmd_move_elems(E810Core *core, E810AqCmd *cmd)
 
 /* ---- 0x0404 get, 0x0403 update, 0x0409/0x040A suspend/resume ------------- */
 
-/* Checks a buffer of @n records of @size bytes; OK and n > 0. */
-static enum e810_aq_rc elem_list(const E810AqCmd *cmd, unsigned n,
-                                 size_t size)
+/* 0x0403: the sections @d marks valid replace the node's. */
+static void update_elem(E810SchedNode *node,
+                        const struct e810_aqc_txsched_elem *d)
 {
-    if (n == 0) {
-        return E810_AQ_RC_EINVAL;
+    uint8_t v = d->valid_sections;
+
+    if (v & E810_AQC_ELEM_VALID_GENERIC) {
+        node->info.generic = d->generic;
     }
-    return e810_aq_need_buf(cmd, n * size);
+    if (v & E810_AQC_ELEM_VALID_CIR) {
+        node->info.cir_bw_profile_idx = d->cir_bw_profile_idx;
+        node->info.cir_bw_alloc = d->cir_bw_alloc;
+    }
+    if (v & E810_AQC_ELEM_VALID_EIR) {
+        node->info.eir_bw_profile_idx = d->eir_bw_profile_idx;
+        node->info.eir_bw_alloc = d->eir_bw_alloc;
+    }
+    if (v & E810_AQC_ELEM_VALID_SHARED) {
+        node->info.srl_id = d->srl_id;
+    }
+    node->info.valid_sections |= v & (E810_AQC_ELEM_VALID_GENERIC |
+                                      E810_AQC_ELEM_VALID_CIR |
+                                      E810_AQC_ELEM_VALID_EIR |
+                                      E810_AQC_ELEM_VALID_SHARED);
 }
 
-static enum e810_aq_rc cmd_get_elems(E810Core *core, E810AqCmd *cmd)
+enum elem_op { ELEM_GET, ELEM_UPDATE, ELEM_SUSPEND, ELEM_RESUME };
+
+/*
+ * Commands on a list of num_elem_req elements: 24-byte element records
+ * (get, update) or TEIDs (suspend, resume). The first unknown TEID stops
+ * the list; num_elem_resp counts the elements done.
+ */
+static enum e810_aq_rc elem_list_cmd(E810Core *core, E810AqCmd *cmd,
+                                     enum elem_op op)
 {
     struct e810_aqc_sched_elem_cmd *p = elem_cmd(core, cmd);
     E810Sched *s = &core->sched;
+    size_t rec = op <= ELEM_UPDATE ?
+                 sizeof(struct e810_aqc_txsched_elem_data) : 4;
     unsigned i, n = le16toh(p->num_elem_req);
-    enum e810_aq_rc rc = elem_list(cmd, n, 24);
+    enum e810_aq_rc rc = n ? e810_aq_need_buf(cmd, n * rec) :
+                             E810_AQ_RC_EINVAL;
 
     p->num_elem_resp = 0;
-    if (rc != E810_AQ_RC_OK) {
-        return rc;
-    }
-    for (i = 0; i < n; i++) {
+    for (i = 0; i < n && rc == E810_AQ_RC_OK; i++) {
         struct e810_aqc_txsched_elem_data d;
-        const E810SchedNode *node;
-
-        memcpy(&d, cmd->buf + i * sizeof(d), sizeof(d));
-        node = find_node(s, le32toh(d.node_teid));
-        if (!node) {
-            return E810_AQ_RC_ENOENT;
-        }
-        put_elem(s, node, &d);
-        memcpy(cmd->buf + i * sizeof(d), &d, sizeof(d));
-        p->num_elem_resp = htole16(i + 1);
-        cmd->resp_len = (i + 1) * sizeof(d);
-    }
-    return E810_AQ_RC_OK;
-}
-
-static enum e810_aq_rc cmd_cfg_elems(E810Core *core, E810AqCmd *cmd)
-{
-    struct e810_aqc_sched_elem_cmd *p = elem_cmd(core, cmd);
-    E810Sched *s = &core->sched;
-    unsigned i, n = le16toh(p->num_elem_req);
-    enum e810_aq_rc rc = elem_list(cmd, n, 24);
-
-    p->num_elem_resp = 0;
-    if (rc != E810_AQ_RC_OK) {
-        return rc;
-    }
-    for (i = 0; i < n; i++) {
-        struct e810_aqc_txsched_elem_data d;
-        E810SchedNode *node;
-        uint8_t v;
-
-        memcpy(&d, cmd->buf + i * sizeof(d), sizeof(d));
-        node = find_node(s, le32toh(d.node_teid));
-        if (!node) {
-            return E810_AQ_RC_ENOENT;
-        }
-        v = d.data.valid_sections;
-        if (v & E810_AQC_ELEM_VALID_GENERIC) {
-            node->info.generic = d.data.generic;
-        }
-        if (v & E810_AQC_ELEM_VALID_CIR) {
-            node->info.cir_bw_profile_idx = d.data.cir_bw_profile_idx;
-            node->info.cir_bw_alloc = d.data.cir_bw_alloc;
-        }
-        if (v & E810_AQC_ELEM_VALID_EIR) {
-            node->info.eir_bw_profile_idx = d.data.eir_bw_profile_idx;
-            node->info.eir_bw_alloc = d.data.eir_bw_alloc;
-        }
-        if (v & E810_AQC_ELEM_VALID_SHARED) {
-            node->info.srl_id = d.data.srl_id;
-        }
-        node->info.valid_sections |= v & (E810_AQC_ELEM_VALID_GENERIC |
-                                          E810_AQC_ELEM_VALID_CIR |
-                                          E810_AQC_ELEM_VALID_EIR |
-                                          E810_AQC_ELEM_VALID_SHARED);
-        p->num_elem_resp = htole16(i + 1);
-    }
-    return E810_AQ_RC_OK;
-}
-
-static enum e810_aq_rc suspend_resume(E810Core *core, E810AqCmd *cmd,
-                                      bool suspend)
-{
-    struct e810_aqc_sched_elem_cmd *p = elem_cmd(core, cmd);
-    E810Sched *s = &core->sched;
-    unsigned i, n = le16toh(p->num_elem_req);
-    enum e810_aq_rc rc = elem_list(cmd, n, 4);
-
-    p->num_elem_resp = 0;
-    if (rc != E810_AQ_RC_OK) {
-        return rc;
-    }
-    for (i = 0; i < n; i++) {
         E810SchedNode *node;
         __le32 t;
 
-        memcpy(&t, cmd->buf + i * 4u, sizeof(t));
+        memcpy(&d, cmd->buf + i * rec, rec);
+        memcpy(&t, cmd->buf + i * rec +
+               (rec == 4 ? 0 : offsetof(struct e810_aqc_txsched_elem_data,
+                                        node_teid)), sizeof(t));
         node = find_node(s, le32toh(t));
         if (!node) {
             return E810_AQ_RC_ENOENT;
         }
-        if (node->layer == E810_SCHED_LAYER_ROOT) {
-            return E810_AQ_RC_EINVAL;
-        }
-        if (suspend) {
-            node->info.flags |= E810_AQC_ELEM_FLAG_SUSPEND;
-        } else {
+        switch (op) {
+        case ELEM_GET:
+            put_elem(s, node, &d);
+            memcpy(cmd->buf + i * rec, &d, rec);
+            cmd->resp_len = (i + 1) * rec;
+            break;
+        case ELEM_UPDATE:
+            update_elem(node, &d.data);
+            break;
+        default:
+            if (node->layer == E810_SCHED_LAYER_ROOT) {
+                return E810_AQ_RC_EINVAL;
+            }
             node->info.flags &= ~E810_AQC_ELEM_FLAG_SUSPEND;
+            if (op == ELEM_SUSPEND) {
+                node->info.flags |= E810_AQC_ELEM_FLAG_SUSPEND;
+            }
+            break;
         }
         p->num_elem_resp = htole16(i + 1);
     }
-    return E810_AQ_RC_OK;
+    return rc;
+}
+
+static enum e810_aq_rc cmd_get_elems(E810Core *core, E810AqCmd *cmd)
+{
+    return elem_list_cmd(core, cmd, ELEM_GET);
+}
+
+static enum e810_aq_rc cmd_cfg_elems(E810Core *core, E810AqCmd *cmd)
+{
+    return elem_list_cmd(core, cmd, ELEM_UPDATE);
 }
 
 static enum e810_aq_rc cmd_suspend_elems(E810Core *core, E810AqCmd *cmd)
 {
-    return suspend_resume(core, cmd, true);
+    return elem_list_cmd(core, cmd, ELEM_SUSPEND);
 }
 
 static enum e810_aq_rc cmd_resume_elems(E810Core *core, E810AqCmd *cmd)
 {
-    return suspend_resume(core, cmd, false);
+    return elem_list_cmd(core, cmd, ELEM_RESUME);
 }
 
 /* ---- 0x0C30 / 0x0C33 leaves, 0x0C31 their removal ------------------------ */

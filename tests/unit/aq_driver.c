@@ -152,3 +152,29 @@ uint32_t aq_sched_qgrp(Harness *h, AqDriver *aq)
     }
     return teid;
 }
+
+uint16_t aq_add_txq(Harness *h, AqDriver *aq, uint32_t parent, uint16_t q,
+                    const uint8_t *ctx, uint32_t *teid)
+{
+    struct {
+        struct e810_aqc_add_tx_qgrp grp;
+        struct e810_aqc_add_txqs_perq q;
+    } __attribute__((packed)) b;
+    struct e810_aq_desc d = aq_desc(E810_AQC_ADD_TXQS);
+    uint16_t rc;
+
+    memset(&b, 0, sizeof(b));
+    ((struct e810_aqc_add_txqs *)d.params.raw)->num_qgrps = 1;
+    d.flags |= htole16(E810_AQ_FLAG_RD);
+    b.grp.parent_teid = htole32(parent);
+    b.grp.num_txqs = 1;
+    b.q.txq_id = htole16(q);
+    memcpy(b.q.txq_ctx, ctx, E810_TXQ_CTX_SIZE);
+    /* ice_ena_vsi_txq(): the generic section must be valid. */
+    b.q.info.valid_sections = E810_AQC_ELEM_VALID_GENERIC;
+    rc = aq_send(h, aq, &d, &b, sizeof(b));
+    if (teid) {
+        *teid = le32toh(b.q.q_teid);
+    }
+    return rc;
+}

@@ -46,4 +46,12 @@ uint32_t aq_sched_add_node(Harness *h, AqDriver *aq, uint32_t parent);
  */
 uint32_t aq_sched_qgrp(Harness *h, AqDriver *aq);
 
+/*
+ * 0x0C30 with Tx queue @q (packed context @ctx, E810_TXQ_CTX_SIZE bytes)
+ * under the queue-group node @parent; the leaf's TEID into @teid if not
+ * NULL. Returns the AQ return code.
+ */
+uint16_t aq_add_txq(Harness *h, AqDriver *aq, uint32_t parent, uint16_t q,
+                    const uint8_t *ctx, uint32_t *teid);
+
 #endif /* AQ_DRIVER_H */

@@ -60,31 +60,15 @@ static int teardown(void **state)
 static uint16_t add_txq(Fixture *f, uint16_t q, uint32_t qlen, uint8_t pf,
                         uint32_t *teid)
 {
-    struct {
-        struct e810_aqc_add_tx_qgrp grp;
-        struct e810_aqc_add_txqs_perq q;
-    } __attribute__((packed)) b;
-    struct e810_aq_desc d = aq_desc(E810_AQC_ADD_TXQS);
-    uint16_t rc;
+    uint8_t ctx[E810_TXQ_CTX_SIZE];
 
-    memset(&b, 0, sizeof(b));
-    ((struct e810_aqc_add_txqs *)d.params.raw)->num_qgrps = 1;
-    d.flags |= htole16(E810_AQ_FLAG_RD);
-    b.grp.parent_teid = htole32(f->qgrp);
-    b.grp.num_txqs = 1;
-    b.q.txq_id = htole16(q);
-    b.q.info.valid_sections = E810_AQC_ELEM_VALID_GENERIC;
-    e810_ctx_set(b.q.txq_ctx, E810_TLAN_CTX_BASE,
-                 f->txring >> E810_TLAN_BASE_SHIFT);
-    e810_ctx_set(b.q.txq_ctx, E810_TLAN_CTX_QLEN, qlen);
-    e810_ctx_set(b.q.txq_ctx, E810_TLAN_CTX_PF_NUM, pf);
-    e810_ctx_set(b.q.txq_ctx, E810_TLAN_CTX_VMVF_TYPE, E810_TLAN_VMVF_TYPE_PF);
-    e810_ctx_set(b.q.txq_ctx, E810_TLAN_CTX_LEGACY_INT, 1);
-    rc = aq_send(f->h, &f->aq, &d, &b, sizeof(b));
-    if (teid) {
-        *teid = le32toh(b.q.q_teid);
-    }
-    return rc;
+    memset(ctx, 0, sizeof(ctx));
+    e810_ctx_set(ctx, E810_TLAN_CTX_BASE, f->txring >> E810_TLAN_BASE_SHIFT);
+    e810_ctx_set(ctx, E810_TLAN_CTX_QLEN, qlen);
+    e810_ctx_set(ctx, E810_TLAN_CTX_PF_NUM, pf);
+    e810_ctx_set(ctx, E810_TLAN_CTX_VMVF_TYPE, E810_TLAN_VMVF_TYPE_PF);
+    e810_ctx_set(ctx, E810_TLAN_CTX_LEGACY_INT, 1);
+    return aq_add_txq(f->h, &f->aq, f->qgrp, q, ctx, teid);
 }
 
 static void put_txd(Fixture *f, unsigned i, uint64_t addr, unsigned len,
