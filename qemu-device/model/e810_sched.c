@@ -55,17 +55,29 @@ const E810SchedNode *e810_sched_find(const E810Core *core, uint32_t teid)
     return find_node((E810Sched *)&core->sched, teid);
 }
 
-static E810SchedNode *find_leaf(E810Sched *s, uint8_t owner, uint16_t qid)
+/* The node of @layer with @owner and @qid: a leaf, or (owner NONE) a TC. */
+static E810SchedNode *find_qid(E810Sched *s, uint8_t layer, uint8_t owner,
+                               uint16_t qid)
 {
     unsigned i;
 
     for (i = 0; i < E810_SCHED_MAX_NODES; i++) {
-        if (s->node[i].used && s->node[i].owner == owner &&
-            s->node[i].qid == qid) {
+        if (s->node[i].used && s->node[i].layer == layer &&
+            s->node[i].owner == owner && s->node[i].qid == qid) {
             return &s->node[i];
         }
     }
     return NULL;
+}
+
+static E810SchedNode *find_leaf(E810Sched *s, uint8_t owner, uint16_t qid)
+{
+    return find_qid(s, E810_SCHED_LAYER_LEAF, owner, qid);
+}
+
+static E810SchedNode *find_tc(E810Sched *s, unsigned tc)
+{
+    return find_qid(s, E810_SCHED_LAYER_TC, E810_SCHED_OWNER_NONE, tc);
 }
 
 static uint16_t node_index(E810Sched *s, const E810SchedNode *n)
@@ -212,6 +224,31 @@ void e810_sched_clear_pf_config(E810Core *core)
     build_default(&core->sched);
 }
 
+bool e810_sched_set_tcs(E810Core *core, uint8_t tc_map)
+{
+    E810Sched *s = &core->sched;
+    bool done = true;
+    unsigned tc;
+
+    for (tc = 1; tc < E810_SCHED_MAX_TCS; tc++) {
+        E810SchedNode *n = find_tc(s, tc);
+
+        if ((tc_map & (1u << tc)) && !n) {
+            /* Room: the root takes E810_SCHED_MAX_TCS children. */
+            n = add_node(s, &s->node[0], E810_AQC_ELEM_TYPE_TC,
+                         &find_tc(s, 0)->info);
+            n->qid = tc;
+        } else if (!(tc_map & (1u << tc)) && n) {
+            if (n->num_children) {
+                done = false;   /* software still hangs nodes under it */
+            } else {
+                remove_node(s, n);
+            }
+        }
+    }
+    return done;
+}
+
 static void put_elem(E810Sched *s, const E810SchedNode *n,
                      struct e810_aqc_txsched_elem_data *d)
 {
@@ -297,7 +334,7 @@ static enum e810_aq_rc cmd_query_port_ets(E810Core *core, E810AqCmd *cmd)
     struct e810_aqc_port_ets_elem e;
     E810Sched *s = &core->sched;
     enum e810_aq_rc rc = e810_aq_need_buf(cmd, sizeof(e));
-    unsigned i, tc = 0;
+    unsigned i, tc;
 
     s->commands++;
     if (rc != E810_AQ_RC_OK) {
@@ -310,11 +347,13 @@ static enum e810_aq_rc cmd_query_port_ets(E810Core *core, E810AqCmd *cmd)
     for (i = 0; i < E810_SCHED_MAX_TCS; i++) {
         e.tc_node_teid[i] = htole32(E810_SCHED_INVAL_TEID);
     }
-    /* TC nodes in table order are TC 0, 1, ...; every UP maps to TC 0. */
-    for (i = 0; i < E810_SCHED_MAX_NODES && tc < E810_SCHED_MAX_TCS; i++) {
-        if (s->node[i].used && s->node[i].layer == E810_SCHED_LAYER_TC) {
+    /* Every user priority maps to TC 0 (the DCB agent's job otherwise). */
+    for (tc = 0; tc < E810_SCHED_MAX_TCS; tc++) {
+        const E810SchedNode *n = find_tc(s, tc);
+
+        if (n) {
             e.tc_valid_bits |= 1u << tc;
-            e.tc_node_teid[tc++] = htole32(s->node[i].teid);
+            e.tc_node_teid[tc] = htole32(n->teid);
         }
     }
     e.tc_bw_share[0] = 100;

@@ -52,7 +52,7 @@ typedef struct E810SchedNode {
     bool used;
     uint8_t layer;
     uint8_t owner;              /* enum e810_sched_owner */
-    uint16_t qid;
+    uint16_t qid;               /* leaf: queue / qset id; TC node: TC */
     uint16_t parent;            /* index of the parent (root: itself) */
     uint16_t num_children;
     uint32_t teid;
@@ -75,6 +75,14 @@ void e810_sched_reset(struct E810Core *core, E810ResetSource level);
 
 /* 0x02A4 "clear PF configuration" (also run by a PF reset). */
 void e810_sched_clear_pf_config(struct E810Core *core);
+
+/*
+ * The DCB side enabled the traffic classes of @tc_map (bit n = TC n; TC 0
+ * always stays): a TC node is added under the root for each new TC, and
+ * removed for each TC gone, unless software still has nodes under it
+ * (then false). ice learns them with 0x040E (ice_query_port_ets()).
+ */
+bool e810_sched_set_tcs(struct E810Core *core, uint8_t tc_map);
 
 /* The node with @teid, or NULL (for tests and debugging). */
 const E810SchedNode *e810_sched_find(const struct E810Core *core,

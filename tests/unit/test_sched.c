@@ -665,8 +665,9 @@ static void test_port_ets(void **state)
 {
     Fixture *f = *state;
     struct e810_aqc_port_ets_elem e;
+    struct e810_aqc_txsched_elem_data el;
     struct e810_aq_desc d;
-    uint32_t t[DFLT_ELEMS];
+    uint32_t t[DFLT_ELEMS], tc2, n;
     unsigned i;
 
     dflt_teids(f, t);
@@ -687,6 +688,25 @@ static void test_port_ets(void **state)
     ((struct e810_aqc_query_port_ets *)d.params.raw)->port_teid = htole32(t[1]);
     assert_int_equal(aq_send(f->h, &f->aq, &d, &e, sizeof(e)),
                      E810_AQ_RC_EINVAL);
+
+    /* DCB enables TC 2: a new TC node ice can build a VSI branch under. */
+    assert_true(e810_sched_set_tcs(&f->h->core, 0x05));
+    d = aq_desc(E810_AQC_QUERY_PORT_ETS);
+    ((struct e810_aqc_query_port_ets *)d.params.raw)->port_teid = htole32(t[0]);
+    assert_int_equal(aq_send(f->h, &f->aq, &d, &e, sizeof(e)), E810_AQ_RC_OK);
+    assert_int_equal(e.tc_valid_bits, 0x05);
+    assert_int_equal(le32toh(e.tc_node_teid[0]), t[1]);
+    assert_int_equal(le32toh(e.tc_node_teid[1]), E810_SCHED_INVAL_TEID);
+    tc2 = le32toh(e.tc_node_teid[2]);
+    assert_int_equal(get_elem(f, tc2, &el), E810_AQ_RC_OK);
+    assert_int_equal(el.data.elem_type, E810_AQC_ELEM_TYPE_TC);
+    assert_int_equal(le32toh(el.parent_teid), t[0]);
+    assert_int_equal(add_nodes(f, tc2, 1, &n), E810_AQ_RC_OK);
+    /* TC 2 off: its node stays while software has nodes under it. */
+    assert_false(e810_sched_set_tcs(&f->h->core, 0x01));
+    assert_int_equal(del_node(f, tc2, n), E810_AQ_RC_OK);
+    assert_true(e810_sched_set_tcs(&f->h->core, 0x01));
+    assert_int_equal(get_elem(f, tc2, &el), E810_AQ_RC_ENOENT);
 }
 
 /* The PF's nodes and leaves, then 0x02A4 / PF reset / CORER. */
