@@ -42,7 +42,6 @@ void e810_aq_clear_pf_config(E810Core *core)
 {
     core->aq.vsi_allocated = false;
     core->aq.pe_filter = false;
-    memset(core->aq.qset_used, 0, sizeof(core->aq.qset_used));
     e810_nvm_clear_pf_config(core);
     e810_sched_clear_pf_config(core);
     e810_ddp_clear_pf_config(core);

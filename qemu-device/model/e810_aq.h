@@ -21,8 +21,6 @@
 
 struct E810Core;
 
-#define E810_AQ_MAX_QSETS   16
-
 /* What the firmware remembers between commands. */
 typedef struct E810AqState {
     bool lse_enabled;           /* link status events requested (0x0607) */
@@ -32,8 +30,6 @@ typedef struct E810AqState {
     bool pe_filter;             /* VSI queue option PE_FLTR_EN */
     bool driver_loaded;         /* between get-version and queue shutdown */
     char driver_ver[64];        /* 0x0002 string, NUL-terminated */
-    uint16_t qset_id[E810_AQ_MAX_QSETS];    /* RDMA qsets (0x0C33) */
-    bool qset_used[E810_AQ_MAX_QSETS];
     /* The port (e810_port.c): PHY configuration from 0x0601. */
     struct e810_aqc_set_phy_cfg_data phy_cfg;
     bool link_enabled;          /* PHY ENA_LINK / restart-AN link enable */

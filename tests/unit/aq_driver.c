@@ -112,3 +112,69 @@ bool aq_event(Harness *h, AqDriver *aq, struct e810_aq_desc *d, void *buf)
     aq->arq_ntc = (ntc + 1) % aq->len;
     return true;
 }
+
+/* 0x0401 with one node under @parent; returns the new node's TEID. */
+uint32_t aq_sched_add_node(Harness *h, AqDriver *aq, uint32_t parent)
+{
+    struct {
+        struct e810_aqc_txsched_topo_grp_info_hdr hdr;
+        struct e810_aqc_txsched_elem_data el;
+    } __attribute__((packed)) b;
+    struct e810_aq_desc d = aq_desc(E810_AQC_ADD_SCHED_ELEMS);
+    struct e810_aqc_sched_elem_cmd *p = (void *)d.params.raw;
+
+    memset(&b, 0, sizeof(b));
+    d.flags |= htole16(E810_AQ_FLAG_RD);
+    p->num_elem_req = htole16(1);
+    b.hdr.parent_teid = htole32(parent);
+    b.hdr.num_elems = htole16(1);
+    b.el.parent_teid = htole32(parent);
+    b.el.data.elem_type = E810_AQC_ELEM_TYPE_SE_GENERIC;
+    b.el.data.valid_sections = E810_AQC_ELEM_VALID_GENERIC;
+    assert_int_equal(aq_send(h, aq, &d, &b, sizeof(b)), E810_AQ_RC_OK);
+    assert_int_equal(le16toh(p->num_elem_resp), 1);
+    return le32toh(b.el.node_teid);
+}
+
+uint32_t aq_sched_qgrp(Harness *h, AqDriver *aq)
+{
+    struct e810_aqc_get_topo_elem br;
+    struct e810_aq_desc d = aq_desc(E810_AQC_GET_DFLT_TOPO);
+    uint32_t teid;
+    unsigned layer;
+
+    memset(&br, 0, sizeof(br));
+    assert_int_equal(aq_send(h, aq, &d, &br, sizeof(br)), E810_AQ_RC_OK);
+    teid = le32toh(br.generic[E810_SCHED_LAYER_TC].node_teid);
+    for (layer = E810_SCHED_LAYER_TC + 1; layer <= E810_SCHED_LAYER_QGRP;
+         layer++) {
+        teid = aq_sched_add_node(h, aq, teid);
+    }
+    return teid;
+}
+
+uint16_t aq_add_txq(Harness *h, AqDriver *aq, uint32_t parent, uint16_t q,
+                    const uint8_t *ctx, uint32_t *teid)
+{
+    struct {
+        struct e810_aqc_add_tx_qgrp grp;
+        struct e810_aqc_add_txqs_perq q;
+    } __attribute__((packed)) b;
+    struct e810_aq_desc d = aq_desc(E810_AQC_ADD_TXQS);
+    uint16_t rc;
+
+    memset(&b, 0, sizeof(b));
+    ((struct e810_aqc_add_txqs *)d.params.raw)->num_qgrps = 1;
+    d.flags |= htole16(E810_AQ_FLAG_RD);
+    b.grp.parent_teid = htole32(parent);
+    b.grp.num_txqs = 1;
+    b.q.txq_id = htole16(q);
+    memcpy(b.q.txq_ctx, ctx, E810_TXQ_CTX_SIZE);
+    /* ice_ena_vsi_txq(): the generic section must be valid. */
+    b.q.info.valid_sections = E810_AQC_ELEM_VALID_GENERIC;
+    rc = aq_send(h, aq, &d, &b, sizeof(b));
+    if (teid) {
+        *teid = le32toh(b.q.q_teid);
+    }
+    return rc;
+}

@@ -37,4 +37,21 @@ bool aq_event(Harness *h, AqDriver *aq, struct e810_aq_desc *d, void *buf);
 /* A descriptor for @opcode with flags SI, everything else zero. */
 struct e810_aq_desc aq_desc(uint16_t opcode);
 
+/* Tx scheduler: 0x0401 one generic node under @parent, returns its TEID. */
+uint32_t aq_sched_add_node(Harness *h, AqDriver *aq, uint32_t parent);
+
+/*
+ * Tx scheduler: a queue-group node for Tx queues and RDMA qsets, built as
+ * ice builds a VSI's branch (0x0400, then 0x0401 from the TC down).
+ */
+uint32_t aq_sched_qgrp(Harness *h, AqDriver *aq);
+
+/*
+ * 0x0C30 with Tx queue @q (packed context @ctx, E810_TXQ_CTX_SIZE bytes)
+ * under the queue-group node @parent; the leaf's TEID into @teid if not
+ * NULL. Returns the AQ return code.
+ */
+uint16_t aq_add_txq(Harness *h, AqDriver *aq, uint32_t parent, uint16_t q,
+                    const uint8_t *ctx, uint32_t *teid);
+
 #endif /* AQ_DRIVER_H */

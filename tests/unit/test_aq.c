@@ -368,13 +368,16 @@ static void test_rdma_qsets(void **state)
         struct e810_aqc_dis_txq_item it;
         __le16 id;
     } __attribute__((packed)) dis;
+    uint32_t qgrp = aq_sched_qgrp(f->h, &f->aq);
     struct e810_aq_desc d = aq_desc(E810_AQC_ADD_RDMA_QSET);
     struct e810_aqc_dis_txqs *dp;
 
     memset(&b, 0, sizeof(b));
     ((struct e810_aqc_add_rdma_qset *)d.params.raw)->num_qset_grps = 1;
+    b.grp.parent_teid = htole32(qgrp);
     b.grp.num_qsets = htole16(1);
     b.q.tx_qset_id = htole16(7);
+    b.q.info.valid_sections = E810_AQC_ELEM_VALID_GENERIC;
     assert_int_equal(aq_send(f->h, &f->aq, &d, &b, sizeof(b)), E810_AQ_RC_OK);
     assert_int_not_equal(le32toh(b.q.qset_teid), 0);
     /* The same qset twice is refused. */
@@ -384,6 +387,7 @@ static void test_rdma_qsets(void **state)
                      E810_AQ_RC_EEXIST);
     /* Removal through 0x0C31 with the RDMA bit; twice is ENOENT. */
     memset(&dis, 0, sizeof(dis));
+    dis.it.parent_teid = htole32(qgrp);
     dis.it.num_qs = 1;
     dis.id = htole16(7 | E810_AQC_Q_DIS_BUF_ELEM_TYPE_RDMA_QSET);
     d = aq_desc(E810_AQC_DIS_TXQS);

@@ -226,6 +226,28 @@ struct ice_lite_rx_ring {
 	bool discarding;
 };
 
+/* ---- Tx scheduler ------------------------------------------------------ */
+
+/* Nodes ice_lite adds: TC..VSI layer, then a LAN and an RDMA branch. */
+#define ICE_LITE_SCHED_MAX_NODES	8
+
+/**
+ * struct ice_lite_sched - the PF's branch of the Tx scheduler tree
+ * @nodes: the nodes added (0x0401), in order; each with its parent
+ * @num_nodes: entries of @nodes in use
+ * @lan_qgrp: queue-group node of the Tx LAN queues (0: none)
+ * @rdma_qgrp: queue-group node of the RDMA qsets (0: none)
+ */
+struct ice_lite_sched {
+	struct ice_lite_sched_node {
+		u32 parent;
+		u32 teid;
+	} nodes[ICE_LITE_SCHED_MAX_NODES];
+	unsigned int num_nodes;
+	u32 lan_qgrp;
+	u32 rdma_qgrp;
+};
+
 /* ---- the PF ------------------------------------------------------------- */
 
 /* Bits of ice_lite_pf.state. */
@@ -255,6 +277,7 @@ enum ice_lite_state {
  * @vsi_num: hardware number of the PF VSI
  * @vsi_props: VSI properties as last given to the firmware
  * @fltr: the PF VSI's switch rules
+ * @sched: the PF VSI's Tx scheduler nodes
  * @link_lock: protects @link and @link_netdev
  * @link: current link state
  * @link_netdev: the netdev whose carrier follows @link, or NULL
@@ -314,6 +337,7 @@ struct ice_lite_pf {
 	u16 vsi_num;
 	struct e810_aqc_vsi_props vsi_props;
 	struct ice_lite_fltr fltr;
+	struct ice_lite_sched sched;
 
 	spinlock_t link_lock;		/* see above */
 	struct ice_lite_link link;
@@ -414,6 +438,8 @@ void ice_lite_fltr_remove(struct ice_lite_pf *pf);
 int ice_lite_set_mac_address(struct net_device *netdev, void *p);
 
 /* ice_lite_sched.c */
+int ice_lite_sched_init(struct ice_lite_pf *pf);
+void ice_lite_sched_deinit(struct ice_lite_pf *pf);
 int ice_lite_add_txq(struct ice_lite_pf *pf, u16 txq_id, const u8 *ctx,
 		     u32 *teid);
 int ice_lite_dis_txq(struct ice_lite_pf *pf, u16 txq_id);

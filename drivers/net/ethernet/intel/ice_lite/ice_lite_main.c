@@ -99,8 +99,9 @@ err_deinit_aq:
  * ice_lite_init_sw() - configure the function for LAN
  * @pf: the PF, with the admin queue up and the misc vector serving it
  *
- * Adds the PF VSI (0x0210), unmasks link events and asks for link status
- * with events on (0x0613, 0x0607), and sends the driver version (0x0002).
+ * Adds the PF VSI (0x0210) and its Tx scheduler branch (0x0400, 0x0401),
+ * unmasks link events and asks for link status with events on (0x0613,
+ * 0x0607), and sends the driver version (0x0002).
  *
  * Context: Process context.
  * Return: 0 or a negative errno; on error the VSI is freed again.
@@ -112,6 +113,9 @@ int ice_lite_init_sw(struct ice_lite_pf *pf)
 	err = ice_lite_add_vsi(pf);
 	if (err)
 		return err;
+	err = ice_lite_sched_init(pf);
+	if (err)
+		goto err_free_vsi;
 	err = ice_lite_init_link(pf);
 	if (err)
 		goto err_free_vsi;
@@ -121,6 +125,7 @@ int ice_lite_init_sw(struct ice_lite_pf *pf)
 	return 0;
 
 err_free_vsi:
+	ice_lite_sched_deinit(pf);
 	ice_lite_free_vsi(pf);
 	return err;
 }
@@ -299,6 +304,7 @@ static int ice_lite_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 err_netdev_destroy:
 	ice_lite_netdev_destroy(pf);
 err_free_vsi:
+	ice_lite_sched_deinit(pf);
 	ice_lite_free_vsi(pf);
 err_free_misc_irq:
 	ice_lite_free_misc_irq(pf);
@@ -335,6 +341,7 @@ static void ice_lite_remove(struct pci_dev *pdev)
 
 	ice_lite_rdma_unplug(pf);
 	ice_lite_netdev_destroy(pf);
+	ice_lite_sched_deinit(pf);
 	ice_lite_free_vsi(pf);
 	ice_lite_free_misc_irq(pf);
 	ice_lite_clear_msix(pf);

@@ -162,6 +162,7 @@ static int ice_lite_rebuild(struct ice_lite_pf *pf)
 	netif_device_detach(pf->netdev);
 	was_up = test_bit(ICE_LITE_STATE_UP, pf->state);
 	ice_lite_down(pf);
+	ice_lite_sched_deinit(pf);
 	ice_lite_free_vsi(pf);
 	ice_lite_misc_disable(pf);
 	netif_carrier_off(pf->netdev);
