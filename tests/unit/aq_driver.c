@@ -178,3 +178,66 @@ uint16_t aq_add_txq(Harness *h, AqDriver *aq, uint32_t parent, uint16_t q,
     }
     return rc;
 }
+
+/* 0x02A0 with one Tx MAC rule from @vsi for @da, as ice_fill_sw_rule(). */
+static void add_mac_rule(Harness *h, AqDriver *aq, uint16_t vsi,
+                         const uint8_t da[6])
+{
+    struct {
+        struct e810_sw_rule_lkup r;
+        uint8_t hdr[16];
+    } __attribute__((packed)) b;
+    struct e810_aq_desc d = aq_desc(E810_AQC_ADD_SW_RULES);
+    uint32_t act = FIELD_PREP(E810_SW_ACT_VSI_ID, vsi) | E810_SW_ACT_VALID |
+                   E810_SW_ACT_LB_ENABLE;
+
+    /* ice_fill_sw_info(): group and broadcast addresses also go out. */
+    if (da[0] & 1) {
+        act |= E810_SW_ACT_LAN_ENABLE;
+    }
+    memset(&b, 0, sizeof(b));
+    b.r.hdr.type = htole16(E810_SW_RULE_LKUP_TX);
+    b.r.recipe_id = htole16(E810_SW_LKUP_MAC);
+    b.r.src = htole16(vsi);
+    b.r.act = htole32(act);
+    b.r.hdr_len = htole16(sizeof(b.hdr));
+    memcpy(b.hdr, da, 6);
+    b.hdr[6] = 0x02;            /* the dummy header's source address */
+    b.hdr[12] = 0x81;           /* and its VLAN TPID */
+    ((struct e810_aqc_sw_rules *)d.params.raw)->num_rules = htole16(1);
+    d.flags |= htole16(E810_AQ_FLAG_RD);
+    assert_int_equal(aq_send(h, aq, &d, &b, sizeof(b)), E810_AQ_RC_OK);
+    assert_int_equal(le16toh(b.r.hdr.status), 0);
+}
+
+uint16_t aq_add_pf_vsi_and_mac_rules(Harness *h, AqDriver *aq,
+                                     const uint8_t mac[6], unsigned nq)
+{
+    static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+    struct e810_aq_desc d = aq_desc(E810_AQC_ADD_VSI);
+    struct e810_aqc_add_update_free_vsi *p = (void *)d.params.raw;
+    struct e810_aqc_add_update_free_vsi_resp *r = (void *)d.params.raw;
+    struct e810_aqc_vsi_props props;
+    unsigned pow = 0;
+    uint16_t vsi;
+
+    while ((1u << pow) < nq) {
+        pow++;
+    }
+    memset(&props, 0, sizeof(props));
+    props.valid_sections = htole16(E810_AQ_VSI_PROP_SW_VALID |
+                                   E810_AQ_VSI_PROP_RXQ_MAP_VALID |
+                                   E810_AQ_VSI_PROP_Q_OPT_VALID);
+    props.q_mapping[0] = htole16(0);
+    props.q_mapping[1] = htole16(nq);
+    props.tc_mapping[0] = htole16(FIELD_PREP(E810_AQ_VSI_TC_Q_NUM, pow));
+    props.q_opt_rss = FIELD_PREP(E810_AQ_VSI_Q_OPT_RSS_LUT,
+                                 E810_AQ_VSI_Q_OPT_RSS_LUT_PF);
+    p->vsi_flags = htole16(FIELD_PREP(E810_AQ_VSI_TYPE, E810_AQ_VSI_TYPE_PF));
+    assert_int_equal(aq_send(h, aq, &d, &props, sizeof(props)),
+                     E810_AQ_RC_OK);
+    vsi = le16toh(r->vsi_num) & E810_AQ_VSI_NUM;
+    add_mac_rule(h, aq, vsi, mac);
+    add_mac_rule(h, aq, vsi, bcast);
+    return vsi;
+}

@@ -54,4 +54,13 @@ uint32_t aq_sched_qgrp(Harness *h, AqDriver *aq);
 uint16_t aq_add_txq(Harness *h, AqDriver *aq, uint32_t parent, uint16_t q,
                     const uint8_t *ctx, uint32_t *teid);
 
+/*
+ * The PF VSI as ice_vsi_init() adds it (type PF; @nq queues from PF queue
+ * 0, all in TC 0; the PF RSS LUT) and the filters ice_init_mac_fltr()
+ * adds for it: Tx MAC rules for @mac and for broadcast. The switch gives
+ * a VSI no frame without a rule. Returns the VSI number.
+ */
+uint16_t aq_add_pf_vsi_and_mac_rules(Harness *h, AqDriver *aq,
+                                     const uint8_t mac[6], unsigned nq);
+
 #endif /* AQ_DRIVER_H */

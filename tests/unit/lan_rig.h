@@ -34,7 +34,12 @@ typedef struct Fixture {
     uint64_t txring[RIG_QUEUES], rxring[RIG_QUEUES];
     uint64_t bufs;              /* RING * RIG_BUF bytes per Rx queue */
     RigWire *wire;
+    uint32_t qgrp;              /* scheduler queue group of the Tx queues */
+    uint16_t vsi;               /* the PF VSI, RIG_QUEUES Rx queues */
 } Fixture;
+
+/* The PF's address: the switch steers frames for it to the PF VSI. */
+static const uint8_t rig_mac[6] = { 0x02, 0, 0, 0, 0, 2 };
 
 static inline void rig_record(void *arg, const uint8_t *frame, size_t len)
 {
@@ -58,6 +63,10 @@ static inline int setup(void **state)
         return -1;
     }
     aq_init(f->h, &f->aq);
+    /* As ice brings a PF up: the VSI's scheduler branch for its Tx
+     * queues, the VSI itself and its unicast and broadcast filters. */
+    f->qgrp = aq_sched_qgrp(f->h, &f->aq);
+    f->vsi = aq_add_pf_vsi_and_mac_rules(f->h, &f->aq, rig_mac, RIG_QUEUES);
     for (q = 0; q < RIG_QUEUES; q++) {
         f->txring[q] = mem_alloc(f->h, RING * sizeof(struct e810_tx_desc));
         f->rxring[q] = mem_alloc(f->h, RING * 32);
@@ -85,37 +94,24 @@ static inline int teardown(void **state)
 }
 
 /*
- * 0x0C30 with one queue, TSO allowed or not (ice_setup_tx_ctx() allows
- * it); returns the AQ return code.
+ * 0x0C30 with one queue under the rig's queue group, TSO allowed or not
+ * (ice_setup_tx_ctx() allows it); returns the AQ return code.
  */
 static inline uint16_t add_txq_tso(Fixture *f, uint16_t q, uint32_t qlen,
                                    uint8_t pf, uint32_t *teid, bool tso)
 {
-    struct {
-        struct e810_aqc_add_tx_qgrp grp;
-        struct e810_aqc_add_txqs_perq q;
-    } __attribute__((packed)) b;
-    struct e810_aq_desc d = aq_desc(E810_AQC_ADD_TXQS);
-    uint16_t rc;
+    uint8_t ctx[E810_TXQ_CTX_SIZE];
 
-    memset(&b, 0, sizeof(b));
-    ((struct e810_aqc_add_txqs *)d.params.raw)->num_qgrps = 1;
-    d.flags |= htole16(E810_AQ_FLAG_RD);
-    b.grp.num_txqs = 1;
-    b.q.txq_id = htole16(q);
-    e810_ctx_set(b.q.txq_ctx, E810_TLAN_CTX_BASE,
+    memset(ctx, 0, sizeof(ctx));
+    e810_ctx_set(ctx, E810_TLAN_CTX_BASE,
                  f->txring[q % RIG_QUEUES] >> E810_TLAN_BASE_SHIFT);
-    e810_ctx_set(b.q.txq_ctx, E810_TLAN_CTX_QLEN, qlen);
-    e810_ctx_set(b.q.txq_ctx, E810_TLAN_CTX_PF_NUM, pf);
-    e810_ctx_set(b.q.txq_ctx, E810_TLAN_CTX_VMVF_TYPE, E810_TLAN_VMVF_TYPE_PF);
-    e810_ctx_set(b.q.txq_ctx, E810_TLAN_CTX_LEGACY_INT, 1);
-    e810_ctx_set(b.q.txq_ctx, E810_TLAN_CTX_TSO_ENA, tso);
-    e810_ctx_set(b.q.txq_ctx, E810_TLAN_CTX_TSO_QNUM, q);
-    rc = aq_send(f->h, &f->aq, &d, &b, sizeof(b));
-    if (teid) {
-        *teid = le32toh(b.q.q_teid);
-    }
-    return rc;
+    e810_ctx_set(ctx, E810_TLAN_CTX_QLEN, qlen);
+    e810_ctx_set(ctx, E810_TLAN_CTX_PF_NUM, pf);
+    e810_ctx_set(ctx, E810_TLAN_CTX_VMVF_TYPE, E810_TLAN_VMVF_TYPE_PF);
+    e810_ctx_set(ctx, E810_TLAN_CTX_LEGACY_INT, 1);
+    e810_ctx_set(ctx, E810_TLAN_CTX_TSO_ENA, tso);
+    e810_ctx_set(ctx, E810_TLAN_CTX_TSO_QNUM, q);
+    return aq_add_txq(f->h, &f->aq, f->qgrp, q, ctx, teid);
 }
 
 static inline uint16_t add_txq(Fixture *f, uint16_t q, uint32_t qlen,

@@ -539,20 +539,32 @@ static void test_resets(void **state)
     download(f, &p);
     assert_int_equal(vlan_mode(f, true, E810_AQ_DVM_VLAN_RDMA_PKT_FLAG_SETTING),
                      E810_AQ_RC_OK);
+    /* A second download under the same hold, cut short by a PFR: the
+     * active package and its VLAN mode stay. */
+    assert_int_equal(dl(f, p.buf[0], false, NULL, NULL), E810_AQ_RC_OK);
+    assert_int_equal(dl(f, p.buf[1], false, NULL, NULL), E810_AQ_RC_OK);
     e810_aq_fw_reset(core, E810_RST_PFR);
     assert_true(e810_ddp_pkg_loaded(core));
     assert_true(e810_ddp_dvm_enabled(core));
 
-    /* A PFR in the middle of a download abandons it. */
-    dl(f, p.buf[0], false, NULL, NULL);
-    dl(f, p.buf[1], false, NULL, NULL);
-    e810_aq_fw_reset(core, E810_RST_PFR);
-    assert_int_equal(dl(f, p.buf[2], false, NULL, NULL), E810_AQ_RC_ENOSEC);
-    assert_true(e810_ddp_pkg_loaded(core));
-
     e810_aq_fw_reset(core, E810_RST_CORER);
     assert_false(e810_ddp_pkg_loaded(core));
     assert_false(e810_ddp_dvm_enabled(core));
+
+    /*
+     * A PFR in the middle of a download abandons it: the next buffer is
+     * out of sequence. The PFR also ends the PF's hold of the lock, and
+     * with a package active the lock is not granted at all
+     * (ice_acquire_global_cfg_lock()), so this runs with none loaded.
+     */
+    relock(f, E810_DDP_RES_GLOBAL_CFG_LOCK);
+    assert_int_equal(dl(f, p.buf[0], false, NULL, NULL), E810_AQ_RC_OK);
+    assert_int_equal(dl(f, p.buf[1], false, NULL, NULL), E810_AQ_RC_OK);
+    e810_aq_fw_reset(core, E810_RST_PFR);
+    relock(f, E810_DDP_RES_GLOBAL_CFG_LOCK);
+    assert_int_equal(dl(f, p.buf[2], false, NULL, NULL), E810_AQ_RC_ENOSEC);
+    assert_false(e810_ddp_pkg_loaded(core));
+
     relock(f, E810_DDP_RES_GLOBAL_CFG_LOCK);
     download(f, &p);
     assert_true(e810_ddp_pkg_loaded(core));

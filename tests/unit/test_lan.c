@@ -133,6 +133,7 @@ static void test_tx_disable(void **state)
             E810_TX_DESC_DTYPE_DATA);
     wr32(f->h, E810_QTX_COMM_DBELL(0), 1);
     memset(&dis, 0, sizeof(dis));
+    dis.it.parent_teid = htole32(f->qgrp);
     dis.it.num_qs = 1;
     ((struct e810_aqc_dis_txqs *)d.params.raw)->num_entries = 1;
     ((struct e810_aqc_dis_txqs *)d.params.raw)->cmd_type =
@@ -184,6 +185,7 @@ static void test_rx_frame_spans_buffers(void **state)
     rx_enable(f, 384, 9728, 1);
     rx_post(f, 0, 8, 384);
     fill(frame, sizeof(frame), 3);
+    memcpy(frame, rig_mac, 6);
     assert_int_equal(e810_core_receive(&f->h->core, frame, sizeof(frame)),
                      sizeof(frame));
     assert_memory_equal(mem_ptr(f->h, f->bufs), frame, 384);
@@ -198,6 +200,7 @@ static void test_rx_frame_spans_buffers(void **state)
     assert_int_equal(e810_core_receive(&f->h->core, frame, sizeof(frame)), 1000);
     uint8_t big[384 * 6];
     memset(big, 0, sizeof(big));
+    memcpy(big, rig_mac, 6);
     assert_int_equal(e810_core_receive(&f->h->core, big, sizeof(big)), 0);
 }
 
@@ -209,6 +212,7 @@ static void test_rx_oversize_and_bad_context(void **state)
     rx_enable(f, 2048, 1518, 1);
     rx_post(f, 0, 8, 2048);
     memset(frame, 0x11, sizeof(frame));
+    memcpy(frame, rig_mac, 6);
     assert_int_equal(e810_core_receive(&f->h->core, frame, sizeof(frame)),
                      sizeof(frame));
     assert_int_equal(f->h->core.lan.stats.rx_oversize, 1);
@@ -234,6 +238,7 @@ static void test_rx_frame_larger_than_ring_dropped(void **state)
     rx_enable(f, 128, 9728, 1);
     rx_post(f, 0, RING - 8, 128);
     memset(frame, 0x33, sizeof(frame));
+    memcpy(frame, rig_mac, 6);
     assert_int_equal(e810_core_receive(&f->h->core, frame, 128 * (RING - 1) + 1),
                      128 * (RING - 1) + 1);
     assert_int_equal(f->h->core.lan.stats.rx_oversize, 1);
@@ -254,6 +259,7 @@ static void test_rx_tail_beyond_ring_and_bad_buffer(void **state)
     wr32(f->h, E810_QRX_TAIL(0), RING + 8);
     assert_int_equal(f->h->log_guest_error, 1);
     memset(frame, 0x22, sizeof(frame));
+    memcpy(frame, rig_mac, 6);
     assert_int_equal(e810_core_receive(&f->h->core, frame, sizeof(frame)), 0);
     assert_false(e810_core_can_receive(&f->h->core));
     /* The low three bits of the tail are ignored. */
@@ -263,6 +269,7 @@ static void test_rx_tail_beyond_ring_and_bad_buffer(void **state)
     d = mem_ptr(f->h, f->rxring[0]);
     d->pkt_addr = htole64(0x2000);      /* outside the device's reach */
     memset(frame, 0x22, sizeof(frame));
+    memcpy(frame, rig_mac, 6);
     assert_int_equal(e810_core_receive(&f->h->core, frame, sizeof(frame)), 64);
     assert_true(le16toh(rxd(f, 0)->status_error0) & E810_RX_FLEX_STATUS0_RXE);
 }

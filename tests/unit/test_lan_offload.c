@@ -88,13 +88,13 @@ static bool l4_ok(const uint8_t *ip, bool v6, uint8_t proto)
 
 /* ---- packet builders ---- */
 
+/* To the rig's PF address (its MAC rule takes it), from another station. */
 static void eth_hdr(uint8_t *p, uint16_t type)
 {
-    static const uint8_t macs[12] = {
-        0x02, 0, 0, 0, 0, 2, 0x02, 0, 0, 0, 0, 1,
-    };
+    static const uint8_t src[6] = { 0x02, 0, 0, 0, 0, 1 };
 
-    memcpy(p, macs, sizeof(macs));
+    memcpy(p, rig_mac, 6);
+    memcpy(p + 6, src, sizeof(src));
     set16(p + 12, type);
 }
 
@@ -625,7 +625,7 @@ static void test_rx_ptype_and_checksum_status(void **state)
     d = rx_one(f, p, n, &slot);
     assert_int_equal(ptype_of(d), E810_PTYPE_IPV4_TCP);
     assert_int_equal(le16toh(d->status_error0), ST_CK);
-    /* No RSS from the switch (the stub): no hash, no RSS_VALID. */
+    /* No RSS key or LUT programmed: no hash, no RSS_VALID. */
     assert_int_equal(le32toh(d->rss_hash), 0);
 
     p[ETH + 8] ^= 1;                    /* TTL changed, checksum not */

@@ -6,6 +6,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <endian.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "aq_driver.h"
 #include "model_harness.h"
 #include "e810_icrc.h"
 #include "e810_roce_pkt.h"
@@ -271,6 +273,24 @@ static Harness *pe_harness(void)
     return h;
 }
 
+/* 0x0211 PE_FLTR_EN on or off, as ice_vsi_cfg_rdma / irdma set it. */
+static void set_pe_filter(Harness *h, AqDriver *aq, uint16_t vsi, bool on)
+{
+    struct e810_aq_desc d = aq_desc(E810_AQC_UPDATE_VSI);
+    struct e810_aqc_add_update_free_vsi *c = (void *)d.params.raw;
+    struct e810_aqc_vsi_props props;
+
+    memset(&props, 0, sizeof(props));
+    props.valid_sections = htole16(E810_AQ_VSI_PROP_Q_OPT_VALID);
+    props.q_opt_rss = FIELD_PREP(E810_AQ_VSI_Q_OPT_RSS_LUT,
+                                 E810_AQ_VSI_Q_OPT_RSS_LUT_PF);
+    props.q_opt_flags = on ? E810_AQ_VSI_Q_OPT_PE_FLTR_EN : 0;
+    c->vsi_num = htole16(vsi | E810_AQ_VSI_IS_VALID);
+    assert_int_equal(aq_send(h, aq, &d, &props, sizeof(props)),
+                     E810_AQ_RC_OK);
+    assert_int_equal(h->core.aq.pe_filter, on);
+}
+
 /* Through the core: malformed RoCE frames are dropped and counted. */
 static void test_core_drops_and_counts(void **state)
 {
@@ -279,7 +299,17 @@ static void test_core_drops_and_counts(void **state)
     uint8_t f[512];
     E810RocePkt p;
     size_t len = good_frame(f, &p);
-    uint64_t lan_drop = h->core.lan.stats.rx_dropped;
+    uint64_t lan_drop, no_dest;
+    AqDriver aq;
+    uint16_t vsi;
+
+    /* The PF VSI with its MAC filters (the switch gives LAN queues only
+     * what a rule takes), then the PE filter on it. */
+    aq_init(h, &aq);
+    vsi = aq_add_pf_vsi_and_mac_rules(h, &aq, h->core.mac, 1);
+    set_pe_filter(h, &aq, vsi, true);
+    lan_drop = h->core.lan.stats.rx_dropped;
+    no_dest = h->core.lan.stats.rx_no_dest;
 
     memcpy(f, h->core.mac, 6);
     fix_icrc(f, len);
@@ -297,16 +327,20 @@ static void test_core_drops_and_counts(void **state)
     assert_int_equal(st->rx_drop[E810_ROCE_BAD_IP], 1);
     /* None of it reached the LAN path. */
     assert_int_equal(h->core.lan.stats.rx_dropped, lan_drop);
+    assert_int_equal(h->core.lan.stats.rx_no_dest, no_dest);
     assert_int_equal(st->rx_packets, 1);
-    /* Another station's MAC: not ours, left to the LAN (which drops). */
+    /* Another station's MAC: not ours, left to the LAN, whose switch
+     * has no rule for it (dropped there). */
     f[5] ^= 0x40;
+    e810_core_receive(&h->core, f, len);
+    assert_int_equal(h->core.lan.stats.rx_no_dest, no_dest + 1);
+    f[5] ^= 0x40;
+    /* PE filter off: RoCE frames are plain LAN traffic; the MAC rule
+     * takes it to queue 0, which is not enabled (dropped there). */
+    set_pe_filter(h, &aq, vsi, false);
     e810_core_receive(&h->core, f, len);
     assert_int_equal(h->core.lan.stats.rx_dropped, lan_drop + 1);
-    f[5] ^= 0x40;
-    /* PE filter off: RoCE frames are plain LAN traffic. */
-    h->core.aq.pe_filter = false;
-    e810_core_receive(&h->core, f, len);
-    assert_int_equal(h->core.lan.stats.rx_dropped, lan_drop + 2);
+    assert_int_equal(h->core.lan.stats.rx_no_dest, no_dest + 1);
     assert_int_equal(st->rx_packets, 1);
     harness_free(h);
 }
