@@ -169,6 +169,7 @@ struct e810_aqc_caps_elem {
 #define E810_CAP_RXQS			0x0041	/* number, phys_id = first */
 #define E810_CAP_TXQS			0x0042	/* number, phys_id = first */
 #define E810_CAP_MSIX			0x0043	/* number, phys_id = first */
+#define E810_CAP_FD			0x0045	/* Flow Director */
 #define E810_CAP_MAX_MTU		0x0047
 #define E810_CAP_RDMA			0x0051	/* number 1 = RDMA enabled */
 

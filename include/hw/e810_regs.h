@@ -81,6 +81,16 @@
 #define E810_GLPCI_CNF2			0x000BE004
 #define E810_PFPM_WUS			0x0009DB80
 #define E810_PFQF_FD_ENA		0x0043A000
+/*
+ * Flow Director filter space of the device: [14:0] guaranteed, [30:16]
+ * best effort (ice_parse_fdir_func_caps() divides the guaranteed part
+ * among the functions).
+ */
+#define E810_GLQF_FD_SIZE		0x00460010
+#define E810_GLQF_FD_SIZE_GSIZE		GENMASK(14, 0)
+#define E810_GLQF_FD_SIZE_BSIZE		GENMASK(30, 16)
+#define E810_FD_GUAR_FILTERS		2048
+#define E810_FD_BEST_EFFORT_FILTERS	8192
 #define E810_GL_MDCK_TX_TDPU		0x00049348
 
 /* ---- Admin queue (LAN facts 2.1) -------------------------------------- */

@@ -86,8 +86,10 @@ static enum e810_aq_rc cmd_list_caps(E810Core *core, E810AqCmd *cmd)
 
     /*
      * What ice_parse_dev_caps() / ice_parse_func_caps() read. Not listed,
-     * so ice leaves the features off: Flow Director (0x0045), IEEE 1588
-     * (0x0046), SR-IOV (0x0012), LAG (0x0092), Tx topology (0x0085).
+     * so ice leaves the features off: IEEE 1588 (0x0046), SR-IOV
+     * (0x0012), LAG (0x0092), Tx topology (0x0085). Flow Director is
+     * listed: every E810 has it, and ice 6.12 sets up its control VSI
+     * whether or not the capability is there (ice_init_features()).
      */
     if (dev) {
         /* Functions 0..pf_id exist: the model only knows its own number. */
@@ -95,9 +97,13 @@ static enum e810_aq_rc cmd_list_caps(E810Core *core, E810AqCmd *cmd)
                 (2u << core->pf_id) - 1, 0, 0);
         /* VSIs of the device left to the host. */
         put_cap(&caps[n++], E810_CAP_VSI, E810_DEV_VSIS, 0, 0);
+        put_cap(&caps[n++], E810_CAP_FD, E810_FD_GUAR_FILTERS +
+                E810_FD_BEST_EFFORT_FILTERS, 0, 0);
     } else {
         /* ice sizes the function's share itself (768 / functions). */
         put_cap(&caps[n++], E810_CAP_VSI, 1, 0, 0);
+        /* Present: the sizes come from GLQF_FD_SIZE. */
+        put_cap(&caps[n++], E810_CAP_FD, 0, 0, 0);
     }
     put_cap(&caps[n++], E810_CAP_RXQS, E810_LAN_NUM_QUEUES, 0, 0);
     put_cap(&caps[n++], E810_CAP_TXQS, E810_LAN_NUM_QUEUES, 0, 0);

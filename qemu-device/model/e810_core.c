@@ -411,6 +411,12 @@ static void do_core_reset(E810Core *core)
     *rstat = FIELD_PREP(E810_GLGEN_RSTAT_RESET_TYPE, type);
 }
 
+void e810_core_flr(E810Core *core)
+{
+    core->work_pending = 0;
+    do_pf_reset(core);
+}
+
 void e810_core_run_work(E810Core *core)
 {
     uint32_t work = core->work_pending;

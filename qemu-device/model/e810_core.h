@@ -116,6 +116,13 @@ void e810_core_fini(E810Core *core);
 /* Power-on reset: every register to its reset value, all state dropped. */
 void e810_core_reset(E810Core *core);
 
+/*
+ * Function-level reset (PCIe FLR): the function's state as after a PF
+ * reset; what belongs to the device (DDP package, EMPR-domain registers
+ * such as the admin queue's) is kept.
+ */
+void e810_core_flr(E810Core *core);
+
 /* BAR0 access. @size is 1, 2, 4 or 8; anything else is a bad access. */
 uint64_t e810_core_mmio_read(E810Core *core, uint64_t addr, unsigned size);
 void e810_core_mmio_write(E810Core *core, uint64_t addr, uint64_t val,

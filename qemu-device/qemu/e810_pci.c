@@ -271,6 +271,8 @@ static void e810_realize(PCIDevice *pdev, Error **errp)
         error_setg(errp, "e810: cannot add the PCIe capability");
         goto err_msix;
     }
+    /* E810 functions support FLR; ice's reset_prepare/reset_done use it. */
+    pcie_cap_flr_init(pdev);
     /* Device serial number as on Intel NICs: the MAC with ff:fe inserted. */
     qemu_macaddr_default_if_unset(&s->conf.macaddr);
     for (i = 0; i < 3; i++) {
@@ -314,13 +316,33 @@ static void e810_exit(PCIDevice *pdev)
     s->xport_timer = NULL;
 }
 
+static void e810_write_config(PCIDevice *pdev, uint32_t addr, uint32_t val,
+                              int len)
+{
+    pci_default_write_config(pdev, addr, val, len);
+    pcie_cap_flr_write_config(pdev, addr, val, len);
+}
+
 static void e810_reset_hold(Object *obj, ResetType type)
 {
     E810State *s = E810(obj);
+    PCIDevice *pdev = PCI_DEVICE(obj);
+    uint16_t devctl = pci_get_word(pdev->config + pdev->exp.exp_cap +
+                                   PCI_EXP_DEVCTL);
 
     qemu_bh_cancel(s->work_bh);
     timer_del(s->xport_timer);
-    e810_core_reset(&s->core);
+    /*
+     * pcie_cap_flr_write_config() clears BCR_FLR only after the reset: an
+     * FLR resets the function (as a PF reset does), while what the device
+     * holds for the whole card (the DDP package, the admin queue
+     * registers) stays; any other reset is a power-on reset.
+     */
+    if (devctl & PCI_EXP_DEVCTL_BCR_FLR) {
+        e810_core_flr(&s->core);
+    } else {
+        e810_core_reset(&s->core);
+    }
     e810_core_set_link(&s->core, !qemu_get_queue(s->nic)->link_down);
 }
 
@@ -452,6 +474,7 @@ static void e810_class_init(ObjectClass *oc, void *data)
 
     k->realize = e810_realize;
     k->exit = e810_exit;
+    k->config_write = e810_write_config;
     k->vendor_id = E810_PCI_VENDOR_ID;
     k->device_id = E810_PCI_DEVICE_ID_C_QSFP;
     k->revision = E810_PCI_REVISION;
