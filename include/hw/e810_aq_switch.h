@@ -83,6 +83,8 @@ struct e810_aqc_alloc_free_res_elem {
 #define E810_AQC_RES_VSI_LIST_PRUNE	0x04
 #define E810_AQC_RES_RECIPE		0x05
 #define E810_AQC_RES_FD_COUNTER_BLOCK	0x21
+#define E810_AQC_RES_FD_GUAR_ENTRIES	0x22	/* num_elems = filters */
+#define E810_AQC_RES_FD_SHARED_ENTRIES	0x23
 #define E810_AQC_RES_FD_GUAR_ENTRIES	0x22
 #define E810_AQC_RES_FD_SHARED_ENTRIES	0x23
 #define E810_AQC_RES_FD_PROF_ID		0x58

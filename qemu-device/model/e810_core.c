@@ -93,6 +93,13 @@ int e810_core_init(E810Core *core, const E810CoreOps *ops, void *opaque,
         e810_regfile_fini(&core->regs);
         return -ENOMEM;
     }
+    /*
+     * Single VLAN mode only: double VLAN mode needs the switch recipes
+     * (0x0290..0x0293), which the model does not implement, so the
+     * package is reported without DVM support and ice stays in SVM
+     * (ice_set_vlan_mode(): "QinQ functionality cannot be enabled").
+     */
+    core->ddp.svm_only = true;
     e810_core_reset(core);
     return 0;
 }

@@ -245,6 +245,43 @@ static bool res_put(E810Core *core, unsigned type, uint16_t id)
 }
 
 /*
+ * Flow Director filter space (ice_alloc_fd_guar_item(),
+ * ice_alloc_fd_shrd_item()): num_elems is the number of filters, and the
+ * one element of the answer is the base index of the block taken. The
+ * block is the whole space of its kind that is left, as GLQF_FD_SIZE
+ * describes it; freeing gives it back.
+ */
+static enum e810_aq_rc fd_entries(E810Core *core, E810AqCmd *cmd,
+                                  unsigned type, bool alloc, uint16_t n)
+{
+    bool guar = type == E810_AQC_RES_FD_GUAR_ENTRIES;
+    uint16_t *taken = guar ? &core->sw.fd_guar_taken :
+                             &core->sw.fd_shared_taken;
+    unsigned space = guar ? E810_FD_GUAR_FILTERS : E810_FD_BEST_EFFORT_FILTERS;
+    struct e810_aqc_alloc_free_res_elem h;
+    uint16_t base;
+
+    if (n == 0 || e810_aq_need_buf(cmd, sizeof(h) + 2)) {
+        return E810_AQ_RC_EINVAL;
+    }
+    if (!alloc) {
+        if (!*taken || n != *taken) {
+            return E810_AQ_RC_ENOENT;
+        }
+        *taken = 0;
+        return E810_AQ_RC_OK;
+    }
+    if (*taken || n > space) {
+        return E810_AQ_RC_ENOSPC;
+    }
+    *taken = n;
+    base = htole16(0);
+    memcpy(cmd->buf + sizeof(h), &base, sizeof(base));
+    cmd->resp_len = sizeof(h) + 2;
+    return E810_AQ_RC_OK;
+}
+
+/*
  * ice_aq_alloc_free_res(): one entry (res_type, num_elems, ids). Allocation
  * writes the ids back (ice_alloc_res_cntr() reads elem[0]); a request
  * that does not fit gets ENOSPC and allocates nothing.
@@ -266,6 +303,10 @@ static enum e810_aq_rc cmd_alloc_free_res(E810Core *core, E810AqCmd *cmd)
     rt = le16toh(h.res_type);
     type = FIELD_GET(E810_AQC_RES_TYPE, rt);
     n = le16toh(h.num_elems);
+    if (type == E810_AQC_RES_FD_GUAR_ENTRIES ||
+        type == E810_AQC_RES_FD_SHARED_ENTRIES) {
+        return fd_entries(core, cmd, type, alloc, n);
+    }
     need = sizeof(h) + 2u * n;
     if (n == 0 || need > cmd->buf_len) {
         return E810_AQ_RC_EINVAL;
@@ -547,8 +588,14 @@ static enum e810_aq_rc rule_lkup(E810Core *core, uint16_t opc,
     type = le16toh(r.hdr.type);
     idx = le16toh(r.index);
     if (opc == E810_AQC_REMOVE_SW_RULES || opc == E810_AQC_UPDATE_SW_RULES) {
+        /*
+         * A removal names the rule by index alone: ice_fill_sw_rule()
+         * returns before it sets the Rx/Tx type for one, so the type of
+         * a removal is always 0 (Rx). An update carries the real type.
+         */
         if (idx >= E810_SW_MAX_RULES || !core->sw.rule[idx].used ||
-            core->sw.rule[idx].tx != (type == E810_SW_RULE_LKUP_TX)) {
+            (opc == E810_AQC_UPDATE_SW_RULES &&
+             core->sw.rule[idx].tx != (type == E810_SW_RULE_LKUP_TX))) {
             return E810_AQ_RC_ENOENT;
         }
         s = &core->sw.rule[idx];

@@ -60,6 +60,8 @@ typedef struct E810Switch {
     bool glut_set[E810_SW_NUM_GLUT];
     uint8_t glut[E810_SW_NUM_GLUT][E810_RSS_LUT_GLOBAL_SIZE];
     uint8_t fd_cnt_blk_used;            /* bitmap of counter blocks */
+    /* Flow Director filter space taken (0x22 guaranteed, 0x23 shared). */
+    uint16_t fd_guar_taken, fd_shared_taken;
     uint8_t prof_used[4][E810_SW_NUM_PROF / 8];  /* FD/hash prof, TCAM */
     bool double_vlan;                   /* 0x0203 */
     uint8_t local_fwd_mode;

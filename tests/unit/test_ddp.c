@@ -80,6 +80,12 @@ static int setup(void **state)
         return -1;
     }
     aq_init(f->h, &f->aq);
+    /*
+     * The device reports SVM-only packages by default (the model has no
+     * DVM switch recipes); these tests cover the package's DVM path too.
+     */
+    assert_true(f->h->core.ddp.svm_only);
+    f->h->core.ddp.svm_only = false;
     *state = f;
     return 0;
 }
