@@ -1,7 +1,9 @@
 #!/bin/bash
 # topology: hub2
+# parent: ice_lite ice
 # timeout: 300
-# Each e810 function has an ice_lite Ethernet netdev: the MAC address the
+# Each e810 function has an Ethernet netdev of the parent (ice_lite or the
+# stock ice): the MAC address the
 # firmware reports (manage MAC read = QEMU's mac property) as current and
 # permanent address, a carrier and 100 Gb/s full duplex from the
 # firmware's link status, the MTU range of a 9728-byte MAC frame, and
@@ -37,10 +39,15 @@ for d in "${devs[@]}"; do
 		fail "ip link does not show $nd UP: $(ip -br link show "$nd")"
 
 	info=$(ethtool -i "$nd")
-	expect_eq "$nd driver" ice_lite "$(sed -n 's/^driver: //p' <<<"$info")"
+	expect_eq "$nd driver" "$E810_PARENT" "$(sed -n 's/^driver: //p' <<<"$info")"
 	expect_eq "$nd bus-info" "$d" "$(sed -n 's/^bus-info: //p' <<<"$info")"
 	fw=$(sed -n 's/^firmware-version: //p' <<<"$info")
-	if [[ $fw =~ ^fw\ [0-9]+\.[0-9]+\.[0-9]+\ api\ 1\.[0-9]+\.[0-9]+$ ]]; then
+	# ice_lite: firmware and API version; ice: NVM version, EETRACK and
+	# Option ROM version (__ice_get_drvinfo()).
+	fw_re='^fw [0-9]+\.[0-9]+\.[0-9]+ api 1\.[0-9]+\.[0-9]+$'
+	[ "$E810_PARENT" = ice ] &&
+		fw_re='^[0-9a-f]+\.[0-9]{2} 0x[0-9a-f]{8} [0-9]+\.[0-9]+\.[0-9]+$'
+	if [[ $fw =~ $fw_re ]]; then
 		ok "$nd firmware-version '$fw'"
 	else
 		fail "$nd firmware-version '$fw'"
@@ -53,7 +60,10 @@ for d in "${devs[@]}"; do
 		"$(sed -n 's/^[[:space:]]*Duplex: //p' <<<"$settings")"
 	expect_eq "$nd link detected" yes \
 		"$(sed -n 's/^[[:space:]]*Link detected: //p' <<<"$settings")"
-	dmesg | grep -q "ice_lite $d: NIC Link is up 100000 Mbps" &&
+	up_re="ice_lite $d: NIC Link is up 100000 Mbps"
+	[ "$E810_PARENT" = ice ] &&
+		up_re="ice $d $nd: NIC Link is up 100 Gbps Full Duplex, Requested FEC: RS-FEC, Negotiated FEC: RS-FEC"
+	dmesg | grep -q "$up_re" &&
 		ok "$d logged its link up at 100 Gb/s" ||
 		fail "$d logged no link-up line"
 done

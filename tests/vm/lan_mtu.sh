@@ -1,5 +1,6 @@
 #!/bin/bash
 # topology: hub2
+# parent: ice_lite ice
 # timeout: 300
 # MTU 1500 -> 9000 -> 1500 on both ports while they run (ice_lite restarts
 # the rings with Rx buffers sized for the new MTU): at 9000 an 8972-byte
@@ -70,8 +71,11 @@ ip link set "$a" mtu 9703 2>/dev/null && fail "MTU 9703 accepted" || ok "MTU 970
 ip link set "$a" mtu 67 2>/dev/null && fail "MTU 67 accepted" || ok "MTU 67 refused"
 expect_eq "$a MTU after refused changes" 1500 "$(cat "/sys/class/net/$a/mtu")"
 
-# Each change: BEFORE with the old MTU, AFTER with the new one.
-for aux in "$aux_a" "$aux_b"; do
+# Each change: BEFORE with the old MTU, AFTER with the new one. Our irdma
+# binds only to ice_lite's auxiliary devices so far, so only then are
+# there events to check.
+[ "$E810_PARENT" = ice_lite ] || aux_a= aux_b=
+for aux in $aux_a $aux_b; do
 	got=$(dmesg | sed -n "s/.*$aux: MTU change: //p" | xargs -d '\n' | sed 's/ \(before\|after\),/;\1,/g')
 	expect_eq "$aux MTU events" \
 		"before, mtu 1500;after, mtu 9000;before, mtu 9000;after, mtu 1500" "$got"

@@ -1,5 +1,6 @@
 #!/bin/bash
 # topology: hub2
+# parent: ice_lite ice
 # timeout: 300
 # The two ports as two hosts (port 1 in a network namespace), on the QEMU
 # hub: 100 pings each way at 10 ms intervals without a single loss (ping

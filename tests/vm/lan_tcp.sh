@@ -1,5 +1,6 @@
 #!/bin/bash
 # topology: hub2
+# parent: ice_lite ice
 # timeout: 600
 # 64 MiB of random data over TCP between the two ports (port 1 in a
 # network namespace), once in each direction: the receiver pipes what it
@@ -79,6 +80,34 @@ transfer() {
 
 transfer "192.168.81.1 -> .2" "" peer 192.168.81.2
 transfer "192.168.81.2 -> .1" peer "" 192.168.81.1
+
+# RSS: eight connections from different source ports spread over more
+# than one Rx queue of the receiver (Toeplitz hash, LUT over its queues).
+# ice_lite runs one queue pair, so only the stock ice is asked.
+if [ "$E810_PARENT" = ice ]; then
+	rxq_counts() {
+		ip netns exec peer ethtool -S "$b" |
+			sed -n 's/^ *rx_queue_\([0-9]*\)_packets: //p' | xargs
+	}
+	before=($(rxq_counts))
+	head -c 1M /dev/urandom >"$work/small"
+	for i in $(seq 1 8); do
+		rm -f "$work/ready"
+		ip netns exec peer python3 -c "$recv_py" 192.168.81.2 \
+			"$work/len" "$work/ready" >/dev/null &
+		wait_for "[ -e $work/ready ]" 10 || fail "RSS flow $i: no receiver"
+		python3 -c "$send_py" 192.168.81.2 <"$work/small" ||
+			fail "RSS flow $i: sender failed"
+		wait
+	done
+	after=($(rxq_counts))
+	used=0
+	for i in "${!after[@]}"; do
+		[ $(( after[i] - ${before[i]:-0} )) -gt 100 ] && used=$((used + 1))
+	done
+	[ "$used" -gt 1 ] && ok "8 flows spread over $used Rx queues of $b" ||
+		fail "8 flows used $used Rx queue(s) of $b: before ${before[*]}, after ${after[*]}"
+fi
 
 for c in rx_errors tx_errors tx_dropped; do
 	expect_eq "$a $c" 0 "$(cat "/sys/class/net/$a/statistics/$c")"
