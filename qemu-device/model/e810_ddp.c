@@ -157,35 +157,38 @@ static enum e810_aq_rc take_section(E810DdpPkg *p, const uint8_t *buf,
 
     switch (le32toh(e->type)) {
     case E810_SID_METADATA: {
-        const struct e810_pkg_meta_sect *m = (const void *)s;
+        struct e810_pkg_meta_sect m;
 
-        if (size < sizeof(*m)) {
+        /* Sections sit at any byte offset: read them by copy. */
+        if (size < sizeof(m)) {
             return fault(f, eoff + offsetof(struct e810_pkg_section_entry,
                                             size), E810_DDP_ERR_SECT_SIZE);
         }
-        p->ver = m->ver;
-        memcpy(p->name, m->name, sizeof(p->name));
-        p->track_id = le32toh(m->track_id);
+        memcpy(&m, s, sizeof(m));
+        p->ver = m.ver;
+        memcpy(p->name, m.name, sizeof(p->name));
+        p->track_id = le32toh(m.track_id);
         p->has_meta = true;
         break;
     }
     case E810_SID_RXPARSER_METADATA_INIT: {
-        const struct e810_pkg_meta_init_sect *m = (const void *)s;
+        struct e810_pkg_meta_init_sect m;
         uint32_t first, n, k;
 
-        if (size < sizeof(*m)) {
+        if (size < sizeof(m)) {
             return fault(f, eoff + offsetof(struct e810_pkg_section_entry,
                                             size), E810_DDP_ERR_SECT_SIZE);
         }
-        first = le16toh(m->offset);
-        n = le16toh(m->count);
-        if (sizeof(*m) + n * E810_META_INIT_ENTRY_SIZE > size) {
+        memcpy(&m, s, sizeof(m));
+        first = le16toh(m.offset);
+        n = le16toh(m.count);
+        if (sizeof(m) + n * E810_META_INIT_ENTRY_SIZE > size) {
             return fault(f, off + offsetof(struct e810_pkg_meta_init_sect,
                                            count), E810_DDP_ERR_SECT_SIZE);
         }
         for (k = 0; k < n && first + k < E810_META_INIT_MAX_ENTRIES; k++) {
             memcpy(p->meta_init[first + k],
-                   s + sizeof(*m) + k * E810_META_INIT_ENTRY_SIZE,
+                   s + sizeof(m) + k * E810_META_INIT_ENTRY_SIZE,
                    E810_META_INIT_ENTRY_SIZE);
             if (first + k + 1 > p->meta_init_count) {
                 p->meta_init_count = first + k + 1;
@@ -371,25 +374,28 @@ static enum e810_aq_rc cmd_upload_section(E810Core *core, E810AqCmd *cmd)
                     section_count);
     for (i = 0; i < count; i++) {
         const struct e810_pkg_section_entry *e = sect_entry(cmd->buf, i);
-        struct e810_pkg_meta_init_sect *m;
+        struct e810_pkg_meta_init_sect m;
+        uint8_t *sect;
         uint32_t first, n, k;
 
         /* ice only reads the metadata init table (its DVM check). */
         if (le32toh(e->type) != E810_SID_RXPARSER_METADATA_INIT) {
             return E810_AQ_RC_ENOSYS;
         }
-        if (le16toh(e->size) < sizeof(*m)) {
+        if (le16toh(e->size) < sizeof(m)) {
             return E810_AQ_RC_EINVAL;
         }
-        m = (void *)(cmd->buf + le16toh(e->offset));
-        first = le16toh(m->offset);
-        n = le16toh(m->count);
-        if (sizeof(*m) + n * E810_META_INIT_ENTRY_SIZE > le16toh(e->size) ||
+        /* The section may start at any byte: its header is read by copy. */
+        sect = cmd->buf + le16toh(e->offset);
+        memcpy(&m, sect, sizeof(m));
+        first = le16toh(m.offset);
+        n = le16toh(m.count);
+        if (sizeof(m) + n * E810_META_INIT_ENTRY_SIZE > le16toh(e->size) ||
             first + n > d->pkg.meta_init_count) {
             return E810_AQ_RC_EINVAL;
         }
         for (k = 0; k < n; k++) {
-            uint8_t *out = (uint8_t *)(m + 1) + k * E810_META_INIT_ENTRY_SIZE;
+            uint8_t *out = sect + sizeof(m) + k * E810_META_INIT_ENTRY_SIZE;
 
             memcpy(out, d->pkg.meta_init[first + k],
                    E810_META_INIT_ENTRY_SIZE);

@@ -106,7 +106,7 @@ static void wr(uint32_t off, uint32_t val)
     e810_core_mmio_write(arena_core, off, val, 4);
 }
 
-static void put64(uint32_t off, uint64_t v)
+static inline void put64(uint32_t off, uint64_t v)
 {
     v = htole64(v);
     memcpy(arena_mem + off, &v, 8);
