@@ -456,6 +456,41 @@ E810_AQ_CHECK_SIZE(e810_aqc_add_rdma_qset, 16);
 E810_AQ_CHECK_SIZE(e810_aqc_add_rdma_qset_perq, 24);
 E810_AQ_CHECK_SIZE(e810_aqc_add_rdma_qset_grp, 8);
 
+/* ---- 0xFF30 / 0xFF31 / 0xFF32 firmware logging (direct, indirect) ------ */
+
+#define E810_AQC_FW_LOGS_CONFIG		0xFF30
+#define E810_AQC_FW_LOGS_REGISTER	0xFF31
+#define E810_AQC_FW_LOGS_QUERY		0xFF32
+#define E810_FW_LOG_MODULES		32	/* ICE_AQC_FW_LOG_ID_MAX */
+#define E810_FW_LOG_LEVEL_MAX		4	/* verbose */
+#define E810_FW_LOG_RESOLUTION_MIN	1
+#define E810_FW_LOG_RESOLUTION_MAX	128
+
+struct e810_aqc_fw_log {
+	__u8 cmd_flags;
+#define E810_AQC_FW_LOG_CONF_UART_EN	BIT(0)
+#define E810_AQC_FW_LOG_CONF_AQ_EN	BIT(1)
+#define E810_AQC_FW_LOG_QUERY_REGISTERED BIT(2)	/* query response */
+#define E810_AQC_FW_LOG_CONF_SET_VALID	BIT(3)
+#define E810_AQC_FW_LOG_AQ_REGISTER	BIT(0)	/* 0xFF31 */
+	__u8 rsp_flag;
+	__le16 fw_rt_msb;
+	__le16 log_resolution;
+	__le16 mdl_cnt;
+	__le32 addr_high;
+	__le32 addr_low;
+};
+
+/* One module's level, in the 0xFF30 buffer and the 0xFF32 answer. */
+struct e810_aqc_fw_log_module {
+	__le16 module_identifier;
+	__u8 log_level;
+	__u8 rsvd0;
+};
+
+E810_AQ_CHECK_SIZE(e810_aqc_fw_log, 16);
+E810_AQ_CHECK_SIZE(e810_aqc_fw_log_module, 4);
+
 /* The wire formats of each firmware area, kept in their own headers. */
 #include "e810_aq_nvm.h"
 #include "e810_aq_sched.h"

@@ -35,6 +35,7 @@ void e810_aq_reset(E810Core *core)
 {
     memset(&core->aq, 0, sizeof(core->aq));
     core->aq.max_frame = E810_AQ_SET_MAC_FRAME_SIZE_MAX;
+    core->aq.fwlog_resolution = 10;     /* messages per event */
     e810_port_reset(core);
 }
 

@@ -33,6 +33,11 @@ typedef struct E810AqState {
     /* The port (e810_port.c): PHY configuration from 0x0601. */
     struct e810_aqc_set_phy_cfg_data phy_cfg;
     bool link_enabled;          /* PHY ENA_LINK / restart-AN link enable */
+    /* Firmware logging (0xFF30..0xFF32); the model has nothing to log. */
+    uint8_t fwlog_level[E810_FW_LOG_MODULES];
+    uint16_t fwlog_resolution;
+    uint8_t fwlog_flags;        /* E810_AQC_FW_LOG_CONF_UART_EN / _AQ_EN */
+    bool fwlog_registered;
     /* DCB in software mode (firmware DCBX agent disabled). */
     uint8_t pfc_mode;           /* 0x0303 */
     uint16_t lldp_mib_len;      /* 0x0A08: the local MIB the host set */

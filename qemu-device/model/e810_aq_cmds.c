@@ -162,6 +162,66 @@ static enum e810_aq_rc cmd_clear_pf_cfg(E810Core *core, E810AqCmd *cmd)
     return E810_AQ_RC_OK;
 }
 
+/*
+ * Firmware logging (ice_fwlog_init(), ice_fwlog_deinit()): per-module
+ * levels, the resolution and where logs go (UART, ARQ) are kept and
+ * reported back; the model's firmware produces no log, so no 0xFF33 event
+ * is ever posted.
+ */
+static enum e810_aq_rc cmd_fwlog(E810Core *core, E810AqCmd *cmd)
+{
+    struct e810_aqc_fw_log *p = E810_AQ_PARAMS(cmd, struct e810_aqc_fw_log);
+    uint16_t opc = le16toh(cmd->desc.opcode);
+    struct e810_aqc_fw_log_module m;
+    unsigned i, n;
+
+    if (opc == E810_AQC_FW_LOGS_REGISTER) {
+        core->aq.fwlog_registered = p->cmd_flags & E810_AQC_FW_LOG_AQ_REGISTER;
+        return E810_AQ_RC_OK;
+    }
+    if (opc == E810_AQC_FW_LOGS_QUERY) {
+        if (e810_aq_need_buf(cmd, E810_FW_LOG_MODULES * sizeof(m))) {
+            return E810_AQ_RC_ENOMEM;
+        }
+        for (i = 0; i < E810_FW_LOG_MODULES; i++) {
+            memset(&m, 0, sizeof(m));
+            m.module_identifier = htole16(i);
+            m.log_level = core->aq.fwlog_level[i];
+            memcpy(cmd->buf + i * sizeof(m), &m, sizeof(m));
+        }
+        cmd->resp_len = E810_FW_LOG_MODULES * sizeof(m);
+        p->cmd_flags = core->aq.fwlog_flags |
+                       (core->aq.fwlog_registered ?
+                        E810_AQC_FW_LOG_QUERY_REGISTERED : 0);
+        p->log_resolution = htole16(core->aq.fwlog_resolution);
+        p->mdl_cnt = htole16(E810_FW_LOG_MODULES);
+        return E810_AQ_RC_OK;
+    }
+    /* 0xFF30: validate everything, then apply. */
+    n = le16toh(p->mdl_cnt);
+    if (!(p->cmd_flags & E810_AQC_FW_LOG_CONF_SET_VALID) ||
+        le16toh(p->log_resolution) < E810_FW_LOG_RESOLUTION_MIN ||
+        le16toh(p->log_resolution) > E810_FW_LOG_RESOLUTION_MAX ||
+        n > E810_FW_LOG_MODULES || (n && e810_aq_need_buf(cmd, n * sizeof(m)))) {
+        return E810_AQ_RC_EINVAL;
+    }
+    for (i = 0; i < n; i++) {
+        memcpy(&m, cmd->buf + i * sizeof(m), sizeof(m));
+        if (le16toh(m.module_identifier) >= E810_FW_LOG_MODULES ||
+            m.log_level > E810_FW_LOG_LEVEL_MAX) {
+            return E810_AQ_RC_EINVAL;
+        }
+    }
+    for (i = 0; i < n; i++) {
+        memcpy(&m, cmd->buf + i * sizeof(m), sizeof(m));
+        core->aq.fwlog_level[le16toh(m.module_identifier)] = m.log_level;
+    }
+    core->aq.fwlog_resolution = le16toh(p->log_resolution);
+    core->aq.fwlog_flags = p->cmd_flags & (E810_AQC_FW_LOG_CONF_UART_EN |
+                                           E810_AQC_FW_LOG_CONF_AQ_EN);
+    return E810_AQ_RC_OK;
+}
+
 static const E810AqHandler aq_cmds[] = {
     { E810_AQC_GET_VER, cmd_get_ver },
     { E810_AQC_DRIVER_VER, cmd_driver_ver },
@@ -171,6 +231,9 @@ static const E810AqHandler aq_cmds[] = {
     { E810_AQC_MANAGE_MAC_READ, cmd_manage_mac_read },
     { E810_AQC_CLEAR_PXE, cmd_nop },
     { E810_AQC_CLEAR_PF_CFG, cmd_clear_pf_cfg },
+    { E810_AQC_FW_LOGS_CONFIG, cmd_fwlog },
+    { E810_AQC_FW_LOGS_REGISTER, cmd_fwlog },
+    { E810_AQC_FW_LOGS_QUERY, cmd_fwlog },
     { 0, NULL }
 };
 
