@@ -13,9 +13,6 @@
 # ice lines at KERN_ERR/KERN_WARNING that a real E810 without the feature
 # would also print, one reason each. Everything else fails the scenario.
 ICE_ALLOW=(
-	# The model answers FW-log queries (0xFF32) "unknown opcode", as an
-	# NVM without FW logging does (ice_fwlog_init()).
-	'FW logging is not supported in this NVM image'
 	# The guest's /lib/firmware has the package under its generic name
 	# only; ice tries the per-serial-number file first, as on any host.
 	'firmware: failed to load intel/ice/ddp/ice-'
