@@ -41,7 +41,7 @@ static unsigned page_shift(uint8_t hpage)
 /* The MR an STag names, if it can be used for data at all. */
 static E810Mr *stag_mr(E810Core *core, uint32_t stag, uint16_t *status)
 {
-    uint32_t idx = stag >> 8;
+    uint32_t idx = e810_stag_index(core, stag >> 8);
     E810Mr *mr;
 
     if (!core->rdma.mr || idx >= e810_hmc_count(core, E810_HMC_MR)) {
@@ -285,7 +285,7 @@ bool e810_dp_scatter_grh(E810Core *core, E810Qp *qp, const E810RecvWqe *wqe,
 bool e810_dp_invalidate(E810Core *core, E810Qp *qp, uint32_t stag,
                         bool remote, uint16_t *status)
 {
-    uint32_t idx = stag >> 8;
+    uint32_t idx = e810_stag_index(core, stag >> 8);
     E810Mr *mr;
 
     *status = 0;

@@ -19,12 +19,24 @@
 
 #define MR_MAX_SIZE     0x200000000000ull   /* GEN_2 max_mr_size */
 
+uint32_t e810_stag_index(E810Core *core, uint32_t stag_hi)
+{
+    uint32_t count = e810_hmc_count(core, E810_HMC_MR);
+    unsigned bits = 14;
+
+    while (bits < 24 && (1u << bits) < count) {
+        bits++;
+    }
+    return stag_hi & ((1u << bits) - 1);
+}
+
 /* The MR slot an STag WQE names; NULL (and @res) if out of range. */
 static E810Mr *mr_slot(E810Core *core, const E810CqpWqe *w,
                        E810CqpResult *res)
 {
-    uint32_t idx = FIELD_GET(E810_CQPSQ_STAG_IDX,
-                             e810_wqe(w, E810_CQPSQ_STAG_IDX_OFF));
+    uint32_t idx = e810_stag_index(core,
+                                   FIELD_GET(E810_CQPSQ_STAG_IDX,
+                                             e810_wqe(w, E810_CQPSQ_STAG_IDX_OFF)));
 
     if (idx >= e810_hmc_count(core, E810_HMC_MR)) {
         e810_cqp_err(core, res, E810_CQP_MIN_STAG_INVALID, "STag index %u "

@@ -461,6 +461,15 @@ bool e810_hmc_write(struct E810Core *core, enum e810_hmc_obj_type type,
                     uint32_t idx, uint32_t off, const void *buf, uint32_t len);
 /* Committed count of @type (0 before COMMIT_FPM_VAL). */
 uint32_t e810_hmc_count(struct E810Core *core, enum e810_hmc_obj_type type);
+
+/*
+ * The MR/MW table index an STag names. Bits [31:8] of an STag carry the
+ * index in their low max(log2 of the committed MR count rounded up, 14)
+ * bits; the bits above belong to the driver (upstream irdma puts a random
+ * key there: irdma_create_stag(), rf->mr_stagmask), the low byte is the
+ * consumer key. @stag_hi is STag >> 8, as the CQP STag WQEs carry it.
+ */
+uint32_t e810_stag_index(struct E810Core *core, uint32_t stag_hi);
 /*
  * Host address of byte @off of a buffer described by a PBL starting at
  * PBLE @first (@lpbl: E810_LPBL_LEVEL1 or _LEVEL2, pages of 1 << @shift).

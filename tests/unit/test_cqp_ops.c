@@ -278,11 +278,22 @@ static void test_stags(void **state)
     assert_true(mr->va == 0x7f0000001000ull && mr->pa == 0x12345000);
     assert_int_equal(mr->rights, E810_ACCESS_LOCAL_READ |
                                  E810_ACCESS_REMOTE_WRITE);
-    /* In use, beyond the count, bad PBL level, PBLE beyond the count. */
+    /*
+     * In use; in use through the driver-key bits above the 14 index bits
+     * of a 16384-entry table (they name MR 100 too, as irdma_create_stag()
+     * relies on); bad PBL level; PBLE beyond the count.
+     */
+    assert_int_equal(e810_hmc_count(&d->h->core, E810_HMC_MR), 16384);
     assert_int_equal(stag_op(d, E810_CQP_OP_REG_MR, 100, 1, mr_hdr, 4096,
                              0).minor, E810_CQP_MIN_STAG_INVALID);
-    assert_int_equal(stag_op(d, E810_CQP_OP_REG_MR, 16384, 1, mr_hdr, 4096,
-                             0).minor, E810_CQP_MIN_STAG_INVALID);
+    assert_int_equal(stag_op(d, E810_CQP_OP_REG_MR, 0xa50000 | 100, 1,
+                             mr_hdr, 4096, 0).minor,
+                     E810_CQP_MIN_STAG_INVALID);
+    /* A driver key in the STag: the MR lands at the masked index. */
+    assert_false(stag_op(d, E810_CQP_OP_REG_MR, 0x5a0000 | 200, 0x11, mr_hdr,
+                         4096, 0).error);
+    assert_true(d->h->core.rdma.mr[200].valid);
+    assert_int_equal(d->h->core.rdma.mr[200].key, 0x11);
     assert_int_equal(stag_op(d, E810_CQP_OP_REG_MR, 101, 1, mr_hdr |
                              FIELD_PREP(E810_CQPSQ_STAG_LPBLSIZE, 2), 4096,
                              0).minor, E810_CQP_MIN_BAD_PARAM);
