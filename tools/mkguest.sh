@@ -60,9 +60,13 @@ install_modules() {
 	mkdir -p "$ROOT/lib/modules"
 	cp -a "$KDIR/lib/modules/$KVER" "$mdir"
 	# Both parents are in the image: the stock ice and our ice_lite (the
-	# run picks one, see e810-init). The stock irdma is removed: ours has
-	# the same module name and lives in updates/.
-	rm -f "$mdir"/kernel/drivers/infiniband/hw/irdma/irdma.ko*
+	# run picks one, see e810-init). The stock irdma has the same module
+	# name as ours: it is moved out of the module tree (depmod must see
+	# one irdma, ours in updates/) to /usr/lib/e810-stock/, where
+	# e810-init loads it when the run asks for it.
+	mkdir -p "$ROOT/usr/lib/e810-stock"
+	mv "$mdir"/kernel/drivers/infiniband/hw/irdma/irdma.ko* \
+	   "$ROOT/usr/lib/e810-stock/"
 	mkdir -p "$mdir/updates"
 	cp "$TOP/drivers/net/ethernet/intel/ice_lite/ice_lite.ko" \
 	   "$TOP/drivers/infiniband/hw/irdma/irdma.ko" "$mdir/updates/"
