@@ -139,6 +139,68 @@ struct e810_aqc_lldp_set_local_mib {
 	__le32 addr_low;
 };
 
+/*
+ * The LLDPDU of 0x0A08 as ice builds it (ice_dcb_cfg_to_lldp()): a chain of
+ * TLVs, each a big-endian type (7 bits) / length (9 bits) word and its
+ * value; organizationally specific TLVs (type 127) start their value with a
+ * 3-byte OUI and a subtype. An END TLV (type 0, length 0) ends the chain.
+ */
+#define E810_LLDP_TLV_LEN_M		GENMASK(8, 0)
+#define E810_LLDP_TLV_TYPE_M		GENMASK(15, 9)
+#define E810_LLDP_TLV_TYPE_END		0
+#define E810_LLDP_TLV_TYPE_ORG		127
+#define E810_LLDP_ORG_HDR_LEN		4	/* OUI + subtype */
+#define E810_IEEE_8021QAZ_OUI		0x0080C2
+#define E810_IEEE_SUBTYPE_ETS_CFG	9
+#define E810_IEEE_SUBTYPE_ETS_REC	10
+#define E810_IEEE_SUBTYPE_PFC_CFG	11
+#define E810_IEEE_SUBTYPE_APP_PRI	12
+#define E810_IEEE_ETS_TLV_LEN		25
+#define E810_IEEE_PFC_TLV_LEN		6
+#define E810_IEEE_APP_ENTRY_LEN		3
+/* ETS value: flags/max TCs, 4 bytes of priority nibbles (priority 0 in the
+ * high nibble of the first), 8 TC bandwidth percentages, 8 TSA values. */
+#define E810_IEEE_ETS_PRIO_OFF		1
+#define E810_IEEE_ETS_BW_OFF		5
+#define E810_IEEE_ETS_TSA_OFF		13
+#define E810_IEEE_PFC_CAP_M		GENMASK(3, 0)
+/* DSCP-based QoS (pfc_mode DSCP): Intel TLVs under OUI 0xFFFFFF. */
+#define E810_DSCP_OUI			0xFFFFFF
+#define E810_DSCP_SUBTYPE_DSCP2UP	0x41
+#define E810_DSCP_SUBTYPE_ENFORCE	0x42
+#define E810_DSCP_SUBTYPE_TCBW		0x43
+#define E810_DSCP_SUBTYPE_PFC		0x44
+#define E810_DSCP_UP_TLV_LEN		148
+#define E810_DSCP_ENF_TLV_LEN		132
+#define E810_DSCP_TC_BW_TLV_LEN		25
+#define E810_DSCP_PFC_TLV_LEN		6
+#define E810_DSCP_TC_BW_OFF		5	/* then 8 TSA values */
+
+/* ---- 0x06E0 get link topology handle (direct) ---------------------------- */
+
+#define E810_AQC_GET_LINK_TOPO		0x06E0
+
+struct e810_aqc_get_link_topo {
+	__u8 lport_num;
+	__u8 lport_num_valid;
+#define E810_AQC_LINK_TOPO_PORT_NUM_VALID	BIT(0)
+	__u8 node_type_ctx;
+#define E810_AQC_LINK_TOPO_NODE_TYPE_M	GENMASK(3, 0)
+#define E810_AQC_LINK_TOPO_NODE_TYPE_PHY	0
+#define E810_AQC_LINK_TOPO_NODE_TYPE_CAGE	6
+#define E810_AQC_LINK_TOPO_NODE_TYPE_GPS	11	/* the highest type */
+#define E810_AQC_LINK_TOPO_NODE_CTX_M	GENMASK(7, 4)
+#define E810_AQC_LINK_TOPO_NODE_CTX_GLOBAL	0
+#define E810_AQC_LINK_TOPO_NODE_CTX_PORT	2
+#define E810_AQC_LINK_TOPO_NODE_CTX_OVERRIDE	5	/* the highest context */
+	__u8 index;
+	__le16 handle;		/* response: the node's handle */
+#define E810_AQC_LINK_TOPO_HANDLE_M	GENMASK(9, 0)
+	__u8 node_part_num;	/* response: what the node is */
+#define E810_AQC_LINK_TOPO_PART_QSFP28	0x14	/* cage: QSFP28 */
+	__u8 rsvd[9];
+};
+
 /* Link status (0x0607) bits the port reports beyond e810_aq.h's. */
 #define E810_AQ_LINK_PAUSE_TX		BIT(5)	/* an_info */
 #define E810_AQ_LINK_PAUSE_RX		BIT(6)
@@ -150,5 +212,6 @@ E810_AQ_CHECK_SIZE(e810_aqc_set_phy_cfg_data, 24);
 E810_AQ_CHECK_SIZE(e810_aqc_restart_an, 16);
 E810_AQ_CHECK_SIZE(e810_aqc_set_query_pfc_mode, 16);
 E810_AQ_CHECK_SIZE(e810_aqc_lldp_set_local_mib, 16);
+E810_AQ_CHECK_SIZE(e810_aqc_get_link_topo, 16);
 
 #endif /* E810_AQ_PORT_H */

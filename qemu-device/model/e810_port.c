@@ -2,12 +2,15 @@
  * Emulated E810: the port. One QSFP28 cage with a 100G direct-attach
  * cable: PHY capabilities (0x0600), PHY configuration (0x0601), restart
  * auto-negotiation (0x0605), MAC configuration (0x0603), link status and
- * its event (0x0607, 0x0613).
+ * its event (0x0607, 0x0613), link topology (0x06E0).
  *
  * DCB: the firmware's DCBX agent is disabled (PRTDCB_GENS.DCBX_STATUS =
  * 7), so ice runs DCBX/LLDP in software (ice_init_pf_dcb(), "FW LLDP is
  * disabled"): it sets VLAN-based PFC (0x0303) and hands the firmware its
- * local MIB (0x0A08), which the model checks and keeps.
+ * local MIB (0x0A08), whose ETS configuration the model applies to the
+ * scheduler's TC nodes (reported by 0x040E).
+ *
+ * Netlist: 0x06E0 finds the QSFP28 cage and nothing else.
  *
  * The link is up when the wire has a carrier (the embedder's link state,
  * e810_core_set_link) and the PHY is enabled: at power-on firmware brings
@@ -273,22 +276,256 @@ static enum e810_aq_rc cmd_pfc_mode(E810Core *core, E810AqCmd *cmd)
     return E810_AQ_RC_OK;
 }
 
+/* The DCB configuration one local MIB carries, before it is applied. */
+typedef struct LldpDcb {
+    bool ets_seen;
+    bool ets_rec_seen;
+    bool pfc_seen;
+    bool app_seen;
+    bool dscp_bw_seen;
+    uint8_t tc_map;             /* TCs the configuration uses */
+    uint32_t up2tc;             /* 3 bits per user priority */
+    uint8_t tc_bw[E810_SCHED_MAX_TCS];
+} LldpDcb;
+
+/* Bandwidth table: a percentage per TC. */
+static bool lldp_bw_ok(const uint8_t *bw)
+{
+    unsigned tc;
+
+    for (tc = 0; tc < E810_SCHED_MAX_TCS; tc++) {
+        if (bw[tc] > 100) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/*
+ * An IEEE 802.1Qaz ETS configuration or recommendation value (after the
+ * OUI and subtype): the priority assignment table must name TCs 0..7.
+ */
+static bool lldp_parse_ets(const uint8_t *v, uint32_t *up2tc, uint8_t *tc_map,
+                           uint8_t *bw)
+{
+    unsigned up;
+
+    *up2tc = 0;
+    *tc_map = 0;
+    for (up = 0; up < 8; up++) {
+        uint8_t byte = v[E810_IEEE_ETS_PRIO_OFF + up / 2];
+        uint8_t tc = up & 1 ? byte & 0xf : byte >> 4;
+
+        if (tc >= E810_SCHED_MAX_TCS) {
+            return false;
+        }
+        *up2tc |= (uint32_t)tc << (3 * up);
+        *tc_map |= 1u << tc;
+    }
+    memcpy(bw, v + E810_IEEE_ETS_BW_OFF, E810_SCHED_MAX_TCS);
+    return lldp_bw_ok(bw);
+}
+
+/* One 802.1Qaz TLV (@v: the value after OUI and subtype, @n bytes). */
+static bool lldp_ieee_tlv(LldpDcb *dcb, uint8_t subtype, const uint8_t *v,
+                          unsigned n)
+{
+    uint8_t bw[E810_SCHED_MAX_TCS], map;
+    uint32_t up2tc;
+
+    switch (subtype) {
+    case E810_IEEE_SUBTYPE_ETS_CFG:
+        if (dcb->ets_seen || dcb->dscp_bw_seen ||
+            n + E810_LLDP_ORG_HDR_LEN != E810_IEEE_ETS_TLV_LEN ||
+            !lldp_parse_ets(v, &dcb->up2tc, &dcb->tc_map, dcb->tc_bw)) {
+            return false;
+        }
+        dcb->ets_seen = true;
+        return true;
+    case E810_IEEE_SUBTYPE_ETS_REC:
+        /* Advertised to the peer only; checked, not applied. */
+        if (dcb->ets_rec_seen ||
+            n + E810_LLDP_ORG_HDR_LEN != E810_IEEE_ETS_TLV_LEN ||
+            !lldp_parse_ets(v, &up2tc, &map, bw)) {
+            return false;
+        }
+        dcb->ets_rec_seen = true;
+        return true;
+    case E810_IEEE_SUBTYPE_PFC_CFG:
+        /* PFC capability: at most 8 classes. */
+        if (dcb->pfc_seen || n + E810_LLDP_ORG_HDR_LEN != E810_IEEE_PFC_TLV_LEN ||
+            FIELD_GET(E810_IEEE_PFC_CAP_M, v[0]) > E810_SCHED_MAX_TCS) {
+            return false;
+        }
+        dcb->pfc_seen = true;
+        return true;
+    case E810_IEEE_SUBTYPE_APP_PRI:
+        /* A reserved byte, then 3-byte entries (at least one). */
+        if (dcb->app_seen || n < 1 + E810_IEEE_APP_ENTRY_LEN ||
+            (n - 1) % E810_IEEE_APP_ENTRY_LEN) {
+            return false;
+        }
+        dcb->app_seen = true;
+        return true;
+    default:
+        return true;        /* another 802.1 feature: not ours */
+    }
+}
+
+/* One DSCP QoS TLV (ice_add_dcb_tlv() in DSCP mode). */
+static bool lldp_dscp_tlv(LldpDcb *dcb, uint8_t subtype, const uint8_t *v,
+                          unsigned n)
+{
+    unsigned len = n + E810_LLDP_ORG_HDR_LEN, tc;
+
+    switch (subtype) {
+    case E810_DSCP_SUBTYPE_DSCP2UP:
+        return len == E810_DSCP_UP_TLV_LEN;
+    case E810_DSCP_SUBTYPE_ENFORCE:
+        return len == E810_DSCP_ENF_TLV_LEN;
+    case E810_DSCP_SUBTYPE_PFC:
+        return len == E810_DSCP_PFC_TLV_LEN &&
+               FIELD_GET(E810_IEEE_PFC_CAP_M, v[0]) <= E810_SCHED_MAX_TCS;
+    case E810_DSCP_SUBTYPE_TCBW:
+        /*
+         * No priority table in DSCP mode: the TCs are those given
+         * bandwidth; user priorities stay in TC 0.
+         */
+        if (dcb->dscp_bw_seen || dcb->ets_seen ||
+            len != E810_DSCP_TC_BW_TLV_LEN) {
+            return false;
+        }
+        memcpy(dcb->tc_bw, v + E810_DSCP_TC_BW_OFF, E810_SCHED_MAX_TCS);
+        dcb->tc_map = 0;
+        dcb->up2tc = 0;
+        for (tc = 0; tc < E810_SCHED_MAX_TCS; tc++) {
+            if (dcb->tc_bw[tc]) {
+                dcb->tc_map |= 1u << tc;
+            }
+        }
+        dcb->dscp_bw_seen = true;
+        return lldp_bw_ok(dcb->tc_bw);
+    default:
+        return false;
+    }
+}
+
+/*
+ * Walks the TLV chain of a local MIB (@len bytes): every TLV inside the
+ * MIB, organizationally specific ones long enough for their OUI, each DCB
+ * TLV once and of its own length; an END TLV stops the walk.
+ */
+static bool lldp_parse_mib(const uint8_t *mib, unsigned len, LldpDcb *dcb)
+{
+    unsigned off = 0;
+
+    memset(dcb, 0, sizeof(*dcb));
+    while (off < len) {
+        unsigned type, n;
+        const uint8_t *v;
+        uint32_t oui;
+
+        if (len - off < 2) {
+            return false;   /* half a TLV header */
+        }
+        type = FIELD_GET(E810_LLDP_TLV_TYPE_M, (mib[off] << 8) | mib[off + 1]);
+        n = FIELD_GET(E810_LLDP_TLV_LEN_M, (mib[off] << 8) | mib[off + 1]);
+        off += 2;
+        if (n > len - off) {
+            return false;   /* runs past the MIB */
+        }
+        v = mib + off;
+        off += n;
+        if (type == E810_LLDP_TLV_TYPE_END) {
+            return n == 0;
+        }
+        if (type != E810_LLDP_TLV_TYPE_ORG) {
+            continue;       /* chassis, port, TTL, ...: not DCB */
+        }
+        if (n < E810_LLDP_ORG_HDR_LEN) {
+            return false;
+        }
+        oui = (v[0] << 16) | (v[1] << 8) | v[2];
+        if (oui == E810_IEEE_8021QAZ_OUI) {
+            if (!lldp_ieee_tlv(dcb, v[3], v + E810_LLDP_ORG_HDR_LEN,
+                               n - E810_LLDP_ORG_HDR_LEN)) {
+                return false;
+            }
+        } else if (oui == E810_DSCP_OUI) {
+            if (!lldp_dscp_tlv(dcb, v[3], v + E810_LLDP_ORG_HDR_LEN,
+                               n - E810_LLDP_ORG_HDR_LEN)) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+/*
+ * ice_set_dcb_cfg(): the LLDPDU ice built from its DCB configuration. The
+ * firmware applies its ETS configuration (the ETS configuration TLV, or the
+ * DSCP TC bandwidth TLV): one TC node per TC in use, the map and the
+ * shares ice then reads with 0x040E (ice_query_port_ets()). Without an ETS
+ * TLV every priority goes back to TC 0. A bad MIB changes nothing.
+ */
 static enum e810_aq_rc cmd_lldp_set_local_mib(E810Core *core, E810AqCmd *cmd)
 {
     struct e810_aqc_lldp_set_local_mib *p =
         E810_AQ_PARAMS(cmd, struct e810_aqc_lldp_set_local_mib);
     uint16_t len = le16toh(p->length);
+    LldpDcb dcb;
 
-    /* An LLDPDU: at least the end TLV, at most one frame's worth. */
+    /* An LLDPDU: at least one TLV header, at most one frame's worth. */
     if (len < 2 || len > E810_LLDPDU_SIZE || e810_aq_need_buf(cmd, len) ||
         (p->type & ~(E810_SET_LOCAL_MIB_TYPE_DCBX |
-                     E810_SET_LOCAL_MIB_TYPE_CEE))) {
+                     E810_SET_LOCAL_MIB_TYPE_CEE)) ||
+        !lldp_parse_mib(cmd->buf, len, &dcb)) {
         return E810_AQ_RC_EINVAL;
     }
+    if (!dcb.ets_seen && !dcb.dscp_bw_seen) {
+        dcb.tc_map = 1;
+        dcb.up2tc = 0;
+        memset(dcb.tc_bw, 0, sizeof(dcb.tc_bw));
+        dcb.tc_bw[0] = 100;
+    }
+    /* A TC software still hangs nodes under stays until they go. */
+    e810_sched_set_ets(core, dcb.tc_map, dcb.up2tc, dcb.tc_bw);
     core->aq.lldp_mib_len = len;
     core->aq.lldp_mib_type = p->type;
     core->aq.lldp_mib_sets++;
     return E810_AQ_RC_OK;
+}
+
+/*
+ * ice_find_netlist_node(), ice_is_pf_c827(), ice_get_port_topology():
+ * the netlist of this board holds the port's QSFP28 cage and no external
+ * PHY, clock generator, clock mux or GNSS module; a node it does not hold
+ * is ENOENT (ice takes any error as "not in the netlist").
+ */
+static enum e810_aq_rc cmd_get_link_topo(E810Core *core, E810AqCmd *cmd)
+{
+    struct e810_aqc_get_link_topo *p =
+        E810_AQ_PARAMS(cmd, struct e810_aqc_get_link_topo);
+    unsigned type = FIELD_GET(E810_AQC_LINK_TOPO_NODE_TYPE_M,
+                              p->node_type_ctx);
+    unsigned ctx = FIELD_GET(E810_AQC_LINK_TOPO_NODE_CTX_M, p->node_type_ctx);
+
+    (void)core;
+    if ((p->lport_num_valid & ~E810_AQC_LINK_TOPO_PORT_NUM_VALID) ||
+        ((p->lport_num_valid & E810_AQC_LINK_TOPO_PORT_NUM_VALID) &&
+         p->lport_num != 0) ||
+        type > E810_AQC_LINK_TOPO_NODE_TYPE_GPS ||
+        ctx > E810_AQC_LINK_TOPO_NODE_CTX_OVERRIDE ||
+        (le16toh(p->handle) & ~E810_AQC_LINK_TOPO_HANDLE_M)) {
+        return E810_AQ_RC_EINVAL;
+    }
+    if (type == E810_AQC_LINK_TOPO_NODE_TYPE_CAGE &&
+        ctx == E810_AQC_LINK_TOPO_NODE_CTX_PORT && p->index == 0) {
+        p->handle = htole16(0);
+        p->node_part_num = E810_AQC_LINK_TOPO_PART_QSFP28;
+        return E810_AQ_RC_OK;
+    }
+    return E810_AQ_RC_ENOENT;
 }
 
 const E810AqHandler e810_port_aq_cmds[] = {
@@ -301,5 +538,6 @@ const E810AqHandler e810_port_aq_cmds[] = {
     { E810_AQC_QUERY_PFC_MODE, cmd_pfc_mode },
     { E810_AQC_SET_PFC_MODE, cmd_pfc_mode },
     { E810_AQC_LLDP_SET_LOCAL_MIB, cmd_lldp_set_local_mib },
+    { E810_AQC_GET_LINK_TOPO, cmd_get_link_topo },
     { 0, NULL }
 };

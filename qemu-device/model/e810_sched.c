@@ -193,6 +193,11 @@ static void build_default(E810Sched *s)
     s->lan_leaves = 0;
     s->rdma_leaves = 0;
     s->next_teid = TEID_FIRST;
+    /* No DCB configuration: every priority in TC 0, all of the port. */
+    s->ets_tc_map = 1;
+    s->ets_up2tc = 0;
+    memset(s->ets_bw, 0, sizeof(s->ets_bw));
+    s->ets_bw[0] = 100;
 
     memset(&info, 0, sizeof(info));
     info.valid_sections = E810_AQC_ELEM_VALID_GENERIC |
@@ -230,6 +235,7 @@ bool e810_sched_set_tcs(E810Core *core, uint8_t tc_map)
     bool done = true;
     unsigned tc;
 
+    s->ets_tc_map = tc_map | 1;
     for (tc = 1; tc < E810_SCHED_MAX_TCS; tc++) {
         E810SchedNode *n = find_tc(s, tc);
 
@@ -247,6 +253,19 @@ bool e810_sched_set_tcs(E810Core *core, uint8_t tc_map)
         }
     }
     return done;
+}
+
+bool e810_sched_set_ets(E810Core *core, uint8_t tc_map, uint32_t up2tc,
+                        const uint8_t *tc_bw)
+{
+    E810Sched *s = &core->sched;
+    unsigned tc;
+
+    s->ets_up2tc = up2tc & 0xffffff;
+    for (tc = 0; tc < E810_SCHED_MAX_TCS; tc++) {
+        s->ets_bw[tc] = (tc_map | 1) & (1u << tc) ? tc_bw[tc] : 0;
+    }
+    return e810_sched_set_tcs(core, tc_map);
 }
 
 static void put_elem(E810Sched *s, const E810SchedNode *n,
@@ -347,16 +366,21 @@ static enum e810_aq_rc cmd_query_port_ets(E810Core *core, E810AqCmd *cmd)
     for (i = 0; i < E810_SCHED_MAX_TCS; i++) {
         e.tc_node_teid[i] = htole32(E810_SCHED_INVAL_TEID);
     }
-    /* Every user priority maps to TC 0 (the DCB agent's job otherwise). */
+    /*
+     * The TCs the ETS configuration enables. A disabled TC whose node
+     * software still uses stays in the tree unreported: ice marks it not
+     * in use (ice_update_port_tc_tree_cfg()) and finds it again by TEID.
+     */
     for (tc = 0; tc < E810_SCHED_MAX_TCS; tc++) {
         const E810SchedNode *n = find_tc(s, tc);
 
-        if (n) {
+        if (n && (s->ets_tc_map & (1u << tc))) {
             e.tc_valid_bits |= 1u << tc;
             e.tc_node_teid[tc] = htole32(n->teid);
+            e.tc_bw_share[tc] = s->ets_bw[tc];
         }
     }
-    e.tc_bw_share[0] = 100;
+    e.up2tc = htole32(s->ets_up2tc);
     memcpy(cmd->buf, &e, sizeof(e));
     cmd->resp_len = sizeof(e);
     return E810_AQ_RC_OK;

@@ -67,6 +67,10 @@ typedef struct E810Sched {
     uint16_t lan_leaves;        /* Tx LAN queues in the tree */
     uint16_t rdma_leaves;       /* RDMA qsets in the tree */
     uint32_t next_teid;         /* next id to try for a new node */
+    /* The port's ETS configuration as 0x040E reports it (DCB side). */
+    uint8_t ets_tc_map;         /* TCs enabled (bit 0 always set) */
+    uint32_t ets_up2tc;         /* 3 bits per user priority */
+    uint8_t ets_bw[E810_SCHED_MAX_TCS];     /* percent per TC */
     uint64_t commands;          /* executed, for tests and debugging */
 } E810Sched;
 
@@ -83,6 +87,15 @@ void e810_sched_clear_pf_config(struct E810Core *core);
  * (then false). ice learns them with 0x040E (ice_query_port_ets()).
  */
 bool e810_sched_set_tcs(struct E810Core *core, uint8_t tc_map);
+
+/*
+ * The DCB side applied an ETS configuration: the TCs of @tc_map (see
+ * e810_sched_set_tcs(), same result), the user priority to TC map @up2tc
+ * (3 bits per priority) and the bandwidth share of each TC @tc_bw (percent,
+ * E810_SCHED_MAX_TCS entries), all reported by 0x040E.
+ */
+bool e810_sched_set_ets(struct E810Core *core, uint8_t tc_map,
+                        uint32_t up2tc, const uint8_t *tc_bw);
 
 /* The node with @teid, or NULL (for tests and debugging). */
 const E810SchedNode *e810_sched_find(const struct E810Core *core,

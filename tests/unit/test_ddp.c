@@ -20,6 +20,13 @@
 #define BUF E810_PKG_BUF_SIZE
 #define INFO_LEN (4 + 4 * 40)   /* ice asks for up to 4 entries */
 
+/* Undefined behaviour (a misaligned access) fails the test, not a log line. */
+const char *__ubsan_default_options(void);
+const char *__ubsan_default_options(void)
+{
+    return "halt_on_error=1:print_stacktrace=1";
+}
+
 typedef struct Fixture {
     Harness *h;
     AqDriver aq;
@@ -106,8 +113,13 @@ typedef struct Sect {
     uint16_t size;
 } Sect;
 
-/* Lays out @n sections after the table; returns the data of each. */
-static void mkbuf(uint8_t *b, const Sect *s, unsigned n, uint8_t **data)
+/*
+ * Lays out @n sections after the table, each @shift bytes past a 4-byte
+ * boundary (ice aligns them; the firmware must take any offset); returns
+ * the data of each.
+ */
+static void mkbuf_at(uint8_t *b, const Sect *s, unsigned n, uint8_t **data,
+                     unsigned shift)
 {
     struct e810_pkg_buf_hdr *h = (void *)b;
     uint16_t end = sizeof(*h) + n * sizeof(struct e810_pkg_section_entry);
@@ -117,7 +129,7 @@ static void mkbuf(uint8_t *b, const Sect *s, unsigned n, uint8_t **data)
     for (i = 0; i < n; i++) {
         struct e810_pkg_section_entry *e = (void *)(b + sizeof(*h) + 8 * i);
 
-        end = (end + 3) & ~3;
+        end = ((end + 3) & ~3) + shift;
         e->type = htole32(s[i].type);
         e->offset = htole16(end);
         e->size = htole16(s[i].size);
@@ -128,6 +140,11 @@ static void mkbuf(uint8_t *b, const Sect *s, unsigned n, uint8_t **data)
     }
     h->section_count = htole16(n);
     h->data_end = htole16(end);
+}
+
+static void mkbuf(uint8_t *b, const Sect *s, unsigned n, uint8_t **data)
+{
+    mkbuf_at(b, s, n, data, 0);
 }
 
 static struct e810_pkg_section_entry *entry(uint8_t *b, unsigned i)
@@ -141,7 +158,7 @@ typedef struct Pkg {
     unsigned n;
 } Pkg;
 
-static void mkpkg(Pkg *p, unsigned ncfg, bool dvm)
+static void mkpkg_at(Pkg *p, unsigned ncfg, bool dvm, unsigned shift)
 {
     static const Sect man = { E810_SID_MANIFEST, 800 };
     Sect hs = { E810_SID_BUF_HASHES, (uint16_t)(4 + 32 * ncfg) };
@@ -149,18 +166,19 @@ static void mkpkg(Pkg *p, unsigned ncfg, bool dvm)
                    { E810_SID_RXPARSER_METADATA_INIT, 4 + 2 * 24 } };
     Sect cn = { 0x10, 4036 };
     uint8_t *d[3];
-    struct e810_pkg_meta_sect *m;
+    struct e810_pkg_meta_sect m;
     unsigned i;
 
     assert_true(ncfg >= 1 && ncfg + 2 <= 8);
     mkbuf(p->buf[0], &man, 1, NULL);
     mkbuf(p->buf[1], &hs, 1, d);
     d[0][0] = ncfg;
-    mkbuf(p->buf[2], c0, 3, d);
-    m = (void *)d[1];
-    m->ver = (struct e810_pkg_ver){ 1, 3, 30, 0 };
-    strcpy(m->name, "ICE Test Package");
-    m->track_id = htole32(0xc0000001);
+    mkbuf_at(p->buf[2], c0, 3, d, shift);
+    memset(&m, 0, sizeof(m));
+    m.ver = (struct e810_pkg_ver){ 1, 3, 30, 0 };
+    strcpy(m.name, "ICE Test Package");
+    m.track_id = htole32(0xc0000001);
+    memcpy(d[1], &m, sizeof(m));        /* d[1] may be misaligned */
     d[2][0] = 2;                        /* count */
     if (dvm) {
         d[2][4 + E810_META_VLAN_MODE_BIT / 8] =
@@ -170,6 +188,11 @@ static void mkpkg(Pkg *p, unsigned ncfg, bool dvm)
         mkbuf(p->buf[2 + i], &cn, 1, NULL);
     }
     p->n = 2 + ncfg;
+}
+
+static void mkpkg(Pkg *p, unsigned ncfg, bool dvm)
+{
+    mkpkg_at(p, ncfg, dvm, 0);
 }
 
 static uint16_t dl(Fixture *f, uint8_t *b, bool last, uint32_t *eoff,
@@ -397,7 +420,8 @@ static void test_download_without_lock(void **state)
     assert_int_equal(f->h->core.ddp.phase, E810_DDP_DL_IDLE);
 }
 
-static uint16_t upload_vlan_entry(Fixture *f, uint8_t *bm)
+static uint16_t upload_vlan_entry_at(Fixture *f, uint8_t *bm,
+                                     unsigned shift)
 {
     static uint8_t b[BUF];
     Sect s = { E810_SID_RXPARSER_METADATA_INIT, 4 + 24 };
@@ -405,15 +429,20 @@ static uint16_t upload_vlan_entry(Fixture *f, uint8_t *bm)
     struct e810_aq_desc desc = aq_desc(E810_AQC_UPLOAD_SECTION);
     uint16_t rc;
 
-    mkbuf(b, &s, 1, &d);
+    mkbuf_at(b, &s, 1, &d, shift);
     d[0] = 1;                           /* count 1, offset 0 */
     desc.flags |= htole16(E810_AQ_FLAG_RD);
     rc = aq_send(f->h, &f->aq, &desc, b, BUF);
     if (rc == E810_AQ_RC_OK) {
         assert_int_equal(le16toh(desc.datalen), BUF);
-        memcpy(bm, b + 12 + 4, 24);
+        memcpy(bm, d + 4, 24);
     }
     return rc;
+}
+
+static uint16_t upload_vlan_entry(Fixture *f, uint8_t *bm)
+{
+    return upload_vlan_entry_at(f, bm, 0);
 }
 
 static uint16_t vlan_mode(Fixture *f, bool dvm, uint8_t rdma)
@@ -489,6 +518,40 @@ static void test_vlan_mode(void **state)
 }
 
 /* ice_upd_dvm_boost_entry()-style update: 2 sections, data_end bytes. */
+/*
+ * Sections at odd offsets (1 past each 4-byte boundary): the download reads
+ * the metadata and metadata init sections, the upload fills its section in
+ * place; both by copy (UBSan stops the test on a misaligned access).
+ */
+static void test_odd_section_offsets(void **state)
+{
+    Fixture *f = *state;
+    struct e810_aqc_get_pkg_info e[4];
+    static Pkg p;
+    uint8_t bm[24];
+    unsigned i;
+
+    mkpkg_at(&p, 2, true, 1);
+    for (i = 0; i < 3; i++) {
+        assert_int_equal(le16toh(entry(p.buf[2], i)->offset) & 3, 1);
+    }
+    lock(f, E810_DDP_RES_GLOBAL_CFG_LOCK);
+    download(f, &p);
+    assert_true(e810_ddp_pkg_loaded(&f->h->core));
+    assert_int_equal(pkg_info(f, e), 2);
+    assert_int_equal(e[1].is_active, 1);
+    assert_memory_equal(&e[1].ver, ((uint8_t[]){ 1, 3, 30, 0 }), 4);
+    assert_string_equal(e[1].name, "ICE Test Package");
+    assert_int_equal(le32toh(e[1].track_id), 0xc0000001);
+    for (i = 1; i < 4; i++) {
+        memset(bm, 0x5a, sizeof(bm));
+        assert_int_equal(upload_vlan_entry_at(f, bm, i), E810_AQ_RC_OK);
+        assert_int_equal(bm[E810_META_VLAN_MODE_BIT / 8],
+                         1 << (E810_META_VLAN_MODE_BIT % 8));
+        assert_int_equal(bm[0], 0);
+    }
+}
+
 static void test_update_pkg(void **state)
 {
     Fixture *f = *state;
@@ -766,6 +829,7 @@ int main(void)
         T(test_download_order),
         T(test_download_without_lock),
         T(test_vlan_mode),
+        T(test_odd_section_offsets),
         T(test_update_pkg),
         T(test_resets),
         T(test_real_package),

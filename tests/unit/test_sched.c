@@ -668,6 +668,7 @@ static void test_port_ets(void **state)
     struct e810_aqc_txsched_elem_data el;
     struct e810_aq_desc d;
     uint32_t t[DFLT_ELEMS], tc2, n;
+    uint8_t bw[8] = { 0 };
     unsigned i;
 
     dflt_teids(f, t);
@@ -703,6 +704,26 @@ static void test_port_ets(void **state)
     assert_int_equal(le32toh(el.parent_teid), t[0]);
     assert_int_equal(add_nodes(f, tc2, 1, &n), E810_AQ_RC_OK);
     /* TC 2 off: its node stays while software has nodes under it. */
+    assert_false(e810_sched_set_tcs(&f->h->core, 0x01));
+    assert_int_equal(get_elem(f, tc2, &el), E810_AQ_RC_OK);
+    /* ... unreported: ice_update_port_tc_tree_cfg() marks it unused. */
+    d = aq_desc(E810_AQC_QUERY_PORT_ETS);
+    ((struct e810_aqc_query_port_ets *)d.params.raw)->port_teid = htole32(t[0]);
+    assert_int_equal(aq_send(f->h, &f->aq, &d, &e, sizeof(e)), E810_AQ_RC_OK);
+    assert_int_equal(e.tc_valid_bits, 0x01);
+    assert_int_equal(le32toh(e.tc_node_teid[2]), E810_SCHED_INVAL_TEID);
+    /* TC 2 back with its shares: the same node, found again by TEID. */
+    bw[0] = 70;
+    bw[2] = 30;
+    assert_true(e810_sched_set_ets(&f->h->core, 0x05, 2u << 9, bw));
+    d = aq_desc(E810_AQC_QUERY_PORT_ETS);
+    ((struct e810_aqc_query_port_ets *)d.params.raw)->port_teid = htole32(t[0]);
+    assert_int_equal(aq_send(f->h, &f->aq, &d, &e, sizeof(e)), E810_AQ_RC_OK);
+    assert_int_equal(e.tc_valid_bits, 0x05);
+    assert_int_equal(le32toh(e.tc_node_teid[2]), tc2);
+    assert_int_equal(le32toh(e.up2tc), 2u << 9);
+    assert_int_equal(e.tc_bw_share[0], 70);
+    assert_int_equal(e.tc_bw_share[2], 30);
     assert_false(e810_sched_set_tcs(&f->h->core, 0x01));
     assert_int_equal(del_node(f, tc2, n), E810_AQ_RC_OK);
     assert_true(e810_sched_set_tcs(&f->h->core, 0x01));
