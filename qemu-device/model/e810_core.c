@@ -2,7 +2,9 @@
  * Emulated E810 PF: core lifetime, BAR0 decode and deferred work.
  *
  * BAR0 holds three regions (e810-facts.md section 1.3):
- *   [0, DB_ADDR_OFFSET)                registers (32-bit accesses only)
+ *   [0, DB_ADDR_OFFSET)                registers (32-bit accesses only, but
+ *                                      8-byte reads of the 40-bit statistics
+ *                                      counters: e810_stats.c)
  *   [DB_ADDR_OFFSET, +4 KiB)           the user doorbell page
  *   [PUSH_OFFSET, +(MAX_PAGES+1) pages) push WQE and push doorbell pages
  * Anything else inside the BAR is unimplemented and reads as zero.
@@ -119,6 +121,7 @@ void e810_core_reset(E810Core *core)
     e810_aq_reset(core);
     e810_aq_fw_reset(core, E810_RST_POR);
     e810_lan_reset(core);
+    e810_stats_reset(core, E810_RST_POR);
     e810_xport_reset(core);
     e810_rdma_reset(core);
     core->work_pending = 0;
@@ -321,6 +324,7 @@ static bool in_register_space(uint64_t addr, unsigned size, E810Core *core,
 uint64_t e810_core_mmio_read(E810Core *core, uint64_t addr, unsigned size)
 {
     E810RegRef ref;
+    uint64_t val;
 
     if (!access_ok(core, addr, size, false)) {
         return 0;
@@ -331,6 +335,11 @@ uint64_t e810_core_mmio_read(E810Core *core, uint64_t addr, unsigned size)
     }
     if (addr >= E810_PUSH_OFFSET && addr < PUSH_END) {
         return 0;   /* push pages are write-combined, write-only */
+    }
+    /* Statistics counters, the only registers with 8-byte reads. */
+    if (addr < E810_DB_ADDR_OFFSET &&
+        e810_stats_mmio_read(core, addr, size, &val)) {
+        return val;
     }
     if (!in_register_space(addr, size, core, false)) {
         if (addr >= E810_DB_ADDR_OFFSET) {
@@ -379,6 +388,13 @@ void e810_core_mmio_write(E810Core *core, uint64_t addr, uint64_t val,
         return;
     }
     if (!e810_regfile_lookup(&core->regs, addr, &ref)) {
+        if (e810_stats_is_reg(addr)) {
+            core->stats.mmio_ro_write++;
+            e810_core_log(core, E810_LOG_GUEST_ERROR, "write 0x%08x to "
+                          "statistics register 0x%llx ignored", (uint32_t)val,
+                          (unsigned long long)addr);
+            return;
+        }
         unimplemented(core, addr, true);
         return;
     }
@@ -412,6 +428,7 @@ static void do_core_reset(E810Core *core)
     e810_aq_reset(core);
     e810_aq_fw_reset(core, type == 2 ? E810_RST_GLOBR : E810_RST_CORER);
     e810_lan_reset(core);
+    e810_stats_reset(core, type == 2 ? E810_RST_GLOBR : E810_RST_CORER);
     e810_xport_reset(core);
     e810_rdma_reset(core);
     /* Done: device active again, last reset type kept for the driver. */

@@ -26,6 +26,7 @@
 #include "e810_rdma.h"
 #include "e810_regfile.h"
 #include "e810_sched.h"
+#include "e810_stats.h"
 #include "e810_switch.h"
 
 typedef enum E810LogLevel {
@@ -102,6 +103,7 @@ typedef struct E810Core {
     E810Lan lan;
     E810Rdma rdma;                      /* RDMA protocol engine */
     struct E810Xport *xport;            /* RoCEv2 transport (e810_xport.h) */
+    E810Stats hwstats;                  /* GLPRT_* and GLV_* (e810_stats.c) */
     uint8_t aq_buf[E810_AQ_MAX_BUF];    /* indirect buffer of one command */
 
     uint32_t work_pending;

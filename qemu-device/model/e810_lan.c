@@ -243,6 +243,7 @@ static void drop_packet(E810Core *core, unsigned q, const TxPacket *pkt,
                         const char *why)
 {
     core->lan.stats.tx_dropped++;
+    e810_stats_tx_error(core, core->lan.txq[q].src_vsi);
     e810_core_log(core, E810_LOG_GUEST_ERROR, "Tx queue %u: dropped a "
                   "%zu-byte packet of %u descriptors (%s)", q, pkt->len,
                   pkt->ndesc, why);
@@ -310,6 +311,7 @@ void e810_lan_process_tx(E810Core *core)
         /* Bounded: each packet consumes at least one descriptor. */
         while (txq->enabled && txq->head != txq->tail && done < txq->qlen &&
                gather_packet(core, txq, &pkt)) {
+            core->lan.tx_vsi = txq->src_vsi;
             send_packet(core, q, &pkt);
             complete_packet(core, txq, &pkt);
             done += pkt.ndesc;
@@ -527,12 +529,16 @@ static bool rx_hold(E810Core *core, uint16_t q, uint32_t need)
     return false;
 }
 
-size_t e810_lan_receive(E810Core *core, const uint8_t *buf, size_t len)
+/*
+ * Takes a frame the MAC accepted: to the protocol engine or a LAN queue.
+ * Returns 0 when it is held back (offered again later), else @len.
+ */
+static size_t lan_rx_frame(E810Core *core, const uint8_t *buf, size_t len)
 {
     E810LanStats *st = &core->lan.stats;
     E810RxQueue *rxq;
     bool hash_valid = false;
-    uint16_t q = 0;
+    uint16_t q = 0, vsi;
     RxMeta m = { 0 };
     uint32_t need;
 
@@ -550,18 +556,21 @@ size_t e810_lan_receive(E810Core *core, const uint8_t *buf, size_t len)
         return len;
     }
     /* Then the switch rules and RSS pick the queue. */
-    if (!e810_switch_rx_dest(core, buf, len, &q, &m.hash, &hash_valid)) {
+    if (!e810_switch_rx_steer(core, buf, len, &q, &m.hash, &hash_valid,
+                              &vsi)) {
         st->rx_no_dest++;
         return len;
     }
     if (q >= E810_LAN_NUM_QUEUES || !core->lan.rxq[q].enabled) {
         st->rx_dropped++;
+        e810_stats_rx_drop(core, vsi);
         core->lan.hold.active = false;
         return len;
     }
     rxq = &core->lan.rxq[q];
     if (len > rxq->rxmax) {
         st->rx_oversize++;
+        e810_stats_rx_drop(core, vsi);
         return len;
     }
     need = (len + rxq->dbuf - 1) / rxq->dbuf;
@@ -569,10 +578,15 @@ size_t e810_lan_receive(E810Core *core, const uint8_t *buf, size_t len)
         /* More buffers than the ring can ever offer: waiting would stall
          * the port for good, so it is dropped as oversize. */
         st->rx_oversize++;
+        e810_stats_rx_drop(core, vsi);
         return len;
     }
     if (need > rx_free(rxq)) {
-        return rx_hold(core, q, need) ? len : 0;
+        if (!rx_hold(core, q, need)) {
+            return 0;
+        }
+        e810_stats_rx_drop(core, vsi);
+        return len;
     }
     core->lan.hold.active = false;
     m.ptype = e810_lan_rx_classify(buf, len, &m.status);
@@ -587,6 +601,24 @@ size_t e810_lan_receive(E810Core *core, const uint8_t *buf, size_t len)
     rx_fill(core, rxq, buf, len, &m);
     st->rx_packets++;
     st->rx_bytes += len;
+    e810_stats_rx_vsi(core, vsi, buf, len);
     e810_intr_cause(core, E810_QINT_RQCTL(q));
     return len;
+}
+
+size_t e810_lan_receive(E810Core *core, const uint8_t *buf, size_t len)
+{
+    size_t taken;
+
+    /* The MAC first: runts and frames over the maximum size stop here. */
+    if (!e810_stats_rx_mac_ok(core, len)) {
+        core->lan.stats.rx_dropped++;
+        return len;
+    }
+    taken = lan_rx_frame(core, buf, len);
+    if (taken) {
+        /* Counted once, when the frame is taken (not while held). */
+        e810_stats_rx_port(core, buf, len);
+    }
+    return taken;
 }

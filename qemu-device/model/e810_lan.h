@@ -68,6 +68,7 @@ typedef struct E810Lan {
     E810RxQueue rxq[E810_LAN_NUM_QUEUES];
     E810LanStats stats;
     E810RxHold hold;
+    uint16_t tx_vsi;    /* SRC_VSI of the queue whose packet is sent */
     uint8_t frame[E810_TX_PKT_MAX];     /* Tx gather buffer */
     uint8_t seg[E810_FRAME_MAX];        /* one TSO segment */
 } E810Lan;

@@ -252,6 +252,7 @@ void e810_lan_tx_emit(E810Core *core, uint8_t *f, size_t len, bool tag,
         len += 4;
     }
     core->ops->transmit(core->opaque, f, len);
+    e810_stats_tx(core, core->lan.tx_vsi, f, len);
     core->lan.stats.tx_packets++;
     core->lan.stats.tx_bytes += len;
 }

@@ -1048,6 +1048,16 @@ static uint16_t vsi_queue(const E810Vsi *v, unsigned vq)
 bool e810_switch_rx_dest(E810Core *core, const uint8_t *frame, size_t len,
                          uint16_t *rxq, uint32_t *hash, bool *hash_valid)
 {
+    uint16_t vsi;
+
+    return e810_switch_rx_steer(core, frame, len, rxq, hash, hash_valid,
+                                &vsi);
+}
+
+bool e810_switch_rx_steer(E810Core *core, const uint8_t *frame, size_t len,
+                          uint16_t *rxq, uint32_t *hash, bool *hash_valid,
+                          uint16_t *vsi)
+{
     uint32_t to = 0;
     bool drop = false;
     uint8_t in[36];
@@ -1060,6 +1070,7 @@ bool e810_switch_rx_dest(E810Core *core, const uint8_t *frame, size_t len,
     *rxq = 0;
     *hash = 0;
     *hash_valid = false;
+    *vsi = E810_SW_VSI_POOL;
     if (len < 14) {
         core->sw.rx_dropped++;
         return false;
@@ -1100,6 +1111,7 @@ bool e810_switch_rx_dest(E810Core *core, const uint8_t *frame, size_t len,
     for (i = 0; !(to & (1u << i)); i++) {
     }
     v = &core->sw.vsi[i];
+    *vsi = vsi_num_of(core, i);
     tc = le16toh(v->props.tc_mapping[0]);
     qoff = FIELD_GET(E810_AQ_VSI_TC_Q_OFFSET, tc);
     qpow = FIELD_GET(E810_AQ_VSI_TC_Q_NUM, tc);

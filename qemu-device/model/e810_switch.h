@@ -85,6 +85,12 @@ bool e810_switch_rx_dest(struct E810Core *core, const uint8_t *frame,
                          size_t len, uint16_t *rxq, uint32_t *hash,
                          bool *hash_valid);
 
+/* The same, also giving the absolute number of the VSI that takes the
+ * frame (E810_SW_VSI_POOL when none does). */
+bool e810_switch_rx_steer(struct E810Core *core, const uint8_t *frame,
+                          size_t len, uint16_t *rxq, uint32_t *hash,
+                          bool *hash_valid, uint16_t *vsi);
+
 /*
  * The Microsoft RSS Toeplitz hash of @len bytes of @data under @key (at
  * least @len + 4 bytes long).

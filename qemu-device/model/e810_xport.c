@@ -394,6 +394,7 @@ void e810_xport_tx(E810Core *core, E810RocePkt *p, uint8_t *frame,
     }
     if (!e810_port_link_up(core)) {
         xp->stats.tx_link_down++;
+        e810_stats_tx_link_down(core);
         return;
     }
     /* Only the wire loses frames; loopback copies above never do. */
@@ -402,6 +403,7 @@ void e810_xport_tx(E810Core *core, E810RocePkt *p, uint8_t *frame,
         return;
     }
     core->ops->transmit(core->opaque, frame, len);
+    e810_stats_tx(core, -1, frame, len);   /* port traffic, no LAN VSI */
 }
 
 /* RC headers from the QP context (facts 4.1). */

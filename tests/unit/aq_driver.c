@@ -180,8 +180,8 @@ uint16_t aq_add_txq(Harness *h, AqDriver *aq, uint32_t parent, uint16_t q,
 }
 
 /* 0x02A0 with one Tx MAC rule from @vsi for @da, as ice_fill_sw_rule(). */
-static void add_mac_rule(Harness *h, AqDriver *aq, uint16_t vsi,
-                         const uint8_t da[6])
+void aq_add_mac_rule(Harness *h, AqDriver *aq, uint16_t vsi,
+                     const uint8_t da[6])
 {
     struct {
         struct e810_sw_rule_lkup r;
@@ -237,7 +237,7 @@ uint16_t aq_add_pf_vsi_and_mac_rules(Harness *h, AqDriver *aq,
     assert_int_equal(aq_send(h, aq, &d, &props, sizeof(props)),
                      E810_AQ_RC_OK);
     vsi = le16toh(r->vsi_num) & E810_AQ_VSI_NUM;
-    add_mac_rule(h, aq, vsi, mac);
-    add_mac_rule(h, aq, vsi, bcast);
+    aq_add_mac_rule(h, aq, vsi, mac);
+    aq_add_mac_rule(h, aq, vsi, bcast);
     return vsi;
 }

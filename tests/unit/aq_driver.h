@@ -54,6 +54,10 @@ uint32_t aq_sched_qgrp(Harness *h, AqDriver *aq);
 uint16_t aq_add_txq(Harness *h, AqDriver *aq, uint32_t parent, uint16_t q,
                     const uint8_t *ctx, uint32_t *teid);
 
+/* 0x02A0 with one Tx MAC rule from @vsi for @da, as ice_fill_sw_rule(). */
+void aq_add_mac_rule(Harness *h, AqDriver *aq, uint16_t vsi,
+                     const uint8_t da[6]);
+
 /*
  * The PF VSI as ice_vsi_init() adds it (type PF; @nq queues from PF queue
  * 0, all in TC 0; the PF RSS LUT) and the filters ice_init_mac_fltr()

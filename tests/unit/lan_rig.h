@@ -111,6 +111,7 @@ static inline uint16_t add_txq_tso(Fixture *f, uint16_t q, uint32_t qlen,
     e810_ctx_set(ctx, E810_TLAN_CTX_LEGACY_INT, 1);
     e810_ctx_set(ctx, E810_TLAN_CTX_TSO_ENA, tso);
     e810_ctx_set(ctx, E810_TLAN_CTX_TSO_QNUM, q);
+    e810_ctx_set(ctx, E810_TLAN_CTX_SRC_VSI, f->vsi);  /* ice_setup_tx_ctx() */
     return aq_add_txq(f->h, &f->aq, f->qgrp, q, ctx, teid);
 }
 
