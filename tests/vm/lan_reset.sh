@@ -1,9 +1,13 @@
 #!/bin/bash
 # topology: hub2
-# parent: ice_lite ice
+# parent: ice_lite
 # timeout: 600
 # PF reset and rebuild while a ping runs on port 0, three times, through
-# the parent's own interface: ice_lite's "ethtool --reset" (the path
+# the parent's own interface. The run under the stock ice (E810_PARENT=ice,
+# `tools/vm run --parent ice`) is kept out of make check for now: in one
+# of five runs a vCPU of the guest stopped taking timer interrupts after
+# the second function reset (RCU stalls, QEMU idle, pings lost); see
+# docs/testing.md. Otherwise: ice_lite's "ethtool --reset" (the path
 # irdma's request_reset op takes: irdma gets WARN_RESET and is unbound),
 # or for the stock ice a function-level reset through sysfs, which ice's
 # reset_prepare/reset_done handlers turn into a PF reset and rebuild
