@@ -68,68 +68,69 @@ typedef struct StatReg {
                       offsetof(E810VsiCounters, f) }
 #define Z32(off, n) { (off), (n), 8, 32, SC_ZERO, NONE }
 
-/* Offsets: ice_hw_autogen.h. Port arrays _i=0...7, per-TC ones 8 x 8. */
+/* Port arrays _i=0...7, per-TC ones 8 x 8 (offsets: include/hw/e810_regs.h). */
 static const StatReg stat_regs[] = {
-    { 0x000AC260, 1, 4, 32, SC_PORT, offsetof(E810PortCounters, rdpc) },
-    V32(0x00294C04, rdpc),                  /* GLV_RDPC */
-    V40(0x00300000, gotc),                  /* GLV_GOTCL */
-    V40(0x0030A000, uptc),                  /* GLV_UPTCL */
-    V40(0x0030C000, mptc),                  /* GLV_MPTCL */
-    V40(0x0030E000, bptc),                  /* GLV_BPTCL */
-    V32(0x00312000, tepc),                  /* GLV_TEPC */
-    P40(0x00380000, gorc),                  /* GLPRT_GORCL */
-    Z32(0x00380040, 8),                     /* GLPRT_MLFC */
-    Z32(0x00380080, 8),                     /* GLPRT_MRFC */
-    Z32(0x00380100, 8),                     /* GLPRT_CRCERRS */
-    Z32(0x00380140, 8),                     /* GLPRT_RLEC */
-    Z32(0x003801C0, 8),                     /* GLPRT_ILLERRC */
-    P32(0x00380200, ruc),                   /* GLPRT_RUC */
-    P32(0x00380240, roc),                   /* GLPRT_ROC */
-    Z32(0x00380280, 8),                     /* GLPRT_LXONRXC */
-    Z32(0x003802C0, 8),                     /* GLPRT_LXOFFRXC */
-    Z32(0x00380300, 64),                    /* GLPRT_PXONRXC */
-    Z32(0x00380500, 64),                    /* GLPRT_PXOFFRXC */
-    Z32(0x00380700, 64),                    /* GLPRT_RXON2OFFCNT */
-    P40(0x00380900, prc[0]),                /* GLPRT_PRC64L */
-    P40(0x00380940, prc[1]),                /* GLPRT_PRC127L */
-    P40(0x00380980, prc[2]),                /* GLPRT_PRC255L */
-    P40(0x003809C0, prc[3]),                /* GLPRT_PRC511L */
-    P40(0x00380A00, prc[4]),                /* GLPRT_PRC1023L */
-    P40(0x00380A40, prc[5]),                /* GLPRT_PRC1522L */
-    P40(0x00380A80, prc[6]),                /* GLPRT_PRC9522L */
-    Z32(0x00380AC0, 8),                     /* GLPRT_RFC */
-    Z32(0x00380B00, 8),                     /* GLPRT_RJC */
-    P40(0x00380B40, gotc),                  /* GLPRT_GOTCL */
-    P40(0x00380B80, ptc[0]),                /* GLPRT_PTC64L */
-    P40(0x00380BC0, ptc[1]),                /* GLPRT_PTC127L */
-    P40(0x00380C00, ptc[2]),                /* GLPRT_PTC255L */
-    P40(0x00380C40, ptc[3]),                /* GLPRT_PTC511L */
-    P40(0x00380C80, ptc[4]),                /* GLPRT_PTC1023L */
-    P40(0x00380CC0, ptc[5]),                /* GLPRT_PTC1522L */
-    P40(0x00380D00, ptc[6]),                /* GLPRT_PTC9522L */
-    Z32(0x00380D40, 64),                    /* GLPRT_PXONTXC */
-    Z32(0x00380F40, 64),                    /* GLPRT_PXOFFTXC */
-    Z32(0x00381140, 8),                     /* GLPRT_LXONTXC */
-    Z32(0x00381180, 8),                     /* GLPRT_LXOFFTXC */
-    P40(0x003811C0, uptc),                  /* GLPRT_UPTCL */
-    P40(0x00381200, mptc),                  /* GLPRT_MPTCL */
-    P40(0x00381240, bptc),                  /* GLPRT_BPTCL */
-    P32(0x00381280, tdold),                 /* GLPRT_TDOLD */
-    P40(0x00381300, uprc),                  /* GLPRT_UPRCL */
-    P40(0x00381340, mprc),                  /* GLPRT_MPRCL */
-    P40(0x00381380, bprc),                  /* GLPRT_BPRCL */
+    { E810_PRTRPB_RDPC, 1, 4, 32, SC_PORT,
+      offsetof(E810PortCounters, rdpc) },
+    V32(E810_GLV_RDPC, rdpc),
+    V40(E810_GLV_GOTCL, gotc),
+    V40(E810_GLV_UPTCL, uptc),
+    V40(E810_GLV_MPTCL, mptc),
+    V40(E810_GLV_BPTCL, bptc),
+    V32(E810_GLV_TEPC, tepc),
+    P40(E810_GLPRT_GORCL, gorc),
+    Z32(E810_GLPRT_MLFC, 8),
+    Z32(E810_GLPRT_MRFC, 8),
+    Z32(E810_GLPRT_CRCERRS, 8),
+    Z32(E810_GLPRT_RLEC, 8),
+    Z32(E810_GLPRT_ILLERRC, 8),
+    P32(E810_GLPRT_RUC, ruc),
+    P32(E810_GLPRT_ROC, roc),
+    Z32(E810_GLPRT_LXONRXC, 8),
+    Z32(E810_GLPRT_LXOFFRXC, 8),
+    Z32(E810_GLPRT_PXONRXC, 64),
+    Z32(E810_GLPRT_PXOFFRXC, 64),
+    Z32(E810_GLPRT_RXON2OFFCNT, 64),
+    P40(E810_GLPRT_PRC64L, prc[0]),
+    P40(E810_GLPRT_PRC127L, prc[1]),
+    P40(E810_GLPRT_PRC255L, prc[2]),
+    P40(E810_GLPRT_PRC511L, prc[3]),
+    P40(E810_GLPRT_PRC1023L, prc[4]),
+    P40(E810_GLPRT_PRC1522L, prc[5]),
+    P40(E810_GLPRT_PRC9522L, prc[6]),
+    Z32(E810_GLPRT_RFC, 8),
+    Z32(E810_GLPRT_RJC, 8),
+    P40(E810_GLPRT_GOTCL, gotc),
+    P40(E810_GLPRT_PTC64L, ptc[0]),
+    P40(E810_GLPRT_PTC127L, ptc[1]),
+    P40(E810_GLPRT_PTC255L, ptc[2]),
+    P40(E810_GLPRT_PTC511L, ptc[3]),
+    P40(E810_GLPRT_PTC1023L, ptc[4]),
+    P40(E810_GLPRT_PTC1522L, ptc[5]),
+    P40(E810_GLPRT_PTC9522L, ptc[6]),
+    Z32(E810_GLPRT_PXONTXC, 64),
+    Z32(E810_GLPRT_PXOFFTXC, 64),
+    Z32(E810_GLPRT_LXONTXC, 8),
+    Z32(E810_GLPRT_LXOFFTXC, 8),
+    P40(E810_GLPRT_UPTCL, uptc),
+    P40(E810_GLPRT_MPTCL, mptc),
+    P40(E810_GLPRT_BPTCL, bptc),
+    P32(E810_GLPRT_TDOLD, tdold),
+    P40(E810_GLPRT_UPRCL, uprc),
+    P40(E810_GLPRT_MPRCL, mprc),
+    P40(E810_GLPRT_BPRCL, bprc),
     /* GLSTAT_FD_CNT0L, _i=0...4095: no Flow Director matching modelled. */
-    { 0x003A0000, 4096, 8, 40, SC_ZERO, NONE },
-    V40(0x003B0000, gorc),                  /* GLV_GORCL */
-    V40(0x003B2000, uprc),                  /* GLV_UPRCL */
-    V40(0x003B4000, mprc),                  /* GLV_MPRCL */
-    V40(0x003B6000, bprc),                  /* GLV_BPRCL */
+    { E810_GLSTAT_FD_CNT0L, 4096, 8, 40, SC_ZERO, NONE },
+    V40(E810_GLV_GORCL, gorc),
+    V40(E810_GLV_UPRCL, uprc),
+    V40(E810_GLV_MPRCL, mprc),
+    V40(E810_GLV_BPRCL, bprc),
 };
 
 #define N_STAT_REGS (sizeof(stat_regs) / sizeof(stat_regs[0]))
-#define STATS_LO    0x000AC260u
-#define STATS_MID   0x00294C04u
-#define STATS_HI    (0x003B6000u + E810_STATS_NUM_VSI * 8)
+#define STATS_LO    E810_PRTRPB_RDPC
+#define STATS_MID   E810_GLV_RDPC
+#define STATS_HI    (E810_GLV_BPRCL + E810_STATS_NUM_VSI * 8)
 
 /* A decoded statistics access. */
 typedef struct StatRef {
