@@ -175,6 +175,11 @@ int e810_core_xport_stats(E810Core *core, char *buf, size_t len)
     return e810_xport_format_stats(core, buf, len);
 }
 
+int e810_core_hmc_counts(E810Core *core, char *buf, size_t len)
+{
+    return e810_hmc_format_counts(core, buf, len);
+}
+
 void e810_core_timer_fire(E810Core *core)
 {
     e810_xport_timer(core);

@@ -165,6 +165,7 @@ void e810_core_set_roce_drop_seed(E810Core *core, uint64_t seed);
  * whole text needs, writes at most @len bytes including the NUL.
  */
 int e810_core_xport_stats(E810Core *core, char *buf, size_t len);
+int e810_core_hmc_counts(E810Core *core, char *buf, size_t len);
 
 /* The timer armed with ops->timer_mod expired. */
 void e810_core_timer_fire(E810Core *core);

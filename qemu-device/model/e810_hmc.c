@@ -16,6 +16,8 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <endian.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "e810_core.h"
@@ -105,6 +107,23 @@ uint32_t e810_hmc_count(E810Core *core, enum e810_hmc_obj_type type)
     E810Hmc *hmc = &core->rdma.hmc;
 
     return hmc->committed && type < E810_HMC_OBJ_MAX ? hmc->obj[type].cnt : 0;
+}
+
+/*
+ * The committed object counts as "QP=n CQ=n MR=n FSIAV=n PBLE=n" (all zero
+ * before COMMIT_FPM_VAL): what the driver sized, seen from the device, so
+ * that a test can hold any driver's reported limits against it. Returns
+ * what snprintf() returns.
+ */
+int e810_hmc_format_counts(E810Core *core, char *buf, size_t len)
+{
+    return snprintf(buf, len, "QP=%" PRIu32 " CQ=%" PRIu32 " MR=%" PRIu32
+                    " FSIAV=%" PRIu32 " PBLE=%" PRIu32,
+                    e810_hmc_count(core, E810_HMC_QP),
+                    e810_hmc_count(core, E810_HMC_CQ),
+                    e810_hmc_count(core, E810_HMC_MR),
+                    e810_hmc_count(core, E810_HMC_FSIAV),
+                    e810_hmc_count(core, E810_HMC_PBLE));
 }
 
 /* ---- translation ------------------------------------------------------- */

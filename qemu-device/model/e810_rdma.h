@@ -461,6 +461,7 @@ bool e810_hmc_write(struct E810Core *core, enum e810_hmc_obj_type type,
                     uint32_t idx, uint32_t off, const void *buf, uint32_t len);
 /* Committed count of @type (0 before COMMIT_FPM_VAL). */
 uint32_t e810_hmc_count(struct E810Core *core, enum e810_hmc_obj_type type);
+int e810_hmc_format_counts(struct E810Core *core, char *buf, size_t len);
 
 /*
  * The MR/MW table index an STag names. Bits [31:8] of an STag carry the

@@ -24,6 +24,8 @@
  *   x-xport-stats             the RoCE transport counters, "name=value ..."
  *                             (tx_packets, tx_dropped_injected,
  *                             retransmits, rx_packets, ...)
+ *   x-hmc-counts              the HMC object counts the driver committed,
+ *                             "QP=n CQ=n MR=n FSIAV=n PBLE=n"
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -442,24 +444,38 @@ static void e810_set_roce_drop_seed(Object *obj, Visitor *v, const char *name,
     }
 }
 
-static char *e810_get_xport_stats(Object *obj, Error **errp)
+/* A read-only string property formatted by the core with fmt(). */
+static char *e810_get_formatted(Object *obj, Error **errp, const char *name,
+                                int (*fmt)(E810Core *, char *, size_t))
 {
     E810State *s = E810(obj);
     char *buf;
     int n;
 
     if (!DEVICE(obj)->realized) {
-        error_setg(errp, "x-xport-stats: device not realized");
+        error_setg(errp, "%s: device not realized", name);
         return NULL;
     }
-    n = e810_core_xport_stats(&s->core, NULL, 0);
+    n = fmt(&s->core, NULL, 0);
     if (n < 0) {
-        error_setg(errp, "x-xport-stats: cannot format the counters");
+        error_setg(errp, "%s: cannot format the values", name);
         return NULL;
     }
     buf = g_malloc(n + 1);
-    e810_core_xport_stats(&s->core, buf, n + 1);
+    fmt(&s->core, buf, n + 1);
     return buf;
+}
+
+static char *e810_get_xport_stats(Object *obj, Error **errp)
+{
+    return e810_get_formatted(obj, errp, "x-xport-stats",
+                              e810_core_xport_stats);
+}
+
+static char *e810_get_hmc_counts(Object *obj, Error **errp)
+{
+    return e810_get_formatted(obj, errp, "x-hmc-counts",
+                              e810_core_hmc_counts);
 }
 
 static const Property e810_properties[] = {
@@ -510,6 +526,10 @@ static void e810_class_init(ObjectClass *oc, void *data)
                                   e810_get_xport_stats, NULL);
     object_class_property_set_description(oc, "x-xport-stats",
         "debug: RoCE transport counters, \"name=value ...\"");
+    object_class_property_add_str(oc, "x-hmc-counts",
+                                  e810_get_hmc_counts, NULL);
+    object_class_property_set_description(oc, "x-hmc-counts",
+        "debug: committed HMC object counts, \"QP=n CQ=n ...\"");
     set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
 }
 

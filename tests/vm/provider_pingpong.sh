@@ -233,7 +233,7 @@ check("send_imm: receive", c.get("status") == 0 and c.get("wr_id") == 101 and
       c.get("op") == e.IBV_WC_RECV and c.get("len") == 160 and
       bool(c.get("flags", 0) & e.IBV_WC_WITH_IMM) and
       c.get("imm") == socket.htonl(0x1234abcd) and
-      c.get("src") == a.qp.qp_num, str(c))
+      c.get("qpn") == b.qp.qp_num, str(c))
 check("send_imm: payload", b.mr.read(160, 0) == p1 + p2)
 
 # 2. inline SEND from two buffers that are overwritten before complete

@@ -268,10 +268,33 @@ roce_gid_index() {
 # QOM_ID (e810-0, e810-1) through qom-get x-xport-stats, as
 # "name=value name=value ..."; fails if QEMU does not answer.
 e810_xport_stats() {
+	e810_qom_str "$1" x-xport-stats
+}
+
+# e810_qom_str ID PROPERTY: a string property of QEMU device ID (e810-0,
+# e810-1), read over QMP from the host; fails if QEMU refuses.
+e810_qom_str() {
 	local reply
-	reply=$(host_qmp "{\"execute\":\"qom-get\",\"arguments\":{\"path\":\"/machine/peripheral/$1\",\"property\":\"x-xport-stats\"}}") ||
+	reply=$(host_qmp "{\"execute\":\"qom-get\",\"arguments\":{\"path\":\"/machine/peripheral/$1\",\"property\":\"$2\"}}") ||
 		return 1
 	sed -n 's/.*"return": *"\([^"]*\)".*/\1/p' <<<"$reply"
+}
+
+# The QEMU id of PCI function $1: e810-<its position among the e810s>.
+e810_qom_id() {
+	local i=0 d
+	for d in $(e810_pci_devs); do
+		[ "$d" = "$1" ] && { echo "e810-$i"; return; }
+		i=$((i + 1))
+	done
+}
+
+# model_hmc_count DEV TYPE: the count of HMC object TYPE (QP, CQ, MR,
+# FSIAV, PBLE) the driver of PCI function DEV committed, as the device
+# model saw COMMIT_FPM_VAL (whatever the driver says about itself).
+model_hmc_count() {
+	e810_qom_str "$(e810_qom_id "$1")" x-hmc-counts | tr ' ' '\n' |
+		sed -n "s/^$2=//p"
 }
 
 # xport_stat STATS NAME: the value of NAME in an e810_xport_stats line
