@@ -188,6 +188,7 @@ static void op_manage_stats(E810Core *core, const E810CqpWqe *w,
             return;
         }
         e810_bit_assign(map, idx, false);
+        e810_rdma_stat_clear(core, idx);
         return;
     }
     got = pool_alloc(map, E810_MAX_STATS_INST);
@@ -196,20 +197,36 @@ static void op_manage_stats(E810Core *core, const E810CqpWqe *w,
                      "instance left");
         return;
     }
+    e810_rdma_stat_clear(core, got);    /* a new instance starts at zero */
     res->ret_val = got;
 }
 
-/* Counters are not modelled yet: the buffer is written as all zeroes. */
+/*
+ * The counters of one instance (e810_rdma_stats.c): an allocated one with
+ * USE_INST, else the function's own (irdma_sc_gather_stats() asks for
+ * that one unless the VSI allocated an instance).
+ */
 static void op_gather_stats(E810Core *core, const E810CqpWqe *w,
                             E810CqpResult *res)
 {
-    static const uint8_t zeroes[E810_GATHER_STATS_BUF_SIZE];
+    uint8_t buf[E810_GATHER_STATS_BUF_SIZE];
+    uint64_t hdr = e810_wqe_hdr(w);
     uint64_t pa = e810_wqe(w, E810_CQPSQ_STATS_BUF_OFF);
+    unsigned inst = E810_RSTAT_FN_INST;
 
     if (!fcn_ok(core, w, res)) {
         return;
     }
-    if ((pa & 7) || !e810_core_dma_write(core, pa, zeroes, sizeof(zeroes))) {
+    if (hdr & E810_CQPSQ_STATS_USE_INST) {
+        inst = FIELD_GET(E810_CQPSQ_STATS_INST_INDEX, hdr);
+        if (!e810_bit_test(core->rdma.stats_inst, inst)) {
+            e810_cqp_err(core, res, E810_CQP_MIN_BAD_STATE, "statistics "
+                         "instance %u not allocated", inst);
+            return;
+        }
+    }
+    e810_rdma_stat_fill(core, inst, buf);
+    if ((pa & 7) || !e810_core_dma_write(core, pa, buf, sizeof(buf))) {
         e810_cqp_err(core, res, E810_CQP_MIN_BAD_ADDR, "statistics buffer "
                      "0x%llx", (unsigned long long)pa);
     }

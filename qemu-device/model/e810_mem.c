@@ -313,5 +313,6 @@ bool e810_dp_invalidate(E810Core *core, E810Qp *qp, uint32_t stag,
     }
     mr->fr_valid = false;
     mr->registered = false;
+    e810_rdma_stat_add(core, qp, E810_RSTAT_RDMAVINV, 1);
     return true;
 }

@@ -211,12 +211,14 @@ static uint8_t send_opcode(const E810SendWqe *w, bool first, bool last)
     return E810_BTH_RC_SEND_MIDDLE;
 }
 
-static void count_tx(E810Core *core, E810XQp *x, uint32_t psn)
+static void count_tx(E810Core *core, E810Qp *qp, E810XQp *x, uint32_t psn,
+                     uint8_t opcode)
 {
     if (e810_psn_diff(psn, x->high_psn) < 0) {
         core->xport->stats.retransmits++;
     } else {
         x->high_psn = e810_psn_add(psn, 1);
+        e810_rdma_stat_tx_msg(core, qp, opcode);
     }
 }
 
@@ -259,8 +261,8 @@ static bool send_data_pkt(E810Core *core, E810Qp *qp, E810XQp *x,
     if (p.ackreq) {
         rtt_start(core, x, p.psn);
     }
-    count_tx(core, x, p.psn);
-    e810_xport_tx(core, &p, frame, len);
+    count_tx(core, qp, x, p.psn, p.opcode);
+    e810_xport_tx(core, qp, &p, frame, len);
     return true;
 }
 
@@ -280,11 +282,12 @@ static void send_read_req(E810Core *core, E810Qp *qp, E810XQp *x,
     p.rkey = e->w.rkey;
     p.dma_len = e->w.total_len - off;
     rtt_start(core, x, p.psn);
-    count_tx(core, x, e810_psn_add(e->first_psn, e->npkts - 1));
+    count_tx(core, qp, x, e810_psn_add(e->first_psn, e->npkts - 1),
+             p.opcode);
     if (e810_psn_diff(p.psn, x->high_psn) < 0 && k) {
         core->xport->stats.retransmits++;
     }
-    e810_xport_tx(core, &p, core->xport->frame, 0);
+    e810_xport_tx(core, qp, &p, core->xport->frame, 0);
 }
 
 /* Sends what the window allows; false if the QP died on the way. */
@@ -684,7 +687,7 @@ static void send_aeth(E810Core *core, E810Qp *qp, E810XQp *x, uint8_t syn,
         st->naks_sent++;
         break;
     }
-    e810_xport_tx(core, &p, core->xport->frame, 0);
+    e810_xport_tx(core, qp, &p, core->xport->frame, 0);
 }
 
 static uint8_t nak_for_status(uint16_t status)
@@ -802,7 +805,7 @@ void e810_rc_read_step(E810Core *core, E810Qp *qp, E810XQp *x)
                 return;
             }
             x->rd_next++;
-            e810_xport_tx(core, &r, frame, chunk);
+            e810_xport_tx(core, qp, &r, frame, chunk);
             core->xport->stats.read_resp_sent++;
         }
         if (x->rd_next < x->rd.npkts || !read_next_queued(x)) {
@@ -1051,6 +1054,7 @@ static void rx_request(E810Core *core, E810Qp *qp, E810XQp *x,
                                    read_enqueue(x, p, mtu, x->msn)->npkts);
             x->nak_sent = false;
             st->rd_queued++;
+            e810_rdma_stat_rx_msg(core, qp, p->opcode);
             return;
         }
         st->rx_busy++;
@@ -1077,6 +1081,7 @@ static void rx_request(E810Core *core, E810Qp *qp, E810XQp *x,
                        E810_AE_IB_INVALID_REQUEST, E810_AE_SOURCE_OUT_RR);
             return;
         }
+        e810_rdma_stat_rx_msg(core, qp, p->opcode);
         do_read(core, qp, x, p, false);
         return;
     }
@@ -1088,6 +1093,7 @@ static void rx_request(E810Core *core, E810Qp *qp, E810XQp *x,
     x->cur_op = fl & (E810_OPF_SEND | E810_OPF_WRITE);
     x->epsn = e810_psn_add(x->epsn, 1);
     x->nak_sent = false;
+    e810_rdma_stat_rx_msg(core, qp, p->opcode);
     if (p->ackreq) {
         send_aeth(core, qp, x, E810_AETH_ACK | E810_AETH_CREDIT_INVALID,
                   p->psn);

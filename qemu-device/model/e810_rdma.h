@@ -23,10 +23,12 @@
 #include "hw/e810_cqp.h"
 #include "hw/e810_ctx.h"
 #include "hw/e810_hmc.h"
+#include "hw/e810_rdma_stats.h"
 
 struct E810Core;
 struct E810RegRef;
 struct E810SendWqe;
+struct E810RocePkt;
 
 /* ---- device parameters (what QUERY_FPM_VAL and friends report) -------- */
 
@@ -361,6 +363,12 @@ typedef struct E810Rdma {
     E810Ceq ceq[E810_PE_MAX_CEQS];
     E810Aeq aeq;
     uint64_t stats_inst[E810_MAX_STATS_INST / 64];
+    /*
+     * Protocol statistics (e810_rdma_stats.c): the allocatable instances,
+     * then the function's own one (E810_RSTAT_FN_INST). 64-bit event
+     * counts; GATHER_STATS shows them modulo their hardware width.
+     */
+    uint64_t rstat[E810_MAX_STATS_INST + 1][E810_RSTAT_MAX];
     uint64_t push_pages[E810_PE_MAX_PUSH_PAGES / 64];
     uint64_t ws_nodes[E810_WS_NODE_MAX / 64];
     uint64_t loc_mac_used;
@@ -597,6 +605,37 @@ bool e810_sq_flush(struct E810Core *core, struct E810Qp *qp, uint16_t major,
 /* e810_mr.c: FAST_REG_MR from an SQ WQE (qwords in host order). */
 uint16_t e810_mr_fast_reg(struct E810Core *core, struct E810Qp *qp,
                           const uint64_t *q);
+
+/* ---- e810_rdma_stats.c: protocol statistics ------------------------------ */
+
+/* Slot of E810Rdma.rstat the function's default instance lives in. */
+#define E810_RSTAT_FN_INST E810_MAX_STATS_INST
+
+/* Adds @n to counter @stat (E810_RSTAT_*) of the instance @qp counts in
+ * (@qp NULL: the function's instance). */
+void e810_rdma_stat_add(struct E810Core *core, const struct E810Qp *qp,
+                        unsigned stat, uint64_t n);
+/* A RoCE frame of @len bytes the engine put out for @qp (NULL: none). */
+void e810_rdma_stat_tx(struct E810Core *core, const struct E810Qp *qp,
+                       const struct E810RocePkt *p, size_t len);
+/* A frame the receive path parsed into @p (it names the QP). */
+void e810_rdma_stat_rx(struct E810Core *core, const struct E810RocePkt *p,
+                       const uint8_t *frame, size_t len);
+/* A frame the parser refused: counted when it was a truncated datagram. */
+void e810_rdma_stat_rx_short(struct E810Core *core, const uint8_t *frame,
+                             size_t len);
+/* A message sent for the first time / accepted in sequence: the packet
+ * with BTH opcode @opcode starts it (other opcodes count nothing). */
+void e810_rdma_stat_tx_msg(struct E810Core *core, const struct E810Qp *qp,
+                           uint8_t opcode);
+void e810_rdma_stat_rx_msg(struct E810Core *core, const struct E810Qp *qp,
+                           uint8_t opcode);
+/* Zeroes instance @inst (an index of E810Rdma.rstat). */
+void e810_rdma_stat_clear(struct E810Core *core, unsigned inst);
+/* GATHER_STATS: instance @inst in the buffer layout of hw/e810_rdma_stats.h
+ * (little-endian qwords, each counter cut to its width). */
+void e810_rdma_stat_fill(struct E810Core *core, unsigned inst,
+                         uint8_t buf[E810_GATHER_STATS_BUF_SIZE]);
 
 /* ---- e810_ah.c: address handles and multicast groups --------------------- */
 

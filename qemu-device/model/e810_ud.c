@@ -122,8 +122,9 @@ bool e810_ud_send(E810Core *core, E810Qp *qp, const E810SendWqe *wqe)
         e810_dp_complete_sq(core, qp, wqe, status, 0);
         return true;
     }
-    e810_xport_tx(core, &p, frame, wqe->total_len);
+    e810_xport_tx(core, qp, &p, frame, wqe->total_len);
     xp->stats.ud_sent++;
+    e810_rdma_stat_tx_msg(core, qp, p.opcode);
     e810_dp_complete_sq(core, qp, wqe, 0, wqe->total_len);
     return true;
 }
@@ -166,6 +167,7 @@ static void deliver(E810Core *core, uint32_t qpn, const E810RocePkt *p)
     if (ud_scatter(core, qp, &rw, grh, p, &status)) {
         status = 0;
         st->ud_delivered++;
+        e810_rdma_stat_rx_msg(core, qp, p->opcode);
     }
     {
         E810RecvInfo info = {

@@ -373,8 +373,8 @@ static void loop_queue(E810Core *core, const uint8_t *frame, size_t len)
     xp->stats.loopback++;
 }
 
-void e810_xport_tx(E810Core *core, E810RocePkt *p, uint8_t *frame,
-                   uint32_t paylen)
+void e810_xport_tx(E810Core *core, const E810Qp *qp, E810RocePkt *p,
+                   uint8_t *frame, uint32_t paylen)
 {
     E810Xport *xp = core->xport;
     bool mcast = p->dmac[0] & 1;
@@ -385,6 +385,7 @@ void e810_xport_tx(E810Core *core, E810RocePkt *p, uint8_t *frame,
     len = e810_roce_finish(p, frame, paylen, !local);
     xp->stats.tx_packets++;
     xp->stats.tx_bytes += len;
+    e810_rdma_stat_tx(core, qp, p, len);
     if (local || (mcast && mcast_attached(core, p->dmac))) {
         /* A multicast copy to ourselves has its ICRC and is checked. */
         loop_queue(core, frame, len);
@@ -563,10 +564,12 @@ static void rx_one(E810Core *core, const uint8_t *frame, size_t len,
     err = e810_roce_parse(frame, len, &p, icrc);
     if (err) {
         st->rx_drop[err]++;
+        e810_rdma_stat_rx_short(core, frame, len);
         return;
     }
     st->rx_packets++;
     st->rx_bytes += len;
+    e810_rdma_stat_rx(core, &p, frame, len);
     if ((p.opcode & 0xe0) == 0x60) {
         e810_ud_receive(core, &p);
         return;

@@ -224,9 +224,10 @@ void e810_xport_set_deadline(struct E810Core *core, E810XQp *x, uint64_t d);
 /* Fills L2/L3/L4 and BTH P_Key/dest QPN of an RC packet from the QP. */
 void e810_xport_rc_headers(struct E810Core *core, struct E810Qp *qp,
                            E810RocePkt *p);
-/* Builds around the payload already at e810_roce_hdr_len() and sends. */
-void e810_xport_tx(struct E810Core *core, E810RocePkt *p, uint8_t *frame,
-                   uint32_t paylen);
+/* Builds around the payload already at e810_roce_hdr_len() and sends;
+ * @qp (NULL: none) is the QP whose statistics instance counts it. */
+void e810_xport_tx(struct E810Core *core, const struct E810Qp *qp,
+                   E810RocePkt *p, uint8_t *frame, uint32_t paylen);
 /* Path MTU of @qp's context, clamped to 256..4096. */
 uint32_t e810_xport_mtu(struct E810Qp *qp);
 uint64_t e810_qpc(const struct E810Qp *qp, unsigned off);

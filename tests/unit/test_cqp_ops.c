@@ -161,7 +161,7 @@ static void test_stats_instances(void **state)
     assert_int_equal(c.ret_val, 0);
     assert_int_equal(rd_exec(d, E810_CQP_OP_MANAGE_STATS,
                              E810_CQPSQ_STATS_ALLOC_INST, NULL).ret_val, 1);
-    /* Gather: the buffer is written (counters all zero for now). */
+    /* Gather: the buffer is written (an idle instance reads all zero). */
     memset(mem_ptr(d->h, buf), 0x5a, E810_GATHER_STATS_BUF_SIZE);
     q[E810_QW(E810_CQPSQ_STATS_BUF_OFF)] = buf;
     assert_false(rd_exec(d, E810_CQP_OP_GATHER_STATS,
