@@ -528,5 +528,6 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_dealloc_bound, setup, teardown),
     };
 
+    cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
