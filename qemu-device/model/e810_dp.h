@@ -5,11 +5,11 @@
  * loopback, timers: e810_xport*.c and friends).
  *
  * The queue layer fetches SQ WQEs (facts 5.2/5.3), runs the local ones
- * (FAST_REG_MR, LOCAL_INVALIDATE, NOP) itself and hands every transport
- * opcode to e810_xport_send() as a decoded E810SendWqe. The transport moves
- * the payload through e810_dp_gather() / e810_dp_scatter() /
- * e810_dp_remote_write() / e810_dp_remote_read(), takes receive WQEs with
- * e810_dp_rq_take(), and reports the end of every WQE with
+ * (FAST_REG_MR, BIND_MW, LOCAL_INVALIDATE, NOP) itself and hands every
+ * transport opcode to e810_xport_send() as a decoded E810SendWqe. The
+ * transport moves the payload through e810_dp_gather() / e810_dp_scatter()
+ * / e810_dp_remote_write() / e810_dp_remote_read(), takes receive WQEs
+ * with e810_dp_rq_take(), and reports the end of every WQE with
  * e810_dp_complete_sq() / e810_dp_complete_rq().
  *
  * Status values: every "status" below is an AE code (E810_AE_*, e810_ctx.h),
@@ -218,7 +218,8 @@ void e810_dp_sq_kick(struct E810Core *core, uint32_t qp_id);
 /*
  * Invalidates @stag for @qp: LOCAL_INVALIDATE, or (@remote) the responder
  * of a SEND with INVALIDATE. Checks: STag allocated, key byte, same PD,
- * not a type-1 window. False and *@status = the AE code.
+ * not a type-1 window, a type-2 window bound (by @qp), an MR without
+ * windows bound to it. False and *@status = the AE code.
  */
 bool e810_dp_invalidate(struct E810Core *core, struct E810Qp *qp,
                         uint32_t stag, bool remote, uint16_t *status);

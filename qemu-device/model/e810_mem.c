@@ -8,6 +8,10 @@
  * (e810_pble_resolve). Pages that turn out to be physically adjacent are
  * merged, so a contiguous buffer costs one DMA however many pages it spans.
  *
+ * A bound memory window's STag is checked as the window (key, PD, its QP
+ * for type 2, its remote rights, its bounds) and then resolved through its
+ * parent MR's pages; a window is never a local key.
+ *
  * Failures return the AE code the hardware raises for the access (facts
  * 4.4, AMP_*); which one maps to which completion status is the kernel's
  * table, reproduced in e810_dp_flush_code().
@@ -53,8 +57,7 @@ static E810Mr *stag_mr(E810Core *core, uint32_t stag, uint16_t *status)
         *status = E810_AE_AMP_UNALLOCATED_STAG;
         return NULL;
     }
-    /* Windows are never bound (BIND_MW is not modelled): unusable. */
-    if (mr->is_mw || !(mr->registered || mr->fr_valid)) {
+    if (mr->is_mw ? !mr->mw_bound : !(mr->registered || mr->fr_valid)) {
         *status = E810_AE_AMP_INVALID_STAG;
         return NULL;
     }
@@ -152,7 +155,15 @@ bool e810_mem_access(E810Core *core, E810Qp *qp, uint32_t stag, uint64_t va,
         *status = E810_AE_AMP_BAD_PD;
         goto fail;
     }
-    if (!rights_ok(qp, mr, kind)) {
+    /* A type-2 window serves only the QP that bound it (IB type 2B). */
+    if (mr->is_mw && !mr->mw_type1 && mr->mw_qp != qp - core->rdma.qp) {
+        *status = E810_AE_AMP_BAD_QP;
+        goto fail;
+    }
+    /* Windows grant remote access only: never usable as an lkey. */
+    if ((mr->is_mw && (kind == E810_MEM_LOCAL_READ ||
+                       kind == E810_MEM_LOCAL_WRITE)) ||
+        !rights_ok(qp, mr, kind)) {
         *status = E810_AE_AMP_RIGHTS_VIOLATION;
         goto fail;
     }
@@ -162,6 +173,11 @@ bool e810_mem_access(E810Core *core, E810Qp *qp, uint32_t stag, uint64_t va,
         len > mr->len - off) {
         *status = E810_AE_AMP_BOUNDS_VIOLATION;
         goto fail;
+    }
+    /* Within the window's bounds: continue in its parent MR. */
+    if (mr->is_mw) {
+        off += mr->mw_off;
+        mr = &core->rdma.mr[mr->mw_parent];
     }
     while (len) {
         if (!mr_run(core, mr, off, len, &pa, &run)) {
@@ -303,11 +319,30 @@ bool e810_dp_invalidate(E810Core *core, E810Qp *qp, uint32_t stag,
         *status = E810_AE_AMP_BAD_PD;
         return false;
     }
-    if (!mr->is_mw && mr->key != (stag & 0xff)) {
+    if (mr->is_mw) {
+        /* A type-2 window: bound, and bound by this QP (IB type 2B). */
+        if (!mr->mw_bound) {
+            *status = E810_AE_AMP_INVALID_STAG;
+            return false;
+        }
+        if (mr->mw_qp != qp - core->rdma.qp) {
+            *status = E810_AE_AMP_BAD_QP;
+            return false;
+        }
+    }
+    if (mr->key != (stag & 0xff)) {
         *status = E810_AE_AMP_BAD_STAG_KEY;
         return false;
     }
-    if (remote && !mr->is_mw && !mr->remote) {
+    if (mr->is_mw) {
+        e810_mw_unbind(core, mr);
+        return true;
+    }
+    if (mr->bound_mws) {
+        *status = E810_AE_AMP_INVALIDATE_MR_WITH_BOUND_WINDOWS;
+        return false;
+    }
+    if (remote && !mr->remote) {
         *status = E810_AE_AMP_INVALIDATE_NO_REMOTE_ACCESS_RIGHTS;
         return false;
     }

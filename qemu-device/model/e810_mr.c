@@ -10,6 +10,14 @@
  * (an SQ WQE of a kernel QP, below) and unusable again by an invalidation
  * (e810_dp_invalidate).
  *
+ * Memory windows: ALLOC_STAG without the MR bit (irdma_sc_mw_alloc(); the
+ * MWTYPE bit set means type 1) allocates an unbound window in a PD. A
+ * BIND_MW SQ WQE (below) binds it to a range of a registered parent MR
+ * with its own key, remote rights and addressing; e810_mem.c then resolves
+ * the window's STag through the parent. Type-2 windows are tied to the QP
+ * that bound them (IB type 2B) and are unbound by LOCAL_INVALIDATE or SEND
+ * with INVALIDATE; type-1 windows only by rebinding or DEALLOC_STAG.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <string.h>
@@ -18,6 +26,11 @@
 #include "e810_dp.h"
 
 #define MR_MAX_SIZE     0x200000000000ull   /* GEN_2 max_mr_size */
+
+/* The bind WQE's rights are stored as the window's E810_ACCESS_* rights. */
+_Static_assert(E810_WQE_RIGHTS_REMOTE_READ == E810_ACCESS_REMOTE_READ &&
+               E810_WQE_RIGHTS_REMOTE_WRITE == E810_ACCESS_REMOTE_WRITE,
+               "bind-MW rights are the access-rights bits");
 
 uint32_t e810_stag_index(E810Core *core, uint32_t stag_hi)
 {
@@ -164,6 +177,25 @@ void e810_op_reg_mr(E810Core *core, const E810CqpWqe *w, E810CqpResult *res)
     *mr = m;
 }
 
+/*
+ * DEALLOC_STAG of an MR that still has windows bound: the windows lose
+ * their parent and become unbound (upstream irdma_dereg_mr() does not wait
+ * for them, and nothing may reach the freed pages through them).
+ */
+static void unbind_children(E810Core *core, uint32_t parent)
+{
+    uint32_t i, n = e810_hmc_count(core, E810_HMC_MR);
+    E810Mr *p = &core->rdma.mr[parent];
+
+    for (i = 0; i < n && p->bound_mws; i++) {
+        E810Mr *w = &core->rdma.mr[i];
+
+        if (w->valid && w->is_mw && w->mw_bound && w->mw_parent == parent) {
+            e810_mw_unbind(core, w);
+        }
+    }
+}
+
 void e810_op_dealloc_stag(E810Core *core, const E810CqpWqe *w,
                           E810CqpResult *res)
 {
@@ -176,6 +208,11 @@ void e810_op_dealloc_stag(E810Core *core, const E810CqpWqe *w,
         e810_cqp_err(core, res, E810_CQP_MIN_STAG_INVALID, "STag index %u not "
                      "allocated", (unsigned)(mr - core->rdma.mr));
         return;
+    }
+    if (mr->is_mw) {
+        e810_mw_unbind(core, mr);
+    } else if (mr->bound_mws) {
+        unbind_children(core, mr - core->rdma.mr);
     }
     memset(mr, 0, sizeof(*mr));
 }
@@ -240,5 +277,129 @@ uint16_t e810_mr_fast_reg(E810Core *core, E810Qp *qp, const uint64_t *q)
     mr->len = len;
     mr->pa = q1 & E810_WQE_FR_PBLADDR;
     mr->fr_valid = true;
+    return 0;
+}
+
+/* ---- BIND_MW from an SQ WQE (facts 5.3) ---------------------------------- */
+
+void e810_mw_unbind(E810Core *core, E810Mr *mw)
+{
+    E810Mr *p;
+
+    if (!mw->is_mw || !mw->mw_bound) {
+        return;
+    }
+    mw->mw_bound = false;
+    if (mw->mw_parent < e810_hmc_count(core, E810_HMC_MR)) {
+        p = &core->rdma.mr[mw->mw_parent];
+        if (p->bound_mws) {
+            p->bound_mws--;
+        }
+    }
+}
+
+/* The table slot an STag names, NULL if beyond the committed count. */
+static E810Mr *stag_slot(E810Core *core, uint32_t stag)
+{
+    uint32_t idx = e810_stag_index(core, stag >> 8);
+
+    if (!core->rdma.mr || idx >= e810_hmc_count(core, E810_HMC_MR)) {
+        return NULL;
+    }
+    return &core->rdma.mr[idx];
+}
+
+/*
+ * The window's checks, as irdma_uk_mw_bind() / irdma_upost_send() encode
+ * the WQE: qword0 = window VA (VA-based) or first-byte offset into the
+ * parent (zero-based; the provider writes 0), qword1 = parent MR STag and
+ * window STag (new key byte: ibv_inc_rkey() for type 1, the consumer's key
+ * for type 2), qword2 = length, header STAGRIGHTS (remote read 4, remote
+ * write 8), VABASEDTO, MEMWINDOWTYPE (1 = type 1). The AE codes are the
+ * AMP_MWBIND_* family irdma_ae_to_qp_err_code() turns into MW_BIND_ERR.
+ */
+uint16_t e810_mr_bind_mw(E810Core *core, E810Qp *qp, const uint64_t *q)
+{
+    uint64_t hdr = q[E810_QW(E810_WQE_HDR_OFF)];
+    uint64_t q1 = q[E810_QW(E810_WQE_FRAG0_DESC_OFF)];
+    uint64_t addr = q[E810_QW(E810_WQE_FRAG0_ADDR_OFF)];
+    uint64_t len = FIELD_GET(E810_WQE_BIND_LEN, q[E810_QW(E810_WQE_OPQ_OFF)]);
+    uint32_t mw_stag = FIELD_GET(E810_WQE_BIND_MW_STAG, q1);
+    uint32_t mr_stag = FIELD_GET(E810_WQE_BIND_PARENT_STAG, q1);
+    uint8_t rights = FIELD_GET(E810_WQE_STAGRIGHTS, hdr);
+    bool type1 = hdr & E810_WQE_MEMWINDOWTYPE;
+    bool zero_based = !(hdr & E810_WQE_VABASEDTO);
+    uint32_t pd = e810_dp_qp_pd(qp);
+    E810Mr *mw = stag_slot(core, mw_stag), *mr = stag_slot(core, mr_stag);
+    uint64_t off;
+
+    if (!(qp->ctx[E810_QW(E810_QPC_FLAGS_OFF)] & E810_QPC_BINDEN)) {
+        return E810_AE_AMP_MWBIND_BIND_DISABLED;
+    }
+    if (!mw || !mw->valid) {
+        return E810_AE_AMP_INVALID_STAG;
+    }
+    if (!mw->is_mw) {
+        return E810_AE_AMP_MWBIND_OF_MR_STAG;
+    }
+    if (mw->mw_type1 != type1) {
+        return E810_AE_AMP_MWBIND_WRONG_TYPE;
+    }
+    if (mw->pd != pd) {
+        return E810_AE_AMP_BAD_PD;
+    }
+    if (!type1 && mw->mw_bound) {
+        return E810_AE_AMP_MWBIND_VALID_STAG;   /* type 2: invalidate first */
+    }
+    if (type1 && zero_based) {
+        return E810_AE_AMP_MWBIND_ZERO_BASED_TYPE1_MW;
+    }
+    if (!mr || !mr->valid) {
+        return E810_AE_AMP_MWBIND_TO_INVALID_PARENT;
+    }
+    if (mr->is_mw) {
+        return E810_AE_AMP_MWBIND_TO_MW_STAG;
+    }
+    if (!(mr->registered || mr->fr_valid) || mr->key != (mr_stag & 0xff)) {
+        return E810_AE_AMP_MWBIND_TO_INVALID_PARENT;
+    }
+    if (mr->pd != pd) {
+        return E810_AE_AMP_BAD_PD;
+    }
+    if (mr->zero_based) {
+        return E810_AE_AMP_MWBIND_TO_ZERO_BASED_STAG;
+    }
+    /* The parent must allow binding (IB_ACCESS_MW_BIND); a window may grant
+     * remote write only over locally writable memory; windows carry remote
+     * rights only. */
+    if (!(mr->rights & E810_ACCESS_BIND_WINDOW) ||
+        (rights & ~(E810_WQE_RIGHTS_REMOTE_READ |
+                    E810_WQE_RIGHTS_REMOTE_WRITE)) ||
+        ((rights & E810_WQE_RIGHTS_REMOTE_WRITE) &&
+         !(mr->rights & E810_ACCESS_LOCAL_WRITE))) {
+        return E810_AE_AMP_MWBIND_INVALID_RIGHTS;
+    }
+    if (zero_based) {
+        off = addr;
+    } else if (addr >= mr->va) {
+        off = addr - mr->va;
+    } else {
+        return E810_AE_AMP_MWBIND_INVALID_BOUNDS;
+    }
+    if (off > mr->len || len > mr->len - off) {
+        return E810_AE_AMP_MWBIND_INVALID_BOUNDS;
+    }
+    e810_mw_unbind(core, mw);       /* type 1: a rebind replaces */
+    mw->mw_bound = true;
+    mw->mw_parent = mr - core->rdma.mr;
+    mw->mw_off = off;
+    mw->mw_qp = qp - core->rdma.qp;
+    mw->key = mw_stag & 0xff;
+    mw->rights = rights;            /* E810_WQE_RIGHTS_* == E810_ACCESS_* */
+    mw->remote = true;
+    mw->zero_based = zero_based;
+    mw->va = zero_based ? 0 : addr;
+    mw->len = len;
+    mr->bound_mws++;
     return 0;
 }

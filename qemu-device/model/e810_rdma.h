@@ -285,6 +285,13 @@ typedef struct E810Mr {
     uint64_t va;
     uint64_t len;
     uint64_t pa;            /* single page, when lpbl is NONE */
+    /* memory windows (BIND_MW, e810_mr.c); key/rights/va/len/zero_based
+     * above then describe the window itself */
+    bool mw_bound;          /* window: bound and not invalidated */
+    uint32_t mw_parent;     /* window: table index of the parent MR */
+    uint64_t mw_off;        /* window: parent byte offset of its byte 0 */
+    uint32_t mw_qp;         /* type-2 window: the QP that bound it */
+    uint32_t bound_mws;     /* MR: windows bound to it */
 } E810Mr;
 
 typedef struct E810Ah {
@@ -605,6 +612,11 @@ bool e810_sq_flush(struct E810Core *core, struct E810Qp *qp, uint16_t major,
 /* e810_mr.c: FAST_REG_MR from an SQ WQE (qwords in host order). */
 uint16_t e810_mr_fast_reg(struct E810Core *core, struct E810Qp *qp,
                           const uint64_t *q);
+/* e810_mr.c: BIND_MW from an SQ WQE (qwords in host order); 0 or the AE. */
+uint16_t e810_mr_bind_mw(struct E810Core *core, struct E810Qp *qp,
+                         const uint64_t *q);
+/* e810_mr.c: window @mw becomes unbound (invalidation, dealloc). */
+void e810_mw_unbind(struct E810Core *core, E810Mr *mw);
 
 /* ---- e810_rdma_stats.c: protocol statistics ------------------------------ */
 

@@ -12,8 +12,8 @@
  * A WQE is 1..8 quanta: inline length or ADDFRAGCNT gives the count, and
  * every quantum after the first must carry the pass polarity in its last
  * byte (fragment descriptor valid bit / inline valid byte). Local opcodes
- * (NOP, FAST_REG_MR, LOCAL_INVALIDATE) run here; transport ones go to
- * e810_xport_send(). Each fetched WQE gets a slot (indexed by its first
+ * (NOP, FAST_REG_MR, BIND_MW, LOCAL_INVALIDATE) run here; transport ones
+ * go to e810_xport_send(). Each fetched WQE gets a slot (indexed by its first
  * quantum) until it is done; CQEs are written strictly in SQ order and only
  * for signalled WQEs -- the provider retires unsignalled ones implicitly
  * when it sees a later CQE. A fenced WQE waits until nothing is
@@ -194,7 +194,7 @@ static bool op_allowed(const E810Qp *qp, unsigned op)
         return op == E810_OP_SEND || op == E810_OP_SEND_SOL;
     }
     return is_transport_op(op) || op == E810_OP_FAST_REG ||
-           op == E810_OP_LOCAL_INV;
+           op == E810_OP_LOCAL_INV || op == E810_OP_BIND_MW;
 }
 
 /* Fragment list (imm mode: all from byte 32; else frag 0 in quantum 0). */
@@ -427,6 +427,8 @@ static uint16_t local_op(E810Core *core, E810Qp *qp, const E810SendWqe *w,
     switch (w->opcode) {
     case E810_OP_FAST_REG:
         return e810_mr_fast_reg(core, qp, q);
+    case E810_OP_BIND_MW:
+        return e810_mr_bind_mw(core, qp, q);
     case E810_OP_LOCAL_INV:
         e810_dp_invalidate(core, qp, FIELD_GET(E810_WQE_INV_STAG,
                            q[E810_QW(E810_WQE_FRAG0_DESC_OFF)]), false, &st);
