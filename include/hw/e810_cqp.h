@@ -281,7 +281,11 @@ enum e810_cqp_op {
 #define E810_CQPSQ_MHMC_VFIDX		GENMASK_ULL(15, 0)
 #define E810_CQPSQ_MHMC_FREEPMFN	BIT_ULL(62)
 
-/* Create / modify / destroy address handle (AH). */
+/*
+ * Create / modify / destroy address handle (AH). The MAC in qword 0 is the
+ * source MAC (the source GID's netdev, irdma_setup_ah()); the destination
+ * MAC is the ARP cache entry ARPINDEX names, as for RC QPs.
+ */
 #define E810_CQPSQ_AH_MAC_OFF		0
 #define E810_CQPSQ_AH_MAC		GENMASK_ULL(63, 16)
 #define E810_CQPSQ_AH_VLAN_OFF		8

@@ -81,7 +81,7 @@ void e810_op_manage_ah(E810Core *core, const E810CqpWqe *w,
     ah->ipv4 = hdr & E810_CQPSQ_AH_IPV4VALID;
     ah->insert_vlan = hdr & E810_CQPSQ_AH_INSERTVLANTAG;
     ah->loopback = hdr & E810_CQPSQ_AH_DOLOOPBACK;
-    e810_mac_from_u64(ah->dmac, FIELD_GET(E810_CQPSQ_AH_MAC,
+    e810_mac_from_u64(ah->smac, FIELD_GET(E810_CQPSQ_AH_MAC,
                                      e810_wqe(w, E810_CQPSQ_AH_MAC_OFF)));
     ah->vlan = FIELD_GET(E810_CQPSQ_AH_VLANTAG, q1);
     ah->tc = FIELD_GET(E810_CQPSQ_AH_TC, q1);

@@ -401,5 +401,6 @@ uint16_t e810_mr_bind_mw(E810Core *core, E810Qp *qp, const uint64_t *q)
     mw->va = zero_based ? 0 : addr;
     mw->len = len;
     mr->bound_mws++;
+    e810_rdma_stat_add(core, qp, E810_RSTAT_RDMAVBND, 1);
     return 0;
 }

@@ -299,7 +299,7 @@ typedef struct E810Ah {
     bool ipv4;
     bool insert_vlan;
     bool loopback;
-    uint8_t dmac[6];
+    uint8_t smac[6];        /* the source MAC; the destination is arp_idx's */
     uint8_t tc;
     uint8_t hop_limit;
     uint16_t vlan;

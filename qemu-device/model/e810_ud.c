@@ -87,8 +87,18 @@ bool e810_ud_send(E810Core *core, E810Qp *qp, const E810SendWqe *wqe)
         return true;
     }
     memset(&p, 0, sizeof(p));
-    memcpy(p.dmac, ah->dmac, 6);
-    if (smac) {
+    /*
+     * The destination MAC is the ARP cache entry the AH names (an entry
+     * that is not valid leaves it zero: a frame nobody takes, as for RC);
+     * the source MAC is the AH's, else the QP's, else the port's.
+     */
+    if (core->rdma.arp && ah->arp_idx < e810_hmc_count(core, E810_HMC_ARP) &&
+        core->rdma.arp[ah->arp_idx].valid) {
+        memcpy(p.dmac, core->rdma.arp[ah->arp_idx].mac, 6);
+    }
+    if (memcmp(ah->smac, (const uint8_t[6]){ 0 }, 6)) {
+        memcpy(p.smac, ah->smac, 6);
+    } else if (smac) {
         e810_mac_from_u64(p.smac, smac);
     } else {
         memcpy(p.smac, core->mac, 6);

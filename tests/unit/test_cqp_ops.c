@@ -366,7 +366,7 @@ static void test_address_handles(void **state)
     rd_back_object(d, E810_HMC_FSIAV, 4);
     assert_false(ah_op(d, E810_CQP_OP_CREATE_ADDR_HANDLE, 4, true).error);
     assert_true(ah->valid && ah->ipv4 && ah->insert_vlan);
-    assert_memory_equal(ah->dmac, ((uint8_t[]){ 2, 3, 4, 5, 6, 7 }), 6);
+    assert_memory_equal(ah->smac, ((uint8_t[]){ 2, 3, 4, 5, 6, 7 }), 6);
     assert_int_equal(ah->vlan, (3 << 13) | 100);
     assert_int_equal(ah->pd, 0x20006);
     assert_int_equal(ah->tc, 0x88);

@@ -29,19 +29,28 @@ static void ud_ctx(DpQp *qp, uint32_t qkey)
     dp_qp_rts(qp);
 }
 
-static void create_ah(DpDev *d, uint32_t idx, const uint8_t mac[6],
-                      uint32_t sip, uint32_t dip)
+/*
+ * AH idx on device dev to dmac, as irdma_setup_ah() writes one: qword 0 is
+ * the source MAC (the device's own), the destination MAC an ARP cache
+ * entry (index 8 + idx) the AH names.
+ */
+static void create_ah(UdRig *r, unsigned dev, uint32_t idx,
+                      const uint8_t dmac[6], uint32_t sip, uint32_t dip)
 {
+    DpDev *d = &r->b->dev[dev];
     uint64_t q[8] = { 0 };
+    uint32_t arp = 8 + idx;
 
+    b2b_arp(d, arp, dmac);
     rd_back_object(&d->d, E810_HMC_FSIAV, idx);
     q[E810_QW(E810_CQPSQ_AH_MAC_OFF)] =
-        FIELD_PREP(E810_CQPSQ_AH_MAC, b2b_mac_u64(mac));
+        FIELD_PREP(E810_CQPSQ_AH_MAC, b2b_mac_u64(r->b->h[dev]->core.mac));
     q[E810_QW(E810_CQPSQ_AH_VLAN_OFF)] =
         FIELD_PREP(E810_CQPSQ_AH_TC, 0x68) |
         FIELD_PREP(E810_CQPSQ_AH_PDINDEXLO, DP_PD);
     q[E810_QW(E810_CQPSQ_AH_FLOW_OFF)] =
-        FIELD_PREP(E810_CQPSQ_AH_HOPLIMIT, 33);
+        FIELD_PREP(E810_CQPSQ_AH_HOPLIMIT, 33) |
+        FIELD_PREP(E810_CQPSQ_AH_ARPINDEX, arp);
     q[E810_QW(E810_CQPSQ_AH_DIP23_OFF)] = FIELD_PREP(E810_CQPSQ_AH_IP_LO, dip);
     q[E810_QW(E810_CQPSQ_AH_SIP23_OFF)] = FIELD_PREP(E810_CQPSQ_AH_IP_LO, sip);
     assert_true(rd_do(&d->d, E810_CQP_OP_CREATE_ADDR_HANDLE,
@@ -90,8 +99,7 @@ static UdRig *ud_rig_new(void)
         r->buf[i] = mem_alloc_aligned(r->b->h[i], 65536, 4096);
         r->key[i] = dp_mr_buf(d, DP_PD, r->buf[i], 65536, B2B_ALL_RIGHTS);
     }
-    create_ah(&r->b->dev[0], AH_PEER, r->b->h[1]->core.mac, B2B_IP(0),
-              B2B_IP(1));
+    create_ah(r, 0, AH_PEER, r->b->h[1]->core.mac, B2B_IP(0), B2B_IP(1));
     return r;
 }
 
@@ -368,7 +376,7 @@ static void test_ud_multicast(void **state)
     qpn[0] = r->qp[1].id;
     qpn[1] = r->qp_b2.id;
     create_mcg(&r->b->dev[1], 2, mc_mac, MC_IP, qpn, 2);
-    create_ah(&r->b->dev[0], AH_MCAST, mc_mac, B2B_IP(0), MC_IP);
+    create_ah(r, 0, AH_MCAST, mc_mac, B2B_IP(0), MC_IP);
     ud_recv(r, &r->qp[1], 0, 4096);
     ud_recv(r, &r->qp_b2, 8192, 4096);
     b2b_fill(ubuf(r, 0, 0), 500, 9);
@@ -383,7 +391,7 @@ static void test_ud_multicast(void **state)
     assert_true(b2b_check(ubuf(r, 1, 40), 500, 9));
     assert_true(b2b_check(ubuf(r, 1, 8192 + 40), 500, 9));
     /* A group nobody here joined: dropped before the engine. */
-    create_ah(&r->b->dev[0], AH_MCAST + 1,
+    create_ah(r, 0, AH_MCAST + 1,
               (const uint8_t[6]){ 0x01, 0x00, 0x5e, 0x02, 0x02, 0x02 },
               B2B_IP(0), 0xef020202u);
     expect_send_ok(r, ud_send(r, AH_MCAST + 1, E810_MCAST_QPN, QKEY, 5,

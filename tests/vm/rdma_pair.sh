@@ -1,5 +1,6 @@
 #!/bin/bash
 # topology: pair
+# rdma-driver: ours mixed
 # timeout: 900
 # RDMA between two guests (one e810 each, joined by a QEMU socket netdev):
 # node 1 (192.168.90.2) runs the servers, node 0 (192.168.90.1) the
@@ -12,7 +13,9 @@
 # row (ib_write_bw), no error line; and through its QEMU (qom-get
 # x-xport-stats) that its device sent and received RoCE frames in each
 # provider's pass with none refused by the receive checks (ICRC, header
-# parse). Both nodes end with a clean kernel log.
+# parse). Both nodes end with a clean kernel log. Run "mixed", node 0 is
+# the stock irdma on the stock ice and node 1 ours on ice_lite: the two
+# drivers must agree on the wire.
 . "$E810_LIB"
 
 expect_eq "nodes in the topology" 2 "$E810_NODES"

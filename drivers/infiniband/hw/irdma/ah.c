@@ -2,12 +2,13 @@
 /*
  * irdma: address handles (FSIAV objects; shared/facts/e810-facts.md 2.5).
  *
- * A RoCEv2 AH is written to the device with CREATE_ADDR_HANDLE: the
- * destination MAC ib_core resolved (ah_attr->roce.dmac), the IP addresses
- * of the source GID and of the destination, VLAN and priority of the
- * source GID's netdev, the traffic class, hop limit and flow label, the PD
- * and an ARP cache entry for the destination (arp.c). UD send WQEs name the
- * AH by its index, which the provider learns from irdma_create_ah_resp.
+ * A RoCEv2 AH is written to the device with CREATE_ADDR_HANDLE: the source
+ * GID's netdev MAC, the IP addresses of the source GID and of the
+ * destination, VLAN and priority of the source GID's netdev, the traffic
+ * class, hop limit and flow label, the PD and the ARP cache entry (arp.c)
+ * holding the destination MAC ib_core resolved (ah_attr->roce.dmac), as
+ * upstream's irdma_setup_ah() / irdma_sc_access_ah() do. UD send WQEs name
+ * the AH by its index, which the provider learns from irdma_create_ah_resp.
  */
 
 #include <linux/bitfield.h>
@@ -154,6 +155,7 @@ static int irdma_ah_cqp(struct irdma_pci_f *rf, struct irdma_ah *ah,
 	struct irdma_ip sip, dip;
 	u64 q[8] = { };
 	u16 vlan_id = 0xffff;
+	u8 smac[ETH_ALEN];
 	u64 hdr;
 	int err;
 
@@ -167,11 +169,11 @@ static int irdma_ah_cqp(struct irdma_pci_f *rf, struct irdma_ah *ah,
 
 	irdma_gid_to_ip(&sgid_attr->gid, &sip);
 	irdma_gid_to_ip(&grh->dgid, &dip);
-	err = rdma_read_gid_l2_fields(sgid_attr, &vlan_id, NULL);
+	err = rdma_read_gid_l2_fields(sgid_attr, &vlan_id, smac);
 	if (err)
 		return err;
 	q[E810_QW(E810_CQPSQ_AH_MAC_OFF)] =
-		FIELD_PREP(E810_CQPSQ_AH_MAC, ether_addr_to_u64(attr->roce.dmac));
+		FIELD_PREP(E810_CQPSQ_AH_MAC, ether_addr_to_u64(smac));
 	q[E810_QW(E810_CQPSQ_AH_VLAN_OFF)] =
 		FIELD_PREP(E810_CQPSQ_AH_TC, grh->traffic_class) |
 		FIELD_PREP(E810_CQPSQ_AH_PDINDEXLO, ah->pd_id & 0xffff);
@@ -210,10 +212,10 @@ static int irdma_ah_cqp(struct irdma_pci_f *rf, struct irdma_ah *ah,
  * @init: attributes and flags
  * @udata: user data (response irdma_create_ah_resp), or NULL
  *
- * Kernel AHs hold no ARP cache entry (the ARP cache sleeps, and the IB CM
- * creates and destroys its AHs with spinlocks held): the engine sends UD
- * datagrams to the AH's own MAC. Without RDMA_CREATE_AH_SLEEPABLE the CQP
- * op is polled for (irdma_ah_cqp_nowait()).
+ * Every AH, the kernel's too, holds an ARP cache entry for its destination
+ * (the cache works in any context: the IB CM creates and destroys its AHs
+ * with spinlocks held). Without RDMA_CREATE_AH_SLEEPABLE the CQP op is
+ * polled for (irdma_ah_cqp_nowait()).
  *
  * Context: Process context; any context without RDMA_CREATE_AH_SLEEPABLE.
  * Return: 0 or a negative errno.
@@ -242,14 +244,10 @@ int irdma_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 		return -EINVAL;	/* RoCEv2 only */
 
 	ah->pd_id = to_irdma_pd(ibah->pd)->pd_id;
-	ah->arp_idx = -1;
 	irdma_gid_to_ip(&grh->dgid, &dip);
-	if (udata && !irdma_ip_multicast(&dip)) {
-		ah->arp_idx = irdma_arp_get(rf, dip.w, dip.ipv4,
-					    attr->roce.dmac);
-		if (ah->arp_idx < 0)
-			return ah->arp_idx;
-	}
+	ah->arp_idx = irdma_arp_get(rf, dip.w, dip.ipv4, attr->roce.dmac);
+	if (ah->arp_idx < 0)
+		return ah->arp_idx;
 	id = irdma_hmc_id_alloc_gfp(rf, E810_HMC_FSIAV, 1,
 				    sleep ? GFP_KERNEL : GFP_ATOMIC);
 	if (id < 0) {
@@ -308,7 +306,7 @@ int irdma_destroy_ah(struct ib_ah *ibah, u32 flags)
 				       "AH %u: DESTROY_ADDR_HANDLE: %d\n",
 				       ah->ah_id, err);
 	irdma_hmc_id_free(rf, E810_HMC_FSIAV, ah->ah_id);
-	if (ah->arp_idx > 0 && !WARN_ON_ONCE(!sleep))
+	if (ah->arp_idx > 0)
 		irdma_arp_put(rf, ah->arp_idx);
 	return 0;
 }

@@ -11,6 +11,12 @@
  *    the last user goes.
  * Entry 0 is reserved (facts 2.1). Entries are written permanent: the
  * driver, not the engine, decides when they go.
+ *
+ * Kernel AHs are created in atomic context (the IB CM and MAD layers hold
+ * spinlocks), so the cache is too, as upstream's irdma_add_arp(): the table
+ * is under a spinlock and MANAGE_ARP is posted without waiting. The CQP
+ * runs its WQEs in order, so a QP context or AH posted after the entry
+ * finds it written; a MANAGE_ARP that fails is reported when it completes.
  */
 
 #include <linux/etherdevice.h>
@@ -37,11 +43,24 @@ static bool irdma_arp_match(const struct irdma_arp_entry *e, const u32 *ip,
 	       !memcmp(e->ip, ip, sizeof(e->ip));
 }
 
-/* Writes (or, with @mac NULL, deletes) entry @idx in the device. */
+static void irdma_arp_write_done(struct irdma_pci_f *rf, u32 id, int status,
+				 u32 ret_val)
+{
+	if (status && !READ_ONCE(rf->resetting))
+		dev_warn_ratelimited(irdma_rf_to_dev(rf),
+				     "MANAGE_ARP (request %u) failed: %d\n",
+				     id, status);
+}
+
+/*
+ * Posts the write (or, with @mac NULL, the deletion) of entry @idx in the
+ * device without waiting. Any context.
+ */
 static int irdma_arp_write(struct irdma_pci_f *rf, u32 idx, const u8 *mac)
 {
 	u64 hdr = FIELD_PREP(E810_CQPSQ_MAT_ARPENTRYIDX, idx);
 	u64 q[8] = { };
+	u32 id;
 
 	if (READ_ONCE(rf->resetting))
 		return -EIO;
@@ -49,7 +68,8 @@ static int irdma_arp_write(struct irdma_pci_f *rf, u32 idx, const u8 *mac)
 		hdr |= E810_CQPSQ_MAT_ENTRYVALID | E810_CQPSQ_MAT_PERMANENT;
 		q[E810_QW(E810_CQPSQ_MAT_MAC_OFF)] = ether_addr_to_u64(mac);
 	}
-	return irdma_cqp_exec(rf, E810_CQP_OP_MANAGE_ARP, hdr, q, NULL);
+	return irdma_cqp_post_async(rf, E810_CQP_OP_MANAGE_ARP, hdr, q,
+				    irdma_arp_write_done, &id);
 }
 
 /* A free entry index, or -ENOSPC. Caller holds arp.lock. */
@@ -114,12 +134,12 @@ static void irdma_arp_release(struct irdma_pci_f *rf, u32 idx)
  * @ip: IPv4 address in ip[0] (host order, the rest 0) or IPv6 address with
  *	ip[0] the most significant word
  * @ipv4: which of the two
- * @mac: destination MAC
+ * @mac: destination MAC (unicast, or a group's multicast MAC)
  *
  * An entry for @ip is shared; if its MAC differs (the neighbour moved) the
  * entry is rewritten, which every user of it wants.
  *
- * Context: Process context, sleeps.
+ * Context: Any context.
  * Return: the entry index (> 0) to put in a QP context or AH, or a
  * negative errno (-ENOSPC when the cache is full).
  */
@@ -127,11 +147,12 @@ int irdma_arp_get(struct irdma_pci_f *rf, const u32 ip[4], bool ipv4,
 		  const u8 *mac)
 {
 	struct irdma_arp *arp = &rf->arp;
+	unsigned long flags;
 	int idx, err;
 
-	if (!is_valid_ether_addr(mac))
+	if (is_zero_ether_addr(mac))
 		return -EINVAL;
-	mutex_lock(&arp->lock);
+	spin_lock_irqsave(&arp->lock, flags);
 	idx = irdma_arp_find(arp, ip, ipv4);
 	if (idx < 0)
 		idx = irdma_arp_free_idx(arp);
@@ -144,7 +165,7 @@ int irdma_arp_get(struct irdma_pci_f *rf, const u32 ip[4], bool ipv4,
 	}
 	arp->tbl[idx].refs++;
 out:
-	mutex_unlock(&arp->lock);
+	spin_unlock_irqrestore(&arp->lock, flags);
 	return idx;
 }
 
@@ -153,20 +174,21 @@ out:
  * @rf: per-function state
  * @idx: the index irdma_arp_get() returned
  *
- * Context: Process context, sleeps.
+ * Context: Any context.
  */
 void irdma_arp_put(struct irdma_pci_f *rf, int idx)
 {
 	struct irdma_arp *arp = &rf->arp;
+	unsigned long flags;
 
-	mutex_lock(&arp->lock);
+	spin_lock_irqsave(&arp->lock, flags);
 	if (idx <= 0 || idx >= arp->size || !arp->tbl[idx].refs) {
 		dev_warn(irdma_rf_to_dev(rf), "ARP entry %d put twice\n", idx);
 	} else {
 		arp->tbl[idx].refs--;
 		irdma_arp_release(rf, idx);
 	}
-	mutex_unlock(&arp->lock);
+	spin_unlock_irqrestore(&arp->lock, flags);
 }
 
 /* Reads the netdev's addresses without RTNL (RCU / the inet6 lock). */
@@ -235,7 +257,7 @@ void irdma_arp_sync_local(struct irdma_pci_f *rf)
 	n = irdma_local_addrs(rf->netdev, addrs);
 	ether_addr_copy(mac, rf->mac);
 
-	mutex_lock(&arp->lock);
+	spin_lock_irq(&arp->lock);
 	for (i = 1; i < arp->size; i++)
 		arp->tbl[i].stale = arp->tbl[i].local;
 	for (i = 0; i < n; i++) {
@@ -262,7 +284,7 @@ void irdma_arp_sync_local(struct irdma_pci_f *rf)
 		e->local = false;
 		irdma_arp_release(rf, i);
 	}
-	mutex_unlock(&arp->lock);
+	spin_unlock_irq(&arp->lock);
 	kfree(addrs);
 }
 
@@ -294,7 +316,7 @@ int irdma_arp_init(struct irdma_pci_f *rf)
 	if (!arp->tbl)
 		return -ENOMEM;
 	arp->size = size;
-	mutex_init(&arp->lock);
+	spin_lock_init(&arp->lock);
 	INIT_WORK(&arp->sync_work, irdma_arp_sync_work);
 	irdma_arp_sync_local(rf);
 	return 0;
@@ -317,7 +339,7 @@ void irdma_arp_fini(struct irdma_pci_f *rf)
 	if (!arp->tbl)
 		return;
 	cancel_work_sync(&arp->sync_work);
-	mutex_lock(&arp->lock);
+	spin_lock_irq(&arp->lock);
 	for (i = 1; i < arp->size; i++) {
 		struct irdma_arp_entry *e = &arp->tbl[i];
 
@@ -330,8 +352,7 @@ void irdma_arp_fini(struct irdma_pci_f *rf)
 		if (!is_zero_ether_addr(e->mac))
 			irdma_arp_release(rf, i);
 	}
-	mutex_unlock(&arp->lock);
-	mutex_destroy(&arp->lock);
+	spin_unlock_irq(&arp->lock);
 	kfree(arp->tbl);
 	arp->tbl = NULL;
 	arp->size = 0;
@@ -353,7 +374,7 @@ int irdma_arp_show(struct seq_file *m, struct irdma_pci_f *rf)
 	if (!arp->tbl)
 		return 0;
 	seq_printf(m, "size %u\n", arp->size);
-	mutex_lock(&arp->lock);
+	spin_lock_irq(&arp->lock);
 	for (i = 1; i < arp->size; i++) {
 		const struct irdma_arp_entry *e = &arp->tbl[i];
 
@@ -370,6 +391,6 @@ int irdma_arp_show(struct seq_file *m, struct irdma_pci_f *rf)
 		seq_printf(m, "%4u %pI6c %pM %s refs %u\n", i, ip6, e->mac,
 			   e->local ? "local" : "remote", e->refs);
 	}
-	mutex_unlock(&arp->lock);
+	spin_unlock_irq(&arp->lock);
 	return 0;
 }

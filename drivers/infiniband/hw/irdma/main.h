@@ -260,7 +260,7 @@ struct irdma_arp_entry {
 struct irdma_arp {
 	struct irdma_arp_entry *tbl;
 	u32 size;
-	struct mutex lock;	/* tbl */
+	spinlock_t lock;	/* tbl; taken in atomic context (kernel AHs) */
 	struct work_struct sync_work;
 };
 
