@@ -1,5 +1,6 @@
 #!/bin/bash
 # topology: hub2
+# rdma-driver: ours stock
 # timeout: 900
 # perftest between irdma0 (client, root namespace) and irdma1 (server,
 # namespace "peer", so both the TCP exchange and the RoCEv2 traffic cross

@@ -1,5 +1,6 @@
 #!/bin/bash
 # topology: hub2
+# rdma-driver: ours stock
 # timeout: 1200
 # rdma-core 56.1's own test suite (pyverbs, tests/run_tests.py) against
 # irdma0, once through the stock provider and once through ours

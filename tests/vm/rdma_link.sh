@@ -1,6 +1,5 @@
 #!/bin/bash
 # topology: hub2
-# parent: ice_lite ice
 # rdma-driver: ours stock
 # timeout: 300
 # irdma registers one RoCEv2 ib_device per function, irdma0 and irdma1,

@@ -145,6 +145,16 @@ dmesg_clean() {
 
 # ---- RDMA (irdma) -------------------------------------------------------
 
+# Loads the irdma of this run (E810_RDMA_DRIVER): ours from updates/, or
+# the guest kernel's own, kept outside the module tree (tools/mkguest.sh).
+irdma_load() {
+	if [ "${E810_RDMA_DRIVER:-ours}" = stock ]; then
+		modprobe -a ib_uverbs i40e && insmod /usr/lib/e810-stock/irdma.ko*
+	else
+		modprobe irdma
+	fi
+}
+
 # Name of the ib_device of PCI function $1 (none if it has none).
 e810_ibdev_of() {
 	local i
