@@ -303,7 +303,8 @@ int e810_xport_format_stats(E810Core *core, char *buf, size_t len)
                     " acks_rcvd=%" PRIu64 " seq_naks_rcvd=%" PRIu64
                     " rnr_naks_rcvd=%" PRIu64 " err_naks_rcvd=%" PRIu64
                     " read_resp_sent=%" PRIu64 " rd_queued=%" PRIu64
-                    " rx_busy=%" PRIu64 " drop_ppm=%" PRIu32,
+                    " rx_busy=%" PRIu64 " rx_deferred=%" PRIu64
+                    " drop_ppm=%" PRIu32,
                     st->tx_packets, st->tx_bytes, st->tx_injected_drops,
                     st->tx_link_down, st->loopback, st->retransmits,
                     st->timeouts, st->retry_exceeded, st->rnr_exceeded,
@@ -312,7 +313,7 @@ int e810_xport_format_stats(E810Core *core, char *buf, size_t len)
                     st->naks_sent, st->acks_rcvd, st->seq_naks_rcvd,
                     st->rnr_naks_rcvd, st->err_naks_rcvd,
                     st->read_resp_sent, st->rd_queued, st->rx_busy,
-                    core->xport->drop_ppm);
+                    st->rx_deferred, core->xport->drop_ppm);
 }
 
 /* ---- transmit ------------------------------------------------------------ */
@@ -346,7 +347,14 @@ static bool mcast_attached(E810Core *core, const uint8_t *mac)
     return false;
 }
 
-static void loop_queue(E810Core *core, const uint8_t *frame, size_t len)
+/*
+ * Queues a frame for our own receive once the outermost entry point
+ * returns (e810_xport_exit()): a frame we sent to ourselves (@wire false),
+ * or one from the wire that arrived while we were still transmitting
+ * (@wire true; see e810_xport_receive()).
+ */
+static void loop_queue(E810Core *core, const uint8_t *frame, size_t len,
+                       bool wire)
 {
     E810Xport *xp = core->xport;
     E810LoopFrame *f;
@@ -362,6 +370,7 @@ static void loop_queue(E810Core *core, const uint8_t *frame, size_t len)
     }
     f->next = NULL;
     f->len = len;
+    f->wire = wire;
     memcpy(f->data, frame, len);
     if (xp->loop_tail) {
         xp->loop_tail->next = f;
@@ -370,7 +379,11 @@ static void loop_queue(E810Core *core, const uint8_t *frame, size_t len)
     }
     xp->loop_tail = f;
     xp->loop_bytes += len;
-    xp->stats.loopback++;
+    if (wire) {
+        xp->stats.rx_deferred++;
+    } else {
+        xp->stats.loopback++;
+    }
 }
 
 void e810_xport_tx(E810Core *core, const E810Qp *qp, E810RocePkt *p,
@@ -388,7 +401,7 @@ void e810_xport_tx(E810Core *core, const E810Qp *qp, E810RocePkt *p,
     e810_rdma_stat_tx(core, qp, p, len);
     if (local || (mcast && mcast_attached(core, p->dmac))) {
         /* A multicast copy to ourselves has its ICRC and is checked. */
-        loop_queue(core, frame, len);
+        loop_queue(core, frame, len, false);
         if (local) {
             return;
         }
@@ -487,7 +500,7 @@ void e810_xport_exit(E810Core *core)
             xp->loop_tail = NULL;
         }
         xp->loop_bytes -= f->len;
-        rx_one(core, f->data, f->len, false);
+        rx_one(core, f->data, f->len, f->wire);
         free(f);
     }
     xp->depth = 0;
@@ -599,8 +612,20 @@ static void rx_one(E810Core *core, const uint8_t *frame, size_t len,
     e810_rc_receive(core, qp, x, &p);
 }
 
+/*
+ * A frame from the wire. Hardware takes it in its own time; the embedder
+ * may hand it to us synchronously from inside our own transmit (a QEMU hub
+ * delivers to the peer, whose answer comes straight back), when the
+ * requester is between sending a packet and recording it as sent and the
+ * transmit frame is in use. Such a frame waits until the outermost entry
+ * point returns, like a frame we sent to ourselves.
+ */
 void e810_xport_receive(E810Core *core, const uint8_t *frame, size_t len)
 {
+    if (core->xport->depth) {
+        loop_queue(core, frame, len, true);
+        return;
+    }
     e810_xport_enter(core);
     rx_one(core, frame, len, true);
     e810_xport_exit(core);

@@ -60,6 +60,7 @@ typedef struct E810XportStats {
     uint64_t tx_injected_drops; /* lost on purpose (loss injector) */
     uint64_t loopback;          /* frames that went to our own receive */
     uint64_t loop_overflow;
+    uint64_t rx_deferred;       /* wire frames that arrived mid-transmit */
     uint64_t rx_packets;
     uint64_t rx_bytes;
     uint64_t rx_drop[E810_ROCE_ERR_MAX];   /* by parse error */
@@ -169,6 +170,7 @@ typedef struct E810XQp {
 typedef struct E810LoopFrame {
     struct E810LoopFrame *next;
     size_t len;
+    bool wire;              /* from the wire (ICRC to check), not looped */
     uint8_t data[];
 } E810LoopFrame;
 

@@ -40,9 +40,12 @@ typedef struct Harness {
     /*
      * Back-to-back wire (harness_wire): frames this device transmits are
      * queued for @peer, each lost with probability loss_ppm / 10^6, and
-     * delivered by harness_wire_deliver().
+     * delivered by harness_wire_deliver(); with wire_sync the peer
+     * receives each frame at once, from inside the transmit, as a QEMU hub
+     * delivers (its answers re-enter the sender).
      */
     struct Harness *peer;
+    bool wire_sync;
     uint32_t loss_ppm;
     uint64_t wire_rng;
     struct HarnessFrame *wire_head, *wire_tail;
