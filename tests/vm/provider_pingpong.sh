@@ -1,5 +1,6 @@
 #!/bin/bash
 # topology: hub2
+# parent: ice_lite ice
 # timeout: 600
 # Data path through each user-space provider: ibv_rc_pingpong -c (receive
 # buffer validated on the server) and ibv_ud_pingpong between irdma0 and
