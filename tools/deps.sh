@@ -194,6 +194,40 @@ fetch_checkpatch() {
 	touch "$dir/.extracted"
 }
 
+# The stock ice driver's private headers (ice.h: struct ice_pf) for our
+# irdma's binding to the stock ice (drivers/infiniband/hw/irdma/ice_if.c),
+# from Debian's linux-source of exactly kernel $1, package version $2: the
+# structure layout must be that of the ice.ko the binding meets. Only the
+# ice directory is kept (a few MB), under the path keyed by the kernel
+# release that the irdma Kbuild looks for; the 150 MB package is dropped.
+# Not fatal: without it irdma builds without that binding and says so.
+fetch_ice_source() {
+	local kver=$1 pkgver=$2 mm
+	mm=$(cut -d. -f1-2 <<<"$kver")
+	local dir=$CACHE/linux-source-$kver dl=$CACHE/dl/linux-source
+	local top=linux-source-$mm sub=drivers/net/ethernet/intel/ice
+	[ -f "$dir/.extracted" ] && return 0
+	mkdir -p "$dl"
+	apt_update
+	if ! (cd "$dl" && apt-get "${APT_OPTS[@]}" -q download \
+		"$top=$pkgver") >/dev/null 2>&1; then
+		log "warning: could not download $top=$pkgver: irdma for $kver builds without the stock-ice binding"
+		return 0
+	fi
+	log "extracting $sub from $top $pkgver"
+	rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
+	if ! dpkg-deb --fsys-tarfile "$dl/${top}_"*.deb |
+		tar -xO "./usr/src/$top.tar.xz" |
+		tar -xJ -C "$dir.tmp" --strip-components=1 "$top/$sub"; then
+		log "warning: no $sub in $top: irdma for $kver builds without the stock-ice binding"
+		rm -rf "$dir.tmp" "$dl/${top}_"*.deb
+		return 0
+	fi
+	echo "$pkgver" >"$dir.tmp/.extracted"
+	rm -f "$dl/${top}_"*.deb
+	rm -rf "$dir" && mv "$dir.tmp" "$dir"
+}
+
 # The E810 DDP package (stock ice refuses RDMA without it: Safe Mode), from
 # bookworm's non-free-firmware component; only the package file is kept.
 fetch_ddp_package() {
@@ -231,13 +265,19 @@ main() {
 	fi
 	install_host_pkgs
 	case "${1:-all}" in
-	host) fetch_ddp_package ;;
+	host)
+		fetch_ddp_package
+		fetch_ice_source "$KVER" "$KPKG_VERSION"
+		fetch_ice_source "$KVER_OLD" "$KPKG_OLD_VERSION"
+		;;
 	checkpatch) fetch_checkpatch ;;
 	*)
 		fetch_qemu_source
 		fetch_rdma_core_source
 		fetch_guest_kernel
 		fetch_ddp_package
+		fetch_ice_source "$KVER" "$KPKG_VERSION"
+		fetch_ice_source "$KVER_OLD" "$KPKG_OLD_VERSION"
 		;;
 	esac
 	log "dependencies complete"

@@ -69,8 +69,6 @@ for cycle in $(seq 1 10); do
 		wait_for "[ -n \"\$(e810_aux_of $d)\" ]" 10 ||
 			{ fail "cycle $cycle: $d has no auxiliary device"; continue; }
 		aux=$(e810_aux_of "$d")
-		# Our irdma binds to ice_lite's auxiliary devices only so far.
-		[ "$E810_PARENT" = ice_lite ] || continue
 		wait_for "[ \"\$(module_of /sys/bus/auxiliary/devices/$aux)\" = irdma ]" 10 ||
 			fail "cycle $cycle: $aux not bound to irdma"
 	done

@@ -1,5 +1,6 @@
 #!/bin/bash
 # topology: hub2
+# parent: ice_lite ice
 # rdma-driver: ours stock
 # timeout: 600
 # Data path through each user-space provider: ibv_rc_pingpong -c (receive

@@ -112,12 +112,8 @@ static void irdma_ice_lite_event_handler(struct ice_lite_rdma_dev_info *info,
 				WRITE_ONCE(rf->resetting, true);
 			break;
 		case ICE_LITE_RDMA_EVENT_CRIT_ERR:
-			dev_info(dev, "critical error: OICR 0x%08x\n",
-				 event->reg);
-			if (rf) {
-				irdma_schedule_reset(rf, "critical error");
-				WRITE_ONCE(rf->resetting, true);
-			}
+			if (rf)
+				irdma_crit_err(rf, event->reg);
 			break;
 		default:
 			dev_info(dev, "event %s (reg 0x%08x)\n",
@@ -133,7 +129,7 @@ static void irdma_ice_lite_event_handler(struct ice_lite_rdma_dev_info *info,
  * @id: the matching id table entry
  *
  * Allocates the per-function state, fills it from the parent's device info
- * and runs the common probe.
+ * and runs the common bind (irdma_bind()).
  *
  * Context: Process context; the auxiliary device lock is held.
  * Return: 0 or a negative errno.
@@ -144,7 +140,6 @@ static int irdma_ice_lite_probe(struct auxiliary_device *adev,
 	struct ice_lite_rdma_dev_info *info = ice_lite_rdma_adev_to_info(adev);
 	struct irdma_pci_f *rf;
 	struct irdma_qos qos;
-	int err;
 
 	if (!(info->rdma_protocol & ICE_LITE_RDMA_PROTOCOL_ROCEV2)) {
 		dev_err(&adev->dev,
@@ -169,40 +164,18 @@ static int irdma_ice_lite_probe(struct auxiliary_device *adev,
 	rf->request_reset = irdma_ice_lite_request_reset;
 	rf->ice_lite_info = info;
 	irdma_ice_lite_qos(info, &qos);
-	irdma_tc_init(rf, &qos);
-	auxiliary_set_drvdata(adev, rf);
-
-	err = irdma_probe_pf(rf);
-	if (err)
-		goto err_tc_fini;
-
-	dev_dbg(&adev->dev, "INIT: PF %u bound, %u MSI-X vectors\n",
-		rf->pf_id, rf->msix_count);
-	return 0;
-
-err_tc_fini:
-	auxiliary_set_drvdata(adev, NULL);
-	irdma_tc_fini(rf);
-	kfree(rf);
-	return err;
+	return irdma_bind(rf, &qos);
 }
 
 /**
  * irdma_ice_lite_remove() - unbind from an ice_lite RDMA auxiliary device
  * @adev: the auxiliary device
  *
- * Undoes irdma_ice_lite_probe() in reverse.
- *
  * Context: Process context; the auxiliary device lock is held.
  */
 static void irdma_ice_lite_remove(struct auxiliary_device *adev)
 {
-	struct irdma_pci_f *rf = auxiliary_get_drvdata(adev);
-
-	irdma_remove_pf(rf);
-	auxiliary_set_drvdata(adev, NULL);
-	irdma_tc_fini(rf);
-	kfree(rf);
+	irdma_unbind(auxiliary_get_drvdata(adev));
 }
 
 static const struct auxiliary_device_id irdma_ice_lite_id_table[] = {

@@ -14,6 +14,7 @@
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/printk.h>
+#include <linux/slab.h>
 #include <net/addrconf.h>
 #include <rdma/ib_verbs.h>
 
@@ -355,6 +356,71 @@ void irdma_remove_pf(struct irdma_pci_f *rf)
 	cancel_work_sync(&rf->reset_work);
 }
 
+/**
+ * irdma_bind() - common part of a parent binding's probe
+ * @rf: per-function state (kzalloc'ed), with the generic fields filled in
+ * @qos: the parent's QoS at probe
+ *
+ * Takes ownership of @rf: on failure it is freed.
+ *
+ * Context: Process context; the auxiliary device lock is held.
+ * Return: 0 or a negative errno.
+ */
+int irdma_bind(struct irdma_pci_f *rf, const struct irdma_qos *qos)
+{
+	int err;
+
+	irdma_tc_init(rf, qos);
+	auxiliary_set_drvdata(rf->adev, rf);
+
+	err = irdma_probe_pf(rf);
+	if (err)
+		goto err_tc_fini;
+
+	dev_dbg(irdma_rf_to_dev(rf), "INIT: PF %u bound, %u MSI-X vectors\n",
+		rf->pf_id, rf->msix_count);
+	return 0;
+
+err_tc_fini:
+	auxiliary_set_drvdata(rf->adev, NULL);
+	irdma_tc_fini(rf);
+	kfree(rf);
+	return err;
+}
+
+/**
+ * irdma_unbind() - undo irdma_bind() and free @rf
+ * @rf: per-function state
+ *
+ * Context: Process context; the auxiliary device lock is held.
+ */
+void irdma_unbind(struct irdma_pci_f *rf)
+{
+	struct auxiliary_device *adev = rf->adev;
+
+	irdma_remove_pf(rf);
+	auxiliary_set_drvdata(adev, NULL);
+	irdma_tc_fini(rf);
+	kfree(rf);
+}
+
+/**
+ * irdma_crit_err() - the parent reports a critical error
+ * @rf: per-function state
+ * @oicr: the parent's PFINT_OICR value
+ *
+ * Device commands stop and the parent is asked for a function reset, which
+ * unbinds us and binds us again.
+ *
+ * Context: Process context.
+ */
+void irdma_crit_err(struct irdma_pci_f *rf, u32 oicr)
+{
+	dev_info(irdma_rf_to_dev(rf), "critical error: OICR 0x%08x\n", oicr);
+	irdma_schedule_reset(rf, "critical error");
+	WRITE_ONCE(rf->resetting, true);
+}
+
 static int __init irdma_init_module(void)
 {
 	int err;
@@ -380,8 +446,16 @@ static int __init irdma_init_module(void)
 		goto err_inet6_nb;
 	}
 
+	err = irdma_ice_register();
+	if (err) {
+		pr_err("cannot register the ice auxiliary driver: %d\n", err);
+		goto err_ice_lite;
+	}
+
 	return 0;
 
+err_ice_lite:
+	irdma_ice_lite_unregister();
 err_inet6_nb:
 	unregister_inet6addr_notifier(&irdma_inet6addr_nb);
 err_inet_nb:
@@ -395,6 +469,7 @@ err_dbg_exit:
 
 static void __exit irdma_exit_module(void)
 {
+	irdma_ice_unregister();
 	irdma_ice_lite_unregister();
 	unregister_inet6addr_notifier(&irdma_inet6addr_nb);
 	unregister_inetaddr_notifier(&irdma_inetaddr_nb);

@@ -27,6 +27,7 @@
 struct dentry;
 struct seq_file;
 struct ice_lite_rdma_dev_info;
+struct ice_pf;
 struct irdma_pci_f;
 struct irdma_pble_pool;
 
@@ -384,6 +385,8 @@ static inline struct irdma_pd *to_irdma_pd(struct ib_pd *ibpd)
  * @dbg_dir: debugfs directory of this function
  * @ice_lite_info: parent data when the parent is ice_lite; only
  *	ice_lite_if.c looks inside it
+ * @ice_pf: the parent when it is the stock ice; only ice_if.c looks
+ *	inside it
  * @netdev: the parent's Ethernet netdev
  * @vsi_id: hardware number of the parent's VSI
  * @vsi_filter: parent service: RoCEv2 VSI filter on/off
@@ -421,6 +424,7 @@ struct irdma_pci_f {
 	u8 pf_id;
 	struct dentry *dbg_dir;
 	struct ice_lite_rdma_dev_info *ice_lite_info;
+	struct ice_pf *ice_pf;
 	struct net_device *netdev;
 	u16 vsi_id;
 	int (*vsi_filter)(struct irdma_pci_f *rf, bool enable);
@@ -487,6 +491,9 @@ void irdma_remove_pf(struct irdma_pci_f *rf);
 void irdma_schedule_reset(struct irdma_pci_f *rf, const char *why);
 void irdma_mtu_changed(struct irdma_pci_f *rf);
 void irdma_port_update(struct irdma_pci_f *rf);
+int irdma_bind(struct irdma_pci_f *rf, const struct irdma_qos *qos);
+void irdma_unbind(struct irdma_pci_f *rf);
+void irdma_crit_err(struct irdma_pci_f *rf, u32 oicr);
 
 /* hw.c */
 int irdma_check_hw(struct irdma_pci_f *rf);
@@ -571,5 +578,23 @@ void irdma_dbg_pf_exit(struct irdma_pci_f *rf);
 /* ice_lite_if.c */
 int irdma_ice_lite_register(void);
 void irdma_ice_lite_unregister(void);
+
+/*
+ * ice_if.c: the binding to the stock ice, built when Kbuild found ice's
+ * source for the target kernel (IRDMA_ICE, see Kbuild).
+ */
+#ifdef IRDMA_ICE
+int irdma_ice_register(void);
+void irdma_ice_unregister(void);
+#else
+static inline int irdma_ice_register(void)
+{
+	return 0;
+}
+
+static inline void irdma_ice_unregister(void)
+{
+}
+#endif
 
 #endif /* IRDMA_MAIN_H */

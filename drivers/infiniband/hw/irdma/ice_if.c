@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * irdma: binding to the kernel's stock ice driver ("ice.roce.<N>" auxiliary
+ * devices, IIDC of <linux/net/intel/iidc.h>, Linux 5.14 to 6.15).
+ *
+ * The IIDC auxiliary device carries only a struct ice_pf, which is private
+ * to ice: its layout comes from ice.h of the source of exactly the kernel
+ * being built (Kbuild finds it, see ICE_SRC there). Everything that knows
+ * ice stays in this file; the rest of the driver sees struct irdma_pci_f.
+ *
+ * ice's exported services (ice_rdma_update_vsi_filter(),
+ * ice_rdma_request_reset(), ice_get_qos_params()) are looked up for each
+ * call with symbol_get(): a link-time dependency would make irdma.ko load
+ * ice.ko under ice_lite too, and holding them while bound would keep ice
+ * from unloading. While one of its auxiliary devices is bound to us, ice
+ * is loaded.
+ *
+ * TODO: Linux 6.16 replaced this interface (iidc_rdma.h: struct
+ * iidc_rdma_core_dev_info, no struct ice_pf); Kbuild builds without this
+ * file there.
+ */
+
+#include <linux/auxiliary_bus.h>
+#include <linux/bitops.h>
+#include <linux/build_bug.h>
+#include <linux/mod_devicetable.h>
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <linux/slab.h>
+#include <linux/net/intel/iidc.h>
+
+#include "ice.h"
+
+#include "main.h"
+
+/*
+ * Calls ice's exported function @fn with the arguments that follow; the
+ * result is -ENODEV when ice is not loaded (it is, while we are bound).
+ */
+#define irdma_ice_call(fn, ...)					\
+({								\
+	typeof(&fn) __f = symbol_get(fn);			\
+	int __ret = -ENODEV;					\
+								\
+	if (__f) {						\
+		__ret = __f(__VA_ARGS__);			\
+		symbol_put(fn);					\
+	}							\
+	__ret;							\
+})
+
+static struct ice_pf *irdma_ice_adev_to_pf(struct auxiliary_device *adev)
+{
+	return container_of(adev, struct iidc_auxiliary_dev, adev)->pf;
+}
+
+/* Parent service: the VSI's RoCEv2 filter. */
+static int irdma_ice_vsi_filter(struct irdma_pci_f *rf, bool enable)
+{
+	return irdma_ice_call(ice_rdma_update_vsi_filter, rf->ice_pf,
+			      rf->vsi_id, enable);
+}
+
+/* Parent service: a PF reset (asynchronous: ice unbinds and rebinds us). */
+static int irdma_ice_request_reset(struct irdma_pci_f *rf)
+{
+	return irdma_ice_call(ice_rdma_request_reset, rf->ice_pf, IIDC_PFR);
+}
+
+/* The parent's QoS (DCBX configuration, PRTDCB_TUP2TC) in our terms. */
+static int irdma_ice_qos(struct ice_pf *pf, struct irdma_qos *qos)
+{
+	typeof(&ice_get_qos_params) get;
+	struct iidc_qos_params *p;
+	unsigned int i;
+
+	static_assert(IIDC_MAX_USER_PRIORITY == IRDMA_MAX_UP);
+	static_assert(IEEE_8021QAZ_MAX_TCS == IRDMA_MAX_UP);
+	get = symbol_get(ice_get_qos_params);
+	if (!get)
+		return -ENODEV;
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p) {
+		symbol_put(ice_get_qos_params);
+		return -ENOMEM;
+	}
+	get(pf, p);
+	symbol_put(ice_get_qos_params);
+
+	qos->num_tc = p->num_tc;
+	for (i = 0; i < IRDMA_MAX_UP; i++) {
+		qos->up2tc[i] = p->up2tc[i];
+		qos->rel_bw[i] = p->tc_info[i].rel_bw;
+	}
+	kfree(p);
+	return 0;
+}
+
+/* A reset is under way; with ICE_RESET_OICR_RECV it already happened. */
+static bool irdma_ice_resetting(struct ice_pf *pf, bool *done)
+{
+	*done = test_bit(ICE_RESET_OICR_RECV, pf->state);
+	return *done || test_bit(ICE_PREPARED_FOR_RESET, pf->state) ||
+	       test_bit(ICE_PFR_REQ, pf->state) ||
+	       test_bit(ICE_CORER_REQ, pf->state) ||
+	       test_bit(ICE_GLOBR_REQ, pf->state);
+}
+
+/**
+ * irdma_ice_event_handler() - take an IIDC event from ice
+ * @pf: the parent
+ * @event: the event
+ *
+ * The same actions and log lines as the ice_lite binding. ice sends no
+ * BEFORE_MTU_CHANGE (only AFTER_MTU_CHANGE, from its service task, without
+ * RTNL) and no reset warning: before a reset it withdraws the auxiliary
+ * device (ice_prepare_for_reset()), and irdma_ice_remove() looks at its
+ * reset state then. Link changes reach us through the netdev notifier
+ * (main.c), as with ice_lite.
+ *
+ * Context: Process context; ice holds the auxiliary device lock.
+ */
+static void irdma_ice_event_handler(struct ice_pf *pf,
+				    struct iidc_event *event)
+{
+	struct irdma_pci_f *rf = auxiliary_get_drvdata(pf->adev);
+	struct device *dev = &pf->adev->dev;
+	struct irdma_qos qos;
+	unsigned int type;
+	int err;
+
+	if (!rf)
+		return;
+	for_each_set_bit(type, event->type, IIDC_EVENT_NBITS) {
+		switch (type) {
+		case IIDC_EVENT_BEFORE_MTU_CHANGE:
+			dev_info(dev, "MTU change: before, mtu %u\n",
+				 READ_ONCE(rf->netdev->mtu));
+			break;
+		case IIDC_EVENT_AFTER_MTU_CHANGE:
+			dev_info(dev, "MTU change: after, mtu %u\n",
+				 READ_ONCE(rf->netdev->mtu));
+			irdma_mtu_changed(rf);
+			break;
+		case IIDC_EVENT_BEFORE_TC_CHANGE:
+			dev_info(dev, "TC change: before, %u TCs\n",
+				 rf->tc.qos.num_tc);
+			irdma_tc_before(rf);
+			break;
+		case IIDC_EVENT_AFTER_TC_CHANGE:
+			err = irdma_ice_qos(pf, &qos);
+			if (err) {
+				dev_err(dev, "TC change: QoS not read: %d\n",
+					err);
+				qos = rf->tc.qos;
+			}
+			dev_info(dev, "TC change: after, %u TCs\n", qos.num_tc);
+			irdma_tc_after(rf, &qos);
+			break;
+		case IIDC_EVENT_CRIT_ERR:
+			irdma_crit_err(rf, event->reg);
+			break;
+		default:
+			dev_info(dev, "event %u (reg 0x%08x)\n", type,
+				 event->reg);
+			break;
+		}
+	}
+}
+
+/**
+ * irdma_ice_probe() - bind to an ice RDMA auxiliary device
+ * @adev: the auxiliary device ("ice.roce.<N>")
+ * @id: the matching id table entry
+ *
+ * Fills the per-function state from struct ice_pf as upstream's
+ * irdma_fill_device_info() reads it: BAR0 mapping, PCI device, the MSI-X
+ * vectors ice reserved for RDMA, PF number, the main VSI's hardware number
+ * and netdev; then the common bind. iWARP is refused.
+ *
+ * Context: Process context; the auxiliary device lock is held.
+ * Return: 0 or a negative errno.
+ */
+static int irdma_ice_probe(struct auxiliary_device *adev,
+			   const struct auxiliary_device_id *id)
+{
+	struct ice_pf *pf = irdma_ice_adev_to_pf(adev);
+	struct ice_vsi *vsi = ice_get_main_vsi(pf);
+	struct irdma_pci_f *rf;
+	struct irdma_qos qos;
+	int err;
+
+	if (!(pf->rdma_mode & IIDC_RDMA_PROTOCOL_ROCEV2)) {
+		dev_err(&adev->dev,
+			"ice offers iWARP (rdma_mode 0x%x): only RoCEv2 is supported; set devlink param enable_roce\n",
+			pf->rdma_mode);
+		return -EOPNOTSUPP;
+	}
+	if (!vsi || !vsi->netdev) {
+		dev_err(&adev->dev, "ice has no main VSI with a netdev\n");
+		return -EIO;
+	}
+	if (!pf->msix_entries || !pf->num_rdma_msix) {
+		dev_err(&adev->dev, "ice reserved no MSI-X vectors for RDMA\n");
+		return -EIO;
+	}
+	err = irdma_ice_qos(pf, &qos);
+	if (err)
+		return err;
+
+	rf = kzalloc(sizeof(*rf), GFP_KERNEL);
+	if (!rf)
+		return -ENOMEM;
+
+	rf->adev = adev;
+	rf->pcidev = pf->pdev;
+	rf->hw_addr = pf->hw.hw_addr;
+	rf->msix_entries = &pf->msix_entries[pf->rdma_base_vector];
+	rf->msix_count = pf->num_rdma_msix;
+	rf->pf_id = pf->hw.pf_id;
+	rf->netdev = vsi->netdev;
+	rf->vsi_id = vsi->vsi_num;
+	rf->vsi_filter = irdma_ice_vsi_filter;
+	rf->request_reset = irdma_ice_request_reset;
+	rf->ice_pf = pf;
+	return irdma_bind(rf, &qos);
+}
+
+/**
+ * irdma_ice_remove() - unbind from an ice RDMA auxiliary device
+ * @adev: the auxiliary device
+ *
+ * ice withdraws the device before it unloads, before a PF reset it
+ * requested (the function still works: the usual teardown runs) and after
+ * a reset the hardware announced (ICE_RESET_OICR_RECV: the function lost
+ * its state, so no device commands are sent, as after a critical error).
+ *
+ * Context: Process context; the auxiliary device lock is held.
+ */
+static void irdma_ice_remove(struct auxiliary_device *adev)
+{
+	struct irdma_pci_f *rf = auxiliary_get_drvdata(adev);
+	bool done;
+
+	if (irdma_ice_resetting(rf->ice_pf, &done)) {
+		dev_info(&adev->dev, "ice resets the function%s\n",
+			 done ? " (already reset)" : "");
+		/* Nor can a hung CQP take the teardown commands. */
+		if (done || rf->cqp.hung)
+			WRITE_ONCE(rf->resetting, true);
+	}
+	irdma_unbind(rf);
+}
+
+static const struct auxiliary_device_id irdma_ice_id_table[] = {
+	{ .name = "ice.roce" },
+	{ .name = "ice.iwarp" },
+	{ }
+};
+MODULE_DEVICE_TABLE(auxiliary, irdma_ice_id_table);
+
+/* ice finds the event handler with container_of() on the driver. */
+static struct iidc_auxiliary_drv irdma_ice_aux_drv = {
+	.adrv = {
+		.name = "ice",
+		.id_table = irdma_ice_id_table,
+		.probe = irdma_ice_probe,
+		.remove = irdma_ice_remove,
+	},
+	.event_handler = irdma_ice_event_handler,
+};
+
+/**
+ * irdma_ice_register() - register the auxiliary driver for the stock ice
+ *
+ * Return: 0 or a negative errno.
+ */
+int irdma_ice_register(void)
+{
+	return auxiliary_driver_register(&irdma_ice_aux_drv.adrv);
+}
+
+/**
+ * irdma_ice_unregister() - undo irdma_ice_register()
+ */
+void irdma_ice_unregister(void)
+{
+	auxiliary_driver_unregister(&irdma_ice_aux_drv.adrv);
+}
