@@ -140,5 +140,6 @@ int main(void)
         cmocka_unit_test(test_read_write),
     };
 
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    cmocka_set_message_output(CM_OUTPUT_TAP);
+    return cmocka_run_group_tests_name("model_rc_sync", tests, NULL, NULL);
 }

@@ -15,7 +15,8 @@
 #    passes after the last.
 #  - A parent reset (PCI FLR: ice rebuilds and re-plugs its RDMA device)
 #    while a pingpong runs: both ports back ACTIVE, traffic passes again.
-#  - The kernel log: no oops, warning or leak, no irdma error.
+#  - The kernel log: no oops, warning or leak, no irdma error but the
+#    retry exhaustion of the QP whose peer was reset.
 . "$E810_LIB"
 
 # The stock module is in-tree and signed: no out-of-tree taint.
@@ -126,7 +127,10 @@ rdma_two_ports || finish
 pp 4096 50 && ok "pingpong after the reset" ||
 	fail "pingpong after the reset: $(tail -n 2 /tmp/pp-client.log) / $(tail -n 2 /tmp/pp-server.log)"
 
-bad=$(dmesg --level=err,warn | grep -E 'irdma' | grep -v 'module verification')
+# Allowed: the pingpong QP whose peer was reset runs out of retries
+# (AE 0x50a, LLP_TOO_MANY_RETRIES), which the stock irdma logs as an error.
+bad=$(dmesg --level=err,warn | grep -E 'irdma' | grep -v 'module verification' |
+	grep -v 'abnormal ae_id = 0x50a ')
 [ -z "$bad" ] && ok "no irdma error or warning in dmesg" ||
 	fail "irdma errors/warnings: $(head -n 5 <<<"$bad")"
 dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"
