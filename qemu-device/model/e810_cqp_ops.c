@@ -244,44 +244,75 @@ static void op_up_map(E810Core *core, const E810CqpWqe *w,
 }
 
 /*
- * Work-scheduler tree: the model only tracks which node ids exist. A leaf
- * added gets its node id back as the qs_handle (op_ret_val).
+ * Work-scheduler tree (irdma_sc_manage_ws_node(), irdma_ws_add()): a root
+ * names itself as parent, every other node an existing non-leaf; a leaf
+ * added gets its QS handle back (op_ret_val; the model uses the node id);
+ * MODIFY changes enable, weight, priority type and TC in place; a node
+ * with children cannot be deleted.
  */
 static void op_work_sched_node(E810Core *core, const E810CqpWqe *w,
                                E810CqpResult *res)
 {
     uint64_t hdr = e810_wqe_hdr(w);
+    uint64_t q4 = e810_wqe(w, E810_CQPSQ_WS_VSI_OFF);
     unsigned id = FIELD_GET(E810_CQPSQ_WS_NODEID, hdr);
+    unsigned parent = FIELD_GET(E810_CQPSQ_WS_PARENTID, hdr);
     unsigned op = FIELD_GET(E810_CQPSQ_WS_NODEOP, hdr);
-    uint64_t *map = core->rdma.ws_nodes;
-    bool exists = e810_bit_test(map, id);
+    E810WsNode *ws = core->rdma.ws, *n = &ws[id];
 
     switch (op) {
     case E810_WS_ADD_NODE:
-        if (exists) {
+        if (n->used) {
             e810_cqp_err(core, res, E810_CQP_MIN_BAD_STATE, "WS node %u "
                          "exists", id);
             return;
         }
-        e810_bit_assign(map, id, true);
-        if (hdr & E810_CQPSQ_WS_NODETYPE) {
+        if (parent != id && (!ws[parent].used || ws[parent].leaf)) {
+            e810_cqp_err(core, res, E810_CQP_MIN_BAD_PARAM, "WS node %u: "
+                         "parent %u is not a node that takes children", id,
+                         parent);
+            return;
+        }
+        memset(n, 0, sizeof(*n));
+        n->used = true;
+        n->leaf = hdr & E810_CQPSQ_WS_NODETYPE;
+        n->parent = parent;
+        n->vsi = FIELD_GET(E810_CQPSQ_WS_VSI, q4);
+        if (parent != id) {
+            ws[parent].children++;
+        }
+        if (n->leaf) {
             res->ret_val = id;
         }
-        return;
+        break;
     case E810_WS_MODIFY_NODE:
     case E810_WS_DEL_NODE:
-        if (!exists) {
+        if (!n->used) {
             e810_cqp_err(core, res, E810_CQP_MIN_BAD_STATE, "WS node %u does "
                          "not exist", id);
             return;
         }
         if (op == E810_WS_DEL_NODE) {
-            e810_bit_assign(map, id, false);
+            if (n->children) {
+                e810_cqp_err(core, res, E810_CQP_MIN_BAD_STATE, "WS node %u "
+                             "still has %u children", id, n->children);
+                return;
+            }
+            if (n->parent != id) {
+                ws[n->parent].children--;
+            }
+            memset(n, 0, sizeof(*n));
+            return;
         }
-        return;
+        break;
     default:
         e810_cqp_err(core, res, E810_CQP_MIN_BAD_PARAM, "WS node op %u", op);
+        return;
     }
+    n->enabled = hdr & E810_CQPSQ_WS_ENABLENODE;
+    n->tc = FIELD_GET(E810_CQPSQ_WS_TC, hdr);
+    n->prio_type = FIELD_GET(E810_CQPSQ_WS_PRIOTYPE, hdr);
+    n->weight = FIELD_GET(E810_CQPSQ_WS_WEIGHT, q4);
 }
 
 /* ---- the opcode table -------------------------------------------------- */

@@ -310,6 +310,24 @@ typedef struct E810Ah {
     uint32_t sip[4];
 } E810Ah;
 
+/*
+ * A node of the RDMA work-scheduler tree the driver builds with
+ * WORK_SCHED_NODE (irdma_ws_add(): a root whose parent is itself, a node
+ * per VSI, a leaf per traffic class whose QS handle the driver gives the
+ * LAN scheduler and puts in QP contexts).
+ */
+typedef struct E810WsNode {
+    bool used;
+    bool leaf;
+    bool enabled;
+    uint8_t tc;
+    uint8_t prio_type;
+    uint8_t weight;
+    uint16_t vsi;
+    uint16_t parent;        /* == own id for a root */
+    uint16_t children;
+} E810WsNode;
+
 typedef struct E810Mcg {
     bool valid;
     bool ipv4;
@@ -377,7 +395,7 @@ typedef struct E810Rdma {
      */
     uint64_t rstat[E810_MAX_STATS_INST + 1][E810_RSTAT_MAX];
     uint64_t push_pages[E810_PE_MAX_PUSH_PAGES / 64];
-    uint64_t ws_nodes[E810_WS_NODE_MAX / 64];
+    E810WsNode ws[E810_WS_NODE_MAX];     /* the work-scheduler tree */
     uint64_t loc_mac_used;
     uint8_t loc_mac[E810_LOC_MAC_TABLE_SIZE][6];
     uint8_t up_map[8];

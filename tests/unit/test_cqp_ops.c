@@ -192,25 +192,51 @@ static void test_ws_nodes_and_up_map(void **state)
     uint64_t q[8] = { 0 };
     RdmaCompl c;
 
-    /* Root, then a leaf under it: the leaf's qs_handle comes back. */
+    /* Root (its own parent), then a leaf under it: the leaf's qs_handle
+     * comes back. */
     c = rd_exec(d, E810_CQP_OP_WORK_SCHED_NODE,
-                FIELD_PREP(E810_CQPSQ_WS_NODEID, 1) | E810_CQPSQ_WS_ENABLENODE,
-                q);
+                FIELD_PREP(E810_CQPSQ_WS_NODEID, 1) |
+                FIELD_PREP(E810_CQPSQ_WS_PARENTID, 1) |
+                E810_CQPSQ_WS_ENABLENODE, q);
     assert_false(c.error);
     assert_int_equal(c.ret_val, 0);
+    /* A parent that does not exist. */
+    assert_int_equal(rd_exec(d, E810_CQP_OP_WORK_SCHED_NODE,
+                             FIELD_PREP(E810_CQPSQ_WS_NODEID, 3) |
+                             FIELD_PREP(E810_CQPSQ_WS_PARENTID, 9) |
+                             E810_CQPSQ_WS_NODETYPE, q).minor,
+                     E810_CQP_MIN_BAD_PARAM);
     c = rd_exec(d, E810_CQP_OP_WORK_SCHED_NODE,
                 FIELD_PREP(E810_CQPSQ_WS_NODEID, 2) |
                 FIELD_PREP(E810_CQPSQ_WS_PARENTID, 1) |
-                E810_CQPSQ_WS_NODETYPE | E810_CQPSQ_WS_ENABLENODE, q);
+                E810_CQPSQ_WS_NODETYPE, q);
     assert_false(c.error);
     assert_int_equal(c.ret_val, 2);
+    assert_false(d->h->core.rdma.ws[2].enabled);
+    /* Nothing hangs below a leaf; a parent with children stays. */
     assert_int_equal(rd_exec(d, E810_CQP_OP_WORK_SCHED_NODE,
-                             FIELD_PREP(E810_CQPSQ_WS_NODEID, 2), q).minor,
+                             FIELD_PREP(E810_CQPSQ_WS_NODEID, 3) |
+                             FIELD_PREP(E810_CQPSQ_WS_PARENTID, 2) |
+                             E810_CQPSQ_WS_NODETYPE, q).minor,
+                     E810_CQP_MIN_BAD_PARAM);
+    assert_int_equal(rd_exec(d, E810_CQP_OP_WORK_SCHED_NODE,
+                             FIELD_PREP(E810_CQPSQ_WS_NODEID, 1) |
+                             FIELD_PREP(E810_CQPSQ_WS_NODEOP, E810_WS_DEL_NODE),
+                             q).minor, E810_CQP_MIN_BAD_STATE);
+    assert_int_equal(rd_exec(d, E810_CQP_OP_WORK_SCHED_NODE,
+                             FIELD_PREP(E810_CQPSQ_WS_NODEID, 2) |
+                             FIELD_PREP(E810_CQPSQ_WS_PARENTID, 1), q).minor,
                      E810_CQP_MIN_BAD_STATE);
+    /* MODIFY enables the leaf (irdma_ws_add() after register_qset). */
     assert_false(rd_exec(d, E810_CQP_OP_WORK_SCHED_NODE,
                          FIELD_PREP(E810_CQPSQ_WS_NODEID, 2) |
-                         FIELD_PREP(E810_CQPSQ_WS_NODEOP, E810_WS_MODIFY_NODE),
+                         FIELD_PREP(E810_CQPSQ_WS_PARENTID, 1) |
+                         FIELD_PREP(E810_CQPSQ_WS_TC, 3) |
+                         FIELD_PREP(E810_CQPSQ_WS_NODEOP, E810_WS_MODIFY_NODE) |
+                         E810_CQPSQ_WS_NODETYPE | E810_CQPSQ_WS_ENABLENODE,
                          q).error);
+    assert_true(d->h->core.rdma.ws[2].enabled);
+    assert_int_equal(d->h->core.rdma.ws[2].tc, 3);
     assert_false(rd_exec(d, E810_CQP_OP_WORK_SCHED_NODE,
                          FIELD_PREP(E810_CQPSQ_WS_NODEID, 2) |
                          FIELD_PREP(E810_CQPSQ_WS_NODEOP, E810_WS_DEL_NODE),
@@ -219,6 +245,11 @@ static void test_ws_nodes_and_up_map(void **state)
                              FIELD_PREP(E810_CQPSQ_WS_NODEID, 2) |
                              FIELD_PREP(E810_CQPSQ_WS_NODEOP, E810_WS_DEL_NODE),
                              q).minor, E810_CQP_MIN_BAD_STATE);
+    /* The root goes once its children are gone. */
+    assert_false(rd_exec(d, E810_CQP_OP_WORK_SCHED_NODE,
+                         FIELD_PREP(E810_CQPSQ_WS_NODEID, 1) |
+                         FIELD_PREP(E810_CQPSQ_WS_NODEOP, E810_WS_DEL_NODE),
+                         q).error);
     assert_int_equal(rd_exec(d, E810_CQP_OP_WORK_SCHED_NODE,
                              FIELD_PREP(E810_CQPSQ_WS_NODEOP, 3), q).minor,
                      E810_CQP_MIN_BAD_PARAM);
