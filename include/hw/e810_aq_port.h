@@ -158,8 +158,10 @@ struct e810_aqc_lldp_set_local_mib {
 #define E810_IEEE_ETS_TLV_LEN		25
 #define E810_IEEE_PFC_TLV_LEN		6
 #define E810_IEEE_APP_ENTRY_LEN		3
-/* ETS value: flags/max TCs, 4 bytes of priority nibbles (priority 0 in the
- * high nibble of the first), 8 TC bandwidth percentages, 8 TSA values. */
+/*
+ * ETS value: flags/max TCs, 4 bytes of priority nibbles (priority 0 in the
+ * high nibble of the first), 8 TC bandwidth percentages, 8 TSA values.
+ */
 #define E810_IEEE_ETS_PRIO_OFF		1
 #define E810_IEEE_ETS_BW_OFF		5
 #define E810_IEEE_ETS_TSA_OFF		13

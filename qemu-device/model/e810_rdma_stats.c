@@ -53,11 +53,7 @@ typedef struct RstatLayout {
     uint8_t bits;
 } RstatLayout;
 
-#define LAYOUT_(name, o, s, b) [E810_RSTAT_##name] = { o, s, b },
-static const RstatLayout layout[E810_RSTAT_MAX] = {
-    E810_RSTAT_LIST(LAYOUT_)
-};
-#undef LAYOUT_
+static const RstatLayout layout[E810_RSTAT_MAX] = E810_RSTAT_LAYOUT;
 
 static uint64_t *inst_of(E810Core *core, const E810Qp *qp)
 {
