@@ -29,7 +29,15 @@
 
 #include "e810_core.h"
 
-#define CQ_MAX_SIZE     1048575     /* GEN_2 max_hw_cq_size */
+/*
+ * The largest ring CQSIZE encodes. Upstream's max_hw_cq_size (1048575) is
+ * what a verbs consumer may ask for, but on GEN_2 the providers make the
+ * ring 2 x (cqe + 1) entries and upstream irdma passes a user ring's size
+ * on unchecked: ibv_create_cq(max_cqe) reaches the device as 2097150
+ * (pyverbs' test_create_cq). Which sizes the hardware refuses is not
+ * public; the model takes what the field can say.
+ */
+#define CQ_MAX_SIZE     ((1u << 21) - 1)   /* CQSIZE is 21 bits */
 
 E810Cq *e810_cq_get(E810Core *core, uint32_t cq_id)
 {
