@@ -11,7 +11,8 @@
 #
 # Settings come from the environment (the Makefile passes its variables):
 # KDIR (and KDIR_ORIGIN, make's $(origin KDIR)), DESTDIR, INSTALL_MOD_PATH,
-# INSTALL_MOD_DIR, WITH_ICE_LITE, ICE_SRC, IBVERBS_VERSION_CHECK.
+# INSTALL_MOD_DIR, WITH_ICE_LITE, ICE_SRC, IBVERBS_VERSION_CHECK,
+# E810_PROVIDER_SO.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -185,7 +186,8 @@ check_ibverbs() {
 }
 
 provider_install() {
-	local built=$BUILD/rdma-core/lib/e810/libirdma-rdmav34.so
+	# E810_PROVIDER_SO: another build of it (tests/install/ stages a stand-in).
+	local built=${E810_PROVIDER_SO:-$BUILD/rdma-core/lib/e810/libirdma-rdmav34.so}
 	local conf=$DESTDIR$DRIVER_FILE
 	[ -f "$built" ] || die "$built is missing: run 'make rdma-core' first"
 	check_ibverbs
