@@ -106,12 +106,37 @@ lint-6.1: deps-host
 	[ $$fail = 0 ] && echo "lint-6.1: clean against $(KVER_OLD)"; \
 	[ $$fail = 0 ]
 
-# Installs the modules for a kernel on this host (real E810 hosts):
-#   make install KDIR=/lib/modules/$(uname -r)/build
+# A host with a real E810 and the distribution's stock ice
+# (docs/real-hosts.md; the work is done by tools/host-install.sh):
+#   make install KDIR=/lib/modules/$(uname -r)/build   irdma.ko into
+#       /lib/modules/<release>/updates/ (ice_lite.ko too with WITH_ICE_LITE=1),
+#       then depmod; refused when the stock-ice binding cannot be built
+#       (ICE_SRC=none installs without it on purpose)
+#   make uninstall KDIR=...   removes them again, depmod: the kernel's irdma
+#   make install-provider     our libirdma becomes libibverbs' irdma provider
+#   make uninstall-provider   the stock provider again
+#   make dkms-source          the tree as /usr/src/irdma-e810-<version>/
+# DESTDIR (or INSTALL_MOD_PATH for the modules) stages into another root;
+# depmod is then left to the target.
+HOST_INSTALL = KDIR="$(KDIR)" KDIR_ORIGIN="$(origin KDIR)" DESTDIR="$(DESTDIR)" \
+	INSTALL_MOD_PATH="$(INSTALL_MOD_PATH)" INSTALL_MOD_DIR="$(INSTALL_MOD_DIR)" \
+	WITH_ICE_LITE="$(WITH_ICE_LITE)" ICE_SRC="$(ICE_SRC)" \
+	IBVERBS_VERSION_CHECK="$(IBVERBS_VERSION_CHECK)" tools/host-install.sh
+
 install:
-	@for d in $(MODULE_DIRS); do \
-		$(KMAKE) M=$(TOP)/$$d modules modules_install || exit 1; \
-	done
+	@$(HOST_INSTALL) modules
+
+uninstall:
+	@$(HOST_INSTALL) uninstall-modules
+
+install-provider:
+	@$(HOST_INSTALL) provider
+
+uninstall-provider:
+	@$(HOST_INSTALL) uninstall-provider
+
+dkms-source:
+	@$(HOST_INSTALL) dkms-source
 
 clean:
 	@for d in $(MODULE_DIRS); do \
@@ -120,4 +145,5 @@ clean:
 	rm -rf build/unit build/provider-tests build/progs build/vm build/guest
 
 .PHONY: all deps deps-host qemu rdma-core modules guest run unit fuzz progs vm-check \
-	check lint lint-6.1 install clean
+	check lint lint-6.1 install uninstall install-provider \
+	uninstall-provider dkms-source clean

@@ -25,6 +25,10 @@ make -s -C tests/unit check || true
 add_counts "$(cat build/unit/summary 2>/dev/null || echo 'unit: 0 passed, 1 failed')"
 make -s -C tests/provider check || true
 add_counts "$(cat build/provider-tests/summary 2>/dev/null || echo 'provider: 0 passed, 1 failed')"
+# Real-host installation staged into build/install-test/ (tests/install/):
+# make install/uninstall, install-provider, dkms-source and dkms's build.
+tests/install/run.sh || true
+add_counts "$(cat build/install-test/summary 2>/dev/null || echo 'install: 0 passed, 1 failed')"
 echo "== unit tests done in $((SECONDS - t0)) s"
 
 # 50000 runs per harness here (about a minute in all); `make fuzz` alone

@@ -1,0 +1,213 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Host test of the real-host installation (docs/real-hosts.md), all staged
+# under build/install-test/, nothing written to the system:
+#  * make install / uninstall KDIR=<guest kernel headers> DESTDIR=...: the
+#    exact file list, refusals (no KDIR, no ice source, a foreign irdma.ko),
+#    uninstall leaves nothing of ours;
+#  * make install-provider / uninstall-provider DESTDIR=...: file list,
+#    irdma.driver rewritten and restored byte for byte, the rdma-core
+#    version check;
+#  * make dkms-source, then what 'dkms build' does with it: PRE_BUILD
+#    (tools/dkms-ice-src.sh: unpacked tree, tarball, wrong version,
+#    nothing) and dkms.conf's MAKE[0] as dkms rewrites it, building irdma.ko
+#    at BUILT_MODULE_LOCATION.
+# The two module builds keep their objects between runs (dkms itself starts
+# from a fresh copy), so only the first run compiles everything.
+# Ends with "install: N passed, M failed" (also in build/install-test/summary).
+
+. "$(dirname "$0")/../../tools/lib.sh"
+cd "$TOP"
+
+T=$BUILD/install-test
+KHDR=/usr/src/linux-headers-$KVER
+ICE_DIR=$CACHE/linux-source-$KVER/drivers/net/ethernet/intel/ice
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); printf 'FAIL: %s\n' "$*"; }
+# check WHAT CMD...: CMD's output goes to the log, shown when it fails.
+check() {
+	local what=$1
+	shift
+	if "$@" >"$T/last.log" 2>&1; then
+		ok
+	else
+		bad "$what"
+		tail -5 "$T/last.log" | sed 's/^/    /'
+	fi
+}
+# Files (and symlinks) under a root, relative, sorted.
+files() { (cd "$1" && find . \( -type f -o -type l \) | sed 's|^\./||' | sort); }
+# Files with their checksums, to compare a root before and after.
+state() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0r sha256sum); }
+expect_files() {
+	local what=$1 root=$2 want=$3 have
+	have=$(files "$root")
+	if [ "$have" = "$want" ]; then
+		ok
+	else
+		bad "$what: files differ"
+		diff <(echo "$want") <(echo "$have") | sed 's/^/    /'
+	fi
+}
+# "make ... must fail and say TEXT".
+expect_refusal() {
+	local what=$1 text=$2 out
+	shift 2
+	if out=$("$@" 2>&1); then
+		bad "$what: succeeded"
+	elif grep -qF "$text" <<<"$out"; then
+		ok
+	else
+		bad "$what: no '$text' in:"
+		printf '%s\n' "$out" | tail -5 | sed 's/^/    /'
+	fi
+}
+
+mkdir -p "$T"
+[ -d "$KHDR" ] || die "$KHDR missing: run 'tools/deps.sh host'"
+[ -f "$ICE_DIR/ice.h" ] || die "$ICE_DIR missing: run 'tools/deps.sh host'"
+
+# ---- modules -------------------------------------------------------------
+S=$T/stage
+rm -rf "$S"
+mkdir -p "$S"
+expect_refusal "install without KDIR" "KDIR is missing" make -s install DESTDIR="$S"
+expect_refusal "install with a bad KDIR" "not a configured kernel build tree" \
+	make -s install KDIR=/nonexistent DESTDIR="$S"
+expect_refusal "install without the ice source" "cannot bind to the stock ice" \
+	make -s install KDIR="$KHDR" ICE_SRC=/nonexistent DESTDIR="$S"
+expect_files "nothing installed after a refusal" "$S" ""
+
+MODDIR=lib/modules/$KVER/updates
+check "make install" make -s install KDIR="$KHDR" ICE_SRC="$ICE_DIR" DESTDIR="$S"
+expect_files "make install" "$S" "$MODDIR/irdma.ko"
+check "installed irdma binds to ice.roce" \
+	grep -qx 'auxiliary:ice.roce' <(modinfo -F alias "$S/$MODDIR/irdma.ko")
+check "installed irdma is built for $KVER" \
+	grep -q "^$KVER " <(modinfo -F vermagic "$S/$MODDIR/irdma.ko")
+# A second install replaces ours; INSTALL_MOD_PATH works as DESTDIR does.
+check "make install again, INSTALL_MOD_PATH" \
+	make -s install KDIR="$KHDR" ICE_SRC="$ICE_DIR" INSTALL_MOD_PATH="$S"
+expect_files "make install again" "$S" "$MODDIR/irdma.ko"
+# ice_lite.ko of a WITH_ICE_LITE=1 install goes too (not built here: slow).
+install -m 0644 /dev/null "$S/$MODDIR/ice_lite.ko"
+check "make uninstall" make -s uninstall KDIR="$KHDR" DESTDIR="$S"
+expect_files "make uninstall" "$S" ""
+
+# Someone else's irdma.ko in updates/ is neither replaced nor removed.
+mkdir -p "$S/$MODDIR"
+echo foreign >"$S/$MODDIR/irdma.ko"
+expect_refusal "install over a foreign irdma.ko" "is not ours" \
+	make -s install KDIR="$KHDR" ICE_SRC="$ICE_DIR" DESTDIR="$S"
+check "uninstall beside a foreign irdma.ko" make -s uninstall KDIR="$KHDR" DESTDIR="$S"
+check "foreign irdma.ko kept" grep -qx foreign "$S/$MODDIR/irdma.ko"
+
+# ---- provider ------------------------------------------------------------
+P=$T/provider-root
+LIBDIR=usr/lib/x86_64-linux-gnu
+rm -rf "$P"
+mkdir -p "$P/etc/libibverbs.d" "$P/$LIBDIR/libibverbs"
+echo "driver irdma" >"$P/etc/libibverbs.d/irdma.driver"
+echo "driver mlx5" >"$P/etc/libibverbs.d/mlx5.driver"
+: >"$P/$LIBDIR/libibverbs/libirdma-rdmav34.so"
+: >"$P/$LIBDIR/libibverbs.so.1.1.44.0"
+# The provider from 'make rdma-core' when there is one, else a stand-in:
+# this tests where files go.
+SO=$BUILD/rdma-core/lib/e810/libirdma-rdmav34.so
+[ -f "$SO" ] || { SO=$T/libirdma-rdmav34.so; echo stand-in >"$SO"; }
+PMAKE=(make -s E810_PROVIDER_SO="$SO" DESTDIR="$P")
+expect_refusal "provider on rdma-core 44" "is rdma-core 44.0" "${PMAKE[@]}" install-provider
+rm "$P/$LIBDIR/libibverbs.so.1.1.44.0"
+: >"$P/$LIBDIR/libibverbs.so.1.14.56.1"
+before=$(state "$P")
+check "make install-provider" "${PMAKE[@]}" install-provider
+check "make install-provider again" "${PMAKE[@]}" install-provider
+expect_files "make install-provider" "$P" "etc/libibverbs.d/irdma.driver
+etc/libibverbs.d/mlx5.driver
+$LIBDIR/libibverbs.so.1.14.56.1
+$LIBDIR/libibverbs/e810/irdma.driver.stock
+$LIBDIR/libibverbs/e810/libirdma-rdmav34.so
+$LIBDIR/libibverbs/libirdma-rdmav34.so"
+check "irdma.driver names ours" grep -qx \
+	"driver /$LIBDIR/libibverbs/e810/libirdma" "$P/etc/libibverbs.d/irdma.driver"
+check "stock irdma.driver saved" grep -qx "driver irdma" \
+	"$P/$LIBDIR/libibverbs/e810/irdma.driver.stock"
+check "provider installed as built" cmp -s "$SO" "$P/$LIBDIR/libibverbs/e810/libirdma-rdmav34.so"
+check "make uninstall-provider" "${PMAKE[@]}" uninstall-provider
+check "uninstall-provider restores the root" [ "$(state "$P")" = "$before" ]
+check "no e810 directory left" [ ! -e "$P/$LIBDIR/libibverbs/e810" ]
+
+# ---- dkms ----------------------------------------------------------------
+D=$T/dkms-root
+rm -rf "$D"
+check "make dkms-source" make -s dkms-source DESTDIR="$D"
+VER=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
+SRC=$D/usr/src/irdma-e810-$VER
+check "dkms.conf at the top" [ -f "$SRC/dkms.conf" ]
+check "PRE_BUILD script executable" [ -x "$SRC/tools/dkms-ice-src.sh" ]
+check "irdma Kbuild staged" [ -f "$SRC/drivers/infiniband/hw/irdma/Kbuild" ]
+check "shared headers staged" [ -f "$SRC/include/hw/e810_regs.h" ]
+check "no build output staged" [ -z "$(files "$SRC" | grep -E '\.(o|ko|mod|cmd)$|\.mod\.c$')" ]
+
+# dkms.conf as dkms reads it (read_conf(): sourced with these set).
+kernelver=$KVER kernel_source_dir=$KHDR dkms_tree=$T/dkms
+conf() {
+	(set +u; . "$SRC/dkms.conf" && eval "echo \"\${$1}\"")
+}
+BUILD_DIR=$dkms_tree/$(conf PACKAGE_NAME)/$VER/build
+check "BUILD_EXCLUSIVE_KERNEL takes 6.12 and 6.1" \
+	bash -c '[[ $1 =~ $3 && $2 =~ $3 ]]' _ "$KVER" "$KVER_OLD" "$(conf BUILD_EXCLUSIVE_KERNEL)"
+check "BUILD_EXCLUSIVE_KERNEL refuses 6.16 and 5.10" \
+	bash -c '! [[ $1 =~ $3 || $2 =~ $3 ]]' _ 6.16.3-amd64 5.10.0-30-amd64 "$(conf BUILD_EXCLUSIVE_KERNEL)"
+
+# prepare_build(): the source copied over the build directory, PRE_BUILD
+# run there (run_build_script()).
+mkdir -p "$BUILD_DIR"
+cp -a "$SRC"/. "$BUILD_DIR"/
+pre_build() { (cd "$BUILD_DIR" && E810_SRC_ROOT=$1 $(conf PRE_BUILD)) 2>&1; }
+SUB=drivers/net/ethernet/intel/ice
+sublevel=$(make -s -C "$KHDR" kernelversion)
+USRC=$T/usr-src
+rm -rf "$USRC"
+mkdir -p "$USRC"
+expect_refusal "PRE_BUILD without linux-source" "install Debian's linux-source-${sublevel%.*}" \
+	pre_build "$USRC"
+# Debian's tarball layout: linux-source-6.12/{Makefile,drivers/...}.
+mk_tree() {
+	mkdir -p "$1/${SUB%/*}"
+	printf 'VERSION = %s\nPATCHLEVEL = %s\nSUBLEVEL = %s\n' \
+		"${2%%.*}" "$(cut -d. -f2 <<<"$2")" "${2##*.}" >"$1/Makefile"
+	cp -r "$ICE_DIR" "$1/$SUB"
+}
+PKG=linux-source-${sublevel%.*}
+mk_tree "$T/tar/$PKG" "${sublevel%.*}.1"
+tar -C "$T/tar" -cJf "$USRC/$PKG.tar.xz" "$PKG"
+expect_refusal "PRE_BUILD with another sublevel" "is Linux ${sublevel%.*}.1" pre_build "$USRC"
+rm -rf "$T/tar"
+mk_tree "$T/tar/$PKG" "$sublevel"
+tar -C "$T/tar" -cJf "$USRC/$PKG.tar.xz" "$PKG"
+check "PRE_BUILD unpacks the tarball" pre_build "$USRC" >/dev/null
+check "ice.h from the tarball" [ -f "$BUILD_DIR/ice-src/$SUB/ice.h" ]
+rm "$USRC/$PKG.tar.xz"
+mv "$T/tar/$PKG" "$USRC/$PKG"
+rm -rf "$T/tar"
+check "PRE_BUILD links an unpacked tree" pre_build "$USRC" >/dev/null
+check "ice-src links it" [ "$(readlink "$BUILD_DIR/ice-src/$SUB")" = "$USRC/$PKG/$SUB" ]
+
+# actual_build(): MAKE[0] with dkms's rewrite, then the module must be at
+# BUILT_MODULE_LOCATION/BUILT_MODULE_NAME.ko.
+make_cmd=$(conf 'MAKE[0]')
+make_cmd=${make_cmd/#make/make -j2 KERNELRELEASE=$kernelver}
+if (cd "$BUILD_DIR" && bash -c "$make_cmd") >"$T/dkms-make.log" 2>&1; then
+	ok
+else
+	bad "dkms MAKE[0] (log: $T/dkms-make.log)"
+	tail -5 "$T/dkms-make.log" | sed 's/^/    /'
+fi
+KO=$BUILD_DIR/$(conf 'BUILT_MODULE_LOCATION[0]')$(conf 'BUILT_MODULE_NAME[0]').ko
+check "dkms build binds to ice.roce" grep -qx 'auxiliary:ice.roce' <(modinfo -F alias "$KO" 2>/dev/null)
+
+echo "install: $pass passed, $fail failed" | tee "$T/summary"
+[ "$fail" = 0 ]
