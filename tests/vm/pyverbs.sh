@@ -62,6 +62,9 @@ stock	tests.test_mr.MRTest.test_mr_rereg_pd	the stock provider cannot reuse a QP
 stock	tests.test_mr.MRTest.test_mr_rereg_addr	the stock provider cannot reuse a QP after RESET (as above)
 kernel:stock	tests.test_mr.MRTest.test_mr_rereg_pd	the stock irdma refuses RESET -> INIT (EINVAL), which the test needs to reuse its QP
 kernel:stock	tests.test_mr.MRTest.test_mr_rereg_addr	the stock irdma refuses RESET -> INIT (as above)
+kernel:stock	tests.test_rdmacm.CMTestCase.test_rdmacm_async_ex_multicast_traffic	OPEN: intermittent under the stock irdma (one of the three rdmacm multicast tests errors in about half the runs, "Exception in active/passive side"; our irdma passes them every run); once the model refused a MODIFY_MCAST_GRP for a group not yet created (irdma_attach_mcast() posts it outside its list lock), not always; see docs/hw-model.md
+kernel:stock	tests.test_rdmacm.CMTestCase.test_rdmacm_async_ex_leave_multicast_traffic	OPEN: intermittent under the stock irdma (as above)
+kernel:stock	tests.test_rdmacm.CMTestCase.test_rdmacm_async_traffic_external_qp	OPEN: intermittent under the stock irdma (as above; seen once)
 kernel:stock	tests.test_mr.MRTest.test_mr_rereg_atomic	under the stock irdma (which accepts REMOTE_ATOMIC in an MR's access and ignores it) the test gets as far as posting an atomic, which the stock provider refuses on GEN_2 with EINVAL instead of letting the responder fail it (E810 has no atomics)
 EOF
 mapfile -t devs < <(e810_pci_devs)
