@@ -93,6 +93,9 @@ rdma_two_ports() {
 	devs=($(e810_pci_devs))
 	[ "${#devs[@]}" -eq 2 ] ||
 		{ fail "want 2 e810 functions, got ${#devs[@]}"; return 1; }
+	# The RDMA driver may still be registering (the stock irdma on a
+	# loaded host takes seconds after e810-init loaded it).
+	wait_for "[ -n \"\$(e810_ibdev_of ${devs[0]})\" ] && [ -n \"\$(e810_ibdev_of ${devs[1]})\" ]" 30
 	nd0=$(e810_netdev_of "${devs[0]}")
 	nd1=$(e810_netdev_of "${devs[1]}")
 	ib0=$(e810_ibdev_of "${devs[0]}")

@@ -108,6 +108,95 @@ static u32 irdma_cqp_sq_enc(u32 size)
 	return ilog2(size / E810_CQP_SQ_MIN) + E810_CQP_SQSIZE_ENC_MIN;
 }
 
+/*
+ * Takes the first request nobody waits for out of the table (the caller
+ * then owns it), or returns NULL. Caller holds cqp->lock.
+ */
+static struct irdma_cqp_req *irdma_cqp_take_async(struct irdma_cqp *cqp)
+{
+	struct irdma_cqp_req *req;
+	unsigned long id;
+
+	xa_for_each(&cqp->reqs, id, req) {
+		if (req->cb) {
+			xa_erase(&cqp->reqs, id);
+			cqp->async_pending--;
+			return req;
+		}
+	}
+	return NULL;
+}
+
+/* Fails every request nobody waits for: the CQP is hung or going away. */
+static void irdma_cqp_fail_async(struct irdma_pci_f *rf)
+{
+	struct irdma_cqp_req *req;
+
+	for (;;) {
+		spin_lock(&rf->cqp.lock);
+		req = irdma_cqp_take_async(&rf->cqp);
+		spin_unlock(&rf->cqp.lock);
+		if (!req)
+			return;
+		req->cb(rf, req->id, -EIO, 0);
+		kfree(req);
+	}
+}
+
+/*
+ * The watchdog of irdma_cqp_wait() for requests nobody waits for (ARP
+ * cache writes, for one): while any is outstanding, no progress of the
+ * CQP for IRDMA_CQP_HUNG_MS declares it hung and asks for a reset.
+ */
+static void irdma_cqp_async_wd(struct work_struct *work)
+{
+	struct irdma_cqp *cqp = container_of(to_delayed_work(work),
+					     struct irdma_cqp, async_wd);
+	struct irdma_pci_f *rf = container_of(cqp, struct irdma_pci_f, cqp);
+	struct irdma_cqp_req *req = NULL;
+	u64 c = READ_ONCE(cqp->stats.completed);
+	u32 t = irdma_rd32(rf, E810_CQPTAIL);
+	bool stuck;
+
+	if (READ_ONCE(cqp->hung) || READ_ONCE(rf->resetting)) {
+		irdma_cqp_fail_async(rf);
+		return;
+	}
+	spin_lock(&cqp->lock);
+	if (!cqp->async_pending) {
+		spin_unlock(&cqp->lock);
+		return;
+	}
+	if (c != cqp->wd_seen || t != cqp->wd_tail) {
+		cqp->wd_seen = c;
+		cqp->wd_tail = t;
+		cqp->wd_last = jiffies;
+	}
+	stuck = time_after(jiffies, cqp->wd_last +
+			   msecs_to_jiffies(IRDMA_CQP_HUNG_MS));
+	if (stuck) {
+		req = irdma_cqp_take_async(cqp);
+		cqp->stats.timeouts++;
+		cqp->hung = true;
+	}
+	spin_unlock(&cqp->lock);
+	if (!stuck) {
+		schedule_delayed_work(&cqp->async_wd,
+				      msecs_to_jiffies(IRDMA_CQP_WAIT_MS * 5));
+		return;
+	}
+	if (req) {
+		dev_err(irdma_rf_to_dev(rf),
+			"CQP hung: %s (request %u) not completed, CQPTAIL 0x%08x, CQPERRCODES 0x%08x (nobody waiting)\n",
+			irdma_cqp_op_name(req->op), req->id, t,
+			irdma_rd32(rf, E810_CQPERRCODES));
+		req->cb(rf, req->id, -EIO, 0);
+		kfree(req);
+	}
+	irdma_schedule_reset(rf, "CQP hung");
+	irdma_cqp_fail_async(rf);
+}
+
 /**
  * irdma_cqp_create() - allocate the CQP and create it in the device
  * @rf: per-function state
@@ -125,6 +214,8 @@ int irdma_cqp_create(struct irdma_pci_f *rf)
 	spin_lock_init(&cqp->lock);
 	mutex_init(&cqp->mutex);
 	xa_init(&cqp->reqs);
+	INIT_DELAYED_WORK(&cqp->async_wd, irdma_cqp_async_wd);
+	cqp->async_pending = 0;
 	cqp->sq_size = IRDMA_CQP_SQ_SIZE;
 	cqp->head = 0;
 	cqp->polarity = false;
@@ -221,6 +312,8 @@ void irdma_cqp_destroy(struct irdma_pci_f *rf)
 				 "CQP destroy: CCQPSTATUS stays 0x%08x\n",
 				 status);
 	}
+	cancel_delayed_work_sync(&cqp->async_wd);
+	irdma_cqp_fail_async(rf);
 	WARN_ON(!xa_empty(&cqp->reqs));
 	xa_destroy(&cqp->reqs);
 	irdma_dma_free(rf, &cqp->feat_buf);
@@ -295,8 +388,10 @@ static struct irdma_cqp_req *irdma_cqp_complete_locked(struct irdma_pci_f *rf,
 	req->minor = minor;
 	req->ret_val = ret_val;
 	req->done = true;
-	if (req->cb)
+	if (req->cb) {
+		cqp->async_pending--;
 		return req;
+	}
 	complete(&req->cmpl);
 	return NULL;
 }
@@ -613,12 +708,22 @@ int irdma_cqp_post_async(struct irdma_pci_f *rf, u8 op, u64 hdr,
 		return -ENOMEM;
 	req->op = op;
 	req->cb = cb;
+	/* Counted before the post: its completion may come at once. */
+	spin_lock(&rf->cqp.lock);
+	if (!rf->cqp.async_pending++)
+		rf->cqp.wd_last = jiffies;	/* a new watch starts */
+	spin_unlock(&rf->cqp.lock);
 	err = irdma_cqp_post_req(rf, req, hdr, q);
 	if (err) {
+		spin_lock(&rf->cqp.lock);
+		rf->cqp.async_pending--;
+		spin_unlock(&rf->cqp.lock);
 		kfree(req);
 		return err;
 	}
 	*id = req->id;
+	schedule_delayed_work(&rf->cqp.async_wd,
+			      msecs_to_jiffies(IRDMA_CQP_WAIT_MS * 5));
 	return 0;
 }
 

@@ -199,6 +199,12 @@ struct irdma_cqp {
 	u32 next_id;
 	bool hung;
 	struct irdma_cqp_stats stats;
+	/* Watchdog of the requests nobody waits for (irdma_cqp_post_async). */
+	u32 async_pending;
+	struct delayed_work async_wd;
+	unsigned long wd_last;
+	u64 wd_seen;
+	u32 wd_tail;
 };
 
 /**
