@@ -135,6 +135,19 @@ void e810_op_manage_mcg(E810Core *core, const E810CqpWqe *w,
         return;
     }
     mcg = &core->rdma.mcg[idx];
+    /*
+     * A MODIFY carries the whole group, as CREATE does. Upstream
+     * irdma_attach_mcast() posts CREATE or MODIFY after dropping its list
+     * lock, so a second QP's MODIFY can reach the CQP before the first
+     * QP's CREATE: the group is taken as created (and the guest told in
+     * the log), rather than failing a detach the verbs layer cannot undo.
+     */
+    if (action == OBJ_MODIFY && !mcg->valid) {
+        e810_core_log(core, E810_LOG_GUEST_ERROR, "MODIFY_MCAST_GRP of "
+                      "group %u, which was not created: taken as CREATE",
+                      idx);
+        action = OBJ_CREATE;
+    }
     if (!slot_ok(core, mcg->valid, action, "multicast group", idx, res)) {
         return;
     }

@@ -459,6 +459,17 @@ static void test_multicast_groups(void **state)
     assert_false(rd_exec(d, E810_CQP_OP_DESTROY_MCAST_GRP,
                          FIELD_PREP(E810_CQPSQ_MG_MGIDX, 3), q).error);
     assert_false(m->valid);
+    /* A MODIFY that overtook its CREATE (irdma_attach_mcast()) creates. */
+    assert_false(rd_exec(d, E810_CQP_OP_MODIFY_MCAST_GRP,
+                         FIELD_PREP(E810_CQPSQ_MG_MGIDX, 3) |
+                         E810_CQPSQ_MG_IPV4VALID, q).error);
+    assert_true(m->valid);
+    assert_int_equal(m->nqps, 1);
+    assert_false(rd_exec(d, E810_CQP_OP_DESTROY_MCAST_GRP,
+                         FIELD_PREP(E810_CQPSQ_MG_MGIDX, 3), q).error);
+    assert_int_equal(rd_exec(d, E810_CQP_OP_DESTROY_MCAST_GRP,
+                             FIELD_PREP(E810_CQPSQ_MG_MGIDX, 3), q).minor,
+                     E810_CQP_MIN_BAD_STATE);
     q[E810_QW(E810_CQPSQ_MG_CTX_OFF)] = 0x7000000000ull;
     assert_int_equal(rd_exec(d, E810_CQP_OP_CREATE_MCAST_GRP,
                              FIELD_PREP(E810_CQPSQ_MG_MGIDX, 3), q).minor,
