@@ -280,7 +280,7 @@ uint16_t e810_mr_fast_reg(E810Core *core, E810Qp *qp, const uint64_t *q)
     return 0;
 }
 
-/* ---- BIND_MW from an SQ WQE (facts 5.3) ---------------------------------- */
+/* ---- BIND_MW from an SQ WQE (irdma_uk_mw_bind()) ------------------------- */
 
 void e810_mw_unbind(E810Core *core, E810Mr *mw)
 {

@@ -71,6 +71,28 @@ static inline void rc_rig_free(RcRig *r)
     free(r);
 }
 
+/*
+ * Posts one signaled @op of @len bytes from side @from's buffer at @off;
+ * a WRITE or READ targets the other side's buffer at @roff. The caller
+ * rings the doorbell.
+ */
+static inline void rc_rig_post(RcRig *r, unsigned from, unsigned op,
+                               uint64_t off, uint64_t roff, uint64_t len)
+{
+    DpSend s;
+
+    memset(&s, 0, sizeof(s));
+    s.op = op;
+    s.signaled = true;
+    s.nsge = 1;
+    s.sge[0].addr = r->buf[from] + off;
+    s.sge[0].len = (uint32_t)len;
+    s.sge[0].lkey = r->key[from];
+    s.remote_va = r->buf[!from] + roff;
+    s.rkey = r->key[!from];
+    dp_post_send(&r->qp[from], &s);
+}
+
 /* Byte @off of side @side's buffer. */
 static inline uint8_t *rc_rig_buf(RcRig *r, unsigned side, uint64_t off)
 {

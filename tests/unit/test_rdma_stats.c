@@ -82,18 +82,7 @@ static uint32_t alloc_inst(DpDev *d)
 
 static void post(RcRig *r, unsigned op, uint64_t len)
 {
-    DpSend s;
-
-    memset(&s, 0, sizeof(s));
-    s.op = op;
-    s.signaled = true;
-    s.nsge = 1;
-    s.sge[0].addr = r->buf[0];
-    s.sge[0].len = (uint32_t)len;
-    s.sge[0].lkey = r->key[0];
-    s.remote_va = r->buf[1] + 65536;
-    s.rkey = r->key[1];
-    dp_post_send(&r->qp[0], &s);
+    rc_rig_post(r, 0, op, 0, 65536, len);
 }
 
 /*
