@@ -85,6 +85,12 @@ static uint16_t node_index(E810Sched *s, const E810SchedNode *n)
     return (uint16_t)(n - s->node);
 }
 
+bool e810_sched_rdma_qset_live(const E810Core *core, uint16_t qset_id)
+{
+    return find_leaf((E810Sched *)&core->sched, E810_SCHED_OWNER_RDMA,
+                     qset_id) != NULL;
+}
+
 /* OK when @n more children fit under @parent (and in the layer below). */
 static enum e810_aq_rc room_under(E810Sched *s, const E810SchedNode *parent,
                                   unsigned n)

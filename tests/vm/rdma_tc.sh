@@ -9,7 +9,11 @@
 # completes with rc 0 and valid data on both sides, debugfs "tc" counts
 # suspends == suspend AEs == resumes == the QPs that were active, both
 # events are in dmesg, `dcb ets show` and the driver's QoS show the new
-# setting. Once with the stock provider and once with ours. Then invalid
+# setting. Every QP holds the RDMA qset of its priority's traffic class:
+# pingpong's RC QP carries (restrack drv_qs_handle / drv_tc) the non-zero
+# QS handle debugfs "tc" lists for TC up2tc[0], a new one of the new TC
+# after the change, and the old TC's qset is gone with its last QP.
+# Once with the stock provider and once with ours. Then invalid
 # settings (bandwidth not adding up to 100, non-contiguous TCs, TC 9) sent
 # straight over rtnetlink are refused with EINVAL, send no event and leave
 # the setting alone; dcb's own refusals change nothing either; the same
@@ -32,6 +36,29 @@ tcline() { awk -v k="$1" '$1 == k { $1 = ""; sub(/^ /, ""); print }' "$tcf"; }
 # ets_show WHAT: "dcb ets show" of one attribute on port 0, one line.
 ets_show() { dcb ets show dev "$nd0" "$1" | tr -s ' ' | sed 's/ *$//'; }
 nbefore() { dmesg | grep -c "$aux0: TC change: before"; }
+# qset_of TC: the QS handle of TC's RDMA qset in debugfs "tc" (none: empty).
+qset_of() { awk -v t="$1" '$1 == "qset" && $3 == t { print $5 }' "$tcf"; }
+# pp_qs: "TC QS_HANDLE" of ibv_rc_pingpong's RC QP on port 0 (restrack).
+pp_qs() {
+	rdma -j -dd resource show qp link "$ib0/1" 2>/dev/null | python3 -c '
+import json, sys
+for q in json.load(sys.stdin):
+    if q.get("type") == "RC" and q.get("comm", "").startswith("ibv_rc_pingpong"):
+        print(q.get("drv_tc"), q.get("drv_qs_handle"))
+        break'
+}
+# check_qs LABEL WANT_TC QS: pingpong's QP is on TC WANT_TC with the
+# non-zero QS handle of that TC's qset; prints the handle.
+check_qs() {
+	local label=$1 want=$2 got=$3 qs
+	qs=$(qset_of "$want")
+	if [ "${got% *}" = "$want" ] && [ -n "$qs" ] && [ "$qs" != 0 ] &&
+	   [ "${got#* }" = "$qs" ]; then
+		ok "$label: pingpong's QP on TC $want, QS handle $qs" >&2
+	else
+		fail "$label: pingpong's QP has TC/QS handle '$got', TC $want's qset '$qs'" >&2
+	fi
+}
 nafter() { dmesg | grep -c "$aux0: TC change: after"; }
 
 expect_eq "default prio-tc" "prio-tc 0:0 1:0 2:0 3:0 4:0 5:0 6:0 7:0" "$(ets_show prio-tc)"
@@ -60,7 +87,7 @@ pp_time() {
 round() {
 	local label=$1 bw=$2 prio=$3 want_ntc=$4 want_up2tc=$5
 	local ms ms2 per n want srv cli sp cp crc src nq
-	local c0 s0 a0 r0 t0 b0 f0 ds da dr
+	local c0 s0 a0 r0 t0 b0 f0 ds da dr old_tc qs_before qs_after
 
 	provider_env
 	label="$label ($E810_PROVIDER_NAME)"
@@ -90,6 +117,9 @@ round() {
 	fi
 	# The QPs that may transmit on $ib0 now: the GSI QP and pingpong's.
 	nq=$(rdma res show qp link "$ib0/1" | grep -cE ' state (RTR|RTS|SQD) ')
+	old_tc=$(tcval rdma_tc)
+	qs_before=$(pp_qs)
+	check_qs "$label: before" "$old_tc" "$qs_before"
 	if dcb ets set dev "$nd0" tc-tsa all:ets tc-bw $bw prio-tc $prio; then
 		ok "$label: dcb ets set tc-bw $bw prio-tc $prio"
 	else
@@ -97,6 +127,12 @@ round() {
 	fi
 	kill -0 "$cp" 2>/dev/null && ok "$label: pingpong still running after the change" ||
 		fail "$label: pingpong no longer running right after the change"
+	qs_after=$(pp_qs)
+	check_qs "$label: after" "${want_up2tc%% *}" "$qs_after"
+	[ "${qs_after#* }" != "${qs_before#* }" ] &&
+		ok "$label: QS handle ${qs_before#* } -> ${qs_after#* }" ||
+		fail "$label: QS handle unchanged (${qs_before#* })"
+	expect_eq "$label: TC $old_tc's qset gone with its QPs" "" "$(qset_of "$old_tc")"
 	wait "$cp"
 	crc=$?
 	wait "$sp"
@@ -219,6 +255,8 @@ expect_eq "netlink: back to one TC" 0 "$r"
 expect_eq "netlink: irdma num_tc" 1 "$(tcval num_tc)"
 expect_eq "netlink: dcb ets show prio-tc" "prio-tc 0:0 1:0 2:0 3:0 4:0 5:0 6:0 7:0" \
 	"$(ets_show prio-tc)"
+# Only the GSI QP is left: one qset, TC 0's.
+expect_eq "netlink: qsets left" "0" "$(awk '$1 == "qset" { print $3 }' "$tcf" | tr '\n' ' ' | sed 's/ $//')"
 
 # An unchanged setting is applied without an event (as ice).
 c0=$(tcval changes)
