@@ -95,6 +95,9 @@ round() {
 	ms=$(pp_time 500) && ms2=$(pp_time 3000) ||
 		{ fail "$label: calibration run failed"; return; }
 	per=$((ms2 > ms ? ms2 - ms : 1))
+	# TCG timing is noisy: never less than half of what the long run
+	# alone says (a slow short run once gave 1 ms and a million trips).
+	((per < ms2 * 5 / 12)) && per=$((ms2 * 5 / 12))
 	n=$((2500 * RUN_S * 1000 / per))
 	((n < 5000)) && n=5000
 	((n > 1000000)) && n=1000000
@@ -169,8 +172,15 @@ round() {
 
 E810_PROVIDER=stock round "2 TCs" "0:50 1:50 2:0 3:0 4:0 5:0 6:0 7:0" \
 	"0:1 1:0 2:0 3:0 4:0 5:0 6:0 7:0" 2 "1 0 0 0 0 0 0 0"
-E810_PROVIDER=ours round "3 TCs" "0:30 1:30 2:40 3:0 4:0 5:0 6:0 7:0" \
-	"0:2 1:1 2:0 3:0 4:0 5:0 6:0 7:0" 3 "2 1 0 0 0 0 0 0"
+if [ "$E810_PARENT" = ice ]; then
+	# ice needs a Rx queue per TC: the guest's 2 CPUs give it 2
+	# ("Trying to use more Rx queues (3), than were allocated (2)!").
+	E810_PROVIDER=ours round "2 TCs swapped" "0:40 1:60 2:0 3:0 4:0 5:0 6:0 7:0" \
+		"0:0 1:1 2:0 3:0 4:0 5:0 6:0 7:0" 2 "0 1 0 0 0 0 0 0"
+else
+	E810_PROVIDER=ours round "3 TCs" "0:30 1:30 2:40 3:0 4:0 5:0 6:0 7:0" \
+		"0:2 1:1 2:0 3:0 4:0 5:0 6:0 7:0" 3 "2 1 0 0 0 0 0 0"
+fi
 
 # ets_nl PRIO BW: sends one IEEE ETS setting (8 comma-separated TCs per
 # priority, 8 bandwidths; TSA ETS) for port 0 straight over rtnetlink, as
