@@ -1,5 +1,6 @@
 #!/bin/bash
 # topology: hub2
+# parent: ice_lite ice
 # timeout: 600
 # Traffic-class change under RDMA traffic: while ibv_rc_pingpong -c runs
 # between irdma0 and irdma1 (port 1 in namespace "peer"), `dcb ets set`
