@@ -140,5 +140,6 @@ int main(void)
         cmocka_unit_test(test_read_write),
     };
 
+    cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
