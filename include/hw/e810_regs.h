@@ -75,6 +75,11 @@
 #define E810_PRTDCB_GENS		0x00083020
 #define E810_PRTDCB_GENS_DCBX_STATUS	GENMASK(2, 0)
 #define E810_DCBX_STATUS_DIS		7
+/*
+ * PRTDCB_TUP2TC: the port's transmit user priority to TC map, 3 bits per
+ * priority (ice_get_qos_params() reads it for the RDMA driver's QoS).
+ */
+#define E810_PRTDCB_TUP2TC		0x001D26C0
 
 /* [5:4] PSM clock source; 0 = 367 MHz (ice_sched_get_psm_clk_freq()). */
 #define E810_GLGEN_CLKSTAT_SRC		0x000B826C

@@ -14,6 +14,14 @@
  * AE the driver names. State changes and DESTROY tell the data path
  * (e810_dp_qp_state / e810_dp_qp_release) and the transport.
  *
+ * The QS handle of a QP that may transmit (RTR, RTS, SQD, after MODIFY_QP
+ * or RESUME_QP) must name an RDMA qset of this function's Tx scheduler
+ * (the 0x0C33 leaf the parent added with that id). What the hardware does
+ * otherwise is not documented (upstream irdma never names an unregistered
+ * handle), so the model does not refuse the command: it counts the QP in
+ * stats.bad_qs_handles and logs a guest error. A QP in IDLE may carry any
+ * handle (the stock irdma creates QPs before their qset exists).
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <endian.h>
@@ -179,6 +187,21 @@ static bool roce_type(E810Core *core, unsigned type, E810CqpResult *res)
     return true;
 }
 
+/* A QP that may transmit is on a live RDMA qset (see the top). */
+static void check_qs_handle(E810Core *core, const E810Qp *qp, uint32_t id)
+{
+    if (qp->state != E810_QP_STATE_RTR && qp->state != E810_QP_STATE_RTS &&
+        qp->state != E810_QP_STATE_SQD) {
+        return;
+    }
+    if (e810_sched_rdma_qset_live(core, qp->qs_handle)) {
+        return;
+    }
+    core->rdma.stats.bad_qs_handles++;
+    e810_core_log(core, E810_LOG_GUEST_ERROR, "QP %u: QS handle %u is no "
+                  "RDMA qset of this function", id, qp->qs_handle);
+}
+
 void e810_op_create_qp(E810Core *core, const E810CqpWqe *w,
                        E810CqpResult *res)
 {
@@ -242,6 +265,7 @@ void e810_op_modify_qp(E810Core *core, const E810CqpWqe *w,
         qp->state = next;
         e810_dp_qp_state(core, qp, old);
     }
+    check_qs_handle(core, qp, id);
 }
 
 void e810_op_destroy_qp(E810Core *core, const E810CqpWqe *w,
@@ -338,6 +362,7 @@ void e810_op_resume_qp(E810Core *core, const E810CqpWqe *w,
     qp->qs_handle = FIELD_GET(E810_CQPSQ_RESUMEQP_QSHANDLE,
                               e810_wqe(w, E810_CQPSQ_RESUMEQP_QS_OFF)) &
                     0x3ff;
+    check_qs_handle(core, qp, qp - core->rdma.qp);
     /* Doorbells rung while suspended were not served. */
     e810_dp_sq_kick(core, qp - core->rdma.qp);
 }

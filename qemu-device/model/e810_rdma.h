@@ -351,6 +351,7 @@ typedef struct E810RdmaStats {
     uint64_t cq_overflows;
     uint64_t events_dropped;    /* CEQE for a missing or invalid CEQ */
     uint64_t bad_doorbells;
+    uint64_t bad_qs_handles;    /* transmitting QPs on no live RDMA qset */
     /* data path */
     uint64_t sq_wqes;           /* SQ WQEs fetched */
     uint64_t sq_bad_wqes;       /* malformed or with a bad opcode */

@@ -101,6 +101,8 @@ static const E810RegInfo e810_regs[] = {
     R(PFINT_OICR_CTL, E810_PFINT_OICR_CTL, 0, 0, E810_RST_CORER, PLAIN),
     R(PFINT_AEQCTL, E810_PFINT_AEQCTL, 0, 0, E810_RST_CORER, PLAIN),
     R(GLINT_CTL,    E810_GLINT_CTL, 0, 0, E810_RST_CORER, PLAIN),
+    /* Kept equal to the applied ETS map by e810_sched.c. */
+    R(PRTDCB_TUP2TC, E810_PRTDCB_TUP2TC, 0, RO, E810_RST_PFR, PLAIN),
     /*
      * VF mailbox, PF side: no VF ever sends, so the rings only hold what
      * the driver programs (EMPR domain like the admin queue).

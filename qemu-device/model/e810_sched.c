@@ -85,6 +85,12 @@ static uint16_t node_index(E810Sched *s, const E810SchedNode *n)
     return (uint16_t)(n - s->node);
 }
 
+bool e810_sched_rdma_qset_live(const E810Core *core, uint16_t qset_id)
+{
+    return find_leaf((E810Sched *)&core->sched, E810_SCHED_OWNER_RDMA,
+                     qset_id) != NULL;
+}
+
 /* OK when @n more children fit under @parent (and in the layer below). */
 static enum e810_aq_rc room_under(E810Sched *s, const E810SchedNode *parent,
                                   unsigned n)
@@ -216,17 +222,26 @@ static void build_default(E810Sched *s)
     }
 }
 
+/* PRTDCB_TUP2TC shows the user priority map the firmware applied. */
+static void sync_tup2tc(E810Core *core)
+{
+    *e810_regfile_ptr(&core->regs, E810_PRTDCB_TUP2TC) =
+        core->sched.ets_up2tc;
+}
+
 void e810_sched_reset(E810Core *core, E810ResetSource level)
 {
     uint64_t commands = level == E810_RST_POR ? 0 : core->sched.commands;
 
     build_default(&core->sched);
     core->sched.commands = commands;
+    sync_tup2tc(core);
 }
 
 void e810_sched_clear_pf_config(E810Core *core)
 {
     build_default(&core->sched);
+    sync_tup2tc(core);
 }
 
 bool e810_sched_set_tcs(E810Core *core, uint8_t tc_map)
@@ -262,6 +277,7 @@ bool e810_sched_set_ets(E810Core *core, uint8_t tc_map, uint32_t up2tc,
     unsigned tc;
 
     s->ets_up2tc = up2tc & 0xffffff;
+    sync_tup2tc(core);
     for (tc = 0; tc < E810_SCHED_MAX_TCS; tc++) {
         s->ets_bw[tc] = (tc_map | 1) & (1u << tc) ? tc_bw[tc] : 0;
     }

@@ -101,4 +101,10 @@ bool e810_sched_set_ets(struct E810Core *core, uint8_t tc_map,
 const E810SchedNode *e810_sched_find(const struct E810Core *core,
                                      uint32_t teid);
 
+/*
+ * An RDMA qset with id @qset_id (0x0C33 tx_qset_id, the QS handle the RDMA
+ * driver got from WORK_SCHED_NODE) is a leaf of this function's tree.
+ */
+bool e810_sched_rdma_qset_live(const struct E810Core *core, uint16_t qset_id);
+
 #endif /* E810_SCHED_H_MODEL */

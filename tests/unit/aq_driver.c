@@ -179,6 +179,52 @@ uint16_t aq_add_txq(Harness *h, AqDriver *aq, uint32_t parent, uint16_t q,
     return rc;
 }
 
+uint16_t aq_add_rdma_qset(Harness *h, AqDriver *aq, uint32_t parent,
+                          uint16_t id, uint32_t *teid)
+{
+    struct {
+        struct e810_aqc_add_rdma_qset_grp grp;
+        struct e810_aqc_add_rdma_qset_perq q;
+    } __attribute__((packed)) b;
+    struct e810_aq_desc d = aq_desc(E810_AQC_ADD_RDMA_QSET);
+    uint16_t rc;
+
+    memset(&b, 0, sizeof(b));
+    ((struct e810_aqc_add_rdma_qset *)d.params.raw)->num_qset_grps = 1;
+    d.flags |= htole16(E810_AQ_FLAG_RD);
+    b.grp.parent_teid = htole32(parent);
+    b.grp.num_qsets = htole16(1);
+    b.q.tx_qset_id = htole16(id);
+    b.q.info.valid_sections = E810_AQC_ELEM_VALID_GENERIC;
+    rc = aq_send(h, aq, &d, &b, sizeof(b));
+    if (teid) {
+        *teid = le32toh(b.q.qset_teid);
+    }
+    return rc;
+}
+
+uint16_t aq_dis_rdma_qset(Harness *h, AqDriver *aq, uint32_t parent,
+                          uint16_t id)
+{
+    struct {
+        struct e810_aqc_dis_txq_item it;
+        uint16_t id;
+        uint16_t pad;
+    } __attribute__((packed)) b;
+    struct e810_aq_desc d = aq_desc(E810_AQC_DIS_TXQS);
+    struct e810_aqc_dis_txqs *p = (void *)d.params.raw;
+
+    memset(&b, 0, sizeof(b));
+    b.it.parent_teid = htole32(parent);
+    b.it.num_qs = 1;
+    b.id = htole16(id | E810_AQC_Q_DIS_BUF_ELEM_TYPE_RDMA_QSET);
+    d.flags |= htole16(E810_AQ_FLAG_RD);
+    p->num_entries = 1;
+    p->cmd_type = E810_AQC_Q_DIS_CMD_FLUSH_PIPE;
+    /* One id: no padding (ice_aq_dis_lan_txq()). */
+    return aq_send(h, aq, &d, &b, sizeof(b.it) + 2);
+}
+
 /* 0x02A0 with one Tx MAC rule from @vsi for @da, as ice_fill_sw_rule(). */
 void aq_add_mac_rule(Harness *h, AqDriver *aq, uint16_t vsi,
                      const uint8_t da[6])

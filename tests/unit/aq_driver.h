@@ -54,6 +54,18 @@ uint32_t aq_sched_qgrp(Harness *h, AqDriver *aq);
 uint16_t aq_add_txq(Harness *h, AqDriver *aq, uint32_t parent, uint16_t q,
                     const uint8_t *ctx, uint32_t *teid);
 
+/*
+ * 0x0C33 with RDMA qset @id under the queue-group node @parent (as
+ * ice_ena_vsi_rdma_qset()); the leaf's TEID into @teid if not NULL.
+ * Returns the AQ return code.
+ */
+uint16_t aq_add_rdma_qset(Harness *h, AqDriver *aq, uint32_t parent,
+                          uint16_t id, uint32_t *teid);
+
+/* 0x0C31 removing RDMA qset @id from under @parent (ice_dis_vsi_rdma_qset()). */
+uint16_t aq_dis_rdma_qset(Harness *h, AqDriver *aq, uint32_t parent,
+                          uint16_t id);
+
 /* 0x02A0 with one Tx MAC rule from @vsi for @da, as ice_fill_sw_rule(). */
 void aq_add_mac_rule(Harness *h, AqDriver *aq, uint16_t vsi,
                      const uint8_t da[6]);

@@ -10,9 +10,11 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "e810_core.h"
+#include "aq_driver.h"
 #include "rdma_driver.h"
 
 #define QP_COMPL_CTX    0xdead0000beef0000ull
@@ -296,6 +298,73 @@ static void test_suspend_resume(void **state)
                              NULL).minor, E810_CQP_MIN_BAD_STATE);
 }
 
+/*
+ * A QP that may transmit must be on an RDMA qset the function added
+ * (0x0C33 tx_qset_id = the QS handle): otherwise the command still
+ * succeeds (what hardware does is not documented) but the model counts
+ * it and logs a guest error. IDLE QPs are not checked.
+ */
+static void test_qs_handle_check(void **state)
+{
+    Fixture *f = *state;
+    E810Rdma *r = &f->h->core.rdma;
+    uint64_t q[8] = { 0 };
+    AqDriver aq;
+    uint32_t qg;
+    unsigned ge;
+
+    aq_init(f->h, &aq);
+    qg = aq_sched_qgrp(f->h, &aq);
+    write_ctx(f, 4, 3, 3, 4, 0);               /* QS handle 7 */
+    ge = f->h->log_guest_error;
+    assert_false(qp_op(f, E810_CQP_OP_CREATE_QP, 6, E810_QP_TYPE_ROCE_RC,
+                       E810_QP_STATE_IDLE, 0).error);
+    assert_int_equal(r->stats.bad_qs_handles, 0);
+    /* RTS on a handle no qset has: done, counted, logged. */
+    assert_false(qp_op(f, E810_CQP_OP_MODIFY_QP, 6, E810_QP_TYPE_ROCE_RC,
+                       E810_QP_STATE_RTS, 0).error);
+    assert_int_equal(e810_qp_get(&f->h->core, 6)->state, E810_QP_STATE_RTS);
+    assert_int_equal(r->stats.bad_qs_handles, 1);
+    assert_int_equal(f->h->log_guest_error, ge + 1);
+    assert_non_null(strstr(f->h->last_log, "QS handle 7"));
+
+    /* With qset 7 added the same context passes. */
+    assert_int_equal(aq_add_rdma_qset(f->h, &aq, qg, 7, NULL),
+                     E810_AQ_RC_OK);
+    assert_false(qp_op(f, E810_CQP_OP_MODIFY_QP, 6, E810_QP_TYPE_ROCE_RC,
+                       0, 0).error);
+    assert_int_equal(r->stats.bad_qs_handles, 1);
+
+    /* RESUME_QP moving the QP to a handle without a qset ... */
+    assert_false(rd_exec(&f->d, E810_CQP_OP_SUSPEND_QP,
+                         FIELD_PREP(E810_CQPSQ_SUSPENDQP_QPID, 6),
+                         NULL).error);
+    q[E810_QW(E810_CQPSQ_RESUMEQP_QS_OFF)] = 9;
+    assert_false(rd_exec(&f->d, E810_CQP_OP_RESUME_QP,
+                         FIELD_PREP(E810_CQPSQ_RESUMEQP_QPID, 6), q).error);
+    assert_int_equal(r->stats.bad_qs_handles, 2);
+    /* ... and to one with a qset. */
+    assert_int_equal(aq_add_rdma_qset(f->h, &aq, qg, 9, NULL),
+                     E810_AQ_RC_OK);
+    assert_false(rd_exec(&f->d, E810_CQP_OP_SUSPEND_QP,
+                         FIELD_PREP(E810_CQPSQ_SUSPENDQP_QPID, 6),
+                         NULL).error);
+    assert_false(rd_exec(&f->d, E810_CQP_OP_RESUME_QP,
+                         FIELD_PREP(E810_CQPSQ_RESUMEQP_QPID, 6), q).error);
+    assert_int_equal(e810_qp_get(&f->h->core, 6)->qs_handle, 9);
+    assert_int_equal(r->stats.bad_qs_handles, 2);
+
+    /* Qset 7 removed: a reload of the (handle 7) context counts again. */
+    assert_int_equal(aq_dis_rdma_qset(f->h, &aq, qg, 7), E810_AQ_RC_OK);
+    assert_false(qp_op(f, E810_CQP_OP_MODIFY_QP, 6, E810_QP_TYPE_ROCE_RC,
+                       0, 0).error);
+    assert_int_equal(r->stats.bad_qs_handles, 3);
+    /* A QP going to ERROR is not checked. */
+    assert_false(qp_op(f, E810_CQP_OP_MODIFY_QP, 6, E810_QP_TYPE_ROCE_RC,
+                       E810_QP_STATE_ERROR, 0).error);
+    assert_int_equal(r->stats.bad_qs_handles, 3);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -307,6 +376,7 @@ int main(void)
         T(test_upload_context),
         T(test_flush_and_gen_ae),
         T(test_suspend_resume),
+        T(test_qs_handle_check),
     };
 
     cmocka_set_message_output(CM_OUTPUT_TAP);

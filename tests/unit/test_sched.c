@@ -722,12 +722,17 @@ static void test_port_ets(void **state)
     assert_int_equal(e.tc_valid_bits, 0x05);
     assert_int_equal(le32toh(e.tc_node_teid[2]), tc2);
     assert_int_equal(le32toh(e.up2tc), 2u << 9);
+    /* ... and PRTDCB_TUP2TC, which ice_get_qos_params() reads. */
+    assert_int_equal(rd32(f->h, E810_PRTDCB_TUP2TC), 2u << 9);
     assert_int_equal(e.tc_bw_share[0], 70);
     assert_int_equal(e.tc_bw_share[2], 30);
     assert_false(e810_sched_set_tcs(&f->h->core, 0x01));
     assert_int_equal(del_node(f, tc2, n), E810_AQ_RC_OK);
     assert_true(e810_sched_set_tcs(&f->h->core, 0x01));
     assert_int_equal(get_elem(f, tc2, &el), E810_AQ_RC_ENOENT);
+    /* 0x02A4 (and a PF reset) forget the DCB map. */
+    e810_sched_clear_pf_config(&f->h->core);
+    assert_int_equal(rd32(f->h, E810_PRTDCB_TUP2TC), 0);
 }
 
 /* The PF's nodes and leaves, then 0x02A4 / PF reset / CORER. */

@@ -9,7 +9,8 @@
  * ice stays in this file; the rest of the driver sees struct irdma_pci_f.
  *
  * ice's exported services (ice_rdma_update_vsi_filter(),
- * ice_rdma_request_reset(), ice_get_qos_params()) are looked up for each
+ * ice_rdma_request_reset(), ice_get_qos_params(), ice_add_rdma_qset(),
+ * ice_del_rdma_qset()) are looked up for each
  * call with symbol_get(): a link-time dependency would make irdma.ko load
  * ice.ko under ice_lite too, and holding them while bound would keep ice
  * from unloading. While one of its auxiliary devices is bound to us, ice
@@ -65,6 +66,42 @@ static int irdma_ice_vsi_filter(struct irdma_pci_f *rf, bool enable)
 static int irdma_ice_request_reset(struct irdma_pci_f *rf)
 {
 	return irdma_ice_call(ice_rdma_request_reset, rf->ice_pf, IIDC_PFR);
+}
+
+/*
+ * Parent service: an RDMA qset of traffic class @tc (ice_add_rdma_qset():
+ * a Tx scheduler leaf named @qs_handle under the main VSI's TC node).
+ * vport_id is the VSI's hardware number, as upstream's
+ * irdma_lan_register_qset() passes it (ice_del_rdma_qset() looks it up).
+ */
+static int irdma_ice_add_qset(struct irdma_pci_f *rf, u8 tc, u16 qs_handle,
+			      u32 *teid)
+{
+	struct iidc_rdma_qset_params qset = {
+		.qs_handle = qs_handle,
+		.vport_id = rf->vsi_id,
+		.tc = tc,
+	};
+	int err;
+
+	err = irdma_ice_call(ice_add_rdma_qset, rf->ice_pf, &qset);
+	if (!err)
+		*teid = qset.teid;
+	return err;
+}
+
+/* Parent service: remove a qset irdma_ice_add_qset() registered. */
+static int irdma_ice_del_qset(struct irdma_pci_f *rf, u8 tc, u16 qs_handle,
+			      u32 teid)
+{
+	struct iidc_rdma_qset_params qset = {
+		.teid = teid,
+		.qs_handle = qs_handle,
+		.vport_id = rf->vsi_id,
+		.tc = tc,
+	};
+
+	return irdma_ice_call(ice_del_rdma_qset, rf->ice_pf, &qset);
 }
 
 /* The parent's QoS (DCBX configuration, PRTDCB_TUP2TC) in our terms. */
@@ -222,6 +259,8 @@ static int irdma_ice_probe(struct auxiliary_device *adev,
 	rf->vsi_id = vsi->vsi_num;
 	rf->vsi_filter = irdma_ice_vsi_filter;
 	rf->request_reset = irdma_ice_request_reset;
+	rf->add_qset = irdma_ice_add_qset;
+	rf->del_qset = irdma_ice_del_qset;
 	rf->ice_pf = pf;
 	return irdma_bind(rf, &qos);
 }

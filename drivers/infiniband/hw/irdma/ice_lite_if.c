@@ -44,6 +44,39 @@ static int irdma_ice_lite_request_reset(struct irdma_pci_f *rf)
 	return info->ops->request_reset(info, ICE_LITE_RDMA_FUNC_RESET);
 }
 
+/* Parent service: an RDMA qset (Tx scheduler leaf) of traffic class @tc. */
+static int irdma_ice_lite_add_qset(struct irdma_pci_f *rf, u8 tc,
+				   u16 qs_handle, u32 *teid)
+{
+	struct ice_lite_rdma_dev_info *info = rf->ice_lite_info;
+	struct ice_lite_rdma_qset qset = {
+		.qs_handle = qs_handle,
+		.vport_id = info->vport_id,
+		.tc = tc,
+	};
+	int err;
+
+	err = info->ops->add_qset(info, &qset);
+	if (!err)
+		*teid = qset.teid;
+	return err;
+}
+
+/* Parent service: remove a qset irdma_ice_lite_add_qset() registered. */
+static int irdma_ice_lite_del_qset(struct irdma_pci_f *rf, u8 tc,
+				   u16 qs_handle, u32 teid)
+{
+	struct ice_lite_rdma_dev_info *info = rf->ice_lite_info;
+	struct ice_lite_rdma_qset qset = {
+		.teid = teid,
+		.qs_handle = qs_handle,
+		.vport_id = info->vport_id,
+		.tc = tc,
+	};
+
+	return info->ops->del_qset(info, &qset);
+}
+
 /* The parent's QoS in the driver's own terms. */
 static void irdma_ice_lite_qos(const struct ice_lite_rdma_dev_info *info,
 			       struct irdma_qos *qos)
@@ -162,6 +195,8 @@ static int irdma_ice_lite_probe(struct auxiliary_device *adev,
 	rf->vsi_id = info->vport_id;
 	rf->vsi_filter = irdma_ice_lite_vsi_filter;
 	rf->request_reset = irdma_ice_lite_request_reset;
+	rf->add_qset = irdma_ice_lite_add_qset;
+	rf->del_qset = irdma_ice_lite_del_qset;
 	rf->ice_lite_info = info;
 	irdma_ice_lite_qos(info, &qos);
 	return irdma_bind(rf, &qos);

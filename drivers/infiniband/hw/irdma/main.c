@@ -211,6 +211,7 @@ static void irdma_unwind(struct irdma_pci_f *rf)
 		irdma_ib_unregister(rf);
 		fallthrough;
 	case IRDMA_INIT_VSI_FILTER:
+		irdma_ws_reset(rf);
 		if (!rf->resetting)
 			rf->vsi_filter(rf, false);
 		fallthrough;
@@ -371,6 +372,7 @@ int irdma_bind(struct irdma_pci_f *rf, const struct irdma_qos *qos)
 	int err;
 
 	irdma_tc_init(rf, qos);
+	irdma_ws_init(rf);
 	auxiliary_set_drvdata(rf->adev, rf);
 
 	err = irdma_probe_pf(rf);
@@ -383,6 +385,7 @@ int irdma_bind(struct irdma_pci_f *rf, const struct irdma_qos *qos)
 
 err_tc_fini:
 	auxiliary_set_drvdata(rf->adev, NULL);
+	irdma_ws_fini(rf);
 	irdma_tc_fini(rf);
 	kfree(rf);
 	return err;
@@ -400,6 +403,7 @@ void irdma_unbind(struct irdma_pci_f *rf)
 
 	irdma_remove_pf(rf);
 	auxiliary_set_drvdata(adev, NULL);
+	irdma_ws_fini(rf);
 	irdma_tc_fini(rf);
 	kfree(rf);
 }

@@ -287,13 +287,13 @@ struct irdma_qos {
  * @suspended: bitmap of the QP ids this change suspended (@nbits bits)
  * @nbits: bits in @suspended
  * @qos: QoS last read from the parent
- * @rdma_tc: traffic class of user priority 0, which RDMA traffic uses
- * @qs_handle: QS handle RESUME_QP carries (the driver registers no qsets
- *	of its own yet, so every QP context carries handle 0)
+ * @rdma_tc: traffic class of user priority 0 (the default priority)
+ * @moved: QPs a change moved to another qset (ws.c)
  * @changes: BEFORE_TC_CHANGE events handled
  * @suspends: SUSPEND_QP requests the device accepted
  * @suspend_aes: AEs 0x0900 seen (late ones too)
  * @resumes: RESUME_QP requests the device accepted
+ * @resumed: RESUME_QP requests accepted in the change being finished
  * @timeouts: changes whose suspend AEs did not all arrive in time
  * @errors: SUSPEND_QP / RESUME_QP requests the device refused
  */
@@ -306,12 +306,51 @@ struct irdma_tc {
 	u32 nbits;
 	struct irdma_qos qos;
 	u8 rdma_tc;
-	u16 qs_handle;
+	u64 moved;
 	u64 changes;
 	u64 suspends;
 	atomic64_t suspend_aes;
 	u64 resumes;
+	u32 resumed;
 	u64 timeouts;
+	u64 errors;
+};
+
+/**
+ * struct irdma_ws_leaf - the RDMA qset of one traffic class (ws.c)
+ * @node: its work-scheduler node id (0: no leaf)
+ * @qs_handle: what the device returned for it; QP contexts carry it
+ * @teid: the parent's Tx scheduler node for it
+ * @refs: QPs using it
+ */
+struct irdma_ws_leaf {
+	u16 node;
+	u16 qs_handle;
+	u32 teid;
+	u32 refs;
+};
+
+/**
+ * struct irdma_ws - the work-scheduler tree (ws.c)
+ * @lock: protects everything here and the QPs' qset fields
+ * @ids: node ids 1.. (the root is 0)
+ * @root: the root node exists
+ * @vsi_node: id of the VSI's node (0: none)
+ * @leaf: per traffic class
+ * @qps: the QPs holding a leaf (struct irdma_qp.ws_link)
+ * @adds: leaves made
+ * @removes: leaves removed
+ * @errors: leaves that could not be made
+ */
+struct irdma_ws {
+	struct mutex lock;	/* everything here */
+	struct ida ids;
+	bool root;
+	u16 vsi_node;
+	struct irdma_ws_leaf leaf[IRDMA_MAX_UP];
+	struct list_head qps;
+	u64 adds;
+	u64 removes;
 	u64 errors;
 };
 
@@ -397,6 +436,9 @@ static inline struct irdma_pd *to_irdma_pd(struct ib_pd *ibpd)
  * @vsi_id: hardware number of the parent's VSI
  * @vsi_filter: parent service: RoCEv2 VSI filter on/off
  * @request_reset: parent service: schedule a function reset
+ * @add_qset: parent service: register the RDMA qset @qs_handle of traffic
+ *	class @tc (a Tx scheduler leaf), returning its TEID
+ * @del_qset: parent service: remove a qset @add_qset registered
  * @state: how far the bring-up got
  * @resetting: the parent resets the function: skip device commands
  * @fw_major: firmware version from QUERY_RDMA_FEATURES
@@ -417,6 +459,7 @@ static inline struct irdma_pd *to_irdma_pd(struct ib_pd *ibpd)
  * @cqs: verbs CQs by CQ id (the id is also the CQ context in CEQEs)
  * @qps: verbs QPs by QP id (AEQEs and CQEs name QPs by id)
  * @tc: traffic-class changes (suspend/resume)
+ * @ws: the work-scheduler tree and the RDMA qsets
  *
  * The core code never looks at the parent; each parent kind has its own
  * *_if.c file that fills the generic fields and owns its parent pointer.
@@ -435,6 +478,10 @@ struct irdma_pci_f {
 	u16 vsi_id;
 	int (*vsi_filter)(struct irdma_pci_f *rf, bool enable);
 	int (*request_reset)(struct irdma_pci_f *rf);
+	int (*add_qset)(struct irdma_pci_f *rf, u8 tc, u16 qs_handle,
+			u32 *teid);
+	int (*del_qset)(struct irdma_pci_f *rf, u8 tc, u16 qs_handle,
+			u32 teid);
 	enum irdma_init_state state;
 	bool resetting;
 	u16 fw_major;
@@ -455,6 +502,7 @@ struct irdma_pci_f {
 	struct xarray cqs;
 	struct xarray qps;
 	struct irdma_tc tc;
+	struct irdma_ws ws;
 };
 
 static inline struct device *irdma_rf_to_dev(struct irdma_pci_f *rf)
@@ -574,6 +622,15 @@ void irdma_tc_after(struct irdma_pci_f *rf, const struct irdma_qos *qos);
 void irdma_tc_suspend_ae(struct irdma_pci_f *rf, u32 qp_id);
 int irdma_tc_wait_idle(struct irdma_pci_f *rf);
 int irdma_tc_show(struct seq_file *m, struct irdma_pci_f *rf);
+
+/* ws.c: work-scheduler tree, RDMA qsets (QPs: qp.h) */
+void irdma_ws_init(struct irdma_pci_f *rf);
+void irdma_ws_reset(struct irdma_pci_f *rf);
+void irdma_ws_fini(struct irdma_pci_f *rf);
+u32 irdma_ws_tc_changed(struct irdma_pci_f *rf, unsigned long *suspended,
+			u32 nbits,
+			int (*resume)(struct irdma_pci_f *rf, u32 id, u16 qs));
+void irdma_ws_show(struct seq_file *m, struct irdma_pci_f *rf);
 
 /* debugfs.c */
 void irdma_dbg_init(void);

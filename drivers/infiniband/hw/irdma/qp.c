@@ -473,13 +473,25 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->attr.port_num = 1;
 	qp->attr.path_mtu = IB_MTU_1024;
 	qp->sq_sig_type = init->sq_sig_type;
+	/*
+	 * Priority 0 until an address vector says otherwise (upstream
+	 * irdma_create_qp()); its qset is made now if it is the first.
+	 */
+	err = irdma_tc_wait_idle(rf);
+	if (!err)
+		err = irdma_ws_qp_attach(qp, 0);
+	if (err) {
+		ibdev_err(ibqp->device, "QP %u: no RDMA qset for priority 0: %d\n",
+			  id, err);
+		goto err_mem;
+	}
 	irdma_qp_ctx_write(qp);
 	err = irdma_qp_cqp(qp, E810_CQP_OP_CREATE_QP,
 			   E810_CQPSQ_QP_CQNUMVALID | E810_CQPSQ_QP_MACVALID |
 			   FIELD_PREP(E810_CQPSQ_QP_NEXTIWSTATE,
 				      E810_QP_STATE_IDLE));
 	if (err)
-		goto err_mem;
+		goto err_ws;
 	qp->hw_state = E810_QP_STATE_IDLE;
 
 	if (udata) {
@@ -504,6 +516,8 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 
 err_destroy:
 	irdma_qp_cqp(qp, E810_CQP_OP_DESTROY_QP, 0);
+err_ws:
+	irdma_ws_qp_detach(qp);
 err_mem:
 	if (udata)
 		irdma_qbuf_release(uctx, qp->qb);
@@ -541,6 +555,7 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 		ibdev_warn(ibqp->device, "QP %u: DESTROY_QP failed\n",
 			   qp->qp_id);
 	mutex_unlock(&qp->mutex);
+	irdma_ws_qp_detach(qp);
 	xa_erase(&rf->qps, qp->qp_id);
 	if (qp->user)
 		irdma_qbuf_release(qp->uctx, qp->qb);
@@ -778,6 +793,7 @@ int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	struct irdma_qp_av av, saved_av;
 	enum ib_qp_state cur, new;
 	bool new_av = false;
+	u8 saved_up;
 	int err;
 
 	if (udata && udata->inlen) {
@@ -831,6 +847,17 @@ int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 
 	saved_attr = qp->attr;
 	saved_av = qp->av;
+	saved_up = qp->user_pri;
+	if (new_av) {
+		/* The GRH's traffic class picks the priority and its qset. */
+		err = irdma_ws_qp_set_up(qp, irdma_ws_up(av.tclass));
+		if (err) {
+			ibdev_err(ibqp->device, "QP %u: no RDMA qset for priority %u: %d\n",
+				  qp->qp_id, irdma_ws_up(av.tclass), err);
+			irdma_arp_put(qp->rf, av.arp_idx);
+			goto out;
+		}
+	}
 	irdma_qp_save_attr(qp, attr, mask);
 	if (new_av)
 		qp->av = av;
@@ -847,8 +874,10 @@ int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	if (err) {
 		qp->attr = saved_attr;
 		qp->av = saved_av;
-		if (new_av)
+		if (new_av) {
 			irdma_arp_put(qp->rf, av.arp_idx);
+			irdma_ws_qp_set_up(qp, saved_up);
+		}
 		goto out;
 	}
 	if (new_av && saved_av.arp_idx >= 0)

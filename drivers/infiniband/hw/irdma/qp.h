@@ -107,6 +107,10 @@ struct irdma_qp_av {
  * @mutex: serializes modify/destroy
  * @ae_work: moves the QP to ERR after a fatal AE
  * @last_ae: last AE code seen
+ * @user_pri: user priority of the QP's traffic (ws.c)
+ * @ws_tc: traffic class whose qset the QP holds (ws.c)
+ * @qs_handle: QS handle of that qset, written into the context
+ * @ws_link: entry in rf->ws.qps
  */
 struct irdma_qp {
 	struct ib_qp ibqp;
@@ -148,6 +152,10 @@ struct irdma_qp {
 	struct mutex mutex;	/* modify, destroy */
 	struct work_struct ae_work;
 	u16 last_ae;
+	u8 user_pri;
+	u8 ws_tc;
+	u16 qs_handle;
+	struct list_head ws_link;
 };
 
 static inline struct irdma_qp *to_irdma_qp(struct ib_qp *ibqp)
@@ -184,6 +192,12 @@ u8 irdma_wqe_shift(u32 sge, u32 inline_len);
 int irdma_poll_one(struct irdma_cq *cq, struct ib_wc *wc);
 int irdma_flush_one(struct irdma_cq *cq, struct ib_wc *wc);
 bool irdma_kring_pending(struct irdma_qp *qp);
+
+/* ws.c */
+u8 irdma_ws_up(u8 tclass);
+int irdma_ws_qp_attach(struct irdma_qp *qp, u8 up);
+void irdma_ws_qp_detach(struct irdma_qp *qp);
+int irdma_ws_qp_set_up(struct irdma_qp *qp, u8 up);
 
 /* restrack_qp.c */
 int irdma_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);

@@ -148,6 +148,9 @@ void irdma_qp_ctx_write(struct irdma_qp *qp)
 			 E810_QPC_PRIVEN;
 	c[E810_QW(E810_QPC_FLAGS_OFF)] = flags;
 	c[E810_QW(E810_QPC_COMPL_CTX_OFF)] = qp->compl_ctx;
+	/* The qset of the QP's priority (ws.c, irdma_sc_qp_setctx_roce()). */
+	c[E810_QW(E810_QPC_QS_OFF)] =
+		FIELD_PREP(E810_QPC_QSHANDLE, READ_ONCE(qp->qs_handle));
 	if (av->valid && av->arp_idx >= 0)
 		c[E810_QW(E810_QPC_REMEP_OFF)] =
 			FIELD_PREP(E810_QPC_REMENDPOINTIDX, av->arp_idx);

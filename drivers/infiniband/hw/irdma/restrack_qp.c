@@ -45,7 +45,10 @@ int irdma_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 						  "user-contig") : "kernel") ||
 	    rdma_nl_put_driver_u64_hex(msg, "sq_addr", qp->sq_addr) ||
 	    rdma_nl_put_driver_u64_hex(msg, "rq_addr", qp->rq_addr) ||
-	    rdma_nl_put_driver_u32_hex(msg, "last_ae", qp->last_ae))
+	    rdma_nl_put_driver_u32_hex(msg, "last_ae", qp->last_ae) ||
+	    rdma_nl_put_driver_u32(msg, "user_pri", qp->user_pri) ||
+	    rdma_nl_put_driver_u32(msg, "tc", qp->ws_tc) ||
+	    rdma_nl_put_driver_u32(msg, "qs_handle", READ_ONCE(qp->qs_handle)))
 		goto err;
 	if (qp->av.valid && qp->av.arp_idx >= 0 &&
 	    rdma_nl_put_driver_u32(msg, "arp_idx", qp->av.arp_idx))

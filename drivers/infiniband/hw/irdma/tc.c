@@ -8,9 +8,10 @@
  * complete" of each one (facts 2.2 and 4.4). The CQP completion and the AE
  * arrive in either order, so the count of outstanding suspends is raised
  * before each request and lowered by the AE. After AFTER_TC_CHANGE the
- * QoS is read again and each suspended QP gets RESUME_QP (0x2A) with the
- * QS handle of its traffic class; doorbells rung in between are served
- * then (the device remembered them).
+ * QoS is read again, every QP moves to the qset of its priority's new
+ * traffic class (ws.c) and each suspended QP gets RESUME_QP (0x2A) with
+ * that qset's QS handle; doorbells rung in between are served then (the
+ * device remembered them).
  */
 
 #include <linux/bitmap.h>
@@ -201,6 +202,29 @@ void irdma_tc_before(struct irdma_pci_f *rf)
 	mutex_unlock(&tc->lock);
 }
 
+/* RESUME_QP of QP @id on the qset @qs (from irdma_ws_tc_changed()). */
+static int irdma_tc_resume(struct irdma_pci_f *rf, u32 id, u16 qs)
+{
+	struct irdma_tc *tc = &rf->tc;
+	u64 q[8] = { };
+	int err;
+
+	q[E810_QW(E810_CQPSQ_RESUMEQP_QS_OFF)] =
+		FIELD_PREP(E810_CQPSQ_RESUMEQP_QSHANDLE, qs);
+	err = irdma_cqp_exec(rf, E810_CQP_OP_RESUME_QP,
+			     FIELD_PREP(E810_CQPSQ_RESUMEQP_QPID, id), q, NULL);
+	if (err) {
+		/* A QP destroyed while suspended is no error. */
+		tc->errors++;
+		dev_dbg(irdma_rf_to_dev(rf), "TC: RESUME_QP %u failed: %d\n",
+			id, err);
+		return err;
+	}
+	tc->resumes++;
+	tc->resumed++;
+	return 0;
+}
+
 /**
  * irdma_tc_after() - AFTER_TC_CHANGE: new QoS, resume the suspended QPs
  * @rf: per-function state
@@ -212,49 +236,31 @@ void irdma_tc_after(struct irdma_pci_f *rf, const struct irdma_qos *qos)
 {
 	struct ib_device *ibdev = rf->iwdev ? &rf->iwdev->ibdev : NULL;
 	struct irdma_tc *tc = &rf->tc;
-	u32 resumed = 0;
-	unsigned long id;
+	u32 resumed, moved;
 	u8 old_tc;
-	int err;
 
 	mutex_lock(&tc->lock);
 	old_tc = tc->rdma_tc;
+	/* QPs being created or modified read the QoS under ws.lock. */
+	mutex_lock(&rf->ws.lock);
 	irdma_tc_set_qos(rf, qos);
+	mutex_unlock(&rf->ws.lock);
 	tc->rdma_tc = tc->qos.up2tc[0];
 	if (ibdev && tc->rdma_tc != old_tc)
 		ibdev_info(ibdev, "TC: RDMA priority 0 moves from TC %u to TC %u\n",
 			   old_tc, tc->rdma_tc);
-	/*
-	 * With a qset per traffic class the handle would change with
-	 * rdma_tc here; the driver has none yet, the contexts carry 0.
-	 */
-
-	for_each_set_bit(id, tc->suspended, tc->suspended ? tc->nbits : 0) {
-		u64 q[8] = { };
-
-		q[E810_QW(E810_CQPSQ_RESUMEQP_QS_OFF)] =
-			FIELD_PREP(E810_CQPSQ_RESUMEQP_QSHANDLE, tc->qs_handle);
-		err = irdma_cqp_exec(rf, E810_CQP_OP_RESUME_QP,
-				     FIELD_PREP(E810_CQPSQ_RESUMEQP_QPID, id),
-				     q, NULL);
-		if (err) {
-			/* A QP destroyed while suspended is no error. */
-			tc->errors++;
-			if (ibdev)
-				ibdev_dbg(ibdev, "TC: RESUME_QP %lu failed: %d\n",
-					  id, err);
-			continue;
-		}
-		tc->resumes++;
-		resumed++;
-	}
+	moved = irdma_ws_tc_changed(rf, tc->suspended, tc->nbits,
+				    irdma_tc_resume);
+	tc->moved += moved;
+	resumed = tc->resumed;
+	tc->resumed = 0;
 	bitmap_free(tc->suspended);
 	tc->suspended = NULL;
 	tc->nbits = 0;
 	WRITE_ONCE(tc->pending, false);
 	if (ibdev)
-		ibdev_info(ibdev, "TC change: %u TCs, %u QPs resumed\n",
-			   tc->qos.num_tc, resumed);
+		ibdev_info(ibdev, "TC change: %u TCs, %u QPs resumed, %u on a new qset\n",
+			   tc->qos.num_tc, resumed, moved);
 	mutex_unlock(&tc->lock);
 	wake_up_all(&tc->wq);
 }
@@ -323,12 +329,13 @@ int irdma_tc_show(struct seq_file *m, struct irdma_pci_f *rf)
 	seq_puts(m, "\nrel_bw");
 	for (i = 0; i < IRDMA_MAX_UP; i++)
 		seq_printf(m, " %u", tc->qos.rel_bw[i]);
-	seq_printf(m, "\nrdma_tc %u\nqs_handle %u\npending %d\n",
-		   tc->rdma_tc, tc->qs_handle, tc->pending);
+	seq_printf(m, "\nrdma_tc %u\npending %d\nmoved %llu\n",
+		   tc->rdma_tc, tc->pending, tc->moved);
 	seq_printf(m, "changes %llu\nsuspends %llu\nsuspend_aes %lld\nresumes %llu\ntimeouts %llu\nerrors %llu\n",
 		   tc->changes, tc->suspends,
 		   (long long)atomic64_read(&tc->suspend_aes), tc->resumes,
 		   tc->timeouts, tc->errors);
+	irdma_ws_show(m, rf);
 	mutex_unlock(&tc->lock);
 	return 0;
 }
