@@ -79,7 +79,12 @@ build() {
 		>"$BLD/build.log" 2>&1 ||
 		{ grep -E 'error|Error' "$BLD/build.log" | head -30; die "QEMU build failed (log: $BLD/build.log)"; }
 	mkdir -p "$BUILD"
-	ln -sfn "$BLD/qemu-system-x86_64" "$OUT"
+	# A copy, not a link: the build tree is shared by every checkout on
+	# the machine, and a rebuild from another worktree must not swap the
+	# binary under this checkout's running VM suite.
+	rm -f "$OUT.tmp"
+	cp "$BLD/qemu-system-x86_64" "$OUT.tmp"
+	mv -f "$OUT.tmp" "$OUT"
 }
 
 mkdir -p "$CACHE"
