@@ -100,6 +100,51 @@ base=$(res_counts)
 echo "baseline: $base"
 [ -r "$cqp" ] || fail "no CQP statistics in debugfs ($cqp)"
 
+# The held objects as root and as an unprivileged user (nobody): the user
+# sees the same objects but no key (ib_core hides lkey/rkey, irdma its
+# STag attribute), and nobody sees a physical address (no driver
+# attribute named *_pa, *_addr or ring).
+check_res_privacy() {
+	local r sel
+	for r in mr qp cq; do
+		sel="dev $ib"
+		[ "$r" = qp ] && sel="link $ib/1"
+		rdma -j -dd resource show $r $sel >/tmp/$r.root.json 2>&1
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+			rdma -j -dd resource show $r $sel >/tmp/$r.user.json 2>&1
+	done
+	python3 - >/tmp/res.priv <<'EOF' || echo "FAIL: the privacy check script failed" >>/tmp/res.priv
+import json
+def load(f):
+    try:
+        return json.load(open(f))
+    except Exception as e:
+        print("FAIL: %s: %s" % (f, e)); return []
+for r in ("mr", "qp", "cq"):
+    root, user = load("/tmp/%s.root.json" % r), load("/tmp/%s.user.json" % r)
+    if len(root) == len(user) and root:
+        print("ok: %s: an unprivileged user sees the same %d objects" % (r, len(root)))
+    else:
+        print("FAIL: %s: root sees %d objects, nobody %d" % (r, len(root), len(user)))
+    for who, objs in (("root", root), ("nobody", user)):
+        bad = sorted({k for o in objs for k in o
+                      if k.endswith("_pa") or k.endswith("_addr") or k == "drv_ring"})
+        print(("FAIL: %s: %s sees address attributes %s" % (r, who, bad)) if bad
+              else "ok: %s: no physical address shown to %s" % (r, who))
+    if r == "mr":
+        keys = sorted({k for o in user for k in o if k in ("drv_stag", "lkey", "rkey")})
+        print(("FAIL: mr: nobody sees keys %s" % keys) if keys
+              else "ok: mr: no STag, lkey or rkey shown to nobody")
+        user_mrs = [o for o in root if o.get("drv_kind") == "user"]
+        have = [o for o in user_mrs if "drv_stag" in o and "rkey" in o]
+        print(("ok: mr: root sees the STag of all %d user MRs" % len(have))
+              if user_mrs and len(have) == len(user_mrs)
+              else "FAIL: mr: root sees the STag of %d of %d user MRs" % (len(have), len(user_mrs)))
+EOF
+	cat /tmp/res.priv
+	E810_FAILS=$((E810_FAILS + $(grep -c '^FAIL' /tmp/res.priv)))
+}
+
 # ---- hold: `rdma resource show` while the objects exist ----------------
 out=/tmp/hold.out
 "$prog" -d "$ib" -l "$LOCAL" -p "$PEER" hold >"$out" 2>&1 &
@@ -269,6 +314,7 @@ else:
 EOF
 	cat /tmp/res.check
 	E810_FAILS=$((E810_FAILS + $(grep -c '^FAIL' /tmp/res.check)))
+	check_res_privacy
 	kill -USR1 "$pid"
 	wait "$pid"
 	st=$?

@@ -70,8 +70,9 @@ static bool irdma_ip_multicast(const struct irdma_ip *ip)
  * rdma_destroy_ah() without the SLEEPABLE flag) cannot wait for the CQP
  * the usual way: they post the op with irdma_cqp_post_async() and poll the
  * CCQ themselves, as the CEQ 0 thread may not get to run meanwhile. The
- * completion callback finds the waiter by request id; a completion that
- * beats the waiter's registration leaves its result as a value entry.
+ * completion callback finds the waiter by request id in the device's own
+ * table (ids are per CQP); a completion that beats the waiter's
+ * registration leaves its result as a value entry.
  */
 #define IRDMA_AH_POLL_STEP_US	5
 #define IRDMA_AH_POLL_MAX_US	2000000U
@@ -80,29 +81,29 @@ struct irdma_ah_wait {
 	int state;	/* 0 pending, 1 done, < 0 errno */
 };
 
-static DEFINE_XARRAY_FLAGS(irdma_ah_waits, XA_FLAGS_LOCK_IRQ);
-
 static void irdma_ah_wait_cb(struct irdma_pci_f *rf, u32 id, int status,
 			     u32 ret_val)
 {
+	struct xarray *waits = &rf->cqp.ah_waits;
 	struct irdma_ah_wait *w;
 	unsigned long flags;
 	int state = status ? -EIO : 1;
 
-	xa_lock_irqsave(&irdma_ah_waits, flags);
-	w = xa_load(&irdma_ah_waits, id);
+	xa_lock_irqsave(waits, flags);
+	w = xa_load(waits, id);
 	if (w && !xa_is_value(w))
 		WRITE_ONCE(w->state, state);
 	else
-		__xa_store(&irdma_ah_waits, id, xa_mk_value(state == 1),
+		__xa_store(waits, id, xa_mk_value(state == 1),
 			   GFP_ATOMIC);
-	xa_unlock_irqrestore(&irdma_ah_waits, flags);
+	xa_unlock_irqrestore(waits, flags);
 }
 
 /* One CQP op posted and polled for without sleeping. */
 static int irdma_ah_cqp_nowait(struct irdma_pci_f *rf, u8 op, u64 hdr,
 			       const u64 *q)
 {
+	struct xarray *waits = &rf->cqp.ah_waits;
 	struct irdma_ah_wait w = { };
 	unsigned long flags;
 	unsigned int us;
@@ -113,15 +114,15 @@ static int irdma_ah_cqp_nowait(struct irdma_pci_f *rf, u8 op, u64 hdr,
 	err = irdma_cqp_post_async(rf, op, hdr, q, irdma_ah_wait_cb, &id);
 	if (err)
 		return err;
-	xa_lock_irqsave(&irdma_ah_waits, flags);
-	e = xa_load(&irdma_ah_waits, id);
+	xa_lock_irqsave(waits, flags);
+	e = xa_load(waits, id);
 	if (xa_is_value(e)) {
 		w.state = xa_to_value(e) ? 1 : -EIO;
-		__xa_erase(&irdma_ah_waits, id);
+		__xa_erase(waits, id);
 	} else {
-		err = xa_err(__xa_store(&irdma_ah_waits, id, &w, GFP_ATOMIC));
+		err = xa_err(__xa_store(waits, id, &w, GFP_ATOMIC));
 	}
-	xa_unlock_irqrestore(&irdma_ah_waits, flags);
+	xa_unlock_irqrestore(waits, flags);
 	/* Not registered: the late callback records a value entry. */
 	if (err)
 		return err;
@@ -132,10 +133,10 @@ static int irdma_ah_cqp_nowait(struct irdma_pci_f *rf, u8 op, u64 hdr,
 			break;
 		udelay(IRDMA_AH_POLL_STEP_US);
 	}
-	xa_lock_irqsave(&irdma_ah_waits, flags);
-	if (xa_load(&irdma_ah_waits, id) == &w)
-		__xa_erase(&irdma_ah_waits, id);
-	xa_unlock_irqrestore(&irdma_ah_waits, flags);
+	xa_lock_irqsave(waits, flags);
+	if (xa_load(waits, id) == &w)
+		__xa_erase(waits, id);
+	xa_unlock_irqrestore(waits, flags);
 	if (!w.state) {
 		dev_warn_ratelimited(irdma_rf_to_dev(rf),
 				     "CQP op %u for an AH: no completion in %u ms\n",

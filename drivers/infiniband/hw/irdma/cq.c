@@ -82,7 +82,7 @@ static int irdma_cq_user_ring(struct irdma_cq *cq, struct irdma_qbuf *qb,
 			      u32 entries)
 {
 	/* The buffer must hold every entry the device may write. */
-	if ((u64)qb->npages * PAGE_SIZE < (u64)entries * E810_CQE_SIZE) {
+	if ((u64)qb->npages * IRDMA_QBUF_PAGE < (u64)entries * E810_CQE_SIZE) {
 		ibdev_dbg(cq->ibcq.device,
 			  "CQ ring of %u pages too small for %u CQEs\n",
 			  qb->npages, entries);
@@ -209,6 +209,7 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		return -EINVAL;
 	cq->rf = rf;
 	spin_lock_init(&cq->lock);
+	mutex_init(&cq->resize_lock);
 	INIT_LIST_HEAD(&cq->qps);
 	cq->ceq_id = irdma_cq_ceq(rf, attr->comp_vector);
 	if (udata) {
@@ -285,6 +286,7 @@ int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 		irdma_cq_user_fini(cq);
 	else
 		irdma_cq_kernel_fini(cq);
+	mutex_destroy(&cq->resize_lock);
 	return 0;
 }
 
@@ -388,6 +390,10 @@ err_restore:
  * @entries: user: ring entries (the provider sized them); kernel: CQEs
  * @udata: user data (struct irdma_resize_cq_req) or NULL
  *
+ * ib_uverbs calls this with the CQ's uobject only read-locked, so two
+ * resizes of one CQ can run at once: @resize_lock keeps the ring fields,
+ * the queue buffers and the device's MODIFY_CQ of one resize together.
+ *
  * Context: Process context, sleeps.
  * Return: 0 or a negative errno.
  */
@@ -403,11 +409,14 @@ int irdma_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
 	    entries > (udata ? IRDMA_MAX_CQ_RING : IRDMA_MAX_CQ_REQ))
 		return -EINVAL;
 	n = udata ? entries : max_t(u32, (entries + 1) * 2, IRDMA_MIN_KCQ_SIZE);
+	mutex_lock(&cq->resize_lock);
 	err = udata ? irdma_resize_user_cq(cq, n, udata) :
 		      irdma_resize_kernel_cq(cq, n);
+	if (!err)
+		ibcq->cqe = udata ? n : entries;
+	mutex_unlock(&cq->resize_lock);
 	if (err)
 		return err;
-	ibcq->cqe = udata ? n : entries;
 	ibdev_dbg(ibcq->device, "CQ %u resized to %u entries\n", cq->cq_id, n);
 	return 0;
 }

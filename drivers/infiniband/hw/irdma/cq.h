@@ -6,6 +6,7 @@
 #define IRDMA_CQ_H
 
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/version.h>
 #include <rdma/ib_verbs.h>
@@ -68,6 +69,7 @@ struct irdma_cq {
 	bool polarity;
 	bool armed;
 	u32 resizes;
+	struct mutex resize_lock;	/* ring geometry across a MODIFY_CQ */
 	spinlock_t lock;	/* ring, qps, arming */
 	struct list_head qps;
 };

@@ -214,6 +214,7 @@ int irdma_cqp_create(struct irdma_pci_f *rf)
 	spin_lock_init(&cqp->lock);
 	mutex_init(&cqp->mutex);
 	xa_init(&cqp->reqs);
+	xa_init_flags(&cqp->ah_waits, XA_FLAGS_LOCK_IRQ);
 	INIT_DELAYED_WORK(&cqp->async_wd, irdma_cqp_async_wd);
 	cqp->async_pending = 0;
 	cqp->sq_size = IRDMA_CQP_SQ_SIZE;
@@ -316,6 +317,8 @@ void irdma_cqp_destroy(struct irdma_pci_f *rf)
 	irdma_cqp_fail_async(rf);
 	WARN_ON(!xa_empty(&cqp->reqs));
 	xa_destroy(&cqp->reqs);
+	/* Value entries of completions whose waiter had timed out. */
+	xa_destroy(&cqp->ah_waits);
 	irdma_dma_free(rf, &cqp->feat_buf);
 	irdma_dma_free(rf, &cqp->fpm_buf);
 	irdma_dma_free(rf, &cqp->sq);

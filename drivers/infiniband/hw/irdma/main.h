@@ -172,6 +172,7 @@ struct irdma_cqp_stats {
  * @lock: protects the SQ, the CCQ and @reqs
  * @mutex: serializes requests while completions are polled
  * @reqs: requests in flight by id
+ * @ah_waits: non-sleeping AH ops by request id (ah.c)
  * @next_id: next request id
  * @hung: the watchdog gave up on the CQP
  * @stats: statistics
@@ -196,6 +197,7 @@ struct irdma_cqp {
 	spinlock_t lock;	/* SQ, CCQ, reqs */
 	struct mutex mutex;	/* polled requests */
 	struct xarray reqs;
+	struct xarray ah_waits;
 	u32 next_id;
 	bool hung;
 	struct irdma_cqp_stats stats;

@@ -31,7 +31,6 @@
 
 #define IRDMA_MR_PGSZ_BITMAP	(SZ_4K | SZ_2M | SZ_1G)
 #define IRDMA_MR_MAX_SIZE	0x200000000000ULL	/* facts 2.7 */
-#define IRDMA_QBUF_PAGE		SZ_4K	/* rings are always in 4 KiB pages */
 
 /*
  * Access flags an MR may carry; atomics, ODP, zero-based and flush are

@@ -7,6 +7,7 @@
 #define IRDMA_MR_H
 
 #include <linux/list.h>
+#include <linux/sizes.h>
 #include <linux/types.h>
 #include <rdma/ib_umem.h>
 #include <rdma/ib_verbs.h>
@@ -14,6 +15,12 @@
 #include <hw/e810_hmc.h>
 
 #include "pble.h"
+
+/*
+ * Queue buffers are pinned and described in 4 KiB pages whatever the
+ * kernel's PAGE_SIZE: the device's rings and PBLEs use 4 KiB pages.
+ */
+#define IRDMA_QBUF_PAGE		SZ_4K
 
 struct irdma_ucontext;
 struct irdma_device;

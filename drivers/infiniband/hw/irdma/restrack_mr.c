@@ -4,12 +4,16 @@
  *
  * The driver attributes say how the device sees the MR: STag, PBL level,
  * page size and count, the first PBLE (level 1: the list; level 2: the
- * root) and, for level 2, the leaf lists. Queue-buffer registrations
+ * root) and, for level 2, the leaf lists. The STag is a key: like ib_core's
+ * lkey/rkey (fill_res_mr_entry() in nldev.c) only a CAP_NET_ADMIN caller
+ * sees it. Physical addresses are never shown (the raw dump, which has
+ * them, needs CAP_NET_ADMIN in ib_core already). Queue-buffer registrations
  * (reg_type QP/CQ) show as kind qp-ring/cq-ring and whether a queue holds
  * them. The raw dump is the REG_MR WQE body the MR was registered with
  * (8 little-endian qwords, qword 3 the header bits without opcode/valid).
  */
 
+#include <linux/capability.h>
 #include <net/netlink.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/irdma-abi.h>
@@ -33,20 +37,20 @@ static const char *irdma_mr_kind(const struct irdma_mr *mr)
 
 static int irdma_mr_put_attrs(struct sk_buff *msg, const struct irdma_mr *mr)
 {
-	if (rdma_nl_put_driver_string(msg, "kind", irdma_mr_kind(mr)) ||
-	    rdma_nl_put_driver_u32_hex(msg, "stag", mr->stag) ||
-	    rdma_nl_put_driver_u32(msg, "pbl_level",
+	if (rdma_nl_put_driver_string(msg, "kind", irdma_mr_kind(mr)))
+		return -EMSGSIZE;
+	if (capable(CAP_NET_ADMIN) &&
+	    rdma_nl_put_driver_u32_hex(msg, "stag", mr->stag))
+		return -EMSGSIZE;
+	if (rdma_nl_put_driver_u32(msg, "pbl_level",
 				   mr->level == E810_LPBL_LEVEL2 ? 2 :
 				   mr->level == E810_LPBL_LEVEL1 ? 1 : 0) ||
 	    rdma_nl_put_driver_u32(msg, "page_size", 1U << mr->page_shift) ||
 	    rdma_nl_put_driver_u32(msg, "pages", mr->npages))
 		return -EMSGSIZE;
-	if (mr->level == E810_LPBL_NONE) {
-		if (rdma_nl_put_driver_u64_hex(msg, "page0_pa", mr->pa))
-			return -EMSGSIZE;
-	} else if (rdma_nl_put_driver_u32(msg, "first_pble", mr->pble)) {
+	if (mr->level != E810_LPBL_NONE &&
+	    rdma_nl_put_driver_u32(msg, "first_pble", mr->pble))
 		return -EMSGSIZE;
-	}
 	if (mr->level == E810_LPBL_LEVEL2 &&
 	    rdma_nl_put_driver_u32(msg, "pbl_leaves", mr->palloc.nleaves))
 		return -EMSGSIZE;

@@ -5,7 +5,9 @@
  * QP: device state, HMC object index (the QP id), SQ/RQ geometry and, for
  * kernel QPs, the software ring positions; raw: the host context as last
  * given to the device. CQ: size, CEQ, ring placement and, for kernel CQs,
- * head and polarity; raw: the CQ's shadow area (kernel CQs).
+ * head and polarity; raw: the CQ's shadow area (kernel CQs). Rings on a
+ * page list show their first PBLE; physical addresses are never shown to
+ * anyone (ib_core gives the raw dumps to CAP_NET_ADMIN only).
  */
 
 #include <net/netlink.h>
@@ -43,12 +45,15 @@ int irdma_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	    rdma_nl_put_driver_string(msg, "mem",
 				      qp->user ? (qp->virt ? "user-pbl" :
 						  "user-contig") : "kernel") ||
-	    rdma_nl_put_driver_u64_hex(msg, "sq_addr", qp->sq_addr) ||
-	    rdma_nl_put_driver_u64_hex(msg, "rq_addr", qp->rq_addr) ||
 	    rdma_nl_put_driver_u32_hex(msg, "last_ae", qp->last_ae) ||
 	    rdma_nl_put_driver_u32(msg, "user_pri", qp->user_pri) ||
 	    rdma_nl_put_driver_u32(msg, "tc", qp->ws_tc) ||
 	    rdma_nl_put_driver_u32(msg, "qs_handle", READ_ONCE(qp->qs_handle)))
+		goto err;
+	/* sq_addr/rq_addr are PBLE indexes on a page list, else addresses. */
+	if (qp->virt &&
+	    (rdma_nl_put_driver_u32(msg, "sq_first_pble", qp->sq_addr) ||
+	     rdma_nl_put_driver_u32(msg, "rq_first_pble", qp->rq_addr)))
 		goto err;
 	if (qp->av.valid && qp->av.arp_idx >= 0 &&
 	    rdma_nl_put_driver_u32(msg, "arp_idx", qp->av.arp_idx))
@@ -106,9 +111,9 @@ int irdma_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq)
 	    rdma_nl_put_driver_u32(msg, "ceq_id", cq->ceq_id) ||
 	    rdma_nl_put_driver_string(msg, "mem",
 				      cq->user ? (cq->virt ? "user-pbl" :
-						  "user-contig") : "kernel") ||
-	    rdma_nl_put_driver_u64_hex(msg, "ring",
-				       cq->virt ? cq->pble : cq->ring_pa))
+						  "user-contig") : "kernel"))
+		goto err;
+	if (cq->virt && rdma_nl_put_driver_u32(msg, "first_pble", cq->pble))
 		goto err;
 	if (!cq->user &&
 	    (rdma_nl_put_driver_u32(msg, "head", cq->head) ||
