@@ -1,11 +1,12 @@
 #!/bin/bash
 # topology: hub2
+# parent: ice_lite ice
 # timeout: 400
 # Robustness with user space in the way:
 #  1. Killing both ends of running RC traffic (ib_send_bw, SIGKILL) leaves
 #     nothing behind: `rdma resource show` counts go back to the baseline,
 #     and a new pingpong works.
-#  2. Unbinding the parent (ice_lite) while a process holds an irdma0
+#  2. Unbinding the parent (ice_lite or ice) while a process holds an irdma0
 #     context does not hang or oops: ib_uverbs disassociates the context,
 #     the process gets IBV_EVENT_DEVICE_FATAL, the unbind completes, and
 #     after a rebind irdma0 is back ACTIVE.
@@ -64,7 +65,7 @@ stdbuf -oL ibv_asyncwatch -d irdma0 >"$ev" 2>&1 &
 aw=$!
 wait_for "grep -q 'async event FD' $ev" 10 || fail "ibv_asyncwatch did not start"
 t0=$SECONDS
-if timeout 60 sh -c "echo ${devs[0]} > /sys/bus/pci/drivers/ice_lite/unbind"; then
+if timeout 60 sh -c "echo ${devs[0]} > /sys/bus/pci/drivers/$E810_PARENT/unbind"; then
 	ok "parent unbind with an open context completed in $((SECONDS - t0)) s"
 else
 	fail "parent unbind hung or failed with an open context"
@@ -77,7 +78,7 @@ kill -9 "$aw"
 wait_for "! kill -0 $aw 2>/dev/null" 10 && ok "the process holding the context exits on SIGKILL" ||
 	fail "the process holding the dead context does not die"
 wait "$aw" 2>/dev/null
-echo "${devs[0]}" > /sys/bus/pci/drivers/ice_lite/bind || fail "rebind"
+echo "${devs[0]}" > /sys/bus/pci/drivers/$E810_PARENT/bind || fail "rebind"
 wait_for "[ \"\$(e810_ibdev_of ${devs[0]})\" = irdma0 ]" 30 || fail "irdma0 not registered again"
 a=$(e810_netdev_of "${devs[0]}")
 ip addr add 192.168.81.1/24 dev "$a" 2>/dev/null; ip link set "$a" up
