@@ -61,6 +61,11 @@ progs: rdma-core
 vm-check: all progs
 	@tools/vm check
 
+# Every RDMA scenario under both parents: the parent-agnostic ones (their
+# "# also-parent:" line) run under the stock ice too (docs/testing.md).
+vm-check-all-parents: all progs
+	@E810_VM_ALL_PARENTS=1 tools/vm check
+
 check:
 	@tools/check.sh
 
@@ -145,5 +150,5 @@ clean:
 	rm -rf build/unit build/provider-tests build/progs build/vm build/guest
 
 .PHONY: all deps deps-host qemu rdma-core modules guest run unit fuzz progs vm-check \
-	check lint lint-6.1 install uninstall install-provider \
+	check vm-check-all-parents lint lint-6.1 install uninstall install-provider \
 	uninstall-provider dkms-source clean

@@ -1,6 +1,7 @@
 #!/bin/bash
 # topology: rxe
 # timeout: 1500
+# also-parent: ice
 # Interop with an independent RoCEv2 implementation: rdma_rxe on the
 # virtio-net NIC that shares the QEMU hub with the e810. The e810 netdev
 # lives in namespace "e810" (rxe's UDP socket is in the initial namespace

@@ -2,6 +2,7 @@
 # topology: hub2
 # rdma-driver: ours stock
 # timeout: 900
+# also-parent: ice
 # perftest between irdma0 (client, root namespace) and irdma1 (server,
 # namespace "peer", so both the TCP exchange and the RoCEv2 traffic cross
 # the emulated hub): ib_write_bw, ib_read_bw, ib_send_bw, ib_send_lat and

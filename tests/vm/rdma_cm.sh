@@ -2,6 +2,7 @@
 # topology: hub2
 # rdma-driver: ours stock
 # timeout: 600
+# also-parent: ice
 # RDMA CM over RoCEv2 between irdma0 and irdma1 (port 1 in namespace
 # "peer", so every MAD and data packet crosses the emulated hub). Needs the
 # GSI QP: ib_mad must have opened port 1 of both devices at registration

@@ -1,5 +1,6 @@
 #!/bin/bash
 # topology: hub2
+# parent: ice_lite ice
 # timeout: 300
 # ib_core's RoCE GID management fills irdma's GID table from the netdev:
 # after `ip addr add` the sysfs GID table holds the RoCEv2 GIDs of the

@@ -2,6 +2,7 @@
 # topology: hub2
 # rdma-driver: ours stock
 # timeout: 420
+# also-parent: ice
 # RC under packet loss: the model's loss injector (QOM property
 # x-roce-drop-ppm, set through host_qmp/qom-set) makes both e810-0 and
 # e810-1 lose 2 % of the RoCE frames they send to the wire. Between

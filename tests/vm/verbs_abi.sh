@@ -1,6 +1,7 @@
 #!/bin/bash
 # topology: hub2
 # timeout: 900
+# also-parent: ice
 # The resource verbs through the stock rdma-core irdma provider (issue 6):
 # tests/vm/progs/verbs_abi.c run in three modes against irdma0.
 #  hold  one set of objects at RTS while `rdma resource show` looks at it:
