@@ -1,6 +1,7 @@
 #!/bin/bash
 # topology: hub2
 # timeout: 300
+# also-parent: ice
 # The engine's ARP cache follows the netdev (irdma debugfs "arp"): each of
 # its addresses has a "local" entry with the netdev's MAC once added, none
 # once removed; a MAC change (ip link set address) rewrites the local MAC

@@ -1,6 +1,7 @@
 #!/bin/bash
 # topology: hub2
 # timeout: 300
+# also-parent: ice
 # The committed HMC layout in irdma's debugfs ("hmc") is consistent and is
 # what the device itself reports: every SD the driver programmed reads back
 # valid, with the same type, through PFHMC_SDCMD (and no other SD does);

@@ -1,6 +1,7 @@
 #!/bin/bash
 # topology: hub2
 # timeout: 300
+# also-parent: ice
 # The port follows the netdev: `ip link set down` moves port 1 to DOWN
 # (physical state DISABLED), `up` back to ACTIVE (LINK_UP), and each
 # change reaches user space as an asynchronous event (IB_EVENT_PORT_ERR,
