@@ -149,9 +149,9 @@ find_prebuilt() {
 			KO=$f
 			return 0
 		fi
-		seen+=" $f is for ${vm:-?};"
+		seen+="${seen:+; }$f is for ${vm:-?}"
 	done
-	die "no $m built for $KREL (${seen:- none built}): build it first with
+	die "no $m built for $KREL (${seen:-none in build/host/$KREL/ or the tree}): build it first with
     make install KDIR=<the headers of $KREL>, or give KDIR instead of KRELEASE"
 }
 
