@@ -117,14 +117,19 @@ lint-6.1: deps-host
 #       /lib/modules/<release>/updates/ (ice_lite.ko too with WITH_ICE_LITE=1),
 #       then depmod; refused when the stock-ice binding cannot be built
 #       (ICE_SRC=none installs without it on purpose)
-#   make uninstall KDIR=...   removes them again, depmod: the kernel's irdma
+#   make install KRELEASE=<release>   the same without building: installs
+#       the modules already built for that release (build/host/<release>/ or
+#       the tree's, matched by vermagic), e.g. on a host without a compiler
+#   make uninstall KDIR=... (or KRELEASE=...)   removes them again, depmod:
+#       the kernel's irdma
 #   make install-provider     our libirdma becomes libibverbs' irdma provider
 #   make uninstall-provider   the stock provider again
 #   make dkms-source          the tree as /usr/src/irdma-e810-<version>/
 # DESTDIR (or INSTALL_MOD_PATH for the modules) stages into another root;
 # depmod is then left to the target.
-HOST_INSTALL = KDIR="$(KDIR)" KDIR_ORIGIN="$(origin KDIR)" DESTDIR="$(DESTDIR)" \
-	INSTALL_MOD_PATH="$(INSTALL_MOD_PATH)" INSTALL_MOD_DIR="$(INSTALL_MOD_DIR)" \
+HOST_INSTALL = KDIR="$(KDIR)" KDIR_ORIGIN="$(origin KDIR)" KRELEASE="$(KRELEASE)" \
+	DESTDIR="$(DESTDIR)" INSTALL_MOD_PATH="$(INSTALL_MOD_PATH)" \
+	INSTALL_MOD_DIR="$(INSTALL_MOD_DIR)" \
 	WITH_ICE_LITE="$(WITH_ICE_LITE)" ICE_SRC="$(ICE_SRC)" \
 	IBVERBS_VERSION_CHECK="$(IBVERBS_VERSION_CHECK)" tools/host-install.sh
 

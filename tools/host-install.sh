@@ -3,14 +3,14 @@
 # Installs our stack on a host with a real E810 and the distribution's stock
 # ice (docs/real-hosts.md). Run through the top-level Makefile:
 #
-#   host-install.sh modules            make install KDIR=...
-#   host-install.sh uninstall-modules  make uninstall KDIR=...
+#   host-install.sh modules            make install KDIR=... (or KRELEASE=...)
+#   host-install.sh uninstall-modules  make uninstall KDIR=... (or KRELEASE=...)
 #   host-install.sh provider           make install-provider
 #   host-install.sh uninstall-provider make uninstall-provider
 #   host-install.sh dkms-source        make dkms-source
 #
 # Settings come from the environment (the Makefile passes its variables):
-# KDIR (and KDIR_ORIGIN, make's $(origin KDIR)), DESTDIR, INSTALL_MOD_PATH,
+# KDIR (and KDIR_ORIGIN, make's $(origin KDIR)), KRELEASE, DESTDIR, INSTALL_MOD_PATH,
 # INSTALL_MOD_DIR, WITH_ICE_LITE, ICE_SRC, IBVERBS_VERSION_CHECK,
 # E810_PROVIDER_SO.
 
@@ -46,17 +46,36 @@ copy_module_sources() {
 
 # ---- kernel modules ----------------------------------------------------
 
-need_kdir() {
+# Sets KREL (the kernel release installed for), PREBUILT and MODDIR.
+# Either KDIR, a configured build tree: the modules are built for its
+# release; or KRELEASE alone: the modules already built for that release
+# are installed as they are, nothing is compiled (a host without a
+# compiler or headers; uninstalling needs no headers either).
+need_release() {
+	local kdir_given=1
 	if [ "${KDIR_ORIGIN:-command line}" = file ] || [ -z "${KDIR:-}" ]; then
-		die "KDIR is missing: name the kernel to install for, e.g.
-    make $1 KDIR=/lib/modules/\$(uname -r)/build"
+		kdir_given=0
 	fi
-	[ -f "$KDIR/Makefile" ] && [ -f "$KDIR/include/generated/utsrelease.h" ] ||
-		die "KDIR=$KDIR is not a configured kernel build tree (install the
+	if [ -n "${KRELEASE:-}" ]; then
+		[ $kdir_given = 0 ] || die "KDIR and KRELEASE both given: KDIR builds for its kernel,
+    KRELEASE installs what is already built for that release; name one"
+		case $KRELEASE in
+		*/*|.*) die "KRELEASE=$KRELEASE is not a kernel release (e.g. \$(uname -r))" ;;
+		esac
+		KREL=$KRELEASE
+		PREBUILT=1
+	else
+		[ $kdir_given = 1 ] || die "KDIR is missing: name the kernel to install for, e.g.
+    make $1 KDIR=/lib/modules/\$(uname -r)/build
+    (or KRELEASE=<release> to install modules already built for it)"
+		[ -f "$KDIR/Makefile" ] && [ -f "$KDIR/include/generated/utsrelease.h" ] ||
+			die "KDIR=$KDIR is not a configured kernel build tree (install the
     headers of that kernel, e.g. apt-get install linux-headers-\$(uname -r))"
-	KREL=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' \
-		"$KDIR/include/generated/utsrelease.h")
-	[ -n "$KREL" ] || die "no UTS_RELEASE in $KDIR/include/generated/utsrelease.h"
+		KREL=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' \
+			"$KDIR/include/generated/utsrelease.h")
+		[ -n "$KREL" ] || die "no UTS_RELEASE in $KDIR/include/generated/utsrelease.h"
+		PREBUILT=0
+	fi
 	MODROOT=${INSTALL_MOD_PATH:-$DESTDIR}
 	MODDIR=$MODROOT/lib/modules/$KREL/${INSTALL_MOD_DIR:-updates}
 }
@@ -105,28 +124,64 @@ build_modules() {
 			die "module build failed for $KREL"
 		}
 	done
+	check_ice_binding "$src/$IRDMA_DIR/irdma.ko"
+}
+
+# A module that cannot bind to the stock ice is refused unless ICE_SRC=none.
+check_ice_binding() {
 	if [ "${ICE_SRC:-}" != none ] &&
-	   ! modinfo -F alias "$src/$IRDMA_DIR/irdma.ko" | grep -qx 'auxiliary:ice.roce'; then
-		die "the built irdma.ko has no auxiliary:ice.roce alias"
+	   ! modinfo -F alias "$1" | grep -qx 'auxiliary:ice.roce'; then
+		die "$1 has no auxiliary:ice.roce alias: it would not bind to the stock ice
+    (built without the ice source; ICE_SRC=none installs it on purpose)"
 	fi
+}
+
+# Sets KO to the module of directory $1 already built for KREL: from
+# build/host/<release>/ (an earlier 'make install KDIR=...') or else the
+# tree ('make modules'), the first whose vermagic names KREL.
+find_prebuilt() {
+	local m f vm seen=""
+	m=$(basename "$1").ko
+	for f in "$BUILD/host/$KREL/$1/$m" "$TOP/$1/$m"; do
+		[ -f "$f" ] || continue
+		vm=$(modinfo -F vermagic "$f" 2>/dev/null | awk '{ print $1 }')
+		if [ "$vm" = "$KREL" ]; then
+			KO=$f
+			return 0
+		fi
+		seen+="${seen:+; }$f is for ${vm:-?}"
+	done
+	die "no $m built for $KREL (${seen:-none in build/host/$KREL/ or the tree}): build it first with
+    make install KDIR=<the headers of $KREL>, or give KDIR instead of KRELEASE"
 }
 
 IRDMA_DIR=drivers/infiniband/hw/irdma
 ICE_LITE_DIR=drivers/net/ethernet/intel/ice_lite
 
 modules_install() {
-	local m f other
-	need_kdir install
+	local m f d other kos=()
+	need_release install
 	MODULES=$IRDMA_DIR
 	[ "${WITH_ICE_LITE:-0}" = 1 ] && MODULES="$ICE_LITE_DIR $MODULES"
-	build_modules
+	if [ "$PREBUILT" = 1 ]; then
+		for d in $MODULES; do
+			find_prebuilt "$d"
+			kos+=("$KO")
+		done
+		check_ice_binding "${kos[-1]}"	# irdma comes last
+	else
+		build_modules
+		for d in $MODULES; do
+			kos+=("$BUILD/host/$KREL/$d/$(basename "$d").ko")
+		done
+	fi
 	if [ -e "$MODDIR/irdma.ko" ] && ! is_our_irdma "$MODDIR/irdma.ko"; then
 		die "$MODDIR/irdma.ko exists and is not ours: left alone, nothing installed"
 	fi
-	for d in $MODULES; do
-		m=$(basename "$d").ko
-		install -D -m 0644 "$BUILD/host/$KREL/$d/$m" "$MODDIR/$m"
-		log "installed $MODDIR/$m"
+	for f in "${kos[@]}"; do
+		m=$(basename "$f")
+		install -D -m 0644 "$f" "$MODDIR/$m"
+		log "installed $MODDIR/$m (from $f)"
 	done
 	# depmod ranks updates/ first, but between two copies in updates/
 	# (e.g. one from dkms in updates/dkms/) the choice is not ours.
@@ -140,7 +195,7 @@ modules_install() {
 
 modules_uninstall() {
 	local removed=0
-	need_kdir uninstall
+	need_release uninstall
 	if [ -e "$MODDIR/irdma.ko" ]; then
 		if is_our_irdma "$MODDIR/irdma.ko"; then
 			rm -f "$MODDIR/irdma.ko"

@@ -4,7 +4,8 @@
 # under build/install-test/, nothing written to the system:
 #  * make install / uninstall KDIR=<guest kernel headers> DESTDIR=...: the
 #    exact file list, refusals (no KDIR, no ice source, a foreign irdma.ko),
-#    uninstall leaves nothing of ours;
+#    uninstall leaves nothing of ours; KRELEASE=<release> instead of KDIR
+#    installs the module already built for that release as it is;
 #  * make install-provider / uninstall-provider DESTDIR=...: file list,
 #    irdma.driver rewritten and restored byte for byte, the rdma-core
 #    version check;
@@ -95,6 +96,23 @@ expect_files "make install again" "$S" "$MODDIR/irdma.ko"
 install -m 0644 /dev/null "$S/$MODDIR/ice_lite.ko"
 check "make uninstall" make -s uninstall KDIR="$KHDR" DESTDIR="$S"
 expect_files "make uninstall" "$S" ""
+
+# KRELEASE instead of KDIR: the irdma.ko already built for that release
+# (here build/host/<release>/ from the installs above) installed as it is,
+# no headers, no compiler; the same file list, uninstall without headers.
+HOSTKO=$BUILD/host/$KVER/drivers/infiniband/hw/irdma/irdma.ko
+check "make install KRELEASE (prebuilt)" make -s install KRELEASE="$KVER" DESTDIR="$S"
+expect_files "make install KRELEASE" "$S" "$MODDIR/irdma.ko"
+check "prebuilt irdma.ko installed byte for byte" cmp "$HOSTKO" "$S/$MODDIR/irdma.ko"
+expect_refusal "KRELEASE with nothing built for it" \
+	"no irdma.ko built for 6.1.0-99-amd64" \
+	make -s install KRELEASE=6.1.0-99-amd64 DESTDIR="$S"
+expect_refusal "KRELEASE and KDIR both" "KDIR and KRELEASE both given" \
+	make -s install KRELEASE="$KVER" KDIR="$KHDR" DESTDIR="$S"
+expect_refusal "KRELEASE that is a path" "is not a kernel release" \
+	make -s install KRELEASE=/lib/modules/"$KVER" DESTDIR="$S"
+check "make uninstall KRELEASE" make -s uninstall KRELEASE="$KVER" DESTDIR="$S"
+expect_files "make uninstall KRELEASE" "$S" ""
 
 # Someone else's irdma.ko in updates/ is neither replaced nor removed.
 mkdir -p "$S/$MODDIR"

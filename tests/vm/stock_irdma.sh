@@ -29,23 +29,6 @@ done
 rdma_two_ports || finish
 export RDMAV_DRIVERS=irdma	# the stock provider
 
-# pp SIZE ITERS: ibv_rc_pingpong -c from irdma0 to irdma1 (namespace
-# peer); 0 when both sides report the iterations.
-pp() {
-	ip netns exec peer timeout 60 ibv_rc_pingpong -d "$ib1" -g "$g1" -n "$2" \
-		-s "$1" -c >/tmp/pp-server.log 2>&1 &
-	local spid=$! crc src
-	sleep 1
-	timeout 60 ibv_rc_pingpong -d "$ib0" -g "$g0" -n "$2" -s "$1" -c \
-		192.168.81.2 >/tmp/pp-client.log 2>&1
-	crc=$?
-	wait "$spid"
-	src=$?
-	[ $crc = 0 ] && [ $src = 0 ] &&
-		grep -q "$2 iters in" /tmp/pp-client.log &&
-		grep -q "$2 iters in" /tmp/pp-server.log
-}
-
 # ---- counters ------------------------------------------------------------
 
 # counter IBDEV NAME: one hardware counter of port 1.
@@ -71,7 +54,7 @@ delta() { echo $(( $(eval echo "\$C_b_$1") - $(eval echo "\$C_a_$1") )); }
 [ -n "$(counter "$ib0" ip4OutPkts)" ] && ok "$ib0 has hardware counters" ||
 	fail "$ib0: no ip4OutPkts in rdma statistic show: $(rdma statistic show link "$ib0/1" 2>&1 | head -c 300)"
 snap a
-pp 4096 100 && ok "pingpong 4 KiB x 100 with payload checks" ||
+rc_pingpong 4096 100 && ok "pingpong 4 KiB x 100 with payload checks" ||
 	fail "pingpong 4 KiB x 100: $(tail -n 2 /tmp/pp-client.log) / $(tail -n 2 /tmp/pp-server.log)"
 snap b
 for i in 0 1; do
@@ -100,7 +83,7 @@ for cycle in $(seq 1 10); do
 done
 [ $cycles_ok = 1 ] && ok "10 rmmod/insmod cycles, ports ACTIVE after each"
 rdma_two_ports || finish
-pp 1024 50 && ok "pingpong after the module cycles" ||
+rc_pingpong 1024 50 && ok "pingpong after the module cycles" ||
 	fail "pingpong after the module cycles: $(tail -n 2 /tmp/pp-client.log)"
 
 # ---- parent reset under traffic -------------------------------------------
@@ -124,7 +107,7 @@ wait_for 'dmesg | grep -q "ice.*PF reset\|ice.*[Rr]ebuild"' 30 ||
 rdma_wait_all_active 60 && ok "both ports ACTIVE after the reset" ||
 	fail "ports not ACTIVE after the reset"
 rdma_two_ports || finish
-pp 4096 50 && ok "pingpong after the reset" ||
+rc_pingpong 4096 50 && ok "pingpong after the reset" ||
 	fail "pingpong after the reset: $(tail -n 2 /tmp/pp-client.log) / $(tail -n 2 /tmp/pp-server.log)"
 
 # Allowed: the pingpong QP whose peer was reset runs out of retries

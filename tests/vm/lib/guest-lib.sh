@@ -115,6 +115,25 @@ rdma_two_ports() {
 	ok "GID indexes: $ib0 $g0, $ib1 $g1"
 }
 
+# rc_pingpong SIZE ITERS: ibv_rc_pingpong -c (payload checked) from $ib0
+# to $ib1 (namespace peer; set by rdma_two_ports), with the provider the
+# environment selects; succeeds when both sides report the iterations.
+# Logs: /tmp/pp-client.log, /tmp/pp-server.log.
+rc_pingpong() {
+	ip netns exec peer timeout 60 ibv_rc_pingpong -d "$ib1" -g "$g1" -n "$2" \
+		-s "$1" -c >/tmp/pp-server.log 2>&1 &
+	local spid=$! crc src
+	sleep 1
+	timeout 60 ibv_rc_pingpong -d "$ib0" -g "$g0" -n "$2" -s "$1" -c \
+		192.168.81.2 >/tmp/pp-client.log 2>&1
+	crc=$?
+	wait "$spid"
+	src=$?
+	[ $crc = 0 ] && [ $src = 0 ] &&
+		grep -q "$2 iters in" /tmp/pp-client.log &&
+		grep -q "$2 iters in" /tmp/pp-server.log
+}
+
 # Name of the driver bound to device path $1, or "none".
 driver_of() {
 	if [ -e "$1/driver" ]; then basename "$(readlink -f "$1/driver")"; else echo none; fi
