@@ -49,6 +49,16 @@ struct E810Qp;
 #define E810_XPORT_READ_BURST   256
 /* READ requests a responder holds behind the one being answered (IRD). */
 #define E810_XPORT_RD_QUEUE     128
+/*
+ * PSNs one message may use (a READ: its response packets). PSNs compare
+ * modulo 2^24, so a requester can have at most half the space in flight;
+ * a quarter keeps every comparison exact. It only binds at path MTU 256,
+ * where irdma's max_msg_sz (0x7FFFFFFF, IRDMA_MAX_OUTBOUND_MSG_SIZE) would
+ * need 2^23 packets: such a WQE fails at once (AE 0x020B), and a READ
+ * request that large is answered with an Invalid Request NAK. 2^22
+ * packets is 1 GiB at MTU 256, the largest message a ConnectX reports.
+ */
+#define E810_XPORT_MAX_SPAN     (1u << 22)
 /* Loopback bytes queued at most (a bound against runaway loops). */
 #define E810_XPORT_LOOP_MAX     (64u << 20)
 

@@ -476,6 +476,82 @@ static void test_read_out_of_bounds(void **state)
     rc_rig_free(r);
 }
 
+/*
+ * max_msg_sz (0x7FFFFFFF) at path MTU 256 is 2^23 packets, half the PSN
+ * space: the requester fails such a WQE at once (AE 0x020B) instead of
+ * putting a span on the wire that its PSN comparisons cannot order.
+ */
+static void test_max_msg_mtu256_requester(void **state)
+{
+    static const unsigned ops[] = { E810_OP_RDMA_READ, E810_OP_RDMA_WRITE,
+                                    E810_OP_SEND };
+    unsigned i;
+
+    for (i = 0; i < 3; i++) {
+        RcRig *r = rig_new(256);
+        DpSend s = one_sge(r, ops[i], 0, 0x7fffffff);
+        DpAe ae;
+
+        s.remote_va = r->buf[1];
+        s.rkey = r->key[1];
+        dp_post_send(&r->qp[0], &s);
+        dp_ring(&r->qp[0], false);
+        b2b_run(r->b);
+        expect_sq_err(r, E810_FLUSH_FATAL_ERR);
+        ae = expect_ae(r, 0);
+        assert_int_equal(ae.code, E810_AE_WQE_INVALID_PARAMETER);
+        assert_int_equal(b2b_stats(r->b, 0)->tx_packets, 0);
+        no_more_ae(r, 1);
+        rc_rig_free(r);
+    }
+}
+
+/* 1 GiB at MTU 256 is 2^22 packets, the largest span: it is accepted. */
+static void test_max_span_mtu256_accepted(void **state)
+{
+    RcRig *r = rig_new(256);
+    DpSend s = one_sge(r, E810_OP_RDMA_READ, 0, 1u << 30);
+    DpAe ae;
+
+    s.remote_va = r->buf[1];
+    s.rkey = r->key[1];
+    dp_post_send(&r->qp[0], &s);
+    dp_ring(&r->qp[0], false);
+    b2b_run(r->b);
+    /* It goes out; the responder's MR is far smaller than 1 GiB. */
+    expect_sq_err(r, E810_FLUSH_REM_ACCESS_ERR);
+    ae = expect_ae(r, 1);
+    assert_int_equal(ae.code, E810_AE_AMP_BOUNDS_VIOLATION);
+    rc_rig_free(r);
+}
+
+/* A peer's READ request of 0x7FFFFFFF bytes at MTU 256: Invalid Request. */
+static void test_max_msg_mtu256_responder(void **state)
+{
+    RcRig *r = rig_new(256);
+    E810Core *c = &r->b->h[0]->core;
+    E810Qp *qp = e810_qp_get(c, r->qp[0].id);
+    E810RocePkt p;
+    DpAe ae;
+
+    e810_xport_enter(c);
+    e810_xport_rc_headers(c, qp, &p);
+    p.opcode = E810_BTH_RC_READ_REQ;
+    p.psn = 0xfffff0;       /* side 1's expected PSN (b2b_connect) */
+    p.ackreq = true;
+    p.va = r->buf[1];
+    p.rkey = r->key[1];
+    p.dma_len = 0x7fffffff;
+    e810_xport_tx(c, qp, &p, c->xport->frame, 0);
+    e810_xport_exit(c);
+    b2b_run(r->b);
+    ae = expect_ae(r, 1);
+    assert_int_equal(ae.code, E810_AE_IB_INVALID_REQUEST);
+    assert_int_equal(b2b_stats(r->b, 1)->read_resp_sent, 0);
+    assert_int_equal(b2b_stats(r->b, 1)->naks_sent, 1);
+    rc_rig_free(r);
+}
+
 static void test_bad_lkey(void **state)
 {
     RcRig *r = rig_new(1024);
@@ -765,6 +841,9 @@ int main(void)
         cmocka_unit_test(test_loopback_same_device),
         cmocka_unit_test(test_bad_rkey),
         cmocka_unit_test(test_read_out_of_bounds),
+        cmocka_unit_test(test_max_msg_mtu256_requester),
+        cmocka_unit_test(test_max_span_mtu256_accepted),
+        cmocka_unit_test(test_max_msg_mtu256_responder),
         cmocka_unit_test(test_bad_lkey),
         cmocka_unit_test(test_priv_stag0),
         cmocka_unit_test(test_recv_too_small),
