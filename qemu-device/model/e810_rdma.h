@@ -108,7 +108,16 @@ typedef struct E810Cqp {
     uint64_t ops;           /* WQEs completed */
     uint64_t errors;        /* of which failed */
     bool stalled;           /* debug knob: posted WQEs are left alone */
+    uint32_t run_cost;      /* work units spent in this run (budget) */
 } E810Cqp;
+
+/*
+ * Work units one CQP run spends at most; the rest waits for the next run.
+ * A WQE costs one, a flush one more per E810_CQP_FLUSH_QUANTA SQ quanta it
+ * walks (FLUSH_WQES of a 32768-quantum SQ costs nine).
+ */
+#define E810_CQP_RUN_BUDGET     64
+#define E810_CQP_FLUSH_QUANTA   4096
 
 /* ---- rings in host memory (CQ, CEQ, AEQ) ------------------------------- */
 

@@ -47,6 +47,12 @@ struct E810Qp;
 #define E810_XPORT_RNR_TIMER    14
 /* READ response packets sent per step; the rest continue from work. */
 #define E810_XPORT_READ_BURST   256
+/*
+ * READ response packets one run of deferred work sends at most (over all
+ * QPs, round robin), and packets one timer run lets out at most (the QPs
+ * whose deadline passed and were not served wait for the next, at once).
+ */
+#define E810_XPORT_RUN_BUDGET   1024
 /* READ requests a responder holds behind the one being answered (IRD). */
 #define E810_XPORT_RD_QUEUE     128
 /*
@@ -100,6 +106,8 @@ typedef struct E810XportStats {
     uint64_t sq_stalls;         /* e810_xport_send refused a WQE */
     uint64_t ud_sent;
     uint64_t ud_delivered;
+    uint64_t budget_stops;  /* work or timer run ended by its budget */
+    uint64_t timer_reentries;   /* timer fired inside a transport call */
 } E810XportStats;
 
 /* One in-flight RC WQE: a copy, with its place in the PSN space. */
@@ -192,6 +200,8 @@ typedef struct E810Xport {
     E810LoopFrame *loop_head, *loop_tail;
     size_t loop_bytes;
     uint64_t armed;         /* deadline the device timer is set to; 0 none */
+    uint32_t work_next;     /* QP the next work run serves first */
+    uint32_t timer_next;    /* QP the next timer run serves first */
     /*
      * Loss injector (a debug knob of the embedder, not guest state: a
      * device reset keeps it). Each RoCE frame headed for the wire is
