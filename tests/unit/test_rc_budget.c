@@ -127,6 +127,75 @@ static void test_read_responses_budget(void **state)
     pairs_free(p);
 }
 
+/*
+ * 80 QPs time out together, each resending 16 packets (the window after
+ * a timeout): one timer run stops once 1024 packets went out and fires
+ * again at once; the next run serves the QPs left, none twice.
+ */
+#define TQP     80
+
+static void test_timer_budget(void **state)
+{
+    B2B *b = b2b_new(0);
+    Harness *h = b->h[0];
+    E810Core *c0 = &h->core;
+    DpCq cq;
+    DpQp *qp = calloc(TQP, sizeof(*qp));
+    uint64_t buf, tx0, first;
+    uint32_t key;
+    unsigned k;
+
+    assert_non_null(qp);
+    dp_cq_create(&b->dev[0], &cq, 1024);
+    buf = mem_alloc_aligned(h, 65536, 4096);
+    key = dp_mr_buf(&b->dev[0], DP_PD, buf, 65536, B2B_ALL_RIGHTS);
+    h->loss_ppm = 1000000;
+    for (k = 0; k < TQP; k++) {
+        DpQp peer = { .dev = &b->dev[1], .id = 10 + k };
+        DpSend s;
+
+        dp_qp_create(&b->dev[0], &qp[k], E810_QP_TYPE_ROCE_RC, &cq, &cq,
+                     64, 16, 1, false, false);
+        b2b_connect_one(b, &qp[k], &peer, MTU, 0x100, 0x100);
+        memset(&s, 0, sizeof(s));
+        s.op = E810_OP_RDMA_WRITE;
+        s.signaled = true;
+        s.nsge = 1;
+        s.sge[0].addr = buf;
+        s.sge[0].len = 65536;
+        s.sge[0].lkey = key;
+        s.remote_va = 0x10000;
+        s.rkey = 0x1234;
+        dp_post_send(&qp[k], &s);
+        dp_ring(&qp[k], false);
+    }
+    while (c0->work_pending) {
+        harness_run_work(h);
+    }
+    assert_int_equal(c0->xport->stats.tx_packets, TQP * 64);
+    assert_true(h->timer_deadline != UINT64_MAX);
+
+    /* Every deadline has passed: one run, the budget. */
+    h->now_ns = h->timer_deadline;
+    tx0 = c0->xport->stats.tx_packets;
+    e810_core_timer_fire(c0);
+    first = c0->xport->stats.tx_packets - tx0;
+    assert_int_equal(first, E810_XPORT_RUN_BUDGET);
+    assert_int_equal(c0->xport->stats.timeouts,
+                     E810_XPORT_RUN_BUDGET / E810_XPORT_CWND_MIN);
+    assert_int_equal(c0->xport->stats.budget_stops, 1);
+    assert_true(h->timer_deadline <= h->now_ns);
+
+    /* The next run serves the rest, and no QP twice. */
+    e810_core_timer_fire(c0);
+    assert_int_equal(c0->xport->stats.timeouts, TQP);
+    assert_int_equal(c0->xport->stats.tx_packets - tx0,
+                     TQP * E810_XPORT_CWND_MIN);
+    assert_true(h->timer_deadline > h->now_ns);
+    free(qp);
+    b2b_free(b);
+}
+
 /* The timer fired from inside a transport call waits for the next fire. */
 static void test_timer_reentry(void **state)
 {
@@ -146,6 +215,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_responses_budget),
+        cmocka_unit_test(test_timer_budget),
         cmocka_unit_test(test_timer_reentry),
     };
 
