@@ -446,10 +446,23 @@ void e810_core_flr(E810Core *core)
     do_pf_reset(core);
 }
 
+/*
+ * One run of deferred work. Each area bounds what one run does (CQP WQEs,
+ * SQ WQEs, READ response packets; the transport timer likewise) and asks
+ * for another run for the rest, so the embedder's bottom half never runs
+ * long. A run entered from inside another (a DMA that reaches our own
+ * MMIO, an embedder calling back) leaves the work pending for the next.
+ */
 void e810_core_run_work(E810Core *core)
 {
     uint32_t work = core->work_pending;
 
+    if (core->in_work) {
+        core->stats.work_reentries++;
+        core->ops->schedule_work(core->opaque);
+        return;
+    }
+    core->in_work = true;
     core->work_pending = 0;
     core->stats.work_runs++;
     if (work & E810_WORK_CORE_RESET) {
@@ -473,4 +486,5 @@ void e810_core_run_work(E810Core *core)
     if (work & E810_WORK_XPORT) {
         e810_xport_run_work(core);
     }
+    core->in_work = false;
 }

@@ -66,6 +66,7 @@ typedef struct E810CoreStats {
     uint64_t mmio_ro_write;     /* write to a read-only register */
     uint64_t pf_resets;
     uint64_t work_runs;
+    uint64_t work_reentries;    /* run_work/timer entered while running */
     uint64_t dma_errors;
 } E810CoreStats;
 
@@ -107,6 +108,7 @@ typedef struct E810Core {
     uint8_t aq_buf[E810_AQ_MAX_BUF];    /* indirect buffer of one command */
 
     uint32_t work_pending;
+    bool in_work;                       /* e810_core_run_work() running */
     E810CoreStats stats;
 } E810Core;
 

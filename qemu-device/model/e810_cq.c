@@ -15,7 +15,16 @@
  * context on the CQ's CEQ, and disarms. An ARM_NEXT arm that finds CQEs
  * beyond the consumer index of shadow qword 0 raises the CEQE at once:
  * a completion that raced with the driver's last poll before re-arming is
- * not left without an event. CQACK is counted only.
+ * not left without an event.
+ *
+ * CQACK: irdma writes it for every CEQE it takes off the CEQ
+ * (irdma_sc_process_ceq() -> irdma_sc_cq_ack()). A CQ has at most one
+ * CEQE in its CEQ that is not acknowledged yet; an event meanwhile (an arm
+ * flood finding unconsumed CQEs each time) is held and written after the
+ * CQACK. So a CEQ holds at most one entry per CQ, and irdma's CEQ (as many
+ * entries as CQs, irdma_create_ceq()) cannot overflow. A CEQ sized smaller
+ * than its CQs that is full gets no CEQE; the CQ gets AE 0x0203
+ * (CQ_OPERATION_ERROR, the only CQ AE irdma_process_aeq() handles).
  *
  * Resize (MODIFY_CQ with CQRESIZE): the device switches to the new ring at
  * once and stops checking overflow until SW_CQ_SELECT moves, i.e. until the
@@ -100,6 +109,18 @@ static E810Cq *cq_slot(E810Core *core, const E810CqpWqe *w,
         return NULL;
     }
     return &core->rdma.cq[id];
+}
+
+/* A CQ going away (or its CEQ): its unacknowledged CEQE no longer counts. */
+static void cq_drop_ceqe(E810Core *core, E810Cq *cq)
+{
+    E810Ceq *ceq = &core->rdma.ceq[cq->ceq_id];
+
+    if (cq->ceqe_out && ceq->outstanding) {
+        ceq->outstanding--;
+    }
+    cq->ceqe_out = false;
+    cq->event_held = false;
 }
 
 void e810_op_create_cq(E810Core *core, const E810CqpWqe *w,
@@ -195,7 +216,8 @@ void e810_op_destroy_cq(E810Core *core, const E810CqpWqe *w,
                      "exist", (unsigned)(cq - core->rdma.cq));
         return;
     }
-    /* A queued arm for it is skipped (arm_pending is clear). */
+    /* A queued arm for it is skipped (queued is clear). */
+    cq_drop_ceqe(core, cq);
     memset(cq, 0, sizeof(*cq));
 }
 
@@ -243,6 +265,39 @@ static void cq_overflow(E810Core *core, uint32_t cq_id, E810Cq *cq)
     e810_aeq_post(core, &ae);
 }
 
+/* Writes @cq's CEQE, or holds it while the last one is unacknowledged. */
+static void cq_post_ceqe(E810Core *core, E810Cq *cq)
+{
+    E810Ceq *ceq = &core->rdma.ceq[cq->ceq_id];
+    uint32_t id = cq - core->rdma.cq;
+
+    if (cq->ceqe_out) {
+        cq->event_held = true;
+        core->rdma.stats.events_held++;
+        return;
+    }
+    if (ceq->valid && ceq->outstanding >= ceq->ring.size) {
+        E810Ae ae = {
+            .code = E810_AE_CQ_OPERATION_ERROR,
+            .source = E810_AE_SOURCE_CQ,
+            .id = id,
+            .ctx = cq->ctx,
+        };
+
+        ceq->overflows++;
+        core->rdma.stats.events_dropped++;
+        e810_core_log(core, E810_LOG_GUEST_ERROR, "CEQ %u full (%u "
+                      "entries unacknowledged): event of CQ %u lost",
+                      cq->ceq_id, ceq->outstanding, id);
+        e810_aeq_post(core, &ae);
+        return;
+    }
+    if (e810_ceq_post(core, cq->ceq_id, cq->ctx)) {
+        cq->ceqe_out = true;
+        ceq->outstanding++;
+    }
+}
+
 /* Disarms the CQ and raises its CEQE. */
 static void cq_event(E810Core *core, E810Cq *cq)
 {
@@ -250,7 +305,34 @@ static void cq_event(E810Core *core, E810Cq *cq)
     cq->arm_se = false;
     cq->events++;
     if (cq->ceq_valid) {
-        e810_ceq_post(core, cq->ceq_id, cq->ctx);
+        cq_post_ceqe(core, cq);
+    }
+}
+
+/* Queues CQ @id for e810_cq_process_arms() (once). */
+static void cq_queue(E810Core *core, uint32_t id, E810Cq *cq)
+{
+    E810Rdma *r = &core->rdma;
+    uint32_t ncq = e810_hmc_count(core, E810_HMC_CQ);
+
+    if (cq->queued || r->arm_count >= ncq) {
+        return;
+    }
+    cq->queued = true;
+    r->arm_fifo[(r->arm_head + r->arm_count++) % ncq] = id;
+    e810_core_request_work(core, E810_WORK_CQ_ARM);
+}
+
+void e810_cq_ceq_destroyed(E810Core *core, uint32_t ceq_id)
+{
+    uint32_t i, ncq = e810_hmc_count(core, E810_HMC_CQ);
+
+    for (i = 0; core->rdma.cq && i < ncq; i++) {
+        E810Cq *cq = &core->rdma.cq[i];
+
+        if (cq->valid && cq->ceq_valid && cq->ceq_id == ceq_id) {
+            cq_drop_ceqe(core, cq);
+        }
     }
 }
 
@@ -317,7 +399,6 @@ void e810_cq_arm_doorbell(E810Core *core, uint32_t val)
 {
     E810Rdma *r = &core->rdma;
     uint32_t id = FIELD_GET(E810_CQARM_CQID, val);
-    uint32_t ncq = e810_hmc_count(core, E810_HMC_CQ);
     E810Cq *cq = e810_cq_get(core, id);
 
     if (!cq) {
@@ -326,12 +407,9 @@ void e810_cq_arm_doorbell(E810Core *core, uint32_t val)
                       "does not exist", id);
         return;
     }
-    if (cq->arm_pending || r->arm_count >= ncq) {
-        return;     /* already queued: the work reads the latest arm word */
-    }
+    /* Queued once: the work reads the latest arm word. */
     cq->arm_pending = true;
-    r->arm_fifo[(r->arm_head + r->arm_count++) % ncq] = id;
-    e810_core_request_work(core, E810_WORK_CQ_ARM);
+    cq_queue(core, id, cq);
 }
 
 void e810_cq_process_arms(E810Core *core)
@@ -347,7 +425,16 @@ void e810_cq_process_arms(E810Core *core)
         r->arm_head = (r->arm_head + 1) % ncq;
         r->arm_count--;
         cq = e810_cq_get(core, id);
-        if (!cq || !cq->arm_pending) {
+        if (!cq || !cq->queued) {
+            continue;
+        }
+        cq->queued = false;
+        /* The event held for the CQACK now that it came. */
+        if (cq->event_held && !cq->ceqe_out) {
+            cq->event_held = false;
+            cq_post_ceqe(core, cq);
+        }
+        if (!cq->arm_pending) {
             continue;
         }
         cq->arm_pending = false;
@@ -378,4 +465,15 @@ void e810_cq_ack(E810Core *core, uint32_t val)
         return;
     }
     cq->acks++;
+    if (cq->ceqe_out) {
+        E810Ceq *ceq = &core->rdma.ceq[cq->ceq_id];
+
+        if (ceq->outstanding) {
+            ceq->outstanding--;
+        }
+        cq->ceqe_out = false;
+        if (cq->event_held) {
+            cq_queue(core, id, cq);     /* the work writes it: no DMA here */
+        }
+    }
 }

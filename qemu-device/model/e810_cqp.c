@@ -251,9 +251,18 @@ void e810_cqp_process(E810Core *core)
         return;
     }
 
-    /* One lap at most: the driver cannot have more than size - 1 posted. */
+    /*
+     * One lap at most (the driver cannot have more than size - 1 posted),
+     * and no more than the budget: the rest goes on in the next run.
+     */
+    cqp->run_cost = 0;
     for (n = 0; cqp->created && cqp->tail != cqp->head && n < cqp->sq_size;
          n++) {
+        if (cqp->run_cost >= E810_CQP_RUN_BUDGET) {
+            e810_core_request_work(core, E810_WORK_CQP);
+            break;
+        }
+        cqp->run_cost++;
         if (!run_one(core)) {
             break;
         }

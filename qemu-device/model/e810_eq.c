@@ -4,8 +4,9 @@
  *
  * CEQE (8 bytes): CQ context in [62:0], pass polarity in bit 63; then the
  * cause behind GLINT_CEQCTL(ceq) fires. The driver has no CEQ consumer
- * doorbell, so the device cannot see a CEQ overflow; one CEQE per armed CQ
- * and a CEQ at least as large as its CQ count keep it from happening.
+ * doorbell; the device counts a CEQE as taken when its CQ is CQACKed
+ * (e810_cq.c), and a CQ has at most one unacknowledged CEQE, so a CEQ at
+ * least as large as its CQ count never overflows.
  *
  * AEQE (16 bytes): context, then id/WQE index/code/source/state with the
  * polarity in bit 63 of the second qword, written last; then the
@@ -91,6 +92,7 @@ void e810_op_destroy_ceq(E810Core *core, const E810CqpWqe *w,
                      "exist", (unsigned)(ceq - core->rdma.ceq));
         return;
     }
+    e810_cq_ceq_destroyed(core, ceq - core->rdma.ceq);
     memset(ceq, 0, sizeof(*ceq));
 }
 

@@ -224,6 +224,13 @@ void e810_op_create_qp(E810Core *core, const E810CqpWqe *w,
     if (!load_ctx(core, w, id, ctx, res)) {
         return;
     }
+    /*
+     * irdma hands a destroyed QP's id out again: the new QP starts with
+     * fresh PSNs, no WQE in flight, no timer. DESTROY_QP dropped that
+     * state already; dropping it here too keeps it so for any path that
+     * did not.
+     */
+    e810_xport_qp_reset(core, id);
     memset(qp, 0, sizeof(*qp));
     qp->valid = true;
     qp->type = type;

@@ -377,6 +377,11 @@ bool e810_rc_send(E810Core *core, E810Qp *qp, E810XQp *x,
         return true;
     }
     npkts = wqe->total_len ? (wqe->total_len + x->mtu - 1) / x->mtu : 1;
+    if (npkts > E810_XPORT_MAX_SPAN) {
+        /* More PSNs than comparisons modulo 2^24 can keep apart. */
+        e810_dp_complete_sq(core, qp, wqe, E810_AE_WQE_INVALID_PARAMETER, 0);
+        return true;
+    }
     /*
      * Stall (the queue layer waits for e810_dp_sq_kick) when the ring is
      * full, ORD reads are out, a fence waits, or the PSNs in flight would
@@ -387,7 +392,7 @@ bool e810_rc_send(E810Core *core, E810Qp *qp, E810XQp *x,
         (wqe->read_fence && x->reads) ||
         (wqe->local_fence && x->wq_count) ||
         (x->wq_count && (uint32_t)e810_psn_diff(x->next_psn, x->acked_psn) +
-                        npkts > (1u << 22))) {
+                        npkts > E810_XPORT_MAX_SPAN)) {
         x->stalled = true;
         core->xport->stats.sq_stalls++;
         return false;
@@ -819,6 +824,16 @@ void e810_rc_read_step(E810Core *core, E810Qp *qp, E810XQp *x)
     }
 }
 
+/*
+ * A READ request the responder can take: at most max_msg_sz bytes and
+ * E810_XPORT_MAX_SPAN response packets (else its PSN span is ambiguous).
+ */
+static bool read_len_ok(const E810RocePkt *p, uint32_t mtu)
+{
+    return p->dma_len <= E810_DP_MAX_MSG &&
+           ((uint64_t)p->dma_len + mtu - 1) / mtu <= E810_XPORT_MAX_SPAN;
+}
+
 /* READ request @p as the responder keeps it, answered with MSN @msn. */
 static E810XRead read_of(const E810RocePkt *p, uint32_t mtu, uint32_t msn)
 {
@@ -875,7 +890,7 @@ static void read_again(E810Core *core, E810Qp *qp, E810XQp *x,
 {
     uint32_t i;
 
-    if (p->dma_len > E810_DP_MAX_MSG) {
+    if (!read_len_ok(p, e810_xport_mtu(qp))) {
         core->xport->stats.rx_busy++;
         return;
     }
@@ -1047,7 +1062,7 @@ static void rx_request(E810Core *core, E810Qp *qp, E810XQp *x,
          * request waits (the requester sends it again).
          */
         if (d == 0 && p->opcode == E810_BTH_RC_READ_REQ &&
-            p->dma_len <= E810_DP_MAX_MSG &&
+            read_len_ok(p, mtu) &&
             x->rdq_count < E810_XPORT_RD_QUEUE) {
             x->msn = (x->msn + 1) & 0xffffff;
             x->epsn = e810_psn_add(x->epsn,
@@ -1076,7 +1091,7 @@ static void rx_request(E810Core *core, E810Qp *qp, E810XQp *x,
         return;
     }
     if (p->opcode == E810_BTH_RC_READ_REQ) {
-        if (p->dma_len > E810_DP_MAX_MSG) {
+        if (!read_len_ok(p, mtu)) {
             resp_fatal(core, qp, x, p, E810_AETH_NAK | E810_NAK_INV_REQ,
                        E810_AE_IB_INVALID_REQUEST, E810_AE_SOURCE_OUT_RR);
             return;

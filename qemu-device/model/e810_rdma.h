@@ -108,7 +108,16 @@ typedef struct E810Cqp {
     uint64_t ops;           /* WQEs completed */
     uint64_t errors;        /* of which failed */
     bool stalled;           /* debug knob: posted WQEs are left alone */
+    uint32_t run_cost;      /* work units spent in this run (budget) */
 } E810Cqp;
+
+/*
+ * Work units one CQP run spends at most; the rest waits for the next run.
+ * A WQE costs one, a flush one more per E810_CQP_FLUSH_QUANTA SQ quanta it
+ * walks (FLUSH_WQES of a 32768-quantum SQ costs nine).
+ */
+#define E810_CQP_RUN_BUDGET     64
+#define E810_CQP_FLUSH_QUANTA   4096
 
 /* ---- rings in host memory (CQ, CEQ, AEQ) ------------------------------- */
 
@@ -169,7 +178,10 @@ typedef struct E810Cq {
     uint32_t read_threshold;
     bool arm_next;          /* armed: next CQE raises a CEQE */
     bool arm_se;            /* armed: next solicited CQE raises a CEQE */
-    bool arm_pending;       /* queued for e810_cq_process_arms() */
+    bool arm_pending;       /* an arm doorbell not applied yet */
+    bool queued;            /* in arm_fifo for e810_cq_process_arms() */
+    bool ceqe_out;          /* its CEQE is in the CEQ, not yet CQACKed */
+    bool event_held;        /* an event while ceqe_out: posted after CQACK */
     bool resize_pending;    /* no overflow check until SW_CQ_SELECT moves */
     uint16_t sw_select;     /* SW_CQ_SELECT when the resize was done */
     uint32_t sw_head;       /* last CQEIDX read from the shadow area */
@@ -182,6 +194,8 @@ typedef struct E810Ceq {
     bool valid;
     E810Ring ring;
     uint64_t posted;
+    uint32_t outstanding;   /* CQs whose CEQE is not yet CQACKed */
+    uint64_t overflows;     /* CEQEs not written: the CEQ was full */
 } E810Ceq;
 
 typedef struct E810Aeq {
@@ -350,6 +364,7 @@ typedef struct E810Arp {
 typedef struct E810RdmaStats {
     uint64_t cq_overflows;
     uint64_t events_dropped;    /* CEQE for a missing or invalid CEQ */
+    uint64_t events_held;       /* CQ event while its CEQE was unacked */
     uint64_t bad_doorbells;
     uint64_t bad_qs_handles;    /* transmitting QPs on no live RDMA qset */
     /* data path */
@@ -546,6 +561,8 @@ bool e810_cq_post(struct E810Core *core, uint32_t cq_id,
 /* MMIO: CQARM (or doorbell page +0x40) and CQACK. */
 void e810_cq_arm_doorbell(struct E810Core *core, uint32_t val);
 void e810_cq_ack(struct E810Core *core, uint32_t val);
+/* CEQ @ceq_id destroyed: its CQs' unacknowledged CEQEs are forgotten. */
+void e810_cq_ceq_destroyed(struct E810Core *core, uint32_t ceq_id);
 /* Work: applies the queued arm doorbells. */
 void e810_cq_process_arms(struct E810Core *core);
 E810CqpOpFn e810_op_create_cq;

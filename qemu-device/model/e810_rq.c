@@ -200,6 +200,8 @@ bool e810_rq_flush(E810Core *core, E810Qp *qp, uint16_t major,
         any = true;
         rq_advance(rq);
     }
+    /* A long walk counts against the CQP run that asked for it. */
+    core->rdma.cqp.run_cost += (n << rq->shift) / E810_CQP_FLUSH_QUANTA;
     rq->outstanding = 0;
     rq->oldest = rq->head;
     if (any) {

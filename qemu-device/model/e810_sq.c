@@ -397,6 +397,8 @@ bool e810_sq_flush(E810Core *core, E810Qp *qp, uint16_t major,
         advance(sq, n);
         walked += n;
     }
+    /* A long walk counts against the CQP run that asked for it. */
+    core->rdma.cqp.run_cost += walked / E810_CQP_FLUSH_QUANTA;
     memset(sq->slots, 0, sq->quanta * sizeof(*sq->slots));
     sq->pending = 0;
     sq->retire = sq->fetch;

@@ -204,23 +204,45 @@ void e810_xport_set_deadline(E810Core *core, E810XQp *x, uint64_t d)
     }
 }
 
+/*
+ * Serves every QP whose deadline passed, round robin from where the last
+ * run stopped, until E810_XPORT_RUN_BUDGET packets went out; the others
+ * keep their (passed) deadline, so the timer is armed to fire again at
+ * once. Fired inside a transport call (an embedder delivering it from
+ * our own transmit), it only asks to be fired again.
+ */
 void e810_xport_timer(E810Core *core)
 {
     E810Xport *xp = core->xport;
     uint64_t now = e810_xport_now(core);
+    uint64_t tx0 = xp->stats.tx_packets;
     uint64_t next = 0;
-    uint32_t i;
+    bool spent = false;
+    uint32_t n, i;
 
+    if (xp->depth) {
+        xp->stats.timer_reentries++;
+        arm(core, now ? now : 1);
+        return;
+    }
     e810_xport_enter(core);
     xp->armed = 0;
-    for (i = 0; i < xp->nqp; i++) {
-        E810XQp *x = xp->qp[i];
+    for (n = 0; n < xp->nqp; n++) {
+        E810XQp *x;
         E810Qp *qp;
 
+        i = (xp->timer_next + n) % xp->nqp;
+        x = xp->qp[i];
         if (!x || !x->deadline) {
             continue;
         }
-        if (x->deadline <= now) {
+        if (x->deadline <= now && !spent &&
+            xp->stats.tx_packets - tx0 >= E810_XPORT_RUN_BUDGET) {
+            spent = true;
+            xp->timer_next = i;
+            xp->stats.budget_stops++;
+        }
+        if (x->deadline <= now && !spent) {
             x->deadline = 0;
             qp = e810_qp_get(core, i);
             if (qp && qp->type == E810_QP_TYPE_ROCE_RC) {
@@ -530,18 +552,34 @@ bool e810_xport_send(E810Core *core, E810Qp *qp, const E810SendWqe *wqe)
     return ok;
 }
 
+/*
+ * Continues paced READ responses, round robin from the QP the last run
+ * stopped at, E810_XPORT_RUN_BUDGET packets at most; then asks for
+ * another run if any are left.
+ */
 void e810_xport_run_work(E810Core *core)
 {
     E810Xport *xp = core->xport;
-    uint32_t i;
+    uint64_t sent0 = xp->stats.read_resp_sent;
+    uint32_t n, i;
 
     e810_xport_enter(core);
-    for (i = 0; i < xp->nqp; i++) {
-        E810XQp *x = xp->qp[i];
+    for (n = 0; n < xp->nqp; n++) {
+        E810XQp *x;
         E810Qp *qp;
 
+        i = (xp->work_next + n) % xp->nqp;
+        x = xp->qp[i];
         if (!x || !x->rd_pending) {
             continue;
+        }
+        /* A step sends up to E810_XPORT_READ_BURST: only if that fits. */
+        if (xp->stats.read_resp_sent - sent0 + E810_XPORT_READ_BURST >
+            E810_XPORT_RUN_BUDGET) {
+            xp->work_next = i;
+            xp->stats.budget_stops++;
+            e810_core_request_work(core, E810_WORK_XPORT);
+            break;
         }
         qp = e810_qp_get(core, i);
         if (!qp || qp->type != E810_QP_TYPE_ROCE_RC) {

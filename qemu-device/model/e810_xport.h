@@ -47,8 +47,24 @@ struct E810Qp;
 #define E810_XPORT_RNR_TIMER    14
 /* READ response packets sent per step; the rest continue from work. */
 #define E810_XPORT_READ_BURST   256
+/*
+ * READ response packets one run of deferred work sends at most (over all
+ * QPs, round robin), and packets one timer run lets out at most (the QPs
+ * whose deadline passed and were not served wait for the next, at once).
+ */
+#define E810_XPORT_RUN_BUDGET   1024
 /* READ requests a responder holds behind the one being answered (IRD). */
 #define E810_XPORT_RD_QUEUE     128
+/*
+ * PSNs one message may use (a READ: its response packets). PSNs compare
+ * modulo 2^24, so a requester can have at most half the space in flight;
+ * a quarter keeps every comparison exact. It only binds at path MTU 256,
+ * where irdma's max_msg_sz (0x7FFFFFFF, IRDMA_MAX_OUTBOUND_MSG_SIZE) would
+ * need 2^23 packets: such a WQE fails at once (AE 0x020B), and a READ
+ * request that large is answered with an Invalid Request NAK. 2^22
+ * packets is 1 GiB at MTU 256, the largest message a ConnectX reports.
+ */
+#define E810_XPORT_MAX_SPAN     (1u << 22)
 /* Loopback bytes queued at most (a bound against runaway loops). */
 #define E810_XPORT_LOOP_MAX     (64u << 20)
 
@@ -90,6 +106,8 @@ typedef struct E810XportStats {
     uint64_t sq_stalls;         /* e810_xport_send refused a WQE */
     uint64_t ud_sent;
     uint64_t ud_delivered;
+    uint64_t budget_stops;  /* work or timer run ended by its budget */
+    uint64_t timer_reentries;   /* timer fired inside a transport call */
 } E810XportStats;
 
 /* One in-flight RC WQE: a copy, with its place in the PSN space. */
@@ -182,6 +200,8 @@ typedef struct E810Xport {
     E810LoopFrame *loop_head, *loop_tail;
     size_t loop_bytes;
     uint64_t armed;         /* deadline the device timer is set to; 0 none */
+    uint32_t work_next;     /* QP the next work run serves first */
+    uint32_t timer_next;    /* QP the next timer run serves first */
     /*
      * Loss injector (a debug knob of the embedder, not guest state: a
      * device reset keeps it). Each RoCE frame headed for the wire is

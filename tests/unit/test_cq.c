@@ -414,6 +414,121 @@ static void test_ccq_overflow(void **state)
     harness_free(h);
 }
 
+/* The CQ context of CEQE @i of CEQ 0. */
+static uint64_t ceqe_ctx(Fixture *f, unsigned i)
+{
+    return FIELD_GET(E810_CEQE_CQCTX, rd_mem64(&f->d, f->ceq + 8 * (i % 64)));
+}
+
+static void cqack(Fixture *f, uint32_t id)
+{
+    wr32(f->h, E810_CQACK, FIELD_PREP(E810_CQACK_CQID, id));
+}
+
+/*
+ * 10^6 arms of a CQ whose CQE the driver never consumes: each would be
+ * due at once, but a CQ has one CEQE in its CEQ until the CQACK, so CEQ 0
+ * gets one entry and never overflows, and the CCQ's event still arrives.
+ * After each CQACK the held event is written: one CEQE per arm cycle.
+ */
+static void test_arm_flood(void **state)
+{
+    Fixture *f = *state;
+    E810Rdma *r = &f->h->core.rdma;
+    uint64_t ring = mem_alloc_aligned(f->h, 16 * 32, 256);
+    uint64_t sh = mem_alloc(f->h, 64);
+    struct e810_cqe c = cqe_with(1, 0);
+    unsigned posted, i;
+    RdmaCompl cc;
+
+    assert_false(rd_create_cq(&f->d, 3, 16, ring, sh, 0, 0x77, 0).error);
+    posted = r->ceq[0].posted;
+    assert_true(e810_cq_post(&f->h->core, 3, &c, 1));
+    for (i = 0; i < 1000000; i++) {
+        rd_arm_cq(&f->d, sh, 3, false);
+        harness_run_work(f->h);
+    }
+    assert_int_equal(r->ceq[0].posted, posted + 1);
+    assert_int_equal(ceqe_ctx(f, posted), 0x77);
+    assert_int_equal(r->ceq[0].outstanding, 1);
+    assert_int_equal(r->ceq[0].overflows, 0);
+    assert_int_equal(r->stats.events_held, 1000000 - 1);
+
+    /* The CCQ, armed, completes a CQP op: its CEQE comes next. */
+    rd_arm_cq(&f->d, f->d.ccq_shadow_pa, 0, false);
+    harness_run_work(f->h);
+    cc = rd_exec(&f->d, E810_CQP_OP_NOP, 0, NULL);
+    assert_false(cc.error);
+    assert_int_equal(r->ceq[0].posted, posted + 2);
+    assert_int_equal(ceqe_ctx(f, posted + 1), r->cq[0].ctx);
+
+    /* The driver takes both: the CQ's held event follows its CQACK. */
+    cqack(f, 0);
+    cqack(f, 3);
+    assert_int_equal(r->ceq[0].outstanding, 0);
+    harness_run_work(f->h);
+    assert_int_equal(r->ceq[0].posted, posted + 3);
+    assert_int_equal(ceqe_ctx(f, posted + 2), 0x77);
+
+    /* Arm, event, CQACK, 1000 times: one CEQE each, at most one out. */
+    for (i = 0; i < 1000; i++) {
+        cqack(f, 3);
+        rd_arm_cq(&f->d, sh, 3, false);
+        harness_run_work(f->h);
+        assert_int_equal(r->ceq[0].outstanding, 1);
+    }
+    assert_int_equal(r->ceq[0].posted, posted + 3 + 1000);
+    assert_int_equal(r->ceq[0].overflows, 0);
+}
+
+/*
+ * A CEQ smaller than its CQs: with every entry unacknowledged, the next
+ * event is not written; the CQ gets AE 0x0203 (CQ_OPERATION_ERROR). A
+ * CQACK makes room again.
+ */
+static void test_ceq_overflow(void **state)
+{
+    Fixture *f = *state;
+    E810Rdma *r = &f->h->core.rdma;
+    uint64_t ceq1 = mem_alloc_aligned(f->h, 256, 256);
+    struct e810_cqe c = cqe_with(1, 0);
+    uint64_t sh[3];
+    unsigned i;
+
+    assert_false(rd_create_ceq(&f->d, 1, 2, ceq1).error);
+    for (i = 0; i < 3; i++) {
+        uint64_t ring = mem_alloc_aligned(f->h, 16 * 32, 256);
+
+        sh[i] = mem_alloc(f->h, 64);
+        assert_false(rd_create_cq(&f->d, 5 + i, 16, ring, sh[i], 1,
+                                  0x500 + i, 0).error);
+        rd_arm_cq(&f->d, sh[i], 5 + i, false);
+    }
+    harness_run_work(f->h);
+    for (i = 0; i < 3; i++) {
+        assert_true(e810_cq_post(&f->h->core, 5 + i, &c, 1));
+    }
+    assert_int_equal(r->ceq[1].posted, 2);
+    assert_int_equal(r->ceq[1].overflows, 1);
+    assert_int_equal(FIELD_GET(E810_AEQE_AECODE,
+                               rd_mem64(&f->d, f->aeq + E810_AEQE_INFO_OFF)),
+                     E810_AE_CQ_OPERATION_ERROR);
+    assert_int_equal(FIELD_GET(E810_AEQE_AESRC,
+                               rd_mem64(&f->d, f->aeq + E810_AEQE_INFO_OFF)),
+                     E810_AE_SOURCE_CQ);
+    assert_int_equal(FIELD_GET(E810_AEQE_QPCQID_LOW,
+                               rd_mem64(&f->d, f->aeq + E810_AEQE_INFO_OFF)),
+                     7);
+    /* One taken and acknowledged: the third CQ's next event fits. */
+    cqack(f, 5);
+    rd_arm_cq(&f->d, sh[2], 7, false);
+    harness_run_work(f->h);
+    assert_int_equal(r->ceq[1].posted, 3);
+    /* Entry 2 of a 2-entry ring: slot 0 again, taken by the driver. */
+    assert_int_equal(FIELD_GET(E810_CEQE_CQCTX,
+                               rd_mem64(&f->d, ceq1 + 8 * 0)), 0x502);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -431,6 +546,8 @@ int main(void)
         T(test_resize),
         T(test_virtual_cq),
         cmocka_unit_test(test_ccq_overflow),
+        T(test_arm_flood),
+        T(test_ceq_overflow),
     };
 
     cmocka_set_message_output(CM_OUTPUT_TAP);

@@ -291,6 +291,67 @@ static void test_batch_in_order(void **state)
                      first + 5);
 }
 
+/*
+ * 200 WQEs behind one doorbell: a run of deferred work executes
+ * E810_CQP_RUN_BUDGET of them and asks for another run; the next runs
+ * finish the rest, every one completed once and in order.
+ */
+static void test_batch_budget(void **state)
+{
+    Harness *h = *state;
+    RdmaDriver d;
+    uint32_t first, i, tail, runs;
+    RdmaCompl c;
+
+    rd_init(h, &d, 256);
+    assert_int_equal(rd_cqp_create(&d), E810_CCQPSTATUS_CCQP_DONE);
+    rd_query_fpm(&d);
+    assert_int_equal(rd_size_fpm(&d, 262144), 1);
+    assert_true(rd_commit_fpm(&d) > 0);
+    rd_direct_sd(&d, 0);
+    assert_false(rd_create_ccq(&d, 512).error);
+    first = rd_fill(&d, E810_CQP_OP_NOP, 0, NULL);
+    for (i = 1; i < 200; i++) {
+        rd_fill(&d, E810_CQP_OP_NOP, 0, NULL);
+    }
+    rd_ring(&d);
+    h->work_scheduled = 0;
+    harness_run_work(h);
+    tail = FIELD_GET(E810_CQPTAIL_WQTAIL, rd32(h, E810_CQPTAIL));
+    assert_int_equal(tail, first + E810_CQP_RUN_BUDGET);
+    assert_true(h->core.work_pending & E810_WORK_CQP);
+    assert_true(h->work_scheduled > 0);
+    for (runs = 1; h->core.work_pending; runs++) {
+        assert_true(runs < 10);
+        harness_run_work(h);
+    }
+    assert_int_equal(runs, (200 + E810_CQP_RUN_BUDGET - 1) /
+                           E810_CQP_RUN_BUDGET);
+    assert_int_equal(FIELD_GET(E810_CQPTAIL_WQTAIL, rd32(h, E810_CQPTAIL)),
+                     first + 200);
+    for (i = 0; i < 200; i++) {
+        assert_true(rd_ccq_poll(&d, &c));
+        assert_int_equal(c.wqe_idx, first + i);
+        assert_false(c.error);
+    }
+    assert_false(rd_ccq_poll(&d, &c));
+}
+
+/* Deferred work entered from inside itself leaves its work pending. */
+static void test_run_work_reentry(void **state)
+{
+    Harness *h = *state;
+
+    h->core.in_work = true;
+    h->core.work_pending = E810_WORK_ATQ;
+    h->work_scheduled = 0;
+    harness_run_work(h);
+    assert_int_equal(h->core.work_pending, E810_WORK_ATQ);
+    assert_int_equal(h->core.stats.work_reentries, 1);
+    assert_int_equal(h->work_scheduled, 1);
+    h->core.in_work = false;
+}
+
 /* An SQ the device cannot reach: flagged, nothing consumed, no crash. */
 static void test_sq_unreachable(void **state)
 {
@@ -328,6 +389,8 @@ int main(void)
         T(test_polarity_wraps),
         T(test_error_flag_in_poll_mode),
         T(test_error_in_ccq_cqe),
+        T(test_batch_budget),
+        T(test_run_work_reentry),
         T(test_batch_in_order),
         T(test_sq_unreachable),
     };

@@ -476,6 +476,82 @@ static void test_read_out_of_bounds(void **state)
     rc_rig_free(r);
 }
 
+/*
+ * max_msg_sz (0x7FFFFFFF) at path MTU 256 is 2^23 packets, half the PSN
+ * space: the requester fails such a WQE at once (AE 0x020B) instead of
+ * putting a span on the wire that its PSN comparisons cannot order.
+ */
+static void test_max_msg_mtu256_requester(void **state)
+{
+    static const unsigned ops[] = { E810_OP_RDMA_READ, E810_OP_RDMA_WRITE,
+                                    E810_OP_SEND };
+    unsigned i;
+
+    for (i = 0; i < 3; i++) {
+        RcRig *r = rig_new(256);
+        DpSend s = one_sge(r, ops[i], 0, 0x7fffffff);
+        DpAe ae;
+
+        s.remote_va = r->buf[1];
+        s.rkey = r->key[1];
+        dp_post_send(&r->qp[0], &s);
+        dp_ring(&r->qp[0], false);
+        b2b_run(r->b);
+        expect_sq_err(r, E810_FLUSH_FATAL_ERR);
+        ae = expect_ae(r, 0);
+        assert_int_equal(ae.code, E810_AE_WQE_INVALID_PARAMETER);
+        assert_int_equal(b2b_stats(r->b, 0)->tx_packets, 0);
+        no_more_ae(r, 1);
+        rc_rig_free(r);
+    }
+}
+
+/* 1 GiB at MTU 256 is 2^22 packets, the largest span: it is accepted. */
+static void test_max_span_mtu256_accepted(void **state)
+{
+    RcRig *r = rig_new(256);
+    DpSend s = one_sge(r, E810_OP_RDMA_READ, 0, 1u << 30);
+    DpAe ae;
+
+    s.remote_va = r->buf[1];
+    s.rkey = r->key[1];
+    dp_post_send(&r->qp[0], &s);
+    dp_ring(&r->qp[0], false);
+    b2b_run(r->b);
+    /* It goes out; the responder's MR is far smaller than 1 GiB. */
+    expect_sq_err(r, E810_FLUSH_REM_ACCESS_ERR);
+    ae = expect_ae(r, 1);
+    assert_int_equal(ae.code, E810_AE_AMP_BOUNDS_VIOLATION);
+    rc_rig_free(r);
+}
+
+/* A peer's READ request of 0x7FFFFFFF bytes at MTU 256: Invalid Request. */
+static void test_max_msg_mtu256_responder(void **state)
+{
+    RcRig *r = rig_new(256);
+    E810Core *c = &r->b->h[0]->core;
+    E810Qp *qp = e810_qp_get(c, r->qp[0].id);
+    E810RocePkt p;
+    DpAe ae;
+
+    e810_xport_enter(c);
+    e810_xport_rc_headers(c, qp, &p);
+    p.opcode = E810_BTH_RC_READ_REQ;
+    p.psn = 0xfffff0;       /* side 1's expected PSN (b2b_connect) */
+    p.ackreq = true;
+    p.va = r->buf[1];
+    p.rkey = r->key[1];
+    p.dma_len = 0x7fffffff;
+    e810_xport_tx(c, qp, &p, c->xport->frame, 0);
+    e810_xport_exit(c);
+    b2b_run(r->b);
+    ae = expect_ae(r, 1);
+    assert_int_equal(ae.code, E810_AE_IB_INVALID_REQUEST);
+    assert_int_equal(b2b_stats(r->b, 1)->read_resp_sent, 0);
+    assert_int_equal(b2b_stats(r->b, 1)->naks_sent, 1);
+    rc_rig_free(r);
+}
+
 static void test_bad_lkey(void **state)
 {
     RcRig *r = rig_new(1024);
@@ -652,6 +728,71 @@ static void test_retry_exhausted(void **state)
     rc_rig_free(r);
 }
 
+/*
+ * DESTROY_QP drops the transport state with the QP (irdma reuses QP ids:
+ * irdma_alloc_rsrc() hands a freed id out again). Side 0 leaves WQEs in
+ * flight, its PSNs advanced and its retransmission timer armed; both QPs
+ * are destroyed and created again with the same ids and other PSNs, and
+ * the new pair starts clean: nothing of the old one goes out again.
+ */
+static void test_destroy_recreate_same_id(void **state)
+{
+    RcRig *r = rig_new(1024);
+    E810Core *c0 = &r->b->h[0]->core;
+    uint32_t id[2] = { r->qp[0].id, r->qp[1].id };
+    uint64_t tx_before;
+    unsigned i;
+    DpCqe e;
+
+    r->b->h[0]->loss_ppm = 1000000;     /* nothing arrives */
+    for (i = 0; i < 3; i++) {
+        rc_rig_post(r, 0, E810_OP_RDMA_WRITE, 0, 0, 5000);
+    }
+    dp_ring(&r->qp[0], false);
+    b2b_run_for(r->b, 1);
+    assert_non_null(c0->xport->qp[id[0]]);
+    assert_int_equal(c0->xport->qp[id[0]]->wq_count, 3);
+    assert_true(c0->xport->qp[id[0]]->deadline != 0);
+
+    for (i = 0; i < 2; i++) {
+        E810Xport *xp = r->b->h[i]->core.xport;
+
+        assert_true(dp_qp_destroy(&r->qp[i]));
+        assert_true(id[i] >= xp->nqp || !xp->qp[id[i]]);
+    }
+    r->b->h[0]->loss_ppm = 0;
+    for (i = 0; i < 2; i++) {
+        DpDev *d = &r->b->dev[i];
+
+        d->next_qp = id[i];
+        dp_qp_create(d, &r->qp[i], E810_QP_TYPE_ROCE_RC, &r->scq[i],
+                     &r->rcq[i], 256, 64, 1, false, false);
+        assert_int_equal(r->qp[i].id, id[i]);
+    }
+    b2b_connect_one(r->b, &r->qp[0], &r->qp[1], 1024, 0x123456, 0x654321);
+    b2b_connect_one(r->b, &r->qp[1], &r->qp[0], 1024, 0x654321, 0x123456);
+    tx_before = b2b_stats(r->b, 0)->tx_packets;
+    /* Not a timer of the old QP fires, not one of its WQEs goes out. */
+    b2b_run(r->b);
+    assert_int_equal(b2b_stats(r->b, 0)->tx_packets, tx_before);
+    assert_false(dp_poll_cq(&r->scq[0], &e));
+
+    b2b_fill(rc_rig_buf(r, 0, 0), 3000, 5);
+    rc_rig_post(r, 0, E810_OP_RDMA_WRITE, 0, 65536, 3000);
+    dp_ring(&r->qp[0], false);
+    b2b_run(r->b);
+    assert_true(dp_poll_cq(&r->scq[0], &e));
+    assert_false(e.error);
+    assert_false(dp_poll_cq(&r->scq[0], &e));
+    assert_true(b2b_check(rc_rig_buf(r, 1, 65536), 3000, 5));
+    /* Three packets from the new PSN, none resent, in one round trip. */
+    assert_int_equal(b2b_stats(r->b, 0)->tx_packets, tx_before + 3);
+    assert_int_equal(c0->xport->qp[id[0]]->next_psn, 0x123456 + 3);
+    assert_int_equal(b2b_stats(r->b, 1)->rx_psn_oos, 0);
+    assert_int_equal(b2b_stats(r->b, 1)->rx_psn_dup, 0);
+    rc_rig_free(r);
+}
+
 /* ---- loss ---------------------------------------------------------------- */
 
 #define LOSS_MSGS   10000
@@ -765,6 +906,9 @@ int main(void)
         cmocka_unit_test(test_loopback_same_device),
         cmocka_unit_test(test_bad_rkey),
         cmocka_unit_test(test_read_out_of_bounds),
+        cmocka_unit_test(test_max_msg_mtu256_requester),
+        cmocka_unit_test(test_max_span_mtu256_accepted),
+        cmocka_unit_test(test_max_msg_mtu256_responder),
         cmocka_unit_test(test_bad_lkey),
         cmocka_unit_test(test_priv_stag0),
         cmocka_unit_test(test_recv_too_small),
@@ -772,6 +916,7 @@ int main(void)
         cmocka_unit_test(test_rnr_exhausted),
         cmocka_unit_test(test_rnr_then_recovers),
         cmocka_unit_test(test_retry_exhausted),
+        cmocka_unit_test(test_destroy_recreate_same_id),
         cmocka_unit_test(test_loss_exactly_once),
         cmocka_unit_test(test_loss_reads),
     };
