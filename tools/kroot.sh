@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# A trixie build root with the headers of a Linux that has the 6.16+ IIDC
+# (<linux/net/intel/iidc_rdma.h>), for `make lint`'s third leg. The
+# headers' kbuild tools need trixie's libc and their Makefile gcc-14, so
+# the modules are built in a chroot rather than on the bookworm host.
+#
+#   tools/kroot.sh          makes the root if missing, prints its path
+#   tools/kroot.sh run CMD  runs CMD in the root (as root, cwd /)
+#
+# The root is CACHE/kroot-<KVER_NEW>: debootstrap minbase of trixie plus
+# gcc-14, make, sparse, then linux-headers-<KVER_NEW> at KPKG_NEW_VERSION
+# from trixie-backports (tools/lib.sh pins both). The apt sources written
+# into the root are its own; the host's are never touched. First setup
+# takes a few minutes (see docs/testing.md), then nothing is fetched.
+
+. "$(dirname "$0")/lib.sh"
+
+KROOT=$CACHE/kroot-$KVER_NEW
+KROOT_PKGS=gcc-14,make,libc6-dev,sparse,pahole,libelf1t64,libssl3t64,zlib1g,ca-certificates
+MIRROR=http://deb.debian.org/debian
+
+# Two steps, each marked done in the unfinished root, so an interrupted
+# setup goes on where it stopped.
+make_root() {
+	local tmp=$KROOT.tmp start=$SECONDS
+	[ "$(id -u)" = 0 ] || die "need root to debootstrap $KROOT"
+	if [ ! -f "$tmp/.debootstrapped" ]; then
+		log "debootstrap trixie minbase into $KROOT (a few minutes, once)"
+		rm -rf "$tmp"
+		mkdir -p "$tmp"
+		debootstrap --variant=minbase --include="$KROOT_PKGS" trixie \
+			"$tmp" "$MIRROR" >"$CACHE/kroot-debootstrap.log" 2>&1 ||
+			{ tail -20 "$CACHE/kroot-debootstrap.log"; die "debootstrap failed"; }
+		cat >"$tmp/etc/apt/sources.list" <<EOF
+deb $MIRROR trixie main
+deb $MIRROR trixie-backports main
+EOF
+		touch "$tmp/.debootstrapped"
+	fi
+	log "installing linux-headers-$KVER_NEW=$KPKG_NEW_VERSION in the root"
+	{ chroot "$tmp" apt-get -q update &&
+	  DEBIAN_FRONTEND=noninteractive chroot "$tmp" apt-get -q -y \
+		--no-install-recommends install \
+		"linux-headers-$KVER_NEW=$KPKG_NEW_VERSION"; } \
+		>"$CACHE/kroot-apt.log" 2>&1 ||
+		{ tail -20 "$CACHE/kroot-apt.log"; die "could not install linux-headers-$KVER_NEW=$KPKG_NEW_VERSION"; }
+	rm -rf "$tmp/var/cache/apt/archives"/*.deb "$tmp/var/lib/apt/lists"/*
+	# The amd64 package's include/ comes from its -common sibling.
+	[ -f "$tmp/usr/src/linux-headers-$KVER_NEW/Makefile" ] &&
+		compgen -G "$tmp/usr/src/linux-headers-*/include/linux/net/intel/iidc_rdma_ice.h" >/dev/null ||
+		die "linux-headers-$KVER_NEW has no iidc_rdma_ice.h"
+	rm -rf "$KROOT" && mv "$tmp" "$KROOT"
+	touch "$KROOT/.complete"
+	log "build root ready in $((SECONDS - start)) s"
+}
+
+main() {
+	mkdir -p "$CACHE"
+	exec 9>"$CACHE/kroot.lock"
+	flock 9
+	[ -f "$KROOT/.complete" ] || make_root
+	flock -u 9
+	case "${1:-}" in
+	"") echo "$KROOT" ;;
+	run)
+		shift
+		chroot "$KROOT" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/root \
+			LANG=C.UTF-8 "$@"
+		;;
+	*) die "usage: $0 [run CMD...]" ;;
+	esac
+}
+
+main "$@"
