@@ -65,7 +65,11 @@ main() {
 	"") echo "$KROOT" ;;
 	run)
 		shift
-		chroot "$KROOT" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/root \
+		# objtool reads /proc; the mount lives in a private namespace
+		# and goes away with the command.
+		unshare --mount --propagation private -- /bin/sh -c \
+			'mount -t proc proc "$0/proc" && exec chroot "$0" "$@"' \
+			"$KROOT" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/root \
 			LANG=C.UTF-8 "$@"
 		;;
 	*) die "usage: $0 [run CMD...]" ;;

@@ -26,6 +26,7 @@
 #include <linux/mod_devicetable.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
+#include <linux/pci.h>
 #include <linux/slab.h>
 #include <linux/net/intel/iidc_rdma.h>
 #include <linux/net/intel/iidc_rdma_ice.h>
