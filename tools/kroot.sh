@@ -8,17 +8,36 @@
 #   tools/kroot.sh          makes the root if missing, prints its path
 #   tools/kroot.sh run CMD  runs CMD in the root (as root, cwd /)
 #
-# The root is CACHE/kroot-<KVER_NEW>: debootstrap minbase of trixie plus
-# gcc-14, make, sparse, then linux-headers-<KVER_NEW> at KPKG_NEW_VERSION
-# from trixie-backports (tools/lib.sh pins both). The apt sources written
-# into the root are its own; the host's are never touched. First setup
-# takes a few minutes (see docs/testing.md), then nothing is fetched.
+# The root is CACHE/kroot-<KVER_NEW>: debootstrap minbase of trixie, then
+# linux-headers-<KVER_NEW> at KPKG_NEW_VERSION from trixie-backports
+# (tools/lib.sh pins both) and gcc-14, make, sparse, pahole at the versions
+# of tools/deps.lock's "kroot:" lines. The apt sources written into the root
+# are its own; the host's are never touched. First setup: about 10 minutes
+# (debootstrap; docs/testing.md), then nothing is fetched unless a pin
+# changes.
 
 . "$(dirname "$0")/lib.sh"
 
 KROOT=$CACHE/kroot-$KVER_NEW
+# name=version of every package the root must have at a pinned version.
+PINS=$(sed -n 's/^kroot://p' "$TOP/tools/deps.lock" | sort)
+PINS+=$'\n'"linux-headers-$KVER_NEW=$KPKG_NEW_VERSION"
 KROOT_PKGS=gcc-14,make,libc6-dev,sparse,pahole,libelf1t64,libssl3t64,zlib1g,ca-certificates
 MIRROR=http://deb.debian.org/debian
+
+# The pinned packages into root $1 (apt inside the root, its own sources).
+install_pins() {
+	local -a pins
+	mapfile -t pins <<<"$PINS"
+	log "installing ${pins[*]} in the root"
+	{ chroot "$1" apt-get -q update &&
+	  DEBIAN_FRONTEND=noninteractive chroot "$1" apt-get -q -y \
+		--no-install-recommends --allow-downgrades install "${pins[@]}"; } \
+		>"$CACHE/kroot-apt.log" 2>&1 ||
+		{ tail -20 "$CACHE/kroot-apt.log"; die "could not install ${pins[*]}"; }
+	rm -rf "$1/var/cache/apt/archives"/*.deb "$1/var/lib/apt/lists"/*
+	printf '%s\n' "$PINS" >"$1/.pins"
+}
 
 # Two steps, each marked done in the unfinished root, so an interrupted
 # setup goes on where it stopped.
@@ -38,14 +57,7 @@ deb $MIRROR trixie-backports main
 EOF
 		touch "$tmp/.debootstrapped"
 	fi
-	log "installing linux-headers-$KVER_NEW=$KPKG_NEW_VERSION in the root"
-	{ chroot "$tmp" apt-get -q update &&
-	  DEBIAN_FRONTEND=noninteractive chroot "$tmp" apt-get -q -y \
-		--no-install-recommends install \
-		"linux-headers-$KVER_NEW=$KPKG_NEW_VERSION"; } \
-		>"$CACHE/kroot-apt.log" 2>&1 ||
-		{ tail -20 "$CACHE/kroot-apt.log"; die "could not install linux-headers-$KVER_NEW=$KPKG_NEW_VERSION"; }
-	rm -rf "$tmp/var/cache/apt/archives"/*.deb "$tmp/var/lib/apt/lists"/*
+	install_pins "$tmp"
 	# The amd64 package's include/ comes from its -common sibling.
 	[ -f "$tmp/usr/src/linux-headers-$KVER_NEW/Makefile" ] &&
 		compgen -G "$tmp/usr/src/linux-headers-*/include/linux/net/intel/iidc_rdma_ice.h" >/dev/null ||
@@ -59,7 +71,11 @@ main() {
 	mkdir -p "$CACHE"
 	exec 9>"$CACHE/kroot.lock"
 	flock 9
-	[ -f "$KROOT/.complete" ] || make_root
+	if [ ! -f "$KROOT/.complete" ]; then
+		make_root
+	elif [ "$(cat "$KROOT/.pins" 2>/dev/null)" != "$PINS" ]; then
+		install_pins "$KROOT"
+	fi
 	flock -u 9
 	case "${1:-}" in
 	"") echo "$KROOT" ;;
