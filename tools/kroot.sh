@@ -13,7 +13,7 @@
 # (tools/lib.sh pins both) and gcc-14, make, sparse, pahole at the versions
 # of tools/deps.lock's "kroot:" lines. The apt sources written into the root
 # are its own; the host's are never touched. First setup: about 10 minutes
-# (debootstrap; docs/testing.md), then nothing is fetched unless a pin
+# (debootstrap, under load; README.md), then nothing is fetched unless a pin
 # changes.
 
 . "$(dirname "$0")/lib.sh"
