@@ -6,14 +6,14 @@
 #   make run     build what is missing, boot a guest with two e810 functions
 #                and show what the stack does
 #   make check   host unit tests, then the VM regression scenarios
-#   make lint    kernel modules with W=1 C=1 (sparse), warnings are errors
+#   make lint    kernel modules with W=1 C=1 (sparse) for 6.12, 6.1 and
+#                6.16+, checkpatch; warnings are errors
 #
 # Every target that needs packages runs tools/deps.sh first (idempotent).
 
 SHELL := /bin/bash
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 KVER ?= $(shell bash -c '. $(TOP)/tools/lib.sh && echo $$KVER')
-KVER_OLD ?= $(shell bash -c '. $(TOP)/tools/lib.sh && echo $$KVER_OLD')
 KDIR ?= /usr/src/linux-headers-$(KVER)
 MODULE_DIRS := drivers/net/ethernet/intel/ice_lite drivers/infiniband/hw/irdma
 KMAKE = $(MAKE) -C $(KDIR) E810_TOP=$(TOP)
@@ -70,46 +70,18 @@ check:
 	@tools/check.sh
 
 # Warnings from gcc (W=1) or sparse (C=1) fail the target, against the
-# guest's 6.12 headers and bookworm's 6.1, and so does checkpatch.pl (from
-# Debian's linux-source-6.1, see tools/deps.sh). Two checks are off: an
-# out-of-tree module that builds for 6.1 and 6.12 needs LINUX_VERSION_CODE
-# tests, and those put the constant on the left. include/hw/e810_compat.h
-# is skipped: its user-space half spells out __attribute__((packed)).
-CHECKPATCH := $(shell bash -c '. $(TOP)/tools/lib.sh && echo $$CACHE')/checkpatch-6.1/scripts/checkpatch.pl
-CHECKPATCH_OPTS := --no-tree --terse -q -f \
-	--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON
-CHECKPATCH_SKIP := include/hw/e810_compat.h
+# guest's 6.12 headers, bookworm's 6.1 and a 6.16+ kernel (KVER_NEW, built
+# in a trixie root: tools/kroot.sh), and so do checkpatch.pl and the unit
+# tests' -Werror build. tools/lint.sh does the work and times each leg;
+# lint-6.1 and lint-new run one kernel leg alone.
+lint: deps-host
+	@tools/lint.sh
 
-lint: deps-host lint-6.1
-	@fail=0; \
-	for d in $(MODULE_DIRS); do \
-		$(KMAKE) M=$(TOP)/$$d clean >/dev/null; \
-		out=$$($(KMAKE) M=$(TOP)/$$d W=1 C=1 modules 2>&1) || fail=1; \
-		if grep -E 'warning|error' <<<"$$out"; then fail=1; fi; \
-	done; \
-	tools/deps.sh checkpatch || fail=1; \
-	out=$$(git ls-files $(MODULE_DIRS) include | grep '\.[ch]$$' | \
-		grep -v $(CHECKPATCH_SKIP) | \
-		xargs $(CHECKPATCH) $(CHECKPATCH_OPTS) 2>&1) || fail=1; \
-	if grep -E 'WARNING|ERROR|CHECK' <<<"$$out"; then fail=1; fi; \
-	$(MAKE) -s -C tests/unit all >/dev/null || fail=1; \
-	[ $$fail = 0 ] && echo "lint: clean (W=1 C=1, checkpatch, -Wall -Wextra -Werror)"; \
-	[ $$fail = 0 ]
-
-# The modules must also build against bookworm's own 6.1 kernel headers.
-# Built in a scratch copy so the 6.12 objects in the tree stay as they are.
 lint-6.1: deps-host
-	@rm -rf build/lint-6.1 && mkdir -p build/lint-6.1 && \
-	git ls-files -z drivers include | xargs -0 cp --parents -t build/lint-6.1; \
-	fail=0; \
-	for d in $(MODULE_DIRS); do \
-		out=$$($(MAKE) -C /usr/src/linux-headers-$(KVER_OLD) \
-			M=$(TOP)/build/lint-6.1/$$d E810_TOP=$(TOP)/build/lint-6.1 \
-			W=1 C=1 modules 2>&1) || fail=1; \
-		if grep -E 'warning|error' <<<"$$out"; then fail=1; fi; \
-	done; \
-	[ $$fail = 0 ] && echo "lint-6.1: clean against $(KVER_OLD)"; \
-	[ $$fail = 0 ]
+	@tools/lint.sh 6.1
+
+lint-new: deps-host
+	@tools/lint.sh new
 
 # A host with a real E810 and the distribution's stock ice
 # (docs/real-hosts.md; the work is done by tools/host-install.sh):
@@ -155,5 +127,5 @@ clean:
 	rm -rf build/unit build/provider-tests build/progs build/vm build/guest
 
 .PHONY: all deps deps-host qemu rdma-core modules guest run unit fuzz progs vm-check \
-	check vm-check-all-parents lint lint-6.1 install uninstall install-provider \
+	check vm-check-all-parents lint lint-6.1 lint-new install uninstall install-provider \
 	uninstall-provider dkms-source clean

@@ -247,13 +247,19 @@ fetch_ddp_package() {
 	rm -rf "$dir.tmp" "$dl"/firmware-misc-nonfree_*.deb
 }
 
+# The kroot: lines (the trixie build root's tools, tools/kroot.sh) are
+# kept as they are: that root is relocked by hand.
 relock() {
 	local spec name
-	for spec in "${HOST_PKGS[@]}"; do
-		name=${spec%%=*}
-		[ "$name" = "$spec" ] || continue
-		echo "$name=$(dpkg-query -W -f='${Version}' "$name")"
-	done >"$LOCK"
+	{
+		for spec in "${HOST_PKGS[@]}"; do
+			name=${spec%%=*}
+			[ "$name" = "$spec" ] || continue
+			echo "$name=$(dpkg-query -W -f='${Version}' "$name")"
+		done
+		grep '^kroot:' "$LOCK" || true
+	} >"$LOCK.new"
+	mv "$LOCK.new" "$LOCK"
 	log "wrote $LOCK"
 }
 

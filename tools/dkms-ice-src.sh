@@ -13,7 +13,8 @@
 # (Debian's linux-source-<major>.<minor> package as installed). A source is
 # used only when its VERSION/PATCHLEVEL/SUBLEVEL are the kernel's.
 # Nothing found: a message naming the package, exit 1 (dkms goes on, and
-# the MAKE line then stops at the missing ice.h).
+# the MAKE line then stops at the missing ice.h). Kernels with the public
+# IIDC headers (6.16+) need none of this: exit 0 at once.
 
 set -euo pipefail
 
@@ -41,8 +42,14 @@ sl=$(sed -n 's/^#define LINUX_VERSION_SUBLEVEL //p' "$vh")
 want=$maj.$min.$sl
 pkg=linux-source-$maj.$min
 
-[ -e "$ksrc/include/linux/net/intel/iidc_rdma.h" ] &&
-	fail "Linux $want has the 6.16+ IIDC interface (iidc_rdma.h): not ported yet"
+rm -rf "$out"
+
+# 6.16+: the binding (ice_rdma_if.c) needs only the public iidc_rdma
+# headers; Kbuild ignores ICE_SRC there.
+if [ -e "$ksrc/include/linux/net/intel/iidc_rdma_ice.h" ]; then
+	say "Linux $want has the public IIDC headers (iidc_rdma_ice.h): no ice source needed"
+	exit 0
+fi
 
 # "V.P.S" of a kernel source tree's top Makefile.
 tree_version() {
@@ -50,7 +57,6 @@ tree_version() {
 		paste -sd.
 }
 
-rm -rf "$out"
 mkdir -p "$out/${sub%/*}"
 
 if [ -n "${ICE_SRC:-}" ]; then

@@ -18,6 +18,10 @@ KPKG_VERSION=6.12.95-1~bpo12+1
 # bookworm's own kernel: the modules must also build against its headers.
 KVER_OLD=6.1.0-56-amd64
 KPKG_OLD_VERSION=6.1.192-2
+# A kernel with the 6.16+ IIDC (iidc_rdma.h): the third `make lint` leg,
+# built in a trixie root (tools/kroot.sh) from trixie-backports' headers.
+KVER_NEW=7.3.4+deb13-amd64
+KPKG_NEW_VERSION=7.3.4-1~bpo13+1
 QEMU_VERSION=1:10.0.13+ds-0+deb13u1
 QEMU_UPSTREAM=10.0.13
 RDMA_CORE_VERSION=56.1

@@ -177,8 +177,10 @@ conf() {
 BUILD_DIR=$dkms_tree/$(conf PACKAGE_NAME)/$VER/build
 check "BUILD_EXCLUSIVE_KERNEL takes 6.12 and 6.1" \
 	bash -c '[[ $1 =~ $3 && $2 =~ $3 ]]' _ "$KVER" "$KVER_OLD" "$(conf BUILD_EXCLUSIVE_KERNEL)"
-check "BUILD_EXCLUSIVE_KERNEL refuses 6.16 and 5.10" \
-	bash -c '! [[ $1 =~ $3 || $2 =~ $3 ]]' _ 6.16.3-amd64 5.10.0-30-amd64 "$(conf BUILD_EXCLUSIVE_KERNEL)"
+check "BUILD_EXCLUSIVE_KERNEL takes 6.16 and 7.3" \
+	bash -c '[[ $1 =~ $3 && $2 =~ $3 ]]' _ 6.16.3-amd64 7.3.4+deb13-amd64 "$(conf BUILD_EXCLUSIVE_KERNEL)"
+check "BUILD_EXCLUSIVE_KERNEL refuses 6.0 and 5.10" \
+	bash -c '! [[ $1 =~ $3 || $2 =~ $3 ]]' _ 6.0.0-1-amd64 5.10.0-30-amd64 "$(conf BUILD_EXCLUSIVE_KERNEL)"
 
 # prepare_build(): the source copied over the build directory, PRE_BUILD
 # run there (run_build_script()).
@@ -226,6 +228,16 @@ else
 fi
 KO=$BUILD_DIR/$(conf 'BUILT_MODULE_LOCATION[0]')$(conf 'BUILT_MODULE_NAME[0]').ko
 check "dkms build binds to ice.roce" grep -qx 'auxiliary:ice.roce' <(modinfo -F alias "$KO" 2>/dev/null)
+
+# 6.16+ (public iidc_rdma headers): PRE_BUILD needs no ice source.
+NEWK=$T/ksrc-7.3
+mkdir -p "$NEWK/include/generated/uapi/linux" "$NEWK/include/linux/net/intel"
+printf '#define LINUX_VERSION_MAJOR 7\n#define LINUX_VERSION_PATCHLEVEL 3\n#define LINUX_VERSION_SUBLEVEL 4\n' \
+	>"$NEWK/include/generated/uapi/linux/version.h"
+touch "$NEWK/include/linux/net/intel/iidc_rdma_ice.h"
+check "PRE_BUILD for 7.3 needs no ice source" \
+	grep -q 'no ice source needed' <(cd "$BUILD_DIR" && E810_SRC_ROOT=$T/empty \
+		tools/dkms-ice-src.sh 7.3.4+deb13-amd64 "$NEWK" 2>&1)
 
 echo "install: $pass passed, $fail failed" | tee "$T/summary"
 [ "$fail" = 0 ]

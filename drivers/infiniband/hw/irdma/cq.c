@@ -421,6 +421,28 @@ int irdma_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
 	return 0;
 }
 
+#ifdef IRDMA_HAVE_RESIZE_USER_CQ
+/**
+ * irdma_resize_cq_user_op() - ib_device_ops.resize_user_cq
+ * @ibcq: the CQ
+ * @entries: ring entries
+ * @udata: user data
+ *
+ * Newer kernels resize only user CQs, through an op with an unsigned
+ * count; the work is irdma_resize_cq()'s.
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or a negative errno.
+ */
+int irdma_resize_cq_user_op(struct ib_cq *ibcq, unsigned int entries,
+			    struct ib_udata *udata)
+{
+	if (entries > INT_MAX)
+		return -EINVAL;
+	return irdma_resize_cq(ibcq, entries, udata);
+}
+#endif
+
 /**
  * irdma_poll_cq() - kernel CQ: hardware CQEs, then software flushes
  * @ibcq: the CQ

@@ -94,6 +94,10 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 #endif
 int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
 int irdma_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata);
+#ifdef IRDMA_HAVE_RESIZE_USER_CQ
+int irdma_resize_cq_user_op(struct ib_cq *ibcq, unsigned int entries,
+			    struct ib_udata *udata);
+#endif
 int irdma_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc);
 int irdma_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
 void irdma_cq_kick(struct irdma_cq *cq);

@@ -10,15 +10,11 @@
  *
  * ice's exported services (ice_rdma_update_vsi_filter(),
  * ice_rdma_request_reset(), ice_get_qos_params(), ice_add_rdma_qset(),
- * ice_del_rdma_qset()) are looked up for each
- * call with symbol_get(): a link-time dependency would make irdma.ko load
- * ice.ko under ice_lite too, and holding them while bound would keep ice
- * from unloading. While one of its auxiliary devices is bound to us, ice
- * is loaded.
+ * ice_del_rdma_qset()) are looked up for each call (ice_sym.h).
  *
- * TODO: Linux 6.16 replaced this interface (iidc_rdma.h: struct
- * iidc_rdma_core_dev_info, no struct ice_pf); Kbuild builds without this
- * file there.
+ * Linux 6.16 replaced this interface (iidc_rdma.h: struct
+ * iidc_rdma_core_dev_info, no struct ice_pf): Kbuild builds ice_rdma_if.c
+ * there instead.
  */
 
 #include <linux/auxiliary_bus.h>
@@ -32,23 +28,8 @@
 
 #include "ice.h"
 
+#include "ice_sym.h"
 #include "main.h"
-
-/*
- * Calls ice's exported function @fn with the arguments that follow; the
- * result is -ENODEV when ice is not loaded (it is, while we are bound).
- */
-#define irdma_ice_call(fn, ...)					\
-({								\
-	typeof(&fn) __f = symbol_get(fn);			\
-	int __ret = -ENODEV;					\
-								\
-	if (__f) {						\
-		__ret = __f(__VA_ARGS__);			\
-		symbol_put(fn);					\
-	}							\
-	__ret;							\
-})
 
 static struct ice_pf *irdma_ice_adev_to_pf(struct auxiliary_device *adev)
 {
@@ -107,22 +88,18 @@ static int irdma_ice_del_qset(struct irdma_pci_f *rf, u8 tc, u16 qs_handle,
 /* The parent's QoS (DCBX configuration, PRTDCB_TUP2TC) in our terms. */
 static int irdma_ice_qos(struct ice_pf *pf, struct irdma_qos *qos)
 {
-	typeof(&ice_get_qos_params) get;
 	struct iidc_qos_params *p;
 	unsigned int i;
 
 	static_assert(IIDC_MAX_USER_PRIORITY == IRDMA_MAX_UP);
 	static_assert(IEEE_8021QAZ_MAX_TCS == IRDMA_MAX_UP);
-	get = symbol_get(ice_get_qos_params);
-	if (!get)
-		return -ENODEV;
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
-	if (!p) {
-		symbol_put(ice_get_qos_params);
+	if (!p)
 		return -ENOMEM;
+	if (!irdma_ice_call_void(ice_get_qos_params, pf, p)) {
+		kfree(p);
+		return -ENODEV;
 	}
-	get(pf, p);
-	symbol_put(ice_get_qos_params);
 
 	qos->num_tc = p->num_tc;
 	for (i = 0; i < IRDMA_MAX_UP; i++) {

@@ -28,6 +28,7 @@ struct dentry;
 struct seq_file;
 struct ice_lite_rdma_dev_info;
 struct ice_pf;
+struct iidc_rdma_core_dev_info;
 struct irdma_pci_f;
 struct irdma_pble_pool;
 
@@ -432,8 +433,10 @@ static inline struct irdma_pd *to_irdma_pd(struct ib_pd *ibpd)
  * @dbg_dir: debugfs directory of this function
  * @ice_lite_info: parent data when the parent is ice_lite; only
  *	ice_lite_if.c looks inside it
- * @ice_pf: the parent when it is the stock ice; only ice_if.c looks
- *	inside it
+ * @ice_pf: the parent when it is the stock ice of Linux 6.15 and older;
+ *	only ice_if.c looks inside it
+ * @ice_cdev: the parent when it is the stock ice of Linux 6.16+; only
+ *	ice_rdma_if.c looks inside it
  * @netdev: the parent's Ethernet netdev
  * @vsi_id: hardware number of the parent's VSI
  * @vsi_filter: parent service: RoCEv2 VSI filter on/off
@@ -476,6 +479,7 @@ struct irdma_pci_f {
 	struct dentry *dbg_dir;
 	struct ice_lite_rdma_dev_info *ice_lite_info;
 	struct ice_pf *ice_pf;
+	struct iidc_rdma_core_dev_info *ice_cdev;
 	struct net_device *netdev;
 	u16 vsi_id;
 	int (*vsi_filter)(struct irdma_pci_f *rf, bool enable);
@@ -645,8 +649,9 @@ int irdma_ice_lite_register(void);
 void irdma_ice_lite_unregister(void);
 
 /*
- * ice_if.c: the binding to the stock ice, built when Kbuild found ice's
- * source for the target kernel (IRDMA_ICE, see Kbuild).
+ * The binding to the stock ice (IRDMA_ICE, see Kbuild): ice_if.c when
+ * Kbuild found ice's source for a kernel before 6.16, ice_rdma_if.c for
+ * 6.16+ (public iidc_rdma headers).
  */
 #ifdef IRDMA_ICE
 int irdma_ice_register(void);

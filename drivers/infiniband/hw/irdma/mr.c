@@ -32,6 +32,16 @@
 #define IRDMA_MR_PGSZ_BITMAP	(SZ_4K | SZ_2M | SZ_1G)
 #define IRDMA_MR_MAX_SIZE	0x200000000000ULL	/* facts 2.7 */
 
+/* Pins user memory: ib_umem_get_va() in newer kernels, ib_umem_get() before. */
+static struct ib_umem *irdma_umem_get(struct ib_device *ibdev, u64 start,
+				      u64 len, int access)
+{
+#ifdef IRDMA_HAVE_UMEM_GET_VA
+	return ib_umem_get_va(ibdev, start, len, access);
+#else
+	return ib_umem_get(ibdev, start, len, access);
+#endif
+}
 /*
  * Access flags an MR may carry; atomics, ODP, zero-based and flush are
  * not supported. The optional range (relaxed ordering, ...) and the
@@ -495,7 +505,7 @@ static struct ib_mr *irdma_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 len,
 	mr->iova = virt;
 	mr->len = len;
 	mr->access = access;
-	mr->umem = ib_umem_get(ibdev, start, len, access);
+	mr->umem = irdma_umem_get(ibdev, start, len, access);
 	if (IS_ERR(mr->umem)) {
 		err = PTR_ERR(mr->umem);
 		ibdev_dbg(ibdev, "MR: pinning 0x%llx+%llu: %d\n", start, len,
@@ -590,7 +600,7 @@ static struct ib_mr *irdma_rereg_user_mr(struct ib_mr *ibmr, int flags,
 		err = -EINVAL;
 		if (!len || len > IRDMA_MR_MAX_SIZE)
 			goto err_access;
-		mr->umem = ib_umem_get(ibdev, start, len, mr->access);
+		mr->umem = irdma_umem_get(ibdev, start, len, mr->access);
 		if (IS_ERR(mr->umem)) {
 			err = PTR_ERR(mr->umem);
 			goto err_access;
@@ -768,9 +778,26 @@ static int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	return 0;
 }
 
+#ifdef IRDMA_HAVE_DMAH
+/* reg_user_mr() of kernels with DMA handles: the E810 takes none. */
+static struct ib_mr *irdma_reg_user_mr_dmah(struct ib_pd *ibpd, u64 start,
+					    u64 len, u64 virt, int access,
+					    struct ib_dmah *dmah,
+					    struct ib_udata *udata)
+{
+	if (dmah)
+		return ERR_PTR(-EOPNOTSUPP);
+	return irdma_reg_user_mr(ibpd, start, len, virt, access, udata);
+}
+#endif
+
 /* Everything mr.c, ah.c and mcast.c implement; installed by verbs.c. */
 const struct ib_device_ops irdma_mem_ops = {
+#ifdef IRDMA_HAVE_DMAH
+	.reg_user_mr = irdma_reg_user_mr_dmah,
+#else
 	.reg_user_mr = irdma_reg_user_mr,
+#endif
 	.rereg_user_mr = irdma_rereg_user_mr,
 	.get_dma_mr = irdma_get_dma_mr,
 	.alloc_mr = irdma_alloc_mr,

@@ -345,7 +345,11 @@ static const struct ib_device_ops irdma_dev_ops = {
 	.dealloc_pd = irdma_dealloc_pd,
 	.create_cq = irdma_create_cq,
 	.destroy_cq = irdma_destroy_cq,
+#ifdef IRDMA_HAVE_RESIZE_USER_CQ
+	.resize_user_cq = irdma_resize_cq_user_op,
+#else
 	.resize_cq = irdma_resize_cq,
+#endif
 	.poll_cq = irdma_poll_cq,
 	.req_notify_cq = irdma_req_notify_cq,
 	.create_qp = irdma_create_qp,

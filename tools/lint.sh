@@ -1,0 +1,123 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# make lint: the kernel modules built with W=1 C=1 (gcc's extra warnings and
+# sparse) against every kernel we pin, checkpatch.pl, and the unit tests'
+# -Wall -Wextra -Werror build. Any warning fails the run.
+#
+#   tools/lint.sh [LEG...]     default: all legs, in this order
+#
+# Legs:
+#   6.12        the guest's kernel (KVER), built in the tree
+#   6.1         bookworm's own kernel (KVER_OLD), in a scratch copy under
+#               build/lint-6.1 so the tree's 6.12 objects stay as they are
+#   new         a kernel with the 6.16+ IIDC (KVER_NEW: iidc_rdma.h, the
+#               binding is ice_rdma_if.c), in a scratch copy inside the
+#               trixie build root of tools/kroot.sh (its kbuild tools and
+#               gcc-14 need trixie)
+#   checkpatch  checkpatch.pl from Debian's linux-source-6.1 (tools/deps.sh)
+#   unit        tests/unit built with -Werror
+# Each leg prints its time. checkpatch: two checks are off (an out-of-tree
+# module that builds for several kernels needs LINUX_VERSION_CODE tests,
+# and those put the constant on the left); include/hw/e810_compat.h is
+# skipped (its user-space half spells out __attribute__((packed))).
+
+. "$(dirname "$0")/lib.sh"
+cd "$TOP"
+
+MODULE_DIRS=(drivers/net/ethernet/intel/ice_lite drivers/infiniband/hw/irdma)
+CHECKPATCH=$CACHE/checkpatch-6.1/scripts/checkpatch.pl
+CHECKPATCH_SKIP=include/hw/e810_compat.h
+
+# Prints the lines of $1 that are warnings or errors; fails when there are.
+clean_output() {
+	! grep -E "${2:-warning|error}" <<<"$1"
+}
+
+# scratch_copy DIR: the checkout's module sources and headers in DIR.
+scratch_copy() {
+	rm -rf "$1" && mkdir -p "$1"
+	git ls-files -z drivers include | xargs -0 cp --parents -t "$1"
+}
+
+lint_6_12() {
+	local d out fail=0
+	for d in "${MODULE_DIRS[@]}"; do
+		make -C "/usr/src/linux-headers-$KVER" M="$TOP/$d" E810_TOP="$TOP" \
+			clean >/dev/null
+		out=$(make -C "/usr/src/linux-headers-$KVER" M="$TOP/$d" \
+			E810_TOP="$TOP" W=1 C=1 modules 2>&1) || fail=1
+		clean_output "$out" || fail=1
+	done
+	return $fail
+}
+
+lint_6_1() {
+	local s=$BUILD/lint-6.1 d out fail=0
+	scratch_copy "$s"
+	for d in "${MODULE_DIRS[@]}"; do
+		out=$(make -C "/usr/src/linux-headers-$KVER_OLD" M="$s/$d" \
+			E810_TOP="$s" W=1 C=1 modules 2>&1) || fail=1
+		clean_output "$out" || fail=1
+	done
+	return $fail
+}
+
+# The scratch copy lives in the root (a chroot sees nothing else), one per
+# checkout so that worktrees sharing the cache do not collide.
+lint_new() {
+	local root key s d out fail=0
+	root=$(tools/kroot.sh) || return 1
+	key=$(printf '%s' "$TOP" | sha256sum | cut -c1-12)
+	s=/build/lint-$key
+	scratch_copy "$root$s"
+	for d in "${MODULE_DIRS[@]}"; do
+		out=$(tools/kroot.sh run make -C "/usr/src/linux-headers-$KVER_NEW" \
+			M="$s/$d" E810_TOP="$s" E810_REQUIRE_ICE=1 W=1 C=1 \
+			modules 2>&1) || fail=1
+		clean_output "$out" || fail=1
+	done
+	[ -f "$root$s/drivers/infiniband/hw/irdma/ice_rdma_if.o" ] ||
+		{ echo "irdma for $KVER_NEW was built without ice_rdma_if.o"; fail=1; }
+	return $fail
+}
+
+lint_checkpatch() {
+	local out fail=0
+	tools/deps.sh checkpatch || return 1
+	out=$(git ls-files "${MODULE_DIRS[@]}" include | grep '\.[ch]$' |
+		grep -v "$CHECKPATCH_SKIP" |
+		xargs "$CHECKPATCH" --no-tree --terse -q -f \
+			--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON 2>&1) ||
+		fail=1
+	clean_output "$out" 'WARNING|ERROR|CHECK' || fail=1
+	return $fail
+}
+
+lint_unit() {
+	make -s -C tests/unit all >/dev/null
+}
+
+main() {
+	local legs=("$@") leg t fail=0 failed=()
+	[ ${#legs[@]} -eq 0 ] && legs=(6.12 6.1 new checkpatch unit)
+	for leg in "${legs[@]}"; do
+		t=$SECONDS
+		case "$leg" in
+		6.12) lint_6_12 ;;
+		6.1) lint_6_1 ;;
+		new) lint_new ;;
+		checkpatch) lint_checkpatch ;;
+		unit) lint_unit ;;
+		*) die "unknown leg $leg (6.12, 6.1, new, checkpatch, unit)" ;;
+		esac || { fail=1; failed+=("$leg"); }
+		log "$leg: $((SECONDS - t)) s"
+	done
+	if [ $fail = 0 ]; then
+		echo "lint: clean (${legs[*]}: kernels W=1 C=1, checkpatch, unit -Werror)"
+	else
+		echo "lint: warnings or errors in: ${failed[*]}"
+	fi
+	return $fail
+}
+
+main "$@"
