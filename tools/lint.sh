@@ -39,43 +39,45 @@ scratch_copy() {
 	git ls-files -z drivers include | xargs -0 cp --parents -t "$1"
 }
 
-lint_6_12() {
-	local d out fail=0
+# lint_modules KDIR TOP [MAKE_ARG...]: both modules of the tree at TOP
+# built W=1 C=1 against KDIR; the caller's LINT_RUN array, when set, is the
+# command that runs make (the build root's).
+lint_modules() {
+	local kdir=$1 top=$2 d out fail=0
+	shift 2
 	for d in "${MODULE_DIRS[@]}"; do
-		make -C "/usr/src/linux-headers-$KVER" M="$TOP/$d" E810_TOP="$TOP" \
-			clean >/dev/null
-		out=$(make -C "/usr/src/linux-headers-$KVER" M="$TOP/$d" \
-			E810_TOP="$TOP" W=1 C=1 modules 2>&1) || fail=1
+		out=$("${LINT_RUN[@]}" make -C "$kdir" M="$top/$d" \
+			E810_TOP="$top" "$@" W=1 C=1 modules 2>&1) || fail=1
 		clean_output "$out" || fail=1
 	done
 	return $fail
 }
 
-lint_6_1() {
-	local s=$BUILD/lint-6.1 d out fail=0
-	scratch_copy "$s"
+lint_6_12() {
+	local d LINT_RUN=()
 	for d in "${MODULE_DIRS[@]}"; do
-		out=$(make -C "/usr/src/linux-headers-$KVER_OLD" M="$s/$d" \
-			E810_TOP="$s" W=1 C=1 modules 2>&1) || fail=1
-		clean_output "$out" || fail=1
+		make -C "/usr/src/linux-headers-$KVER" M="$TOP/$d" E810_TOP="$TOP" \
+			clean >/dev/null
 	done
-	return $fail
+	lint_modules "/usr/src/linux-headers-$KVER" "$TOP"
+}
+
+lint_6_1() {
+	local s=$BUILD/lint-6.1 LINT_RUN=()
+	scratch_copy "$s"
+	lint_modules "/usr/src/linux-headers-$KVER_OLD" "$s"
 }
 
 # The scratch copy lives in the root (a chroot sees nothing else), one per
 # checkout so that worktrees sharing the cache do not collide.
 lint_new() {
-	local root key s d out fail=0
+	local root key s fail=0 LINT_RUN=(tools/kroot.sh run)
 	root=$(tools/kroot.sh) || return 1
 	key=$(printf '%s' "$TOP" | sha256sum | cut -c1-12)
 	s=/build/lint-$key
 	scratch_copy "$root$s"
-	for d in "${MODULE_DIRS[@]}"; do
-		out=$(tools/kroot.sh run make -C "/usr/src/linux-headers-$KVER_NEW" \
-			M="$s/$d" E810_TOP="$s" E810_REQUIRE_ICE=1 W=1 C=1 \
-			modules 2>&1) || fail=1
-		clean_output "$out" || fail=1
-	done
+	lint_modules "/usr/src/linux-headers-$KVER_NEW" "$s" E810_REQUIRE_ICE=1 ||
+		fail=1
 	[ -f "$root$s/drivers/infiniband/hw/irdma/ice_rdma_if.o" ] ||
 		{ echo "irdma for $KVER_NEW was built without ice_rdma_if.o"; fail=1; }
 	return $fail

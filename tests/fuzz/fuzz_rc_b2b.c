@@ -21,6 +21,7 @@
 #include "../unit/model_harness.c"
 #include "../unit/rdma_driver.c"
 #include "../unit/dp_driver.c"
+#include "cmocka_shim.c"
 #include "../unit/b2b.h"
 
 #define BUF_LEN     65536
@@ -260,39 +261,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     qps_destroy(f);
     return 0;
-}
-
-/* ---- cmocka shim: the drivers' asserts abort the fuzzer --------------- */
-
-void _assert_true(const uintmax_t result, const char *const expression,
-                  const char *const file, const int line)
-{
-    if (!result) {
-        abort();
-    }
-}
-
-void _assert_int_equal(const uintmax_t a, const uintmax_t b,
-                       const char *const file, const int line)
-{
-    if (a != b) {
-        abort();
-    }
-}
-
-void _assert_int_not_equal(const uintmax_t a, const uintmax_t b,
-                           const char *const file, const int line)
-{
-    if (a == b) {
-        abort();
-    }
-}
-
-void _fail(const char *const file, const int line)
-{
-    abort();
-}
-
-void print_error(const char *const format, ...)
-{
 }

@@ -8,7 +8,7 @@
  * The device is brought up for every input with the unit tests' driver
  * (model_harness.c, rdma_driver.c, dp_driver.c, compiled in here), so a
  * crash reproduces from its input alone. The drivers use cmocka asserts;
- * the small shim at the end turns a failing one into abort().
+ * cmocka_shim.c turns a failing one into abort().
  *
  * Input: commands, one byte each followed by operands (see run_command).
  *
@@ -17,6 +17,7 @@
 #include "../unit/model_harness.c"
 #include "../unit/rdma_driver.c"
 #include "../unit/dp_driver.c"
+#include "cmocka_shim.c"
 
 #include "e810_icrc.h"
 #include "e810_roce_pkt.h"
@@ -376,39 +377,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     harness_advance(rx->h, 10000000000ull);
     qps_destroy(rx);
     return 0;
-}
-
-/* ---- cmocka shim: the drivers' asserts abort the fuzzer --------------- */
-
-void _assert_true(const uintmax_t result, const char *const expression,
-                  const char *const file, const int line)
-{
-    if (!result) {
-        abort();
-    }
-}
-
-void _assert_int_equal(const uintmax_t a, const uintmax_t b,
-                       const char *const file, const int line)
-{
-    if (a != b) {
-        abort();
-    }
-}
-
-void _assert_int_not_equal(const uintmax_t a, const uintmax_t b,
-                           const char *const file, const int line)
-{
-    if (a == b) {
-        abort();
-    }
-}
-
-void _fail(const char *const file, const int line)
-{
-    abort();
-}
-
-void print_error(const char *const format, ...)
-{
 }

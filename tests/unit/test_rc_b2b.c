@@ -489,12 +489,9 @@ static void test_max_msg_mtu256_requester(void **state)
 
     for (i = 0; i < 3; i++) {
         RcRig *r = rig_new(256);
-        DpSend s = one_sge(r, ops[i], 0, 0x7fffffff);
         DpAe ae;
 
-        s.remote_va = r->buf[1];
-        s.rkey = r->key[1];
-        dp_post_send(&r->qp[0], &s);
+        rc_rig_post(r, 0, ops[i], 0, 0, 0x7fffffff);
         dp_ring(&r->qp[0], false);
         b2b_run(r->b);
         expect_sq_err(r, E810_FLUSH_FATAL_ERR);
@@ -510,12 +507,9 @@ static void test_max_msg_mtu256_requester(void **state)
 static void test_max_span_mtu256_accepted(void **state)
 {
     RcRig *r = rig_new(256);
-    DpSend s = one_sge(r, E810_OP_RDMA_READ, 0, 1u << 30);
     DpAe ae;
 
-    s.remote_va = r->buf[1];
-    s.rkey = r->key[1];
-    dp_post_send(&r->qp[0], &s);
+    rc_rig_post(r, 0, E810_OP_RDMA_READ, 0, 0, 1u << 30);
     dp_ring(&r->qp[0], false);
     b2b_run(r->b);
     /* It goes out; the responder's MR is far smaller than 1 GiB. */
