@@ -43,6 +43,9 @@ fi
 echo "== build (QEMU, rdma-core, modules, guest image, guest test programs)"
 if make -s all progs; then
 	echo "== build done at $((SECONDS - t0)) s"
+	# The runner's helpers, with the QEMU just built (tests/tools/).
+	tests/tools/run.sh || true
+	add_counts "$(cat build/tools-test/summary 2>/dev/null || echo 'tools: 0 passed, 1 failed')"
 	echo "== VM scenarios"
 	tools/vm check || true
 	add_counts "vm: $(tail -n 1 build/vm/results 2>/dev/null || echo '0 passed, 1 failed')"

@@ -65,3 +65,24 @@ link_sources() {
 	done
 	return $changed
 }
+
+# qmp_sock DIR: the QMP socket path of VM node directory DIR (tools/vm).
+# AF_UNIX paths hold at most 107 bytes and a checkout can sit deep in a
+# file system, so the socket lives in a short per-user runtime directory,
+# named by a hash of DIR; tools/vm links DIR/qmp.sock to it. Fails, saying
+# why, if even that path is too long (a long $XDG_RUNTIME_DIR).
+qmp_sock() {
+	local rt=${XDG_RUNTIME_DIR:-/tmp}/e810-vm-$(id -u) sock
+	sock=$rt/$(printf %s "$1" | md5sum | cut -c1-16).sock
+	if [ "${#sock}" -gt 107 ]; then
+		printf '[%s] error: QMP socket path %s is %d bytes, over the 107 of a unix socket: set XDG_RUNTIME_DIR to a shorter directory\n' \
+			"$(basename "$0")" "$sock" "${#sock}" >&2
+		return 1
+	fi
+	mkdir -p -m 700 "$rt" || {
+		printf '[%s] error: cannot create %s for the QMP sockets\n' \
+			"$(basename "$0")" "$rt" >&2
+		return 1
+	}
+	echo "$sock"
+}

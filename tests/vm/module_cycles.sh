@@ -2,7 +2,7 @@
 # topology: hub2
 # parent: ice_lite ice
 # timeout: 900
-# Ten cycles of rmmod irdma <parent> / modprobe <parent> irdma (parent
+# Ten cycles (E810_CYCLES) of rmmod irdma <parent> / modprobe <parent> irdma (parent
 # ice_lite, or the stock ice): every cycle
 # unbinds and rebinds both functions, gives back MSI-X vectors, BAR0 and
 # the auxiliary ids, removes both netdevs and brings them back with their
@@ -21,7 +21,7 @@ for d in "${devs[@]}"; do
 	mac[$d]=$(cat "/sys/class/net/$nd/address" 2>/dev/null)
 	[ -n "${mac[$d]}" ] || fail "$d has no netdev before the cycles"
 done
-for cycle in $(seq 1 10); do
+for cycle in $(seq 1 "${E810_CYCLES:-10}"); do
 	# Odd cycles unload with both ports up and an IPv6 ping running.
 	if [ $((cycle % 2)) = 1 ]; then
 		for d in "${devs[@]}"; do

@@ -5,8 +5,12 @@
 # A critical error reported by the device ends in a parent reset and a
 # re-probe: the model's x-inject-pe-criterr knob on e810-0 (QMP qom-set
 # through the runner) sets GLPE_CRITERR and PFINT_OICR.PE_CRITERR; the
-# parent (ice_lite, or the stock ice) forwards CRIT_ERR, irdma logs it and requests a function reset, and
-# within 60 s irdma0 is registered again and ACTIVE. irdma1 on the other
+# parent (ice_lite, or the stock ice) forwards CRIT_ERR, irdma logs it and
+# requests a function reset, and within 60 s irdma0 is registered again and
+# ACTIVE. A user context with a QP, CQs and MRs is open on irdma0 at the
+# time: its memory and the function's rings and HMC pages are held (not
+# freed) while the engine may still reach them, and freed when irdma binds
+# the reset function again. irdma1 on the other
 # function stays registered and ACTIVE throughout, the LAN still pings
 # between the ports, and the kernel log stays clean.
 . "$E810_LIB"
@@ -44,6 +48,19 @@ watch=/tmp/irdma1-watch
 	done
 ) &
 watcher=$!
+
+# A user context on irdma0 through the reset: an RC pingpong server that
+# waits for a client, with its QP, CQ, MR and queue buffers registered.
+qrn=/sys/kernel/debug/irdma/quarantine
+qrn_val() { awk -v k="$1" '$1 == k { print $2 }' "$qrn"; }
+released0=$(qrn_val released)
+expect_eq "held buffers before the injection" 0 "$(qrn_val held_bufs)"
+g0=$(roce_gid_index irdma0 192.168.81.1)
+ibv_rc_pingpong -d irdma0 -g "$g0" -p 18515 >/tmp/pp-held.log 2>&1 &
+pp_pid=$!
+wait_for "rdma res show qp | grep -q 'irdma0.*pid $pp_pid'" 15 &&
+	ok "user QP on irdma0: $(rdma res show qp | grep -m1 "pid $pp_pid")" ||
+	fail "the pingpong server has no QP on irdma0"
 
 dmesg_lines=$(dmesg | wc -l)
 reply=$(host_qmp '{"execute":"qom-set","arguments":{"path":"/machine/peripheral/e810-0","property":"x-inject-pe-criterr","value":true}}') &&
@@ -85,6 +102,22 @@ rdma link show irdma0/1 | grep -q "state ACTIVE.*netdev $a" &&
 expect_eq "aux device of ${devs[0]} after the reset" "$aux0" "$(e810_aux_of "${devs[0]}")"
 expect_eq "aux device of ${devs[1]}" "$aux1" "$(e810_aux_of "${devs[1]}")"
 
+# Teardown during the reset (drivers/infiniband/hw/irdma/quarantine.c):
+# the unbind ran before the parent's reset, so it held the memory the
+# engine could still reach, and the bind after the reset freed all of it.
+held=$(new_dmesg | sed -n "s/.*$aux0: unbound before a function reset: \([0-9]*\) buffers.*/\1/p" | head -n 1)
+freed=$(new_dmesg | sed -n "s/.*$aux0: no engine state left: freed \([0-9]*\) held buffers.*/\1/p" | head -n 1)
+[ "${held:-0}" -gt 0 ] &&
+	ok "unbind during the reset held $held buffers: $(new_dmesg | grep -m1 -o 'unbound before a function reset.*')" ||
+	fail "the unbind during the reset held no memory"
+expect_eq "buffers freed after the reset" "${held:-none}" "${freed:-none}"
+expect_eq "buffers still held" 0 "$(qrn_val held_bufs)"
+expect_eq "user memory still held" 0 "$(qrn_val held_umems)"
+expect_eq "buffers released by the quarantine" "$((released0 + ${held:-0}))" "$(qrn_val released)"
+expect_eq "buffers lost" 0 "$(qrn_val lost)"
+kill "$pp_pid" 2>/dev/null
+wait "$pp_pid" 2>/dev/null
+
 touch /tmp/watch-stop
 wait "$watcher"
 if [ -s "$watch" ]; then
@@ -108,6 +141,6 @@ grep -q "20 packets transmitted, 20 received" <<<"$out" &&
 	fail "ping $b -> $a: $(grep 'packets transmitted' <<<"$out" || tail -n 2 <<<"$out")"
 
 echo "kernel log since the injection (excerpt):"
-new_dmesg | grep -E 'critical|reset|registered|torn down' | sed 's/^/    /'
+new_dmesg | grep -E 'critical|reset|registered|torn down|held|freed' | sed 's/^/    /'
 dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"
 finish

@@ -2,8 +2,10 @@
 # topology: hub2
 # parent: ice_lite ice
 # timeout: 900
-# irdma comes and goes without a trace: 20 cycles of rmmod irdma /
-# modprobe irdma, 5 cycles of unbinding and rebinding the parent PCI
+# irdma comes and goes without a trace: 20 cycles (E810_CYCLES, e.g.
+# E810_CYCLES=100 tools/vm run --timeout 3600 ...) of rmmod irdma /
+# modprobe irdma, every other one with a user context open on each device
+# (disassociated by the unbind), 5 cycles of unbinding and rebinding the parent PCI
 # function, and a parent-initiated function reset (ice_lite: ethtool
 # --reset; ice, which has no ethtool reset: a PCI function-level reset,
 # which ice handles in its reset_prepare/reset_done) each end with irdma0/irdma1 registered again and ACTIVE; every teardown leaves
@@ -27,9 +29,30 @@ all_active() {
 	[ "$names" = "irdma0 irdma1" ] || fail "$1: ib_devices are '$names'"
 }
 
-for cycle in $(seq 1 20); do
+cycles=${E810_CYCLES:-20}
+ctx_cycles=0
+for cycle in $(seq 1 "$cycles"); do
 	before=$(clean_teardowns)
+	# Even cycles: a pingpong server per device (context, PD, CQ, QP, MRs)
+	# waits for a client while irdma goes away under it.
+	pids=()
+	if [ $((cycle % 2)) = 0 ]; then
+		for ib in irdma0 irdma1; do
+			ibv_rc_pingpong -d "$ib" -p $((18515 + ${ib#irdma})) \
+				>/dev/null 2>&1 &
+			pids+=($!)
+		done
+		if wait_for "[ \$(rdma res show qp | grep -c 'comm ibv_rc_pingpong') = 2 ]" 15; then
+			ctx_cycles=$((ctx_cycles + 1))
+		else
+			fail "cycle $cycle: the user contexts did not come up"
+		fi
+	fi
 	rmmod irdma || fail "cycle $cycle: rmmod irdma"
+	for pid in "${pids[@]}"; do
+		kill "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	done
 	[ -d /sys/class/infiniband/irdma0 ] && fail "cycle $cycle: irdma0 left after rmmod"
 	[ -d /sys/kernel/debug/irdma ] && fail "cycle $cycle: irdma debugfs left behind"
 	after=$(clean_teardowns)
@@ -38,7 +61,8 @@ for cycle in $(seq 1 20); do
 	modprobe irdma || fail "cycle $cycle: modprobe irdma"
 	all_active "cycle $cycle"
 done
-ok "20 rmmod/modprobe cycles"
+ok "$cycles rmmod/modprobe cycles, $ctx_cycles of them with user contexts open"
+expect_eq "QPs left after the cycles" 0 "$(rdma res show qp | grep -c 'comm ibv_rc_pingpong')"
 
 for cycle in $(seq 1 5); do
 	d=${devs[$(((cycle - 1) % 2))]}

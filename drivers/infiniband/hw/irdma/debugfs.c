@@ -3,7 +3,9 @@
  * irdma: debugfs, /sys/kernel/debug/irdma/<aux device>/: "regs" shows, on
  * each read, live values of the BAR0 registers that matter for bring-up;
  * "hmc" the committed HMC layout and its SDs; "cqp" CQP statistics; "tc"
- * the QoS and the QP suspend/resume counters of traffic-class changes.
+ * the QoS and the QP suspend/resume counters of traffic-class changes;
+ * /sys/kernel/debug/irdma/quarantine the memory held for functions that
+ * await a reset (quarantine.c).
  */
 
 #include <linux/debugfs.h>
@@ -12,6 +14,7 @@
 #include <hw/e810_regs.h>
 
 #include "main.h"
+#include "quarantine.h"
 
 static struct dentry *irdma_dbg_root;
 
@@ -129,12 +132,22 @@ void irdma_dbg_pf_exit(struct irdma_pci_f *rf)
 	rf->dbg_dir = NULL;
 }
 
+/* Memory held for functions awaiting a reset (quarantine.c). */
+static int irdma_qrn_dbg_show(struct seq_file *m, void *unused)
+{
+	irdma_quarantine_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(irdma_qrn_dbg);
+
 /**
  * irdma_dbg_init() - create the "irdma" debugfs root
  */
 void irdma_dbg_init(void)
 {
 	irdma_dbg_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_file("quarantine", 0400, irdma_dbg_root, NULL,
+			    &irdma_qrn_dbg_fops);
 }
 
 /**

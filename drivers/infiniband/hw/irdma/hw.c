@@ -12,6 +12,7 @@
 #include <hw/e810_regs.h>
 
 #include "main.h"
+#include "quarantine.h"
 
 /* Like upstream GEN_2: retry 14 times, 1 s apart, before giving up. */
 #define IRDMA_PE_READY_RETRIES	14
@@ -160,11 +161,20 @@ int irdma_dma_alloc(struct irdma_pci_f *rf, struct irdma_dma *mem,
  * irdma_dma_free() - free memory from irdma_dma_alloc(); no-op if none
  * @rf: per-function state
  * @mem: the buffer, cleared
+ *
+ * While the engine may still reach the buffer (no device commands ran to
+ * take it away: quarantine.c) it is held until the function is reset.
+ *
+ * Context: Process context, sleeps.
  */
 void irdma_dma_free(struct irdma_pci_f *rf, struct irdma_dma *mem)
 {
 	if (!mem->va)
 		return;
+	if (irdma_engine_may_reach(rf)) {
+		irdma_quarantine_dma(rf, mem);
+		return;
+	}
 	dma_free_coherent(&rf->pcidev->dev, mem->size, mem->va, mem->pa);
 	mem->va = NULL;
 	mem->pa = 0;

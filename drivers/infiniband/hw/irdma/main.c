@@ -19,6 +19,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "main.h"
+#include "quarantine.h"
 
 /*
  * Functions whose port the notifiers follow. Changes take the mutex and
@@ -273,6 +274,8 @@ int irdma_probe_pf(struct irdma_pci_f *rf)
 	err = irdma_check_hw(rf);
 	if (err)
 		return err;
+	/* Memory an earlier bind left to the engine, if it was reset since. */
+	irdma_quarantine_release(rf);
 
 	err = irdma_cqp_create(rf);
 	if (err)
@@ -352,9 +355,23 @@ err_unwind:
  */
 void irdma_remove_pf(struct irdma_pci_f *rf)
 {
+	unsigned int held;
+	size_t bytes;
+
+	irdma_engine_check_reset(rf);
 	irdma_dbg_pf_exit(rf);
 	irdma_unwind(rf);
 	cancel_work_sync(&rf->reset_work);
+	/* Held after failed DESTROYs: free once the CQP is gone. */
+	if (!irdma_engine_may_reach(rf)) {
+		irdma_quarantine_release(rf);
+		return;
+	}
+	held = irdma_quarantine_count(rf, &bytes);
+	if (held)
+		dev_warn(irdma_rf_to_dev(rf),
+			 "unbound before a function reset: %u buffers (%zu KiB) the engine may still reach are held until then\n",
+			 held, bytes >> 10);
 }
 
 /**
@@ -479,6 +496,7 @@ static void __exit irdma_exit_module(void)
 	unregister_inetaddr_notifier(&irdma_inetaddr_nb);
 	unregister_netdevice_notifier(&irdma_netdev_nb);
 	irdma_dbg_exit();
+	irdma_quarantine_exit();
 }
 
 module_init(irdma_init_module);

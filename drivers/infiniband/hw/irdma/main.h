@@ -446,6 +446,8 @@ static inline struct irdma_pd *to_irdma_pd(struct ib_pd *ibpd)
  * @del_qset: parent service: remove a qset @add_qset registered
  * @state: how far the bring-up got
  * @resetting: the parent resets the function: skip device commands
+ * @engine_reset: the function was seen reset while @resetting: its memory
+ *	can be freed at once (quarantine.c)
  * @fw_major: firmware version from QUERY_RDMA_FEATURES
  * @fw_minor: firmware version from QUERY_RDMA_FEATURES
  * @hmc: HMC
@@ -490,6 +492,7 @@ struct irdma_pci_f {
 			u32 teid);
 	enum irdma_init_state state;
 	bool resetting;
+	bool engine_reset;
 	u16 fw_major;
 	u16 fw_minor;
 	struct irdma_hmc hmc;

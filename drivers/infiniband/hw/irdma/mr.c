@@ -28,6 +28,7 @@
 #include "main.h"
 #include "mr.h"
 #include "pble.h"
+#include "quarantine.h"
 
 #define IRDMA_MR_PGSZ_BITMAP	(SZ_4K | SZ_2M | SZ_1G)
 #define IRDMA_MR_MAX_SIZE	0x200000000000ULL	/* facts 2.7 */
@@ -760,20 +761,29 @@ static int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 			return err;
 	} else {
 		/*
-		 * If the device refuses (it does not know the STag) or the
-		 * CQP is gone (a reset is under way), it no longer uses the
-		 * memory either: free it all the same.
+		 * A STag the device refused to deallocate is one it does not
+		 * know. One whose DEALLOC_STAG could not run (the CQP hung, a
+		 * reset is under way) still maps the memory until the
+		 * function reset.
 		 */
 		err = irdma_mr_dealloc_stag(rf, mr, to_irdma_pd(ibmr->pd)->pd_id);
 		if (err)
 			ibdev_warn_ratelimited(ibmr->device,
 					       "MR: DEALLOC_STAG 0x%08x: %d\n",
 					       mr->stag, err);
-		irdma_stag_free(rf, mr->stag);
 	}
-	irdma_pble_put(rf, &mr->palloc);
+	/*
+	 * The STag index and the PBLEs are not reused while the engine may
+	 * still translate through them: a new MR would inherit the old STag's
+	 * access. They go with the HMC at the next bind.
+	 */
+	if (!irdma_engine_may_reach(rf)) {
+		if (!mr->qbuf)
+			irdma_stag_free(rf, mr->stag);
+		irdma_pble_put(rf, &mr->palloc);
+	}
 	if (mr->umem)
-		ib_umem_release(mr->umem);
+		irdma_umem_retire(rf, mr->umem);
 	kfree(mr);
 	return 0;
 }

@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Host tests of the VM runner's helpers (tools/lib.sh, tools/vm) that a
+# guest boot would only show as "no status from the guest":
+#  * qmp_sock: a checkout deep in a file system still gets a QMP socket
+#    path a unix socket can hold (at most 107 bytes), one per node
+#    directory; a runtime directory too long for any socket is refused
+#    with a message that says so;
+#  * the QEMU we built really listens on that socket and answers QMP when
+#    its node directory is ~300 bytes deep (skipped before the build).
+# Ends with "tools: N passed, M failed[, S skipped]" (also in
+# build/tools-test/summary).
+
+. "$(dirname "$0")/../../tools/lib.sh"
+cd "$TOP"
+
+T=$BUILD/tools-test
+QEMU=$BUILD/qemu-system-x86_64
+pass=0 fail=0 skip=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); printf 'FAIL: %s\n' "$*"; }
+rm -rf "$T"
+mkdir -p "$T"
+
+# A node directory as a clone under a deep path would have it.
+deep=$T
+while [ "${#deep}" -lt 300 ]; do deep=$deep/a-rather-long-directory-name; done
+node=$deep/build/vm/rdma_link/node0
+mkdir -p "$node"
+
+sock=$(qmp_sock "$node")
+if [ -n "$sock" ] && [ "${#sock}" -le 107 ]; then ok; else
+	bad "qmp_sock for a ${#node}-byte node directory: '$sock' (${#sock} bytes)"
+fi
+[ "$(qmp_sock "$node")" = "$sock" ] && ok || bad "qmp_sock is not stable for one directory"
+[ "$(qmp_sock "${node%0}1")" != "$sock" ] && ok ||
+	bad "qmp_sock gives node0 and node1 the same socket"
+[ -d "$(dirname "$sock")" ] && [ "$(stat -c %a "$(dirname "$sock")")" = 700 ] && ok ||
+	bad "runtime directory $(dirname "$sock") missing or not private"
+
+long_rt=$T/$(printf 'r%.0s' $(seq 1 120))
+if out=$(XDG_RUNTIME_DIR=$long_rt qmp_sock "$node" 2>&1); then
+	bad "qmp_sock accepted a runtime directory of ${#long_rt} bytes: $out"
+elif grep -q 'over the 107 of a unix socket: set XDG_RUNTIME_DIR' <<<"$out"; then
+	ok
+else
+	bad "qmp_sock's refusal does not say why: $out"
+fi
+[ ! -e "$long_rt" ] && ok || bad "qmp_sock created $long_rt although it refused it"
+
+if [ -x "$QEMU" ]; then
+	rm -f "$sock"
+	"$QEMU" -M none -display none -nodefaults -S \
+		-qmp "unix:$sock,server=on,wait=off" >"$T/qemu.log" 2>&1 &
+	qpid=$!
+	reply=$(python3 - "$sock" <<-'PY'
+	import json, socket, sys, time
+	for _ in range(100):
+	    try:
+	        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+	        s.settimeout(10)
+	        s.connect(sys.argv[1])
+	        break
+	    except OSError:
+	        time.sleep(0.1)
+	f = s.makefile("rw")
+	greeting = json.loads(f.readline())
+	f.write('{"execute": "qmp_capabilities"}\n'); f.flush()
+	f.readline()
+	f.write('{"execute": "query-status"}\n'); f.flush()
+	status = json.loads(f.readline())
+	f.write('{"execute": "quit"}\n'); f.flush()
+	print(greeting["QMP"]["version"]["qemu"]["major"], status["return"]["status"])
+	PY
+	)
+	wait "$qpid"
+	if [ "$reply" = "${QEMU_UPSTREAM%%.*} prelaunch" ]; then ok; else
+		bad "QMP from a ${#node}-byte node directory: '$reply' ($(tail -n 2 "$T/qemu.log"))"
+	fi
+	[ ! -e "$sock" ] && ok || bad "QEMU left $sock behind"
+else
+	skip=$((skip + 1))
+	echo "skip: QMP through the socket: no $QEMU yet (make qemu)"
+fi
+
+echo "tools: $pass passed, $fail failed, $skip skipped" | tee "$T/summary"
+[ "$fail" = 0 ]
