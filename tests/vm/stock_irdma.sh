@@ -15,6 +15,9 @@
 #    passes after the last.
 #  - A parent reset (PCI FLR: ice rebuilds and re-plugs its RDMA device)
 #    while a pingpong runs: both ports back ACTIVE, traffic passes again.
+#  - Device attributes (`ibv_devinfo -v`): our irdma, loaded in place of
+#    the stock one on the same model, reports what the stock one does,
+#    but the counts that follow each driver's HMC sizing.
 #  - The kernel log: no oops, warning or leak, no irdma error but the
 #    retry exhaustion of the QP whose peer was reset.
 . "$E810_LIB"
@@ -109,6 +112,34 @@ rdma_wait_all_active 60 && ok "both ports ACTIVE after the reset" ||
 rdma_two_ports || finish
 rc_pingpong 4096 50 && ok "pingpong after the reset" ||
 	fail "pingpong after the reset: $(tail -n 2 /tmp/pp-client.log) / $(tail -n 2 /tmp/pp-server.log)"
+
+# ---- device attributes: ours against the stock irdma ------------------------
+
+# Every attribute `ibv_devinfo -v` shows for irdma0, as "name value"
+# lines (the stock provider reads them for both drivers).
+devattrs() {
+	ibv_devinfo -v -d irdma0 | awk -F: '
+		/^[ \t]+[a-z_]+:/ { k = $1; gsub(/[ \t]/, "", k); v = $0
+			sub(/^[^:]*:[ \t]*/, "", v); gsub(/[ \t]+/, " ", v); print k, v }'
+}
+devattrs >/tmp/attrs-stock
+rmmod irdma || fail "rmmod the stock irdma"
+modprobe irdma && rdma_wait_all_active 20 || fail "our irdma not ACTIVE"
+devattrs >/tmp/attrs-ours
+echo "ibv_devinfo -v of irdma0, stock irdma | ours (differences):"
+diff <(sort /tmp/attrs-stock) <(sort /tmp/attrs-ours) | sed -n 's/^[<>]/    &/p'
+
+# Allowed: the stock irdma sizes its HMC for far more objects than our
+# default profile (and reports its own used objects subtracted);
+# sys_image_guid/node_guid/gids come from the same netdev either way.
+allowed='^(max_qp|max_cq|max_mr|max_ah|max_mcast_grp|max_total_mcast_qp_attach) '
+while read -r k v; do
+	o=$(awk -v k="$k" '$1 == k { $1 = ""; sub(/^ /, ""); print; exit }' /tmp/attrs-ours)
+	[ "$o" = "$v" ] && continue
+	grep -qE "$allowed" <<<"$k " && continue
+	fail "device attribute $k: stock '$v', ours '$o'"
+done </tmp/attrs-stock
+ok "device attributes equal the stock irdma's (but the HMC-sized counts)"
 
 # Allowed: the pingpong QP whose peer was reset runs out of retries
 # (AE 0x50a, LLP_TOO_MANY_RETRIES), which the stock irdma logs as an error.

@@ -753,9 +753,10 @@ static int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 {
 	struct irdma_pci_f *rf = irdma_ibdev_rf(ibmr->device);
 	struct irdma_mr *mr = to_irdma_mr(ibmr);
+	bool qbuf = mr->qbuf != NULL;	/* unlinking clears it */
 	int err;
 
-	if (mr->qbuf) {
+	if (qbuf) {
 		err = irdma_qbuf_unlink(mr, udata);
 		if (err)
 			return err;
@@ -778,7 +779,7 @@ static int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	 * access. They go with the HMC at the next bind.
 	 */
 	if (!irdma_engine_may_reach(rf)) {
-		if (!mr->qbuf)
+		if (!qbuf)
 			irdma_stag_free(rf, mr->stag);
 		irdma_pble_put(rf, &mr->palloc);
 	}
