@@ -69,10 +69,11 @@ for d in "${devs[@]}"; do
 	expect_eq "$ib node_guid" "$guid" "$(ibv_attr "$ib" node_guid)"
 	# Counts from the committed HMC, as the model saw them. The stock
 	# irdma reserves QP 0-2 and CQ 0-2 (GSI, ILQ, IEQ), MR index 0 and
-	# PD 0-2 at probe and reports what is left; ours reports the table.
+	# PD 0-2 at probe and reports what is left; ours reports the table
+	# (and keeps PD 0 back).
 	hq=$(model_hmc_count "$d" QP)
 	[ -n "$hq" ] && [ "$hq" -gt 0 ] || fail "$d: no HMC QP count from the model: '$hq'"
-	rq=0 rc=0 rm=0 rp=0
+	rq=0 rc=0 rm=0 rp=1
 	[ "$E810_RDMA_DRIVER" = stock ] && rq=3 rc=3 rm=1 rp=3
 	expect_eq "$ib max_qp = HMC QP - $rq" $((hq - rq)) "$(ibv_attr "$ib" max_qp)"
 	expect_eq "$ib max_cq = HMC CQ - $rc" $(($(model_hmc_count "$d" CQ) - rc)) "$(ibv_attr "$ib" max_cq)"
@@ -88,13 +89,8 @@ for d in "${devs[@]}"; do
 	expect_eq "$ib max_qp_wr" 4063 "$(ibv_attr "$ib" max_qp_wr)"
 	expect_eq "$ib max_sge" 13 "$(ibv_attr "$ib" max_sge)"
 	expect_eq "$ib max_sge_rd" 13 "$(ibv_attr "$ib" max_sge_rd)"
-	# Ours: the largest request whose ring, (cqe + 1) x 2 entries, fits
-	# the GEN_2 limit of 1M CQEs (cq.h); upstream says 1048574.
-	if [ "$E810_RDMA_DRIVER" = stock ]; then
-		expect_eq "$ib max_cqe" 1048574 "$(ibv_attr "$ib" max_cqe)"
-	else
-		expect_eq "$ib max_cqe" 524286 "$(ibv_attr "$ib" max_cqe)"
-	fi
+	# max_hw_cq_size - 1; its ring, (cqe + 1) x 2 entries, fits CQSIZE.
+	expect_eq "$ib max_cqe" 1048574 "$(ibv_attr "$ib" max_cqe)"
 	expect_eq "$ib max_mr_size" 0x200000000000 "$(ibv_attr "$ib" max_mr_size)"
 	expect_eq "$ib max_qp_rd_atom (IRD)" 127 "$(ibv_attr "$ib" max_qp_rd_atom)"
 	expect_eq "$ib max_qp_init_rd_atom (ORD)" 255 "$(ibv_attr "$ib" max_qp_init_rd_atom)"
@@ -109,7 +105,8 @@ for d in "${devs[@]}"; do
 		expect_eq "$ib device_cap_flags" 0x00221000 "$(ibv_attr "$ib" device_cap_flags)"
 	else
 		expect_eq "$ib max_mw" 0 "$(ibv_attr "$ib" max_mw)"
-		expect_eq "$ib device_cap_flags" 0x00200000 "$(ibv_attr "$ib" device_cap_flags)"
+		# MEM_MGT_EXTENSIONS, RC_RNR_NAK_GEN; no memory windows yet
+		expect_eq "$ib device_cap_flags" 0x00201000 "$(ibv_attr "$ib" device_cap_flags)"
 	fi
 	# Port: MTU follows the netdev (1500 -> 1024), 4096 at most.
 	expect_eq "$ib max_mtu" "4096 (5)" "$(ibv_attr "$ib" max_mtu)"

@@ -5,25 +5,33 @@
 #ifndef IRDMA_CQ_H
 #define IRDMA_CQ_H
 
+#include <linux/bitfield.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/version.h>
 #include <rdma/ib_verbs.h>
 
+#include <hw/e810_cqp.h>
+
 #include "main.h"
 
 struct irdma_qbuf;
 
-/* Ring entries a CQ may have (GEN_2 max_hw_cq_size, facts 2.7). */
-#define IRDMA_MAX_CQ_RING	1048575
+/* GEN_2 max_hw_cq_size (icrdma_init_hw()), told to the providers. */
+#define IRDMA_MAX_HW_CQ_SIZE	1048575
 /*
- * CQEs a consumer may ask for (query_device max_cqe): a ring holds
- * (cqe + 1) * 2 entries because a CQE may take two slots (facts 5.6), so
- * this is the largest request whose ring still fits. Reporting the ring
- * limit itself, as upstream does, advertises CQs that cannot be created.
+ * CQEs a consumer may ask for: query_device's max_cqe, as upstream
+ * reports it (max_hw_cq_size - 1).
  */
-#define IRDMA_MAX_CQ_REQ	(IRDMA_MAX_CQ_RING / 2 - 1)
+#define IRDMA_MAX_CQ_REQ	(IRDMA_MAX_HW_CQ_SIZE - 1)
+/*
+ * Ring entries CREATE_CQ takes: what its 21-bit CQSIZE field holds. A
+ * ring has (cqe + 1) * 2 entries because a CQE may take two slots (both
+ * providers size user rings so, irdma_ucreate_cq()), and for the largest
+ * request that is 2097150: it fits.
+ */
+#define IRDMA_MAX_CQ_RING	FIELD_MAX(E810_CQPSQ_CQ_CQSIZE)
 
 /**
  * struct irdma_cq - a verbs CQ

@@ -30,7 +30,6 @@
 #include "qp.h"
 
 /* GEN_2 limits (facts 2.7); the QP ones are in qp.h. */
-#define IRDMA_MAX_CQE		1048575
 #define IRDMA_MAX_MR_SIZE	0x200000000000ULL
 #define IRDMA_MAX_PDS		262144
 #define IRDMA_MAX_MSG_SIZE	0x7FFFFFFF
@@ -67,7 +66,9 @@ static int irdma_query_device(struct ib_device *ibdev,
 	addrconf_addr_eui48((u8 *)&props->sys_image_guid,
 			    rf->netdev->dev_addr);
 	props->fw_ver = (u64)rf->fw_major << 32 | rf->fw_minor;
-	props->device_cap_flags = IB_DEVICE_MEM_MGT_EXTENSIONS;
+	/* The engine sends RNR NAKs when a SEND finds no receive WQE. */
+	props->device_cap_flags = IB_DEVICE_MEM_MGT_EXTENSIONS |
+				  IB_DEVICE_RC_RNR_NAK_GEN;
 	props->kernel_cap_flags = IBK_LOCAL_DMA_LKEY;
 	props->vendor_id = pdev->vendor;
 	props->vendor_part_id = pdev->device;
@@ -82,7 +83,8 @@ static int irdma_query_device(struct ib_device *ibdev,
 	props->max_cq = o[E810_HMC_CQ].cnt;
 	props->max_cqe = IRDMA_MAX_CQ_REQ;
 	props->max_mr = o[E810_HMC_MR].cnt;
-	props->max_pd = IRDMA_MAX_PDS;
+	/* PD 0 is never handed out (irdma_alloc_pd()). */
+	props->max_pd = IRDMA_MAX_PDS - 1;
 	props->max_qp_rd_atom = IRDMA_MAX_IRD;
 	props->max_qp_init_rd_atom = IRDMA_MAX_ORD;
 	props->atomic_cap = IB_ATOMIC_NONE;
@@ -124,7 +126,7 @@ static int irdma_query_port(struct ib_device *ibdev, u32 port,
 	props->sm_sl = 0;
 	props->gid_tbl_len = IRDMA_GID_TBL_LEN;
 	props->ip_gids = true;
-	props->port_cap_flags = IB_PORT_CM_SUP;
+	props->port_cap_flags = IB_PORT_CM_SUP | IB_PORT_REINIT_SUP;
 	props->pkey_tbl_len = IRDMA_PKEY_TBL_LEN;
 	props->max_msg_sz = IRDMA_MAX_MSG_SIZE;
 	return 0;
@@ -227,7 +229,7 @@ static int irdma_alloc_ucontext(struct ib_ucontext *uctx,
 	resp.max_hw_rq_quanta = IRDMA_MAX_QUANTA;
 	resp.max_hw_wq_quanta = IRDMA_MAX_QUANTA;
 	resp.min_hw_cq_size = 1;
-	resp.max_hw_cq_size = IRDMA_MAX_CQE;
+	resp.max_hw_cq_size = IRDMA_MAX_HW_CQ_SIZE;
 	resp.max_hw_sq_chunk = IRDMA_MAX_SQ_CHUNK;
 	resp.hw_rev = IRDMA_HW_REV_GEN_2;
 	/* create_qp takes the consumer's capabilities (raw attributes). */
