@@ -59,7 +59,7 @@ echo "baseline: $ib0 $base0; $ib1 $base1"
 [ -z "$(klog_bad)" ] || fail "kernel log not clean before the fuzzer: $(klog_bad | head -5)"
 
 t0=$SECONDS
-as_user "$prog" -d "$ib0" $stock --seed "$UF_SEED" --iters "$UF_ITERS" fuzz >/tmp/fuzz.out 2>&1
+as_user "$prog" -d "$ib0" -g "$g0" $stock --seed "$UF_SEED" --iters "$UF_ITERS" fuzz >/tmp/fuzz.out 2>&1
 st=$?
 grep -v '^ok:' /tmp/fuzz.out | head -150
 echo "fuzz: $(grep -c '^ok:' /tmp/fuzz.out) ok lines, $((SECONDS - t0)) s (seed $UF_SEED)"

@@ -5,7 +5,7 @@
  * (issue 16, "a uverbs fuzzer in the guest"). Meant to run as an
  * unprivileged user.
  *
- *   uverbs_fuzz -d DEV [--seed N] [--iters N] fuzz
+ *   uverbs_fuzz -d DEV [-g GID_INDEX] [-S] [--seed N] [--iters N] fuzz
  *   uverbs_fuzz -d DEV0 -D DEV1 -l IPV4_0 -p IPV4_1 [--iters N] race
  *
  * fuzz  opens its own user context (GET_CONTEXT with irdma's ABI) and runs
@@ -166,6 +166,7 @@ struct uf_ctx {
 	uint8_t *ro;		/* 4 read-only pages, never written */
 	uint32_t seed;
 	uint32_t driver_id;	/* of the ioctl header: RDMA_DRIVER_IRDMA */
+	uint8_t gid;		/* source GID index of the RTR requests */
 };
 
 static int uf_open_dev(const char *name)
@@ -818,7 +819,6 @@ static void uf_qp_refused(struct uf_ctx *c, const char *what,
 		uf_destroy_qp(c->fd, qp);
 }
 
-#define UF_QP_MASK_INIT (IB_USER_VERBS_QP_ATTR_STATE_BIT)
 
 static void uf_boundary_qp(struct uf_ctx *c, uint32_t cq)
 {
@@ -1104,16 +1104,363 @@ static uint64_t uf_raddr(struct uf_ctx *c)
 	return uf_va(c, (r >> 4) % UF_ARENA_PAGES) + (r % 8 == 1 ? r % 64 : 0);
 }
 
+/*
+ * The structured half of the random pass: requests built to be valid
+ * (registered queue buffers of the right type and size, live handles,
+ * the QP state machine in order) with, one time in four, one field
+ * replaced by a random or boundary value. These reach the driver's
+ * deeper paths (CREATE_QP, MODIFY_QP to RTS, RESIZE_CQ) that purely
+ * random requests rarely get past ib_core for.
+ */
+#define UF_SLOTS 32
+#define UF_SLOT_PAGES 6
+#define UF_SLOT0 64		/* arena page of slot 0 */
+
+struct uf_qb {
+	uint64_t va;
+	uint32_t mr;
+	uint16_t pages;
+	uint8_t type;		/* 0: free slot */
+};
+
+struct uf_tqp {
+	uint32_t h;
+	uint8_t ud, state;
+};
+
+struct uf_world {
+	struct uf_qb qb[UF_SLOTS];
+	struct uf_tqp qp[UF_MAX_OBJ];
+	unsigned int nqp;
+	struct uf_pool *cqs;
+};
+
+static struct uf_qb *uf_qb_pick(struct uf_ctx *c, struct uf_world *w,
+				uint8_t type, struct uf_qb *not)
+{
+	unsigned int i, start = vt_rand(&c->seed) % UF_SLOTS;
+
+	for (i = 0; i < UF_SLOTS; i++) {
+		struct uf_qb *q = &w->qb[(start + i) % UF_SLOTS];
+
+		if (q->type == type && q != not)
+			return q;
+	}
+	return NULL;
+}
+
+/* One time in four: true (the caller replaces one field). */
+static bool uf_mutate(struct uf_ctx *c, unsigned int *which, unsigned int n)
+{
+	if (vt_rand(&c->seed) % 4)
+		return false;
+	*which = vt_rand(&c->seed) % n;
+	return true;
+}
+
+static void uf_s_reg(struct uf_ctx *c, struct uf_world *w)
+{
+	unsigned int i = vt_rand(&c->seed) % UF_SLOTS;
+	struct uf_qb *q = &w->qb[i];
+	uint8_t type = vt_rand(&c->seed) % 2 ? UF_CQ : UF_QP;
+	uint16_t pages = type == UF_CQ ? 1 + vt_rand(&c->seed) % 4 : 5;
+	int err;
+
+	if (q->type) {
+		err = uf_dereg(c->fd, q->mr);
+		uf_errno("dereg_qbuf", err);
+		if (err)
+			return;
+		q->type = 0;
+	}
+	q->va = uf_va(c, UF_SLOT0 + i * UF_SLOT_PAGES);
+	err = uf_reg(c->fd, c->pd, (void *)(uintptr_t)q->va,
+		     (uint64_t)pages * UF_PAGE, q->va, UF_ACCESS_LW, type,
+		     type == UF_CQ ? pages : 0, type == UF_QP ? 2 : 0,
+		     type == UF_QP ? 2 : 0, &q->mr);
+	uf_errno("reg_qbuf", err);
+	if (!err) {
+		q->type = type;
+		q->pages = pages;
+	}
+}
+
+static void uf_s_create_cq(struct uf_ctx *c, struct uf_world *w)
+{
+	struct uf_qb *ring = uf_qb_pick(c, w, UF_CQ, NULL);
+	struct uf_qb *shadow = uf_qb_pick(c, w, UF_CQ, ring);
+	uint64_t rva, sva;
+	uint32_t cqe, vec, h;
+	size_t il = 16, ol = 8;
+	unsigned int m;
+	int err;
+
+	if (!ring || !shadow)
+		return;
+	rva = ring->va;
+	sva = shadow->va;
+	cqe = 1 + vt_rand(&c->seed) % (ring->pages * 128u);
+	vec = vt_rand(&c->seed) % c->ncomp;
+	if (uf_mutate(c, &m, 5)) {
+		switch (m) {
+		case 0:
+			cqe = uf_rval(c);
+			break;
+		case 1:
+			vec = uf_rval(c);
+			break;
+		case 2:
+			rva += vt_rand(&c->seed) % 4096;
+			break;
+		case 3:
+			il = (vt_rand(&c->seed) % 6) * 8;
+			break;
+		default:
+			ol = (vt_rand(&c->seed) % 3) * 8;
+			break;
+		}
+	}
+	err = uf_create_cq(c, cqe, vec, rva, sva, il, ol, &h);
+	uf_errno("create_cq", err);
+	if (!err)
+		uf_add(w->cqs, h);
+}
+
+static void uf_s_create_qp(struct uf_ctx *c, struct uf_world *w)
+{
+	struct uf_qb *q = uf_qb_pick(c, w, UF_QP, NULL);
+	unsigned int m, shift;
+	struct uf_qp_req r;
+	uint32_t h;
+	int err;
+
+	if (!q || !w->cqs->n || w->nqp == UF_MAX_OBJ)
+		return;
+	uf_qp_req_init(c, &r, uf_pick(c, w->cqs, false));
+	r.rcq = uf_pick(c, w->cqs, false);
+	r.wqe_buf = q->va;
+	r.type = vt_rand(&c->seed) % 2 ? IB_UVERBS_QPT_UD : IB_UVERBS_QPT_RC;
+	r.ssge = vt_rand(&c->seed) % 2;
+	shift = r.ssge;
+	/* Quanta powers of two that fit the 2-page SQ and RQ. */
+	r.swr = (8u << (vt_rand(&c->seed) % 6)) >> shift;
+	r.rwr = 8u << (vt_rand(&c->seed) % 6);
+	if (uf_mutate(c, &m, 7)) {
+		switch (m) {
+		case 0:
+			r.swr = uf_rval(c);
+			break;
+		case 1:
+			r.rwr = uf_rval(c);
+			break;
+		case 2:
+			r.ssge = uf_rval(c) % 32;
+			break;
+		case 3:
+			r.inl = uf_rval(c) % 256;
+			break;
+		case 4:
+			r.type = vt_rand(&c->seed) % 16;
+			break;
+		case 5:
+			r.wqe_buf += vt_rand(&c->seed) % 8192;
+			break;
+		default:
+			r.rsge = uf_rval(c) % 32;
+			break;
+		}
+	}
+	err = uf_create_qp(c->fd, &r, &h, NULL);
+	uf_errno("create_qp", err);
+	if (!err)
+		w->qp[w->nqp++] = (struct uf_tqp){
+			.h = h, .ud = r.type == IB_UVERBS_QPT_UD,
+			.state = IBV_QPS_RESET,
+		};
+}
+
+/* The next state of the usual bring-up, or ERR/RESET now and then. */
+static void uf_s_modify_qp(struct uf_ctx *c, struct uf_world *w)
+{
+	struct ib_uverbs_modify_qp mq = { };
+	struct uf_tqp *t;
+	unsigned int m;
+	int err;
+
+	if (!w->nqp)
+		return;
+	t = &w->qp[vt_rand(&c->seed) % w->nqp];
+	mq.qp_handle = t->h;
+	mq.attr_mask = IBV_QP_STATE;
+	switch (vt_rand(&c->seed) % 8 ? t->state : IBV_QPS_ERR) {
+	case IBV_QPS_RESET:
+		mq.qp_state = IBV_QPS_INIT;
+		mq.port_num = 1;
+		mq.qkey = 0x11111111;
+		mq.qp_access_flags = 1 | 2 | 4;
+		mq.attr_mask |= (1 << 4) | (1 << 5) |
+				(t->ud ? (1 << 6) : (1 << 3));
+		break;
+	case IBV_QPS_INIT:
+		mq.qp_state = IBV_QPS_RTR;
+		if (t->ud)
+			break;
+		mq.path_mtu = 1 + vt_rand(&c->seed) % 5;
+		mq.dest_qp_num = vt_rand(&c->seed) & 0xffffff;
+		mq.rq_psn = vt_rand(&c->seed) & 0xffffff;
+		mq.max_dest_rd_atomic = vt_rand(&c->seed) % 2;
+		mq.min_rnr_timer = vt_rand(&c->seed) % 32;
+		mq.dest.is_global = 1;
+		mq.dest.port_num = 1;
+		mq.dest.hop_limit = 64;
+		mq.dest.sgid_index = c->gid;
+		mq.dest.dgid[10] = 0xff;
+		mq.dest.dgid[11] = 0xff;
+		mq.dest.dgid[12] = 192;
+		mq.dest.dgid[13] = 168;
+		mq.dest.dgid[14] = 81;
+		mq.dest.dgid[15] = 2;
+		mq.attr_mask |= (1 << 7) | (1 << 8) | (1 << 20) | (1 << 12) |
+				(1 << 17) | (1 << 15);
+		break;
+	case IBV_QPS_RTR:
+		mq.qp_state = IBV_QPS_RTS;
+		mq.sq_psn = vt_rand(&c->seed) & 0xffffff;
+		mq.attr_mask |= 1 << 16;
+		if (t->ud)
+			break;
+		mq.timeout = vt_rand(&c->seed) % 32;
+		mq.retry_cnt = vt_rand(&c->seed) % 8;
+		mq.rnr_retry = vt_rand(&c->seed) % 8;
+		mq.max_rd_atomic = vt_rand(&c->seed) % 2;
+		mq.attr_mask |= (1 << 9) | (1 << 10) | (1 << 11) | (1 << 13);
+		break;
+	case IBV_QPS_ERR:
+		mq.qp_state = vt_rand(&c->seed) % 2 ? IBV_QPS_RESET :
+			      IBV_QPS_ERR;
+		break;
+	default:
+		mq.qp_state = vt_rand(&c->seed) % 2 ? IBV_QPS_SQD :
+			      IBV_QPS_ERR;
+		break;
+	}
+	if (uf_mutate(c, &m, 8)) {
+		switch (m) {
+		case 0:
+			mq.path_mtu = vt_rand(&c->seed) % 8;
+			mq.attr_mask |= 1 << 8;
+			break;
+		case 1:
+			mq.dest.sgid_index = vt_rand(&c->seed);
+			break;
+		case 2:
+			mq.timeout = vt_rand(&c->seed);
+			mq.attr_mask |= 1 << 9;
+			break;
+		case 3:
+			mq.retry_cnt = vt_rand(&c->seed);
+			mq.rnr_retry = vt_rand(&c->seed);
+			break;
+		case 4:
+			mq.max_rd_atomic = vt_rand(&c->seed);
+			mq.max_dest_rd_atomic = vt_rand(&c->seed);
+			break;
+		case 5:
+			mq.port_num = vt_rand(&c->seed) % 4;
+			mq.dest.port_num = vt_rand(&c->seed) % 4;
+			break;
+		case 6:
+			mq.attr_mask ^= 1u << (vt_rand(&c->seed) % 21);
+			break;
+		default:
+			mq.qp_state = vt_rand(&c->seed) % 8;
+			break;
+		}
+	}
+	err = uf_modify_qp(c->fd, &mq);
+	uf_errno("modify_qp", err);
+	if (!err && (mq.attr_mask & 1))
+		t->state = mq.qp_state;
+}
+
+static void uf_s_resize_cq(struct uf_ctx *c, struct uf_world *w)
+{
+	struct uf_qb *ring = uf_qb_pick(c, w, UF_CQ, NULL);
+	uint32_t cqe;
+	unsigned int m;
+
+	if (!ring || !w->cqs->n)
+		return;
+	cqe = 1 + vt_rand(&c->seed) % (ring->pages * 128u);
+	if (uf_mutate(c, &m, 2))
+		cqe = m ? uf_rval(c) : cqe + ring->pages * 128u;
+	uf_errno("resize_cq", uf_resize_cq(c->fd, uf_pick(c, w->cqs, false),
+					   cqe, ring->va, 8));
+}
+
+static void uf_s_destroy(struct uf_ctx *c, struct uf_world *w)
+{
+	unsigned int i;
+	int err;
+
+	if (w->nqp && vt_rand(&c->seed) % 2) {
+		i = vt_rand(&c->seed) % w->nqp;
+		err = uf_destroy_qp(c->fd, w->qp[i].h);
+		uf_errno("destroy_qp", err);
+		w->qp[i] = w->qp[--w->nqp];
+	} else if (w->cqs->n) {
+		uint32_t h = uf_pick(c, w->cqs, true);
+
+		err = uf_destroy_cq(c->fd, h);
+		uf_errno("destroy_cq", err);
+		/* A CQ a QP still uses stays. */
+		if (err == -EBUSY)
+			uf_add(w->cqs, h);
+	}
+}
+
+static void uf_structured(struct uf_ctx *c, struct uf_world *w)
+{
+	switch (vt_rand(&c->seed) % 7) {
+	case 0:
+		uf_s_reg(c, w);
+		break;
+	case 1:
+		uf_s_create_cq(c, w);
+		break;
+	case 2:
+		uf_s_create_qp(c, w);
+		break;
+	case 3:
+	case 4:
+		uf_s_modify_qp(c, w);
+		break;
+	case 5:
+		uf_s_resize_cq(c, w);
+		break;
+	default:
+		uf_s_destroy(c, w);
+		break;
+	}
+}
+
 static void uf_random(struct uf_ctx *c, unsigned int iters)
 {
 	struct uf_pool cqs = { }, qps = { }, mrs = { }, pds = { };
+	static struct uf_world w;
 	unsigned int i;
 	uint32_t h;
 	int err;
 
 	uf_add(&pds, c->pd);
+	w.cqs = &cqs;
 	for (i = 0; i < iters; i++) {
 		uint32_t op = vt_rand(&c->seed) % 12;
+
+		if (vt_rand(&c->seed) % 2) {
+			uf_structured(c, &w);
+			continue;
+		}
 
 		switch (op) {
 		case 0: {	/* queue buffer */
@@ -1289,6 +1636,11 @@ static void uf_random(struct uf_ctx *c, unsigned int iters)
 		}
 	}
 	/* Tear down in a random order; the file close cleans what is left. */
+	for (i = 0; i < w.nqp; i++)
+		uf_add(&qps, w.qp[i].h);
+	for (i = 0; i < UF_SLOTS; i++)
+		if (w.qb[i].type)
+			uf_add(&mrs, w.qb[i].mr);
 	while (qps.n || cqs.n || mrs.n) {
 		switch (vt_rand(&c->seed) % 3) {
 		case 0:
@@ -1311,9 +1663,12 @@ static void uf_random(struct uf_ctx *c, unsigned int iters)
 	vt_ok("random pass: %u commands", iters);
 }
 
-static int uf_fuzz_main(const char *dev, uint32_t seed, unsigned int iters)
+static int uf_fuzz_main(const char *dev, uint32_t seed, unsigned int iters,
+			uint8_t gid)
 {
-	struct uf_ctx c = { .seed = seed, .driver_id = RDMA_DRIVER_IRDMA };
+	struct uf_ctx c = {
+		.seed = seed, .driver_id = RDMA_DRIVER_IRDMA, .gid = gid,
+	};
 	int err, i;
 
 	vt_info("seed %u, %u random commands", seed, iters);
@@ -1381,15 +1736,18 @@ int main(int argc, char **argv)
 		{ }
 	};
 	const char *dev = NULL, *dev1 = NULL, *ip0 = NULL, *ip1 = NULL;
-	unsigned int iters = 0;
+	unsigned int iters = 0, gid = 1;
 	uint32_t seed = time(NULL) ^ getpid();
 	int o;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	while ((o = getopt_long(argc, argv, "d:D:l:p:s:n:S", lo, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "d:D:l:p:s:n:g:S", lo, NULL)) != -1) {
 		switch (o) {
 		case 'S':
 			uf_stock = true;
+			break;
+		case 'g':
+			gid = strtoul(optarg, NULL, 0);
 			break;
 		case 'd':
 			dev = optarg;
@@ -1416,12 +1774,13 @@ int main(int argc, char **argv)
 	if (!dev || optind != argc - 1)
 		goto usage;
 	if (!strcmp(argv[optind], "fuzz"))
-		return uf_fuzz_main(dev, seed ? seed : 1, iters ? iters : 3000);
+		return uf_fuzz_main(dev, seed ? seed : 1, iters ? iters : 3000,
+				    gid);
 	if (!strcmp(argv[optind], "race") && dev1 && ip0 && ip1)
 		return uf_race_main(dev, dev1, ip0, ip1, iters ? iters : 200);
 usage:
 	fprintf(stderr,
-		"usage: %s -d DEV [--seed N] [--iters N] fuzz\n"
+		"usage: %s -d DEV [-g GID_INDEX] [-S] [--seed N] [--iters N] fuzz\n"
 		"       %s -d DEV0 -D DEV1 -l IPV4_0 -p IPV4_1 [--iters N] race\n",
 		argv[0], argv[0]);
 	return 2;
