@@ -20,7 +20,7 @@
 # driver's hardening refuses are notes there (listed in uverbs_fuzz.c).
 . "$E810_LIB"
 
-UF_ITERS=${E810_UF_ITERS:-3000}
+UF_ITERS=${E810_UF_ITERS:-20000}
 UF_SEED=${E810_UF_SEED:-$(( (RANDOM << 15 | RANDOM) + 1 ))}
 UF_RACE_ITERS=${E810_UF_RACE_ITERS:-150}
 LOCAL=192.168.81.1
@@ -54,6 +54,8 @@ for e in json.load(sys.stdin):
 klog_bad() {
 	dmesg | grep -E 'Oops|BUG:|WARNING:|Call Trace:|general protection|KASAN|UBSAN|lockdep|possible (recursive|circular) locking|unreferenced object|kmemleak|blocked for more than|hung_task|refcount_t:|use-after-free|list_(add|del) corruption|double free|sleeping function called'
 }
+rc_pingpong 4096 20 && ok "RC pingpong before the fuzzer" ||
+	{ fail "RC pingpong before the fuzzer"; tail -n 5 /tmp/pp-client.log /tmp/pp-server.log; }
 base0=$(res_counts "$ib0") base1=$(res_counts "$ib1")
 echo "baseline: $ib0 $base0; $ib1 $base1"
 [ -z "$(klog_bad)" ] || fail "kernel log not clean before the fuzzer: $(klog_bad | head -5)"
@@ -81,7 +83,7 @@ bad=$(klog_bad)
 	fail "kernel log: $(echo "$bad" | head -20)"
 
 rc_pingpong 4096 200 && ok "RC pingpong (4 KiB x 200, data checked) after the fuzzer" ||
-	{ fail "RC pingpong after the fuzzer"; tail -5 /tmp/pp-client.log /tmp/pp-server.log; }
+	{ fail "RC pingpong after the fuzzer"; tail -n 5 /tmp/pp-client.log /tmp/pp-server.log; }
 
 mark=$(dmesg | wc -l)
 rmmod irdma

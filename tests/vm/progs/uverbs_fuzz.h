@@ -19,6 +19,9 @@
  */
 int uf_write(int fd, uint32_t cmd, void *in, size_t inlen, size_t outlen);
 
+/* -S: the driver is the stock irdma (see uf_must_fail_ours()). */
+extern bool uf_stock;
+
 /* Records @err of @op; fails when it is not an errno a driver returns. */
 void uf_errno(const char *op, int err);
 
