@@ -53,7 +53,7 @@ struct ur_thread {
 	uint32_t cqe;
 	uint64_t ring;
 	int err;
-	bool go, stop;
+	bool stop;
 };
 
 static void *ur_resizer(void *arg)
