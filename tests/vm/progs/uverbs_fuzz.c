@@ -1229,6 +1229,8 @@ static void uf_s_reg(struct uf_ctx *c, struct uf_world *w)
 	}
 }
 
+static void uf_s_destroy(struct uf_ctx *c, struct uf_world *w);
+
 static void uf_s_create_cq(struct uf_ctx *c, struct uf_world *w)
 {
 	struct uf_qb *ring = uf_qb_pick(c, w, UF_CQ, NULL);
@@ -1264,8 +1266,10 @@ static void uf_s_create_cq(struct uf_ctx *c, struct uf_world *w)
 			break;
 		}
 	}
-	if (w->cqs->n == UF_MAX_OBJ)
+	if (w->cqs->n == UF_MAX_OBJ) {
+		uf_s_destroy(c, w);
 		return;
+	}
 	err = uf_create_cq(c, cqe, vec, rva, sva, il, ol, &h);
 	uf_errno("create_cq", err);
 	if (!err)
@@ -1467,7 +1471,8 @@ static void uf_s_destroy(struct uf_ctx *c, struct uf_world *w)
 
 static void uf_structured(struct uf_ctx *c, struct uf_world *w)
 {
-	switch (vt_rand(&c->seed) % 7) {
+	/* Destroys as often as creates: the 32 buffer slots stay in use. */
+	switch (vt_rand(&c->seed) % 9) {
 	case 0:
 		uf_s_reg(c, w);
 		break;
