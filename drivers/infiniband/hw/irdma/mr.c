@@ -495,6 +495,17 @@ static struct ib_mr *irdma_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 len,
 		return ERR_PTR(-EINVAL);
 	if (!len || len > IRDMA_MR_MAX_SIZE)
 		return ERR_PTR(-EINVAL);
+	/*
+	 * The device writes a CQ ring, and the provider the QP rings and
+	 * shadow areas the device reads: without LOCAL_WRITE ib_umem_get()
+	 * pins the pages read-only, which may be the shared zero page or
+	 * the page cache of a file the user cannot write.
+	 */
+	if (req.reg_type != IRDMA_MEMREG_TYPE_MEM &&
+	    !(access & IB_ACCESS_LOCAL_WRITE)) {
+		ibdev_dbg(ibdev, "MR: queue buffer without LOCAL_WRITE\n");
+		return ERR_PTR(-EINVAL);
+	}
 	err = irdma_mr_check_access(ibdev, access);
 	if (err)
 		return ERR_PTR(err);
