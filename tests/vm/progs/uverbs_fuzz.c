@@ -556,9 +556,12 @@ static void uf_boundary_cq(struct uf_ctx *c, uint32_t *cq_out)
 	uf_cq_refused_ours(c, "create_cq cqe 0", 0, 0, ring, shadow, 16, 8);
 	uf_cq_refused_ours(c, "create_cq cqe 257 (ring of 256)", 257, 0, ring,
 		      shadow, 16, 8);
-	uf_cq_refused_ours(c, "create_cq cqe 1048575 (max, ring of 256)", 1048575,
+	uf_cq_refused_ours(c, "create_cq cqe 1048575 (max_hw_cq_size, ring of 256)",
+			   1048575, 0, ring, shadow, 16, 8);
+	uf_cq_refused(c, "create_cq cqe 1048576 (max_hw_cq_size + 1)", 1048576,
 		      0, ring, shadow, 16, 8);
-	uf_cq_refused(c, "create_cq cqe 1048576 (max + 1)", 1048576, 0, ring,
+	/* Ours takes rings up to CREATE_CQ's 21-bit CQSIZE, no more. */
+	uf_cq_refused(c, "create_cq cqe 2097152 (CQSIZE + 1)", 2097152, 0, ring,
 		      shadow, 16, 8);
 	uf_cq_refused(c, "create_cq cqe 2^31", 1u << 31, 0, ring, shadow, 16,
 		      8);
