@@ -28,7 +28,7 @@
 #define MAX_PBLE    32768       /* 64 leaves of 512: a full 2-level PBL */
 #define MAX_SENDS   24
 #define WORK_RUNS   1           /* per pump: at most 1024 packets a side */
-#define MAX_PUMPS   6           /* per input: the run stays time-bounded */
+#define MAX_PUMPS   3           /* per input: the run stays time-bounded */
 
 typedef struct Fz {
     B2B *b;
