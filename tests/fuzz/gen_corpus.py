@@ -39,7 +39,7 @@ def generic(rng, modes, ncmd, oplen):
         seeds['sweep-m%02x' % m] = cmd_sweep(rng, m, ncmd, oplen)
         seeds['sweep2-m%02x' % m] = cmd_sweep(rng, m, ncmd, oplen, 2)
     for c in range(ncmd):
-        seeds['only-c%02d' % c] = bytes([modes[-1]]) + \
+        seeds['only-c%02d' % c] = bytes([modes[1]]) + \
             (bytes([c]) + bytes(rng.randrange(256) for _ in range(oplen))) * 6
     return seeds
 
@@ -215,8 +215,11 @@ def main():
     rng = random.Random(16)
     # Harnesses written before the corpora: every command of their
     # run_command() under each start mode, operands pseudo-random.
-    write(outdir, 'fuzz_aq', generic(rng, [0x00, 0x01, 0x02, 0x0c, 0x0d,
-                                           0x0e, 0x1e], 10, 6))
+    # fuzz_aq: raw, focused and sequence modes, with and without the PF
+    # VSI (mode bit 3); one seed with the DDP download (bit 4, slow).
+    aq = generic(rng, [0x00, 0x01, 0x02, 0x0c, 0x0d, 0x0e], 10, 6)
+    aq['ddp-sequence'] = cmd_sweep(rng, 0x1d, 10, 6)
+    write(outdir, 'fuzz_aq', aq)
     write(outdir, 'fuzz_rdma', generic(rng, [0x00, 0x01], 10, 12))
     write(outdir, 'fuzz_sq', generic(rng, [0x00, 0x01, 0x02, 0x03], 12, 8))
     write(outdir, 'fuzz_roce_rx', generic(rng, [0x00, 0x01, 0x02], 8, 24))
