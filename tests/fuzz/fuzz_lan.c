@@ -172,15 +172,12 @@ static void load_rx(Lz *z, Input *in)
         }
         wr32(f->h, E810_QRX_CTRL(q), take(in, 1));
     } else {
-        /* 128-byte multiples up to the rig's stride; 0 is refused. */
-        unsigned dbuf = (take(in, 1) & 0xf) * 128;
+        /* 128-byte multiples up to the rig's stride. */
+        unsigned dbuf = (1 + (take(in, 1) & 0xf)) * 128;
 
-        if (dbuf > RIG_BUF) {
-            dbuf = RIG_BUF;
-        }
         rx_enable_q(f, q, dbuf, sel & 0x40 ? take(in, 2) & 0x3fff : 9728,
-                    (sel >> 5) & 1);
-        z->rx_dbuf[q] = dbuf ? dbuf : RIG_BUF;
+                    !(sel & 0x20));     /* 32-byte descriptors, or 16 */
+        z->rx_dbuf[q] = dbuf;
         z->rx_ntu[q] = 0;
     }
     run(z);

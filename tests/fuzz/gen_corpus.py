@@ -49,17 +49,29 @@ def generic(rng, modes, ncmd, oplen):
 def lan_seeds(rng):
     s = {}
     add_tx = bytes([0, 0x00])                 # queue 0, rig context, TSO on
-    rx16 = bytes([1, 0x00, 0x10])             # queue 0, 2048-byte buffers
-    rx_small = bytes([1, 0x00, 0x01])         # queue 0, 128-byte buffers
+    rx16 = bytes([1, 0x00, 0x0f])             # queue 0, 2048-byte buffers
+    rx_small = bytes([1, 0x00, 0x00])         # queue 0, 128-byte buffers
     post_rx = bytes([2, 0x00, 40])            # 40 buffers on queue 0
 
     def hdr(off, udp=False, bcast=False, v6=False):
         sel = (8 if udp else 0) | (2 if bcast else 0) | (4 if v6 else 0)
         return bytes([3, sel]) + le(off, 2) + b'\x05\xdc'
 
-    def data(off, ln, eop=True, rs=True, extra=0):
-        k = (1 if eop else 0) | (2 if rs else 0) | extra
-        return bytes([k]) + le(off, 2) + le(ln, 2)
+    def data(off, ln, eop=True, rs=True, cmd=None, offs=None):
+        k = (1 if eop else 0) | (2 if rs else 0) | \
+            (4 if cmd is not None else 0) | (0x10 if offs is not None else 0)
+        out = bytes([k]) + le(off, 2) + le(ln, 2)
+        if cmd is not None:
+            out += le(cmd, 2)
+        if offs is not None:
+            out += le(offs, 3)
+        return out
+
+    # Offload commands and header lengths (MACLEN/2, IPLEN/4, L4LEN/4).
+    v4tcp, v4udp, v6tcp = 0x160, 0x360, 0x120
+    off_v4tcp = 7 | 5 << 7 | 5 << 14
+    off_v4udp = 7 | 5 << 7 | 2 << 14
+    off_v6tcp = 7 | 10 << 7 | 5 << 14
 
     def tx(q, descs, sel_extra=0):
         return bytes([4, q | sel_extra, len(descs) - 1]) + b''.join(descs)
@@ -78,14 +90,25 @@ def lan_seeds(rng):
     s['tx-9desc'] = base + hdr(0) + \
         tx(0, [data(64 * i, 64, i == 8, i == 8) for i in range(9)])
     s['tx-tso'] = base + hdr(0) + \
-        tx(0, [ctx_tso(8000, 1460), data(0, 54, False, False),
-               data(54, 8000)]) + b'\x07'
+        tx(0, [ctx_tso(8000, 1460),
+               data(0, 54, False, False, v4tcp, off_v4tcp),
+               data(54, 8000, True, True, v4tcp, off_v4tcp)]) + b'\x07'
+    s['tx-tso-1buf'] = base + hdr(0) + \
+        tx(0, [ctx_tso(3000, 1000), data(0, 3054, True, True, v4tcp,
+                                         off_v4tcp)]) + b'\x07'
     s['tx-tso-udp'] = base + hdr(0, udp=True) + \
-        tx(0, [ctx_tso(3000, 500), data(0, 3042)]) + b'\x07'
+        tx(0, [ctx_tso(3000, 500), data(0, 3042, True, True, v4udp,
+                                        off_v4udp)]) + b'\x07'
     s['tx-tso-v6'] = base + hdr(0, v6=True) + \
-        tx(0, [ctx_tso(4000, 1000), data(0, 4074)]) + b'\x07'
+        tx(0, [ctx_tso(4000, 1000), data(0, 4074, True, True, v6tcp,
+                                         off_v6tcp)]) + b'\x07'
     s['tx-tso-badmss'] = base + hdr(0) + \
-        tx(0, [ctx_tso(4000, 10), data(0, 4054)])
+        tx(0, [ctx_tso(4000, 10), data(0, 4054, True, True, v4tcp,
+                                       off_v4tcp)])
+    s['tx-csum'] = base + hdr(0) + \
+        tx(0, [data(0, 600, True, True, v4tcp, off_v4tcp)]) + \
+        hdr(1024, udp=True) + \
+        tx(0, [data(1024, 300, True, True, v4udp, off_v4udp)]) + b'\x07'
     s['rx-small-split'] = add_tx + rx_small + post_rx + hdr(0) + \
         tx(0, [data(0, 1400)]) + b'\x07'
     s['rx-no-buffers'] = add_tx + rx16 + hdr(0) + tx(0, [data(0, 200)]) + \
