@@ -65,7 +65,7 @@ static uint32_t take(Input *in, unsigned n)
 
 /* Side @i from scratch: a PF reset (what ice does when irdma asks for
  * one), zeroed memory, driver bring-up, ARP entries, a CQ and a
- * registered buffer. */
+ * registered buffer; CEQ 0 for the armed CQs' events. */
 static void side_up(Fz *f, unsigned i)
 {
     DpDev *d = &f->b->dev[i];
@@ -76,6 +76,11 @@ static void side_up(Fz *f, unsigned i)
     memset(h->mem, 0, h->mem_next);
     h->mem_next = 0;
     dp_dev_init(d, h);
+    /* CEQ 0, so that armed CQs have CEQEs pending when the action hits. */
+    if (rd_create_ceq(&d->d, 0, 64, mem_alloc_aligned(h, 64 * E810_CEQE_SIZE,
+                                                     256)).error) {
+        abort();
+    }
     h->core.aq.pe_filter = true;
     b2b_arp(d, B2B_ARP_IDX, f->b->h[1 - i]->core.mac);
     b2b_arp(d, B2B_ARP_SELF, h->core.mac);
