@@ -53,6 +53,11 @@ unit: deps-host
 fuzz: deps-host
 	@$(MAKE) -s -C tests/fuzz run
 
+# The long fuzzing campaign (10^7 executions per harness, one at a time,
+# niced): per-harness results in build/fuzz/campaign.txt.
+fuzz-campaign: deps-host
+	@nice -n 19 $(MAKE) -s -C tests/fuzz campaign
+
 # C programs the VM scenarios run in the guest (tests/vm/progs/), built
 # against our rdma-core; tools/vm copies build/progs/ into every guest.
 progs: rdma-core
@@ -126,6 +131,6 @@ clean:
 	done; true
 	rm -rf build/unit build/provider-tests build/progs build/vm build/guest
 
-.PHONY: all deps deps-host qemu rdma-core modules guest run unit fuzz progs vm-check \
+.PHONY: all deps deps-host qemu rdma-core modules guest run unit fuzz fuzz-campaign progs vm-check \
 	check vm-check-all-parents lint lint-6.1 lint-new install uninstall install-provider \
 	uninstall-provider dkms-source clean

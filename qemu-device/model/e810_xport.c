@@ -508,15 +508,29 @@ static void rx_one(E810Core *core, const uint8_t *frame, size_t len,
 void e810_xport_exit(E810Core *core)
 {
     E810Xport *xp = core->xport;
+    uint64_t tx0;
 
     if (xp->depth > 1) {
         xp->depth--;
         return;
     }
-    /* Outermost: deliver what we sent to ourselves, then free. */
+    /*
+     * Outermost: deliver what we sent to ourselves and what arrived while
+     * we were transmitting, then free. Each frame may send more (an ACK
+     * opens the window), whose answers a synchronous peer queues here
+     * again: after E810_XPORT_RUN_BUDGET packets the rest waits for
+     * another run of work (e810_xport_run_work()), so the chain cannot
+     * keep one call busy for a whole message.
+     */
+    tx0 = xp->stats.tx_packets;
     while (xp->loop_head) {
         E810LoopFrame *f = xp->loop_head;
 
+        if (xp->stats.tx_packets - tx0 >= E810_XPORT_RUN_BUDGET) {
+            xp->stats.budget_stops++;
+            e810_core_request_work(core, E810_WORK_XPORT);
+            break;
+        }
         xp->loop_head = f->next;
         if (!xp->loop_head) {
             xp->loop_tail = NULL;
@@ -660,8 +674,15 @@ static void rx_one(E810Core *core, const uint8_t *frame, size_t len,
  */
 void e810_xport_receive(E810Core *core, const uint8_t *frame, size_t len)
 {
-    if (core->xport->depth) {
+    E810Xport *xp = core->xport;
+
+    /* Behind frames an earlier run left queued too: the order holds. */
+    if (xp->depth || xp->loop_head) {
         loop_queue(core, frame, len, true);
+        if (!xp->depth) {
+            e810_xport_enter(core);
+            e810_xport_exit(core);
+        }
         return;
     }
     e810_xport_enter(core);

@@ -129,7 +129,12 @@ static void qps_create(Fz *f, uint8_t mode)
     for (i = 0; i < 2; i++) {
         DpDev *d = &f->b->dev[i];
 
-        f->b->h[i]->mem_next = f->mem_mark[i];
+        Harness *h = f->b->h[i];
+
+        /* Fresh rings are zeroed, as the driver allocates them (stale
+         * WQEs of the last input's QP would look valid to the new one). */
+        memset(h->mem + f->mem_mark[i], 0, h->mem_next - f->mem_mark[i]);
+        h->mem_next = f->mem_mark[i];
         d->next_qp = 10;
         dp_qp_create(d, &f->qp[i], E810_QP_TYPE_ROCE_RC, &f->cq[i],
                      &f->cq[i], 64, 16, 1, false, false);

@@ -211,12 +211,65 @@ static void test_timer_reentry(void **state)
     pairs_free(p);
 }
 
+/*
+ * Both wires synchronous (a QEMU hub): each packet's ACK comes straight
+ * back while the sender is still in its transmit, waits in the deferred
+ * queue and, drained when the outermost call returns, lets the window
+ * send more, whose ACKs come back the same way. That chain is bounded
+ * too: one run of work sends about the budget, asks for another run, and
+ * the runs that follow finish the message with every byte right.
+ */
+static void test_sync_ack_chain_budget(void **state)
+{
+    Pairs *p = pairs_new();
+    E810Core *c0 = &p->b->h[0]->core;
+    uint64_t before, runs = 0;
+    DpCqe e;
+    DpSend s;
+
+    p->b->h[0]->wire_sync = true;
+    p->b->h[1]->wire_sync = true;
+    b2b_fill(mem_ptr(p->b->h[0], p->buf[0]), NQP * LEN, 7);
+    memset(&s, 0, sizeof(s));
+    s.op = E810_OP_RDMA_WRITE;
+    s.signaled = true;
+    s.nsge = 1;
+    s.sge[0].addr = p->buf[0];
+    s.sge[0].len = NQP * LEN;
+    s.sge[0].lkey = p->key[0];
+    s.remote_va = p->buf[1];
+    s.rkey = p->key[1];
+    dp_post_send(&p->qp[0][0], &s);
+    dp_ring(&p->qp[0][0], false);
+
+    /* One run: not the 8192 packets of the whole message. */
+    before = c0->xport->stats.tx_packets;
+    harness_run_work(p->b->h[0]);
+    assert_true(c0->xport->stats.tx_packets - before <=
+                E810_XPORT_RUN_BUDGET + E810_XPORT_WINDOW);
+    assert_true(c0->work_pending & E810_WORK_XPORT);
+    while (c0->work_pending) {
+        before = c0->xport->stats.tx_packets;
+        harness_run_work(p->b->h[0]);
+        assert_true(c0->xport->stats.tx_packets - before <=
+                    E810_XPORT_RUN_BUDGET + E810_XPORT_WINDOW);
+        assert_true(++runs < 100);
+    }
+    b2b_run(p->b);
+    assert_true(dp_poll_cq(&p->cq[0], &e));
+    assert_false(e.error);
+    assert_true(b2b_check(mem_ptr(p->b->h[1], p->buf[1]), NQP * LEN, 7));
+    assert_int_equal(b2b_stats(p->b, 0)->timeouts, 0);
+    pairs_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_responses_budget),
         cmocka_unit_test(test_timer_budget),
         cmocka_unit_test(test_timer_reentry),
+        cmocka_unit_test(test_sync_ack_chain_budget),
     };
 
     cmocka_set_message_output(CM_OUTPUT_TAP);
