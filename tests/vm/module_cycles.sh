@@ -21,7 +21,8 @@ for d in "${devs[@]}"; do
 	mac[$d]=$(cat "/sys/class/net/$nd/address" 2>/dev/null)
 	[ -n "${mac[$d]}" ] || fail "$d has no netdev before the cycles"
 done
-for cycle in $(seq 1 "${E810_CYCLES:-10}"); do
+cycles=${E810_CYCLES:-10}
+for cycle in $(seq 1 "$cycles"); do
 	# Odd cycles unload with both ports up and an IPv6 ping running.
 	if [ $((cycle % 2)) = 1 ]; then
 		for d in "${devs[@]}"; do
@@ -79,7 +80,7 @@ for cycle in $(seq 1 "${E810_CYCLES:-10}"); do
 	ids=$(ls /sys/bus/auxiliary/devices/ | sed -n "s/^$E810_PARENT\.roce\.//p" | sort -n | xargs)
 	[ "$ids" = "$want_ids" ] || fail "cycle $cycle: auxiliary ids are '$ids'"
 done
-ok "10 unload/load cycles done"
+ok "$cycles unload/load cycles done"
 expect_eq "netdevs after the cycles" "${mac[${devs[0]}]} ${mac[${devs[1]}]}" \
 	"$(for d in "${devs[@]}"; do cat "/sys/class/net/$(e810_netdev_of "$d")/address"; done | xargs)"
 expect_eq "$E810_PARENT bound after the cycles" "$E810_PARENT $E810_PARENT" \
