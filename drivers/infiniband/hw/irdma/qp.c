@@ -349,6 +349,8 @@ static int irdma_qp_to_err(struct irdma_qp *qp, bool sq, bool rq)
 	unsigned long flags;
 	int err;
 
+	lockdep_assert_held(&qp->mutex);
+
 	if (qp->hw_state != E810_QP_STATE_ERROR) {
 		err = irdma_qp_hw_modify(qp, E810_QP_STATE_ERROR, 0);
 		if (err)
@@ -740,6 +742,8 @@ static void irdma_qp_save_attr(struct irdma_qp *qp, struct ib_qp_attr *attr,
 static int irdma_qp_apply(struct irdma_qp *qp, enum ib_qp_state cur,
 			  enum ib_qp_state new, int mask)
 {
+	lockdep_assert_held(&qp->mutex);
+
 	switch (new) {
 	case IB_QPS_RESET:
 		if (qp->hw_state != E810_QP_STATE_ERROR &&

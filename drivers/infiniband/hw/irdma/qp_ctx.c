@@ -74,6 +74,8 @@ void irdma_qp_ctx_write(struct irdma_qp *qp)
 	unsigned int i;
 	u64 flags;
 
+	lockdep_assert_held(&qp->mutex);
+
 	c[E810_QW(E810_QPC_CFG_OFF)] =
 		FIELD_PREP(E810_QPC_RQWQESIZE, qp->rq_shift) |
 		FIELD_PREP(E810_QPC_PDIDXHI, qp->pd_id >> 16) |
