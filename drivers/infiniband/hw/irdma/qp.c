@@ -302,11 +302,15 @@ static int irdma_qp_cqp(struct irdma_qp *qp, u8 op, u64 hdr)
 	return irdma_cqp_exec(qp->rf, op, hdr, q, NULL);
 }
 
-/* Context rebuilt, then MODIFY_QP towards device state @next (0: same). */
+/*
+ * Context rebuilt, then MODIFY_QP towards device state @next (0: same).
+ * Caller holds qp->mutex.
+ */
 static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 next, u64 hdr)
 {
 	int err;
 
+	lockdep_assert_held(&qp->mutex);
 	irdma_qp_ctx_write(qp);
 	err = irdma_qp_cqp(qp, E810_CQP_OP_MODIFY_QP,
 			   hdr | E810_CQPSQ_QP_CQNUMVALID |

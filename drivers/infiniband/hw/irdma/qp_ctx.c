@@ -60,7 +60,8 @@ static u64 irdma_ip_pair(const u32 *w)
 
 /**
  * irdma_qp_ctx_write() - build @qp's host context in its DMA buffer
- * @qp: the QP; caller holds its mutex
+ * @qp: the QP; caller holds its mutex, or the QP is not published yet
+ *	(irdma_create_qp())
  *
  * Context: Any context.
  */
@@ -73,8 +74,6 @@ void irdma_qp_ctx_write(struct irdma_qp *qp)
 	bool rc = qp->hw_type == E810_QP_TYPE_ROCE_RC;
 	unsigned int i;
 	u64 flags;
-
-	lockdep_assert_held(&qp->mutex);
 
 	c[E810_QW(E810_QPC_CFG_OFF)] =
 		FIELD_PREP(E810_QPC_RQWQESIZE, qp->rq_shift) |
