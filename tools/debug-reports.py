@@ -17,10 +17,12 @@ import sys
 
 START = re.compile(
     r"BUG: |WARNING: |Oops|general protection fault|kernel BUG at|"
-    r"UBSAN: |ODEBUG: |list_(add|del) corruption|DMA-API: |"
+    r"UBSAN: |ODEBUG: |list_(add|del) corruption|"
     r"INFO: task .* blocked for more than|refcount_t: |"
-    r"Unable to handle kernel|kmemleak: .*(disabled|[Cc]annot)|"
-    r"BUG kmalloc|Kernel panic")
+    r"Unable to handle kernel|Kernel panic|BUG kmalloc|"
+    # the checkers turning themselves off (their reports are WARNINGs)
+    r"DMA-API: .*(out of memory|ENOMEM|only .* allocated)|"
+    r"kmemleak: .*(detector disabled|[Cc]annot|[Ff]ailed|pool empty)")
 END = re.compile(r"---\[ end trace|^=+$")
 STAMP = re.compile(r"^\[ *[0-9.]+\] ")
 MAX_LINES = 80
