@@ -37,17 +37,20 @@ if [ "${1:-}" = --print-dir ]; then
 fi
 
 fetch_source() {
-	local tmp=$1 deb
+	local tmp=$1 debs deb
 	mkdir -p "$DL"
-	deb=$(ls "$DL/${PKG}_"*.deb 2>/dev/null | head -n 1 || true)
-	if [ -z "$deb" ]; then
+	debs=("$DL/${PKG}_"*.deb)
+	deb=${debs[0]}
+	if [ ! -f "$deb" ]; then
 		[ -f "$APT_DIR/sources.list" ] ||
 			die "no private apt configuration in $APT_DIR; run 'make deps'"
 		log "downloading $PKG=$KPKG_VERSION"
 		(cd "$DL" && apt-get "${APT_OPTS[@]}" -q download \
 			"$PKG=$KPKG_VERSION") >"$DL/download.log" 2>&1 ||
 			die "could not download $PKG=$KPKG_VERSION, see $DL/download.log"
-		deb=$(ls "$DL/${PKG}_"*.deb | head -n 1)
+		debs=("$DL/${PKG}_"*.deb)
+		deb=${debs[0]}
+		[ -f "$deb" ] || die "apt-get download left no $PKG package in $DL"
 	fi
 	log "unpacking $(basename "$deb")"
 	mkdir -p "$tmp/src"
