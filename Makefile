@@ -6,6 +6,7 @@
 #   make run     build what is missing, boot a guest with two e810 functions
 #                and show what the stack does
 #   make check   host unit tests, then the VM regression scenarios
+#   make check-debug   LAN and RDMA scenarios on a KASAN/lockdep guest kernel
 #   make lint    kernel modules with W=1 C=1 (sparse) for 6.12, 6.1 and
 #                6.16+, checkpatch; warnings are errors
 #
@@ -74,6 +75,19 @@ vm-check-all-parents: all progs
 check:
 	@tools/check.sh
 
+# The debug guest kernel (KASAN, lockdep, kmemleak, debug objects, DMA API
+# checks: tools/build-debug-kernel.sh, ~35 min once, then cached) and the
+# LAN and RDMA scenarios on it; a kernel report fails the scenario. Not part
+# of make check (docs/testing.md, "Debug kernel").
+DEBUG_SCENARIOS ?= ice_probe lan_ping lan_reset rdma_link provider_pingpong \
+	rdma_cycles rdma_robust rdma_crit_err module_cycles verbs_abi stock_irdma
+
+guest-debug: guest
+	@tools/mkguest-debug.sh
+
+check-debug: guest-debug progs
+	@tools/vm check --kernel debug $(DEBUG_SCENARIOS)
+
 # Warnings from gcc (W=1) or sparse (C=1) fail the target, against the
 # guest's 6.12 headers, bookworm's 6.1 and a 6.16+ kernel (KVER_NEW, built
 # in a trixie root: tools/kroot.sh), and so do checkpatch.pl and the unit
@@ -132,5 +146,5 @@ clean:
 	rm -rf build/unit build/provider-tests build/progs build/vm build/guest
 
 .PHONY: all deps deps-host qemu rdma-core modules guest run unit fuzz fuzz-campaign progs vm-check \
-	check vm-check-all-parents lint lint-6.1 lint-new install uninstall install-provider \
+	check vm-check-all-parents guest-debug check-debug lint lint-6.1 lint-new install uninstall install-provider \
 	uninstall-provider dkms-source clean

@@ -12,6 +12,8 @@
 HOST_PKGS=(
 	# kernel modules, lint, unit tests
 	build-essential sparse libcmocka-dev pkg-config
+	# the debug guest kernel (tools/build-debug-kernel.sh): objtool, bc
+	libelf-dev bc
 	# make fuzz: clang with libFuzzer and the sanitizer runtimes
 	clang libclang-rt-14-dev
 	"linux-headers-$KVER=$KPKG_VERSION"

@@ -160,10 +160,14 @@ wait_for() {
 
 # Lines of the kernel log that mean a bug: oopses, warnings, leaks, memory
 # corruption reports. Prints them; succeeds when there are none.
+# The debug kernel's boot banners of kmemleak and the RCU head checks
+# (tools/vm --kernel debug) are not reports.
 dmesg_clean() {
-	local bad
-	bad=$(dmesg | grep -E 'Oops:|BUG:|WARNING:|Call Trace:|general protection fault|unreferenced object|refcount_t:|use-after-free|KASAN|UBSAN|list_(add|del) corruption|double free|sleeping function called|kobject.*already|sysfs: cannot create duplicate'
-	      dmesg | grep -i 'leak')
+	local bad log
+	log=$(dmesg | grep -v -e 'kmemleak: Kernel memory leak detector initialized' \
+		-e 'RCU callback double-/use-after-free debug is enabled')
+	bad=$(grep -E 'Oops:|BUG:|WARNING:|Call Trace:|general protection fault|unreferenced object|refcount_t:|use-after-free|KASAN|UBSAN|list_(add|del) corruption|double free|sleeping function called|kobject.*already|sysfs: cannot create duplicate' <<<"$log"
+	      grep -i 'leak' <<<"$log")
 	[ -z "$bad" ] && return 0
 	echo "$bad"
 	return 1

@@ -77,6 +77,8 @@ static int irdma_arp_free_idx(struct irdma_arp *arp)
 {
 	u32 i;
 
+	lockdep_assert_held(&arp->lock);
+
 	for (i = 1; i < arp->size; i++)
 		if (!arp->tbl[i].refs && !arp->tbl[i].local)
 			return i;
@@ -87,6 +89,8 @@ static int irdma_arp_free_idx(struct irdma_arp *arp)
 static int irdma_arp_find(struct irdma_arp *arp, const u32 *ip, bool ipv4)
 {
 	u32 i;
+
+	lockdep_assert_held(&arp->lock);
 
 	for (i = 1; i < arp->size; i++)
 		if (irdma_arp_match(&arp->tbl[i], ip, ipv4))
@@ -104,6 +108,8 @@ static int irdma_arp_set(struct irdma_pci_f *rf, u32 idx, const u32 *ip,
 	struct irdma_arp_entry *e = &rf->arp.tbl[idx];
 	int err;
 
+	lockdep_assert_held(&rf->arp.lock);
+
 	if ((e->refs || e->local) && ether_addr_equal(e->mac, mac))
 		return 0;
 	err = irdma_arp_write(rf, idx, mac);
@@ -119,6 +125,8 @@ static int irdma_arp_set(struct irdma_pci_f *rf, u32 idx, const u32 *ip,
 static void irdma_arp_release(struct irdma_pci_f *rf, u32 idx)
 {
 	struct irdma_arp_entry *e = &rf->arp.tbl[idx];
+
+	lockdep_assert_held(&rf->arp.lock);
 
 	if (e->refs || e->local)
 		return;

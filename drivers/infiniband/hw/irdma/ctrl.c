@@ -117,6 +117,8 @@ static struct irdma_cqp_req *irdma_cqp_take_async(struct irdma_cqp *cqp)
 	struct irdma_cqp_req *req;
 	unsigned long id;
 
+	lockdep_assert_held(&cqp->lock);
+
 	xa_for_each(&cqp->reqs, id, req) {
 		if (req->cb) {
 			xa_erase(&cqp->reqs, id);
@@ -340,6 +342,8 @@ static int irdma_cqp_post_locked(struct irdma_pci_f *rf, u8 op, u64 hdr,
 	u32 idx = cqp->head;
 	__le64 *wqe;
 	unsigned int i;
+
+	lockdep_assert_held(&cqp->lock);
 
 	if (cqp->in_flight >= cqp->sq_size - 1)
 		return -EBUSY;

@@ -87,6 +87,8 @@ static int irdma_pble_grow(struct irdma_pci_f *rf)
 	u64 fpm, bytes, off;
 	int err;
 
+	lockdep_assert_held(&pool->lock);
+
 	if (pool->nchunks >= pool->max_chunks)
 		return -ENOSPC;
 	c = &pool->chunks[pool->nchunks];
@@ -134,6 +136,8 @@ static int irdma_pble_run(struct irdma_pci_f *rf, u32 n)
 	int idx, err;
 	u32 i;
 
+	lockdep_assert_held(&pool->lock);
+
 	for (i = 0; i < pool->nchunks; i++) {
 		idx = irdma_pble_run_in(&pool->chunks[i], n);
 		if (idx >= 0)
@@ -156,6 +160,8 @@ static void irdma_pble_unrun(struct irdma_pble_pool *pool, u32 idx, u32 n)
 {
 	struct irdma_pble_chunk *c;
 
+	lockdep_assert_held(&pool->lock);
+
 	if (WARN_ON_ONCE(idx < pool->start))
 		return;
 	c = &pool->chunks[(idx - pool->start) / IRDMA_PBLE_CHUNK];
@@ -172,6 +178,8 @@ static int irdma_pble_get_l2(struct irdma_pci_f *rf,
 	u32 nleaves = DIV_ROUND_UP(npages, E810_PBLE_LEAF_ENTRIES);
 	u32 k, n;
 	int idx;
+
+	lockdep_assert_held(&pool->lock);
 
 	if (nleaves > IRDMA_PBLE_CHUNK)
 		return -E2BIG;

@@ -302,11 +302,15 @@ static int irdma_qp_cqp(struct irdma_qp *qp, u8 op, u64 hdr)
 	return irdma_cqp_exec(qp->rf, op, hdr, q, NULL);
 }
 
-/* Context rebuilt, then MODIFY_QP towards device state @next (0: same). */
+/*
+ * Context rebuilt, then MODIFY_QP towards device state @next (0: same).
+ * Caller holds qp->mutex.
+ */
 static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 next, u64 hdr)
 {
 	int err;
 
+	lockdep_assert_held(&qp->mutex);
 	irdma_qp_ctx_write(qp);
 	err = irdma_qp_cqp(qp, E810_CQP_OP_MODIFY_QP,
 			   hdr | E810_CQPSQ_QP_CQNUMVALID |
@@ -348,6 +352,8 @@ static int irdma_qp_to_err(struct irdma_qp *qp, bool sq, bool rq)
 {
 	unsigned long flags;
 	int err;
+
+	lockdep_assert_held(&qp->mutex);
 
 	if (qp->hw_state != E810_QP_STATE_ERROR) {
 		err = irdma_qp_hw_modify(qp, E810_QP_STATE_ERROR, 0);
@@ -740,6 +746,8 @@ static void irdma_qp_save_attr(struct irdma_qp *qp, struct ib_qp_attr *attr,
 static int irdma_qp_apply(struct irdma_qp *qp, enum ib_qp_state cur,
 			  enum ib_qp_state new, int mask)
 {
+	lockdep_assert_held(&qp->mutex);
+
 	switch (new) {
 	case IB_QPS_RESET:
 		if (qp->hw_state != E810_QP_STATE_ERROR &&

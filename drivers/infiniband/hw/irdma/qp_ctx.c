@@ -60,7 +60,8 @@ static u64 irdma_ip_pair(const u32 *w)
 
 /**
  * irdma_qp_ctx_write() - build @qp's host context in its DMA buffer
- * @qp: the QP; caller holds its mutex
+ * @qp: the QP; caller holds its mutex, or the QP is not published yet
+ *	(irdma_create_qp())
  *
  * Context: Any context.
  */

@@ -631,6 +631,8 @@ int irdma_poll_one(struct irdma_cq *cq, struct ib_wc *wc)
 	u32 wqe_idx, idx;
 	bool sq;
 
+	lockdep_assert_held(&cq->lock);
+
 	hdr = irdma_wqe_get(cqe, E810_CQE_HDR_OFF);
 	if (!!(hdr & E810_CQE_VALID) != cq->polarity)
 		return 0;
@@ -723,6 +725,8 @@ int irdma_flush_one(struct irdma_cq *cq, struct ib_wc *wc)
 	struct irdma_cq_link *l;
 	struct irdma_sq_trk *t;
 	struct irdma_qp *qp;
+
+	lockdep_assert_held(&cq->lock);
 
 	list_for_each_entry(l, &cq->qps, node) {
 		qp = l->sq ? container_of(l, struct irdma_qp, slink) :

@@ -83,6 +83,8 @@ static int irdma_ws_add_vsi(struct irdma_pci_f *rf)
 	struct irdma_ws *ws = &rf->ws;
 	int id, err;
 
+	lockdep_assert_held(&ws->lock);
+
 	if (!ws->root) {
 		err = irdma_ws_cqp(rf, E810_WS_ADD_NODE, IRDMA_WS_ROOT_ID,
 				   IRDMA_WS_ROOT_ID, false, 0, 1, true, NULL);
@@ -110,6 +112,8 @@ static void irdma_ws_del_vsi(struct irdma_pci_f *rf)
 {
 	struct irdma_ws *ws = &rf->ws;
 	unsigned int tc;
+
+	lockdep_assert_held(&ws->lock);
 
 	for (tc = 0; tc < IRDMA_MAX_UP; tc++)
 		if (ws->leaf[tc].node)
@@ -203,6 +207,8 @@ static int irdma_ws_get(struct irdma_pci_f *rf, u8 tc)
 	struct irdma_ws_leaf *l = &rf->ws.leaf[tc];
 	int err;
 
+	lockdep_assert_held(&rf->ws.lock);
+
 	if (!l->refs) {
 		if (rf->resetting)
 			return -EBUSY;
@@ -218,6 +224,8 @@ static int irdma_ws_get(struct irdma_pci_f *rf, u8 tc)
 static void irdma_ws_put(struct irdma_pci_f *rf, u8 tc)
 {
 	struct irdma_ws_leaf *l = &rf->ws.leaf[tc];
+
+	lockdep_assert_held(&rf->ws.lock);
 
 	if (!WARN_ON_ONCE(!l->refs) && !--l->refs)
 		irdma_ws_del_leaf(rf, tc);
@@ -299,6 +307,8 @@ int irdma_ws_qp_set_up(struct irdma_qp *qp, u8 up)
 	u8 tc;
 	int err = 0;
 
+	lockdep_assert_held(&qp->mutex);
+
 	mutex_lock(&ws->lock);
 	tc = rf->tc.qos.up2tc[up];
 	if (tc != qp->ws_tc) {
@@ -323,6 +333,8 @@ static int irdma_ws_qp_move(struct irdma_pci_f *rf, struct irdma_qp *qp)
 {
 	u8 tc = rf->tc.qos.up2tc[qp->user_pri];
 	int err;
+
+	lockdep_assert_held(&rf->ws.lock);
 
 	if (tc == qp->ws_tc)
 		return 0;
@@ -368,6 +380,8 @@ u32 irdma_ws_tc_changed(struct irdma_pci_f *rf, unsigned long *suspended,
 	u32 moved = 0;
 	u16 old;
 	int err;
+
+	lockdep_assert_held(&rf->tc.lock);
 
 	mutex_lock(&ws->lock);
 	list_for_each_entry(qp, &ws->qps, ws_link) {

@@ -55,6 +55,9 @@ void ice_lite_dcb_qos(const struct ice_lite_pf *pf,
 	const struct ieee_ets *ets = &pf->ets;
 	unsigned int i;
 
+	lockdep_assert(lockdep_rtnl_is_held() ||
+		       lockdep_is_held(&pf->adev_mutex));
+
 	memset(qos, 0, sizeof(*qos));
 	qos->num_tc = ice_lite_dcb_num_tc(ets);
 	for (i = 0; i < IEEE_8021QAZ_MAX_TCS; i++) {

@@ -254,6 +254,9 @@ static void ice_lite_rdma_deliver(struct ice_lite_pf *pf,
 	struct device *dev = &pf->adev->adev.dev;
 	const struct ice_lite_rdma_aux_drv *iadrv;
 
+	lockdep_assert_held(&pf->adev_mutex);
+	device_lock_assert(dev);
+
 	if (!dev->driver)
 		return;
 	iadrv = container_of(to_auxiliary_drv(dev->driver),
