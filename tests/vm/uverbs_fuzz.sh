@@ -59,7 +59,7 @@ for e in json.load(sys.stdin):
         print(" ".join("%s=%s" % (k, e.get(k, "?")) for k in ("pd", "cq", "qp", "cm_id", "mr", "ctx")))' "$1"
 }
 klog_bad() {
-	dmesg | grep -E 'Oops|BUG:|WARNING:|Call Trace:|general protection|KASAN|UBSAN|lockdep|possible (recursive|circular) locking|unreferenced object|kmemleak|blocked for more than|hung_task|refcount_t:|use-after-free|list_(add|del) corruption|double free|sleeping function called'
+	kernel_log | grep -E 'Oops|BUG:|WARNING:|Call Trace:|general protection|KASAN|UBSAN|lockdep|possible (recursive|circular) locking|unreferenced object|kmemleak|blocked for more than|hung_task|refcount_t:|use-after-free|list_(add|del) corruption|double free|sleeping function called'
 }
 rc_pingpong 4096 20 && ok "RC pingpong before the fuzzer" ||
 	{ fail "RC pingpong before the fuzzer"; tail -n 5 /tmp/pp-client.log /tmp/pp-server.log; }

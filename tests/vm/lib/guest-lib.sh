@@ -123,7 +123,10 @@ rc_pingpong() {
 	ip netns exec peer timeout 60 ibv_rc_pingpong -d "$ib1" -g "$g1" -n "$2" \
 		-s "$1" -c >/tmp/pp-server.log 2>&1 &
 	local spid=$! crc src
-	sleep 1
+	# The server listens once its QP exists: a slow (debug) kernel takes
+	# more than a second.
+	wait_for "ip netns exec peer ss -ltn | grep -q ':18515 '" 20 ||
+		echo "note: pingpong server not listening after 20 s"
 	timeout 60 ibv_rc_pingpong -d "$ib0" -g "$g0" -n "$2" -s "$1" -c \
 		192.168.81.2 >/tmp/pp-client.log 2>&1
 	crc=$?
@@ -158,14 +161,20 @@ wait_for() {
 	return 1
 }
 
+# The kernel log without the debug kernel's boot banners (tools/vm
+# --kernel debug), which name kmemleak, lockdep and use-after-free checks
+# without reporting anything.
+kernel_log() {
+	dmesg | grep -v -e 'kmemleak: Kernel memory leak detector initialized' \
+		-e 'RCU callback double-/use-after-free debug is enabled' \
+		-e 'RCU lockdep checking is enabled'
+}
+
 # Lines of the kernel log that mean a bug: oopses, warnings, leaks, memory
 # corruption reports. Prints them; succeeds when there are none.
-# The debug kernel's boot banners of kmemleak and the RCU head checks
-# (tools/vm --kernel debug) are not reports.
 dmesg_clean() {
 	local bad log
-	log=$(dmesg | grep -v -e 'kmemleak: Kernel memory leak detector initialized' \
-		-e 'RCU callback double-/use-after-free debug is enabled')
+	log=$(kernel_log)
 	bad=$(grep -E 'Oops:|BUG:|WARNING:|Call Trace:|general protection fault|unreferenced object|refcount_t:|use-after-free|KASAN|UBSAN|list_(add|del) corruption|double free|sleeping function called|kobject.*already|sysfs: cannot create duplicate' <<<"$log"
 	      grep -i 'leak' <<<"$log")
 	[ -z "$bad" ] && return 0
