@@ -159,6 +159,12 @@ void irdma_quarantine_umem(struct irdma_pci_f *rf, struct ib_umem *umem)
 	mutex_lock(&irdma_qrn_mutex);
 	e = irdma_qrn_new(rf);
 	if (e) {
+		/*
+		 * ib_umem_release() unmaps through umem->ibdev, which is
+		 * unregistered and deallocated before the function is reset:
+		 * keep its memory until then.
+		 */
+		get_device(&umem->ibdev->dev);
 		e->umem = umem;
 		irdma_qrn_add(e);
 	}
@@ -184,9 +190,12 @@ static void irdma_qrn_free(struct irdma_qrn_entry *e)
 {
 	list_del(&e->list);
 	if (e->umem) {
+		struct ib_device *ibdev = e->umem->ibdev;
+
 		irdma_qrn_stats.umems--;
 		irdma_qrn_stats.umem_bytes -= e->umem->length;
 		ib_umem_release(e->umem);
+		put_device(&ibdev->dev);
 	} else {
 		irdma_qrn_stats.bufs--;
 		irdma_qrn_stats.bytes -= e->dma.size;
@@ -278,8 +287,8 @@ void irdma_quarantine_show(struct seq_file *m)
  *
  * Without a bound function there is no register to prove a reset, and the
  * parent may reset the function only after we are gone: the memory is left
- * allocated (and kmemleak told so), the entries and device references are
- * dropped.
+ * allocated (and kmemleak told so), the entries and PCI device references
+ * are dropped; a held user pinning keeps its ib_device.
  */
 void irdma_quarantine_exit(void)
 {
