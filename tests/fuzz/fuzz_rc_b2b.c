@@ -74,36 +74,6 @@ static void bringup(Fz *f)
     }
 }
 
-/* Runs both devices' work and the queued wire until quiet (bounded). */
-static void pump(Fz *f)
-{
-    unsigned n, i;
-
-    for (n = 0; n < PUMP_STEPS; n++) {
-        bool busy = false;
-
-        for (i = 0; i < 2; i++) {
-            if (f->b->h[i]->core.work_pending) {
-                harness_run_work(f->b->h[i]);
-                busy = true;
-            }
-        }
-        for (i = 0; i < 2; i++) {
-            busy |= harness_wire_deliver(f->b->h[i]) != 0;
-        }
-        if (!busy) {
-            break;
-        }
-    }
-}
-
-/* Both clocks move together: retransmission and RNR timers fire. */
-static void advance(Fz *f, uint64_t ns)
-{
-    harness_advance(f->b->h[0], ns);
-    harness_advance(f->b->h[1], ns);
-}
-
 static void drain(Fz *f)
 {
     unsigned i, n;
@@ -155,13 +125,13 @@ static void qps_destroy(Fz *f)
         f->b->h[i]->wire_sync = false;
     }
     /* Let the traffic finish and every timer run out. */
-    pump(f);
-    advance(f, 10000000000ull);
-    pump(f);
+    b2b_pump(f->b, PUMP_STEPS);
+    b2b_advance(f->b, 10000000000ull);
+    b2b_pump(f->b, PUMP_STEPS);
     for (i = 0; i < 2; i++) {
         dp_qp_destroy(&f->qp[i]);
     }
-    pump(f);
+    b2b_pump(f->b, PUMP_STEPS);
     drain(f);
 }
 
@@ -221,11 +191,11 @@ static void run_command(Fz *f, Input *in)
         break;
     case 4:
     case 5:
-        pump(f);
+        b2b_pump(f->b, PUMP_STEPS);
         break;
     case 6:
         /* Up to ~67 ms of virtual time. */
-        advance(f, (uint64_t)take(in, 1) << 18);
+        b2b_advance(f->b, (uint64_t)take(in, 1) << 18);
         break;
     case 7:
         /* Switch side s between queued and synchronous delivery. */

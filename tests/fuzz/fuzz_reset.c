@@ -100,34 +100,6 @@ static void bringup(Fz *f)
     side_up(f, 1);
 }
 
-static void pump(Fz *f)
-{
-    unsigned n, i;
-
-    for (n = 0; n < PUMP_STEPS; n++) {
-        bool busy = false;
-
-        for (i = 0; i < 2; i++) {
-            if (f->b->h[i]->core.work_pending) {
-                harness_run_work(f->b->h[i]);
-                busy = true;
-            }
-        }
-        for (i = 0; i < 2; i++) {
-            busy |= harness_wire_deliver(f->b->h[i]) != 0;
-        }
-        if (!busy) {
-            break;
-        }
-    }
-}
-
-static void advance(Fz *f, uint64_t ns)
-{
-    harness_advance(f->b->h[0], ns);
-    harness_advance(f->b->h[1], ns);
-}
-
 static void drain(Fz *f)
 {
     unsigned i, n;
@@ -177,15 +149,15 @@ static void qps_destroy(Fz *f)
         f->b->h[i]->loss_ppm = 0;
         f->b->h[i]->wire_sync = false;
     }
-    pump(f);
-    advance(f, 10000000000ull);
-    pump(f);
+    b2b_pump(f->b, PUMP_STEPS);
+    b2b_advance(f->b, 10000000000ull);
+    b2b_pump(f->b, PUMP_STEPS);
     for (i = 0; i < 2; i++) {
         if (!f->down[i] && !f->qp_gone[i]) {
             dp_qp_destroy(&f->qp[i]);
         }
     }
-    pump(f);
+    b2b_pump(f->b, PUMP_STEPS);
     drain(f);
 }
 
@@ -297,10 +269,10 @@ static void run_command(Fz *f, Input *in)
         post_recv(f, in);
         break;
     case 4:
-        pump(f);
+        b2b_pump(f->b, PUMP_STEPS);
         break;
     case 5:
-        advance(f, (uint64_t)take(in, 1) << 18);
+        b2b_advance(f->b, (uint64_t)take(in, 1) << 18);
         break;
     case 6:
         f->b->h[s]->loss_ppm = take(in, 1) * 2000;
@@ -405,7 +377,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             side_up(f, i);
         }
     }
-    pump(f);
+    b2b_pump(f->b, PUMP_STEPS);
     drain(f);
     clean_transfer(f, mtu, mode >> 4 & 1);
     qps_destroy(f);

@@ -139,6 +139,41 @@ static inline void b2b_connect(B2B *b, DpQp *a, DpQp *c, uint32_t mtu)
     b2b_connect_one(b, c, a, mtu, 0xffff00, 0xfffff0);
 }
 
+/* One round: each device's pending work, then each side's queued wire.
+ * Returns whether anything moved. */
+static inline bool b2b_step(B2B *b)
+{
+    bool busy = false;
+    unsigned i;
+
+    for (i = 0; i < 2; i++) {
+        if (b->h[i]->core.work_pending) {
+            harness_run_work(b->h[i]);
+            busy = true;
+        }
+    }
+    for (i = 0; i < 2; i++) {
+        if (harness_wire_deliver(b->h[i])) {
+            busy = true;
+        }
+    }
+    return busy;
+}
+
+/* Rounds until nothing moves, at most @steps (the fuzzers' bound). */
+static inline void b2b_pump(B2B *b, unsigned steps)
+{
+    while (steps-- && b2b_step(b)) {
+    }
+}
+
+/* Both fake clocks move together: retransmission and RNR timers fire. */
+static inline void b2b_advance(B2B *b, uint64_t ns)
+{
+    harness_advance(b->h[0], ns);
+    harness_advance(b->h[1], ns);
+}
+
 /*
  * Runs both devices' work and the wire until nothing moves, then lets the
  * fake clocks (kept equal) run to the next timer, until no timer is left.
@@ -150,23 +185,10 @@ static inline void b2b_run_for(B2B *b, uint64_t max_ns)
     unsigned long n;
 
     for (n = 0;; n++) {
-        bool busy = false;
         uint64_t d, delta;
-        unsigned i;
 
         assert_true(n < 100000000ul);
-        for (i = 0; i < 2; i++) {
-            if (b->h[i]->core.work_pending) {
-                harness_run_work(b->h[i]);
-                busy = true;
-            }
-        }
-        for (i = 0; i < 2; i++) {
-            if (harness_wire_deliver(b->h[i])) {
-                busy = true;
-            }
-        }
-        if (busy) {
+        if (b2b_step(b)) {
             continue;
         }
         d = b->h[0]->timer_deadline < b->h[1]->timer_deadline ?
@@ -176,8 +198,7 @@ static inline void b2b_run_for(B2B *b, uint64_t max_ns)
             return;
         }
         delta = d > b->h[0]->now_ns ? d - b->h[0]->now_ns : 0;
-        harness_advance(b->h[0], delta);
-        harness_advance(b->h[1], delta);
+        b2b_advance(b, delta);
     }
 }
 
