@@ -618,13 +618,18 @@ static enum e810_aq_rc cmd_nvm_checksum(E810Core *core, E810AqCmd *cmd)
 /*
  * Ownership never survives a reset: a PF reset frees what the PF held
  * (ice re-acquires everything after ice_reset()), stronger resets restart
- * the firmware. The image is rebuilt when the firmware reloads it.
+ * the firmware. The flash is non-volatile and no command of the model
+ * writes it, so the image built at the first power-on stays what every
+ * later firmware load reads (rebuilding it would give the same words).
  */
 void e810_nvm_reset(E810Core *core, E810ResetSource level)
 {
     drop_all_owners(&core->nvm);
     if (level >= E810_RST_EMPR) {
-        build_image(&core->nvm);
+        if (!core->nvm.image_built) {
+            build_image(&core->nvm);
+            core->nvm.image_built = true;
+        }
         core->nvm.commands = 0;
     }
 }

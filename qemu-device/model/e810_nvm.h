@@ -39,6 +39,7 @@ typedef struct E810Nvm {
     uint16_t sr[E810_NVM_SR_WORDS];     /* Shadow RAM (= active bank copy) */
     uint16_t netlist_id[E810_NETLIST_ID_BLK_SIZE];
     struct e810_orom_civd civd;
+    bool image_built;           /* sr, netlist_id and civd hold the image */
     uint64_t commands;          /* executed, for tests and debugging */
 } E810Nvm;
 

@@ -68,6 +68,7 @@ typedef struct E810RegInfo {
 
 typedef struct E810RegFile {
     uint32_t *vals;         /* all elements of all registers */
+    uint32_t *reset_vals;   /* the same layout, each element's reset value */
     uint32_t *slot_base;    /* per table entry: index of element 0 in vals */
     uint32_t nslots;
 } E810RegFile;

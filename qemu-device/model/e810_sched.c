@@ -42,7 +42,7 @@ static E810SchedNode *find_node(E810Sched *s, uint32_t teid)
 {
     unsigned i;
 
-    for (i = 0; i < E810_SCHED_MAX_NODES; i++) {
+    for (i = 0; i < s->span; i++) {
         if (s->node[i].used && s->node[i].teid == teid) {
             return &s->node[i];
         }
@@ -61,7 +61,7 @@ static E810SchedNode *find_qid(E810Sched *s, uint8_t layer, uint8_t owner,
 {
     unsigned i;
 
-    for (i = 0; i < E810_SCHED_MAX_NODES; i++) {
+    for (i = 0; i < s->span; i++) {
         if (s->node[i].used && s->node[i].layer == layer &&
             s->node[i].owner == owner && s->node[i].qid == qid) {
             return &s->node[i];
@@ -136,6 +136,9 @@ static E810SchedNode *add_node(E810Sched *s, E810SchedNode *parent,
     n = &s->node[i];
     memset(n, 0, sizeof(*n));
     n->used = true;
+    if (i >= s->span) {
+        s->span = i + 1;
+    }
     n->teid = new_teid(s);
     if (info) {
         n->info = *info;
@@ -174,7 +177,7 @@ static E810SchedNode *first_child(E810Sched *s, const E810SchedNode *n)
     uint16_t idx = node_index(s, n);
     unsigned i;
 
-    for (i = 0; i < E810_SCHED_MAX_NODES; i++) {
+    for (i = 0; i < s->span; i++) {
         if (s->node[i].used && i != idx && s->node[i].parent == idx) {
             return &s->node[i];
         }
@@ -193,7 +196,8 @@ static void build_default(E810Sched *s)
     E810SchedNode *n;
     unsigned layer;
 
-    memset(s->node, 0, sizeof(s->node));
+    memset(s->node, 0, s->span * sizeof(s->node[0]));
+    s->span = 0;
     memset(s->layer_nodes, 0, sizeof(s->layer_nodes));
     s->num_nodes = 0;
     s->lan_leaves = 0;

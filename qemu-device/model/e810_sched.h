@@ -62,6 +62,12 @@ typedef struct E810SchedNode {
 /* What this part of the firmware remembers. */
 typedef struct E810Sched {
     E810SchedNode node[E810_SCHED_MAX_NODES];
+    /*
+     * Slots at and above this one were never used since the tree was
+     * last built: the lookups, run for every Tx queue and qset command,
+     * stop here instead of walking the whole table.
+     */
+    uint16_t span;
     uint16_t layer_nodes[E810_SCHED_NUM_LAYERS];    /* nodes per layer */
     uint16_t num_nodes;
     uint16_t lan_leaves;        /* Tx LAN queues in the tree */
