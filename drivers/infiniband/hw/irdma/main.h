@@ -484,6 +484,7 @@ struct irdma_pci_f {
 	struct iidc_rdma_core_dev_info *ice_cdev;
 	struct net_device *netdev;
 	u16 vsi_id;
+	struct irdma_hw_stats *hw_stats;
 	int (*vsi_filter)(struct irdma_pci_f *rf, bool enable);
 	int (*request_reset)(struct irdma_pci_f *rf);
 	int (*add_qset)(struct irdma_pci_f *rf, u8 tc, u16 qs_handle,
@@ -580,6 +581,12 @@ int irdma_local_mac_add(struct irdma_pci_f *rf);
 void irdma_local_mac_del(struct irdma_pci_f *rf);
 int irdma_local_mac_update(struct irdma_pci_f *rf);
 const char *irdma_cqp_op_name(u8 op);
+
+/* hw_stats.c: hardware counters (GATHER_STATS) */
+struct irdma_hw_stats;
+int irdma_hw_stats_init(struct irdma_pci_f *rf);
+void irdma_hw_stats_fini(struct irdma_pci_f *rf);
+extern const struct ib_device_ops irdma_stats_ops;
 
 /* arp.c: the ARP cache */
 int irdma_arp_init(struct irdma_pci_f *rf);

@@ -424,13 +424,17 @@ int irdma_ib_register(struct irdma_pci_f *rf)
 	strscpy(ibdev->node_desc, "irdma", sizeof(ibdev->node_desc));
 	ib_set_device_ops(ibdev, &irdma_dev_ops);
 	ib_set_device_ops(ibdev, &irdma_mem_ops);
+	ib_set_device_ops(ibdev, &irdma_stats_ops);
 
 	err = ib_device_set_netdev(ibdev, rf->netdev, 1);
 	if (err)
 		goto err_dealloc;
-	err = ib_register_device(ibdev, "irdma%d", &rf->pcidev->dev);
+	err = irdma_hw_stats_init(rf);
 	if (err)
 		goto err_dealloc;
+	err = ib_register_device(ibdev, "irdma%d", &rf->pcidev->dev);
+	if (err)
+		goto err_stats;
 	rf->iwdev = iwdev;
 	rf->port_active = false;
 	irdma_ib_port_event(rf, irdma_port_up(rf));
@@ -440,6 +444,8 @@ int irdma_ib_register(struct irdma_pci_f *rf)
 		   rf->fw_major, rf->fw_minor);
 	return 0;
 
+err_stats:
+	irdma_hw_stats_fini(rf);
 err_dealloc:
 	ib_dealloc_device(ibdev);
 	return err;
@@ -459,6 +465,7 @@ void irdma_ib_unregister(struct irdma_pci_f *rf)
 		return;
 	rf->iwdev = NULL;
 	ib_unregister_device(&iwdev->ibdev);
+	irdma_hw_stats_fini(rf);
 	ida_destroy(&iwdev->pd_ida);
 	ib_dealloc_device(&iwdev->ibdev);
 	/* ib_core destroyed every CQ and QP before unregistering returned. */
