@@ -104,8 +104,15 @@ static u8 irdma_hpage_code(u32 page_shift)
 
 /* ---- STags ---------------------------------------------------------------- */
 
-/* A new STag: a free MR index (0 is reserved) and a random key. */
-static int irdma_stag_alloc(struct irdma_pci_f *rf, u32 *stag)
+/**
+ * irdma_stag_alloc() - a new STag for an MR or a window
+ * @rf: per-function state
+ * @stag: gets a free MR index (0 is reserved) and a random key
+ *
+ * Context: Any context that may sleep.
+ * Return: 0 or -ENOMEM.
+ */
+int irdma_stag_alloc(struct irdma_pci_f *rf, u32 *stag)
 {
 	int idx = irdma_hmc_id_alloc(rf, E810_HMC_MR, 1);
 
@@ -115,7 +122,14 @@ static int irdma_stag_alloc(struct irdma_pci_f *rf, u32 *stag)
 	return 0;
 }
 
-static void irdma_stag_free(struct irdma_pci_f *rf, u32 stag)
+/**
+ * irdma_stag_free() - give back the index of irdma_stag_alloc()
+ * @rf: per-function state
+ * @stag: the STag
+ *
+ * Context: Any context.
+ */
+void irdma_stag_free(struct irdma_pci_f *rf, u32 stag)
 {
 	irdma_hmc_id_free(rf, E810_HMC_MR, stag >> 8);
 }
@@ -813,6 +827,80 @@ static struct ib_mr *irdma_reg_user_mr_dmah(struct ib_pd *ibpd, u64 start,
 }
 #endif
 
+/*
+ * A user MR over a dma-buf (ibv_reg_dmabuf_mr()): the exporter's pages,
+ * pinned for the MR's life, registered like pinned user memory
+ * (upstream irdma_reg_user_mr_dmabuf()).
+ */
+static struct ib_mr *irdma_reg_dmabuf_mr(struct ib_pd *ibpd, u64 offset,
+					 u64 len, u64 virt, int fd, int access)
+{
+	struct ib_device *ibdev = ibpd->device;
+	struct ib_umem_dmabuf *umem_dmabuf;
+	struct irdma_mr *mr;
+	int err;
+
+	if (!len || len > IRDMA_MR_MAX_SIZE)
+		return ERR_PTR(-EINVAL);
+	err = irdma_mr_check_access(ibdev, access);
+	if (err)
+		return ERR_PTR(err);
+	umem_dmabuf = ib_umem_dmabuf_get_pinned(ibdev, offset, len, fd, access);
+	if (IS_ERR(umem_dmabuf)) {
+		ibdev_dbg(ibdev, "MR: dma-buf %d +0x%llx len %llu: %ld\n", fd,
+			  offset, len, PTR_ERR(umem_dmabuf));
+		return ERR_CAST(umem_dmabuf);
+	}
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr) {
+		err = -ENOMEM;
+		goto err_release;
+	}
+	mr->ibmr.device = ibdev;
+	mr->iova = virt;
+	mr->len = len;
+	mr->access = access;
+	mr->umem = &umem_dmabuf->umem;
+	err = irdma_umr_reg(mr, to_irdma_pd(ibpd));
+	if (err)
+		goto err_free;
+	return &mr->ibmr;
+
+err_free:
+	kfree(mr);
+err_release:
+	ib_umem_release(&umem_dmabuf->umem);
+	return ERR_PTR(err);
+}
+
+/* The prototype of reg_user_mr_dmabuf() changed twice after 6.1 (Kbuild). */
+#if defined(IRDMA_HAVE_DMAH)
+static struct ib_mr *irdma_reg_user_mr_dmabuf(struct ib_pd *ibpd, u64 offset,
+					      u64 len, u64 virt, int fd,
+					      int access, struct ib_dmah *dmah,
+					      struct uverbs_attr_bundle *attrs)
+{
+	if (dmah)
+		return ERR_PTR(-EOPNOTSUPP);
+	return irdma_reg_dmabuf_mr(ibpd, offset, len, virt, fd, access);
+}
+#elif defined(IRDMA_DMABUF_ATTRS)
+static struct ib_mr *irdma_reg_user_mr_dmabuf(struct ib_pd *ibpd, u64 offset,
+					      u64 len, u64 virt, int fd,
+					      int access,
+					      struct uverbs_attr_bundle *attrs)
+{
+	return irdma_reg_dmabuf_mr(ibpd, offset, len, virt, fd, access);
+}
+#else
+static struct ib_mr *irdma_reg_user_mr_dmabuf(struct ib_pd *ibpd, u64 offset,
+					      u64 len, u64 virt, int fd,
+					      int access, struct ib_udata *udata)
+{
+	return irdma_reg_dmabuf_mr(ibpd, offset, len, virt, fd, access);
+}
+#endif
+
 /* Everything mr.c, ah.c and mcast.c implement; installed by verbs.c. */
 const struct ib_device_ops irdma_mem_ops = {
 #ifdef IRDMA_HAVE_DMAH
@@ -820,6 +908,7 @@ const struct ib_device_ops irdma_mem_ops = {
 #else
 	.reg_user_mr = irdma_reg_user_mr,
 #endif
+	.reg_user_mr_dmabuf = irdma_reg_user_mr_dmabuf,
 	.rereg_user_mr = irdma_rereg_user_mr,
 	.get_dma_mr = irdma_get_dma_mr,
 	.alloc_mr = irdma_alloc_mr,

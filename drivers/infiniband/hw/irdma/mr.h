@@ -148,6 +148,10 @@ static inline struct irdma_ah *to_irdma_ah(struct ib_ah *ibah)
 
 /* mr.c: every verb of mr.c, ah.c, mcast.c and restrack_mr.c */
 extern const struct ib_device_ops irdma_mem_ops;
+extern const struct ib_device_ops irdma_mw_ops;
+
+int irdma_stag_alloc(struct irdma_pci_f *rf, u32 *stag);
+void irdma_stag_free(struct irdma_pci_f *rf, u32 stag);
 u64 irdma_mr_reg_wqe(const struct irdma_mr *mr, u32 pd_id, u64 *q);
 
 /* ah.c */

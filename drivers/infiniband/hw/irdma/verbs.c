@@ -68,6 +68,8 @@ static int irdma_query_device(struct ib_device *ibdev,
 	props->fw_ver = (u64)rf->fw_major << 32 | rf->fw_minor;
 	/* The engine sends RNR NAKs when a SEND finds no receive WQE. */
 	props->device_cap_flags = IB_DEVICE_MEM_MGT_EXTENSIONS |
+				  IB_DEVICE_MEM_WINDOW |
+				  IB_DEVICE_MEM_WINDOW_TYPE_2B |
 				  IB_DEVICE_RC_RNR_NAK_GEN;
 	props->kernel_cap_flags = IBK_LOCAL_DMA_LKEY;
 	props->vendor_id = pdev->vendor;
@@ -83,6 +85,8 @@ static int irdma_query_device(struct ib_device *ibdev,
 	props->max_cq = o[E810_HMC_CQ].cnt;
 	props->max_cqe = IRDMA_MAX_CQ_REQ;
 	props->max_mr = o[E810_HMC_MR].cnt;
+	/* Windows take their STags from the same index space. */
+	props->max_mw = o[E810_HMC_MR].cnt;
 	/* PD 0 is never handed out (irdma_alloc_pd()). */
 	props->max_pd = IRDMA_MAX_PDS - 1;
 	props->max_qp_rd_atom = IRDMA_MAX_IRD;
@@ -425,6 +429,7 @@ int irdma_ib_register(struct irdma_pci_f *rf)
 	ib_set_device_ops(ibdev, &irdma_dev_ops);
 	ib_set_device_ops(ibdev, &irdma_mem_ops);
 	ib_set_device_ops(ibdev, &irdma_stats_ops);
+	ib_set_device_ops(ibdev, &irdma_mw_ops);
 
 	err = ib_device_set_netdev(ibdev, rf->netdev, 1);
 	if (err)
