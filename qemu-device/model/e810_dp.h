@@ -82,7 +82,9 @@ typedef struct E810SendWqe {
     bool solicited;         /* SEND_SOL, SEND_SOL_INV, RDMA_WRITE_SOL */
     bool imm_valid;         /* IMMDATAFLAG */
     uint32_t imm;           /* host order, low 32 bits of qword 0 */
-    uint32_t inv_stag;      /* SEND_INV / SEND_SOL_INV: STag to invalidate */
+    uint32_t inv_stag;      /* SEND_INV / SEND_SOL_INV: STag to invalidate;
+                             * READ_LOC_INV: the sink's (fragment 0) STag,
+                             * invalidated when the READ completes */
     uint64_t remote_va;     /* RDMA WRITE / READ */
     uint32_t rkey;
     uint32_t ah_id;         /* UD SEND */

@@ -174,6 +174,7 @@ static bool is_transport_op(unsigned op)
     case E810_OP_RDMA_WRITE:
     case E810_OP_RDMA_WRITE_SOL:
     case E810_OP_RDMA_READ:
+    case E810_OP_RDMA_READ_LOC_INV:
     case E810_OP_SEND:
     case E810_OP_SEND_SOL:
     case E810_OP_SEND_INV:
@@ -282,11 +283,26 @@ static uint16_t decode(E810Qp *qp, uint32_t qp_id, uint32_t idx,
     if (!is_transport_op(op)) {
         return 0;           /* local ops read their own qwords */
     }
-    if ((hdr & E810_WQE_IMMDATAFLAG) && op != E810_OP_RDMA_READ) {
+    /* READ with local invalidate is for kernel QPs only (facts 5.3). */
+    if (op == E810_OP_RDMA_READ_LOC_INV &&
+        !(qp->ctx[E810_QW(E810_QPC_FLAGS_OFF)] & E810_QPC_PRIVEN)) {
+        return E810_AE_PRIV_OPERATION_DENIED;
+    }
+    if ((hdr & E810_WQE_IMMDATAFLAG) && op != E810_OP_RDMA_READ &&
+        op != E810_OP_RDMA_READ_LOC_INV) {
         w->imm_valid = true;
         w->imm = (uint32_t)q[E810_QW(E810_WQE_IMM_OFF)];
     }
     switch (op) {
+    case E810_OP_RDMA_READ_LOC_INV:
+        /*
+         * The STag invalidated is the data sink's: fragment 0's, as
+         * irdma_uk_rdma_read() encodes no other (its inv_stag flag only
+         * changes the opcode).
+         */
+        w->inv_stag = FIELD_GET(E810_WQE_FRAG_STAG,
+                                q[E810_QW(E810_WQE_FRAG0_DESC_OFF)]);
+        /* fall through */
     case E810_OP_RDMA_READ:
         if (hdr & E810_WQE_INLINEDATAFLAG) {
             return E810_AE_WQE_INVALID_PARAMETER;   /* nowhere to land */
@@ -351,6 +367,10 @@ void e810_dp_complete_sq(E810Core *core, E810Qp *qp, const E810SendWqe *wqe,
     s = &sq->slots[wqe->wqe_idx];
     if (!s->quanta || s->done) {
         return;     /* flushed meanwhile, or completed twice */
+    }
+    /* READ with local invalidate: the data is placed, the sink STag goes. */
+    if (!status && wqe->opcode == E810_OP_RDMA_READ_LOC_INV) {
+        e810_dp_invalidate(core, qp, wqe->inv_stag, false, &status);
     }
     s->done = true;
     s->status = status;

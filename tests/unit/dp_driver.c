@@ -244,6 +244,26 @@ uint32_t dp_mr_alloc(DpDev *dev, uint32_t pd, uint8_t key)
     return idx << 8 | key;
 }
 
+DpSend dp_fast_reg(uint32_t stag, uint64_t va, uint32_t first_pble,
+                   uint64_t pa, uint64_t len, uint8_t rights, unsigned lpbl)
+{
+    DpSend s = { .op = E810_OP_FAST_REG, .signaled = true,
+                 .read_fence = true, .local_fence = true };
+
+    s.raw[0] = va;
+    s.raw[1] = (pa & E810_WQE_FR_PBLADDR) |
+               FIELD_PREP(E810_WQE_FR_PBLIDX_HI, first_pble >> 16);
+    s.raw[2] = FIELD_PREP(E810_WQE_FR_LEN, len) |
+               FIELD_PREP(E810_WQE_FR_PBLIDX_LO, first_pble & 0xffff);
+    s.raw_hdr = FIELD_PREP(E810_WQE_FR_STAGKEY, stag & 0xff) |
+                FIELD_PREP(E810_WQE_FR_STAGINDEX, stag >> 8) |
+                FIELD_PREP(E810_WQE_FR_LPBLSIZE, lpbl) |
+                FIELD_PREP(E810_WQE_FR_HPAGESIZE, E810_HPAGE_4K) |
+                FIELD_PREP(E810_WQE_STAGRIGHTS, rights) |
+                E810_WQE_VABASEDTO;
+    return s;
+}
+
 /* ---- QPs ----------------------------------------------------------------- */
 
 uint64_t *dp_qp_ctx(DpQp *qp)
@@ -561,6 +581,7 @@ uint32_t dp_post_send(DpQp *qp, const DpSend *s)
     case E810_OP_RDMA_WRITE:
     case E810_OP_RDMA_WRITE_SOL:
     case E810_OP_RDMA_READ:
+    case E810_OP_RDMA_READ_LOC_INV:
         q[2] = s->remote_va;
         hdr |= FIELD_PREP(E810_WQE_REMSTAG, s->rkey);
         break;

@@ -168,6 +168,12 @@ uint32_t dp_mr_buf(DpDev *dev, uint32_t pd, uint64_t pa, uint64_t len,
 uint32_t dp_mr_alloc(DpDev *dev, uint32_t pd, uint8_t key);
 /* Writes @n PBLEs (page PAs) and returns the first index. */
 uint32_t dp_pble_write(DpDev *dev, const uint64_t *vals, unsigned n);
+/*
+ * A signaled, fenced FAST_REG_MR WQE (irdma_sc_mr_fast_register(), facts
+ * 5.3): VA-based, 4 KiB pages, @lpbl list at PBLE @first_pble (or @pa).
+ */
+DpSend dp_fast_reg(uint32_t stag, uint64_t va, uint32_t first_pble,
+                   uint64_t pa, uint64_t len, uint8_t rights, unsigned lpbl);
 
 /*
  * Writes one SQ WQE as the provider does (NOP padding to the next 8-quantum

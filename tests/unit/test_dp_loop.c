@@ -213,6 +213,89 @@ static void test_bad_rkey(void **state)
     assert_true(ae.id == f->a.id || ae.id == f->b.id);
 }
 
+/*
+ * IB_WR_RDMA_READ_WITH_INV as irdma_post_send() posts it on a kernel QP
+ * (irdma_uk_rdma_read() with inv_stag: opcode RDMA_READ_LOC_INV, nothing
+ * else changes): the data lands in the fast-registered sink and the sink's
+ * STag is invalid afterwards. A plain READ into the same sink leaves it
+ * valid; a user QP may not post the opcode.
+ */
+static void test_read_with_local_inv(void **state)
+{
+    Fix *f = *state;
+    DpQp c, d;
+    uint64_t page = f->abuf + 8192, va = 0x500000;
+    uint32_t sink = dp_mr_alloc(&f->dev, DP_PD, 0x51);
+    uint32_t first = dp_pble_write(&f->dev, &page, 1);
+    DpSend fr = dp_fast_reg(sink, va, first, 0, 4096, RW_ALL,
+                            E810_LPBL_LEVEL1);
+    DpSend rd = { .op = E810_OP_RDMA_READ, .signaled = true, .nsge = 1,
+                  .rkey = f->bkey, .remote_va = f->bbuf + 100 };
+    uint8_t *src = mem_ptr(f->h, f->bbuf + 100);
+    uint8_t *dst = mem_ptr(f->h, page + 16);
+    uint8_t b[8];
+    uint32_t idx;
+    uint16_t st;
+    unsigned i;
+    DpCqe e[2];
+    DpAe ae;
+
+    dp_qp_create(&f->dev, &c, E810_QP_TYPE_ROCE_RC, &f->scq, &f->rcq, 64,
+                 16, 1, false, true);
+    dp_qp_create(&f->dev, &d, E810_QP_TYPE_ROCE_RC, &f->scq, &f->rcq, 64,
+                 16, 1, false, true);
+    connect(&c, d.id);
+    connect(&d, c.id);
+    for (i = 0; i < 3000; i++) {
+        src[i] = (uint8_t)(i * 13 + 5);
+    }
+    rd.sge[0] = (E810Sge){ .addr = va + 16, .len = 3000, .lkey = sink };
+    dp_post_send(&c, &fr);
+    dp_post_send(&c, &rd);
+    dp_ring(&c, true);
+    assert_int_equal(poll_all(f, &f->scq, e, 2), 2);
+    assert_false(e[0].error);
+    assert_int_equal(e[0].op, E810_OP_FAST_REG);
+    assert_false(e[1].error);
+    assert_int_equal(e[1].op, E810_OP_RDMA_READ);
+    assert_memory_equal(dst, src, 3000);
+    assert_true(e810_mem_access(&f->h->core, dp_model_qp(&c), sink, va, b,
+                                sizeof(b), E810_MEM_LOCAL_WRITE, &st));
+
+    memset(dst, 0, 3000);
+    rd.op = E810_OP_RDMA_READ_LOC_INV;
+    idx = dp_post_send(&c, &rd);
+    dp_ring(&c, true);
+    assert_int_equal(poll_all(f, &f->scq, e, 1), 1);
+    assert_false(e[0].error);
+    assert_int_equal(e[0].op, E810_OP_RDMA_READ_LOC_INV);
+    assert_int_equal(e[0].wqe_idx, idx);
+    assert_memory_equal(dst, src, 3000);
+    assert_false(e810_mem_access(&f->h->core, dp_model_qp(&c), sink, va, b,
+                                 sizeof(b), E810_MEM_LOCAL_WRITE, &st));
+    assert_int_equal(st, E810_AE_AMP_INVALID_STAG);
+    /* Registered again, the STag works again: only its validity went. */
+    fr = dp_fast_reg((sink & ~0xffu) | 0x52, va, first, 0, 4096, RW_ALL,
+                     E810_LPBL_LEVEL1);
+    dp_post_send(&c, &fr);
+    dp_ring(&c, true);
+    assert_int_equal(poll_all(f, &f->scq, e, 1), 1);
+    assert_false(e[0].error);
+
+    /* A user QP: the WQE is refused (the QP goes to error). */
+    rd.sge[0] = (E810Sge){ .addr = f->abuf, .len = 64, .lkey = f->akey };
+    idx = dp_post_send(&f->a, &rd);
+    dp_ring(&f->a, false);
+    assert_int_equal(poll_all(f, &f->scq, e, 1), 1);
+    assert_true(e[0].error);
+    assert_int_equal(e[0].wqe_idx, idx);
+    /* A local AMP error: protection error (e810_dp_qp_fatal()). */
+    assert_int_equal(e[0].minor, E810_FLUSH_PROT_ERR);
+    assert_true(dp_poll_ae(&f->dev, &ae));
+    assert_int_equal(ae.id, f->a.id);
+    assert_int_equal(ae.code, E810_AE_PRIV_OPERATION_DENIED);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +308,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_write_imm_read_multi_packet,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_rkey, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_read_with_local_inv, setup,
+                                        teardown),
     };
 
     cmocka_set_message_output(CM_OUTPUT_TAP);

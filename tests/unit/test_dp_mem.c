@@ -233,28 +233,6 @@ static void test_bad_lkey_completion(void **state)
     assert_false(dp_poll_ae(&f->dev, &ae));
 }
 
-/* FAST_REG_MR fields of irdma_sc_mr_fast_register (facts 5.3). */
-static DpSend fast_reg(uint32_t stag, uint64_t va, uint32_t first_pble,
-                       uint64_t pa, uint64_t len, uint8_t rights,
-                       unsigned lpbl)
-{
-    DpSend s = { .op = E810_OP_FAST_REG, .signaled = true,
-                 .read_fence = true, .local_fence = true };
-
-    s.raw[0] = va;
-    s.raw[1] = (pa & E810_WQE_FR_PBLADDR) |
-               FIELD_PREP(E810_WQE_FR_PBLIDX_HI, first_pble >> 16);
-    s.raw[2] = FIELD_PREP(E810_WQE_FR_LEN, len) |
-               FIELD_PREP(E810_WQE_FR_PBLIDX_LO, first_pble & 0xffff);
-    s.raw_hdr = FIELD_PREP(E810_WQE_FR_STAGKEY, stag & 0xff) |
-                FIELD_PREP(E810_WQE_FR_STAGINDEX, stag >> 8) |
-                FIELD_PREP(E810_WQE_FR_LPBLSIZE, lpbl) |
-                FIELD_PREP(E810_WQE_FR_HPAGESIZE, E810_HPAGE_4K) |
-                FIELD_PREP(E810_WQE_STAGRIGHTS, rights) |
-                E810_WQE_VABASEDTO;
-    return s;
-}
-
 static void test_fast_reg_and_invalidate(void **state)
 {
     Fix *f = *state;
@@ -263,7 +241,8 @@ static void test_fast_reg_and_invalidate(void **state)
     uint32_t stag = dp_mr_alloc(&f->dev, DP_PD, 0x33);
     uint64_t va = 0x400000;
     uint32_t first = dp_pble_write(&f->dev, pages, 2);
-    DpSend s = fast_reg(stag, va, first, 0, 8192, RW_ALL, E810_LPBL_LEVEL1);
+    DpSend s = dp_fast_reg(stag, va, first, 0, 8192, RW_ALL,
+                           E810_LPBL_LEVEL1);
     DpSend inv = { .op = E810_OP_LOCAL_INV, .signaled = true };
     uint8_t data[6000], out[6000];
     uint32_t idx;
@@ -312,8 +291,8 @@ static void test_fast_reg_and_invalidate(void **state)
     assert_int_equal(st, E810_AE_AMP_INVALID_STAG);
 
     /* Re-register with another key: usable again under the new key only. */
-    s = fast_reg((stag & ~0xffu) | 0x34, va, first, 0, 8192, RW_ALL,
-                 E810_LPBL_LEVEL1);
+    s = dp_fast_reg((stag & ~0xffu) | 0x34, va, first, 0, 8192, RW_ALL,
+                    E810_LPBL_LEVEL1);
     dp_post_send(&f->kqp, &s);
     dp_ring(&f->kqp, true);
     dp_run(&f->dev);
@@ -323,6 +302,63 @@ static void test_fast_reg_and_invalidate(void **state)
                    E810_MEM_REMOTE_READ, &st));
     assert_false(rw(f, &f->kqp, stag, va, out, 8, E810_MEM_REMOTE_READ, &st));
     assert_int_equal(st, E810_AE_AMP_BAD_STAG_KEY);
+}
+
+/*
+ * The longest list the driver advertises (max_fast_reg_page_list_len,
+ * upstream IRDMA_MAX_PAGES_PER_FMR = 262144 pages, 1 GiB of 4 KiB pages)
+ * as a level-2 PBL: a root of 512 PBLE indexes, 512 leaves of 512 page
+ * addresses. VA page k maps to physical page k % 8 of a small buffer,
+ * and bytes written at the first, a leaf-crossing and the last page land
+ * there; one byte past the registered length is refused.
+ */
+#define FR_MAX_PAGES    262144u
+
+static void test_fast_reg_level2_max(void **state)
+{
+    Fix *f = *state;
+    uint64_t buf = mem_alloc_aligned(f->h, 8 * 4096, 4096);
+    uint32_t stag = dp_mr_alloc(&f->dev, DP_PD, 0x21);
+    uint64_t va = 0x7f0000000000ull, len = (uint64_t)FR_MAX_PAGES * 4096;
+    static uint64_t leaf[512], root[512];
+    static const uint32_t at[] = { 0, 511, 512, 131073, FR_MAX_PAGES - 1 };
+    uint8_t data[64], out[64];
+    uint32_t first, k, i;
+    uint16_t st;
+    DpSend s;
+    DpCqe e;
+
+    for (k = 0; k < 512; k++) {
+        for (i = 0; i < 512; i++) {
+            leaf[i] = buf + 4096ull * ((k * 512 + i) % 8);
+        }
+        root[k] = dp_pble_write(&f->dev, leaf, 512);
+    }
+    first = dp_pble_write(&f->dev, root, 512);
+    s = dp_fast_reg(stag, va, first, 0, len, RW_ALL, E810_LPBL_LEVEL2);
+    dp_post_send(&f->kqp, &s);
+    dp_ring(&f->kqp, true);
+    dp_run(&f->dev);
+    assert_true(dp_poll_cq(&f->scq, &e));
+    assert_false(e.error);
+    assert_int_equal(e.op, E810_OP_FAST_REG);
+    for (i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+        uint64_t off = 100 + 8 * i;
+
+        fill(data, sizeof(data), i);
+        assert_true(rw(f, &f->kqp, stag, va + 4096ull * at[i] + off, data,
+                       sizeof(data), E810_MEM_REMOTE_WRITE, &st));
+        assert_memory_equal(mem_ptr(f->h, buf + 4096ull * (at[i] % 8) +
+                                    off), data, sizeof(data));
+        assert_true(rw(f, &f->kqp, stag, va + 4096ull * at[i] + off, out,
+                       sizeof(out), E810_MEM_REMOTE_READ, &st));
+        assert_memory_equal(out, data, sizeof(out));
+    }
+    /* The last byte is inside, one more is not. */
+    assert_true(rw(f, &f->kqp, stag, va + len - 1, out, 1,
+                   E810_MEM_REMOTE_READ, &st));
+    assert_false(rw(f, &f->kqp, stag, va + len - 1, out, 2,
+                    E810_MEM_REMOTE_READ, &st));
 }
 
 /* FAST_REG errors: user QP, valid STag, REG_MR STag. */
@@ -350,8 +386,10 @@ static void test_fast_reg_errors(void **state)
     uint64_t buf = mem_alloc_aligned(f->h, 4096, 4096);
     uint32_t stag = dp_mr_alloc(&f->dev, DP_PD, 0x10);
     uint32_t reg = dp_mr_buf(&f->dev, DP_PD, buf, 4096, RW_ALL);
-    DpSend s = fast_reg(stag, 0x1000, 0, buf, 4096, RW_ALL, E810_LPBL_NONE);
-    DpSend r = fast_reg(reg, 0x1000, 0, buf, 4096, RW_ALL, E810_LPBL_NONE);
+    DpSend s = dp_fast_reg(stag, 0x1000, 0, buf, 4096, RW_ALL,
+                           E810_LPBL_NONE);
+    DpSend r = dp_fast_reg(reg, 0x1000, 0, buf, 4096, RW_ALL,
+                           E810_LPBL_NONE);
     uint8_t b[16];
     uint16_t st;
 
@@ -397,6 +435,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_bad_lkey_completion, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_fast_reg_and_invalidate, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_fast_reg_level2_max, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_fast_reg_errors, setup,
                                         teardown),

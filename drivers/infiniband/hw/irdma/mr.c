@@ -710,7 +710,11 @@ static struct ib_mr *irdma_get_dma_mr(struct ib_pd *ibpd, int access)
 	return &mr->ibmr;
 }
 
-/* A fast-register MR: STag and a level-1 list of @max_num_sg entries. */
+/*
+ * A fast-register MR: STag and a list of @max_num_sg PBLEs, level 1 when
+ * one run is free, else level 2 (upstream irdma_alloc_mr() asks
+ * irdma_get_pble() for either too).
+ */
 static struct ib_mr *irdma_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
 				    u32 max_num_sg)
 {
@@ -720,7 +724,7 @@ static struct ib_mr *irdma_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
 
 	if (type != IB_MR_TYPE_MEM_REG)
 		return ERR_PTR(-EOPNOTSUPP);
-	if (!max_num_sg || max_num_sg > IRDMA_PBLE_CHUNK)
+	if (!max_num_sg || max_num_sg > IRDMA_MAX_FR_PAGES)
 		return ERR_PTR(-EINVAL);
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
 	if (!mr)
@@ -729,12 +733,19 @@ static struct ib_mr *irdma_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
 	mr->max_pages = max_num_sg;
 	mr->page_shift = PAGE_SHIFT;
 	mr->len = (u64)max_num_sg * PAGE_SIZE;
-	err = irdma_pble_get(rf, &mr->palloc, max_num_sg, true);
-	if (err)
-		goto err_free;	/* -ENOSPC: no run of max_num_sg PBLEs left */
+	err = irdma_pble_get(rf, &mr->palloc, max_num_sg, false);
+	if (err) {
+		/* The PBLE object is used up: irdma_get_pble()'s -ENOMEM. */
+		if (err == -ENOSPC)
+			err = -ENOMEM;
+		goto err_free;
+	}
 	mr->level = mr->palloc.level;
 	mr->pble = mr->palloc.idx;
-	/* FAST_REGISTER names the host page holding the list (facts 5.3). */
+	/*
+	 * FAST_REGISTER names the host page holding the list, or its root
+	 * (facts 5.3).
+	 */
 	mr->pa = irdma_pble_dma(rf, mr->pble);
 	err = irdma_mr_bind_stag(rf, mr, to_irdma_pd(ibpd)->pd_id);
 	if (err)

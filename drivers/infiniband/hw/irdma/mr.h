@@ -22,6 +22,13 @@
  */
 #define IRDMA_QBUF_PAGE		SZ_4K
 
+/*
+ * Longest fast-register page list (upstream's IRDMA_MAX_PAGES_PER_FMR):
+ * above IRDMA_PBLE_CHUNK pages the list is a level-2 PBL, which the
+ * FAST_REGISTER WQE takes like REG_MR does.
+ */
+#define IRDMA_MAX_FR_PAGES	262144
+
 struct irdma_ucontext;
 struct irdma_device;
 struct irdma_pci_f;
@@ -87,7 +94,8 @@ void irdma_qbuf_release(struct irdma_ucontext *uctx, struct irdma_qbuf *qb);
  * @level: E810_LPBL_NONE, E810_LPBL_LEVEL1 or E810_LPBL_LEVEL2
  * @pble: first PBLE (level 1: the list; level 2: the root)
  * @pa: page 0 DMA address when @level is E810_LPBL_NONE; fast-reg MRs:
- *	DMA address of the first PBLE (its page goes in the FAST_REGISTER WQE)
+ *	DMA address of the first PBLE or root (its page goes in the FAST_REGISTER
+ *	WQE)
  * @npages: pages of @page_shift size the MR covers
  * @page_shift: 12, 21 or 30
  * @iova: the I/O virtual address of byte 0

@@ -221,8 +221,7 @@ err_free:
  * @rf: per-function state
  * @a: filled with the allocation (level, first entry, leaves)
  * @npages: pages to describe
- * @level1_only: the user of the list can only take level 1 (queues,
- *	fast-register MRs)
+ * @level1_only: the user of the list can only take level 1 (queues)
  *
  * Tries one run of @npages entries (level 1); a list longer than a chunk,
  * or one for which no run is free, gets level 2 unless @level1_only or it

@@ -334,10 +334,17 @@ static int irdma_post_one_send(struct irdma_qp *qp, const struct ib_send_wr *wr)
 		hdr |= FIELD_PREP(E810_WQE_REMSTAG, rdma_wr(wr)->rkey);
 		wc_op = IB_WC_RDMA_WRITE;
 		break;
+	case IB_WR_RDMA_READ_WITH_INV:
 	case IB_WR_RDMA_READ:
 		if (ud || inl)
 			return -EINVAL;
-		op = E810_OP_RDMA_READ;
+		/*
+		 * irdma_uk_rdma_read() with inv_stag: only the opcode differs;
+		 * the device invalidates the sink's STag (fragment 0's lkey)
+		 * once the data is placed, ex.invalidate_rkey is not used.
+		 */
+		op = wr->opcode == IB_WR_RDMA_READ ? E810_OP_RDMA_READ :
+						     E810_OP_RDMA_READ_LOC_INV;
 		opq = rdma_wr(wr)->remote_addr;
 		hdr |= FIELD_PREP(E810_WQE_REMSTAG, rdma_wr(wr)->rkey);
 		wc_op = IB_WC_RDMA_READ;

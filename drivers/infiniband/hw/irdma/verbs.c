@@ -98,6 +98,11 @@ static int irdma_query_device(struct ib_device *ibdev,
 	props->max_total_mcast_qp_attach = o[E810_HMC_QP].cnt *
 					   E810_MG_MAX_QPS;
 	props->max_pkeys = IRDMA_PKEY_TBL_LEN;
+	/*
+	 * irdma_query_device(): IRDMA_MAX_PAGES_PER_FMR. NFS/RDMA and SMB
+	 * Direct refuse a device that reports 0 here.
+	 */
+	props->max_fast_reg_page_list_len = IRDMA_MAX_FR_PAGES;
 	return 0;
 }
 
