@@ -139,22 +139,24 @@ diff <(sort /tmp/attrs-stock) <(sort /tmp/attrs-ours) | sed -n 's/^[<>]/    &/p'
 
 # Allowed (rdma_link.sh checks each against its own rule): the counts that
 # follow each driver's HMC sizing and reserved objects (the stock irdma
-# reserves QPs/CQs 0-2, MR 0 and PDs 0-2; ours PD 0), and memory windows,
-# which our irdma does not implement yet (max_mw 0, no MEM_WINDOW flag).
+# reserves QPs/CQs 0-2, MR 0 and PDs 0-2; ours PD 0, and max_mw with
+# max_mr). device_cap_flags: ours are the stock irdma's plus
+# MEM_WINDOW_TYPE_2B: the E810 binds type 2 windows (IBV_WR_BIND_MW),
+# which ib_core refuses to allocate without that flag.
 allowed='^(max_qp|max_cq|max_mr|max_pd|max_mw|max_ah|max_mcast_grp|max_total_mcast_qp_attach) '
 n=0
 while read -r k v; do
 	o=$(awk -v k="$k" '$1 == k { $1 = ""; sub(/^ /, ""); print; exit }' /tmp/attrs-ours)
 	case $k in device_cap_flags*)
-		# IB_DEVICE_MEM_WINDOW
-		v=$(printf '0x%x' $((v & ~0x20000))) o=$(printf '0x%x' $((o)))
+		# IB_DEVICE_MEM_WINDOW_TYPE_2B
+		v=$(printf '0x%x' $((v | 0x1000000))) o=$(printf '0x%x' $((o)))
 	esac
 	n=$((n + 1))
 	[ "$o" = "$v" ] && continue
 	grep -qE "$allowed" <<<"$k " && continue
 	fail "device attribute $k: stock '$v', ours '$o'"
 done </tmp/attrs-stock
-[ "$n" -gt 40 ] && ok "$n device and port attributes: ours equal the stock irdma's (but HMC counts and memory windows)" ||
+[ "$n" -gt 40 ] && ok "$n device and port attributes: ours equal the stock irdma's (but HMC counts and type 2 windows)" ||
 	fail "only $n attributes read from ibv_devinfo -v"
 
 dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"
