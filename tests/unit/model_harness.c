@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "e810_dp.h"
 #include "model_harness.h"
 
 typedef struct HarnessFrame {
@@ -280,6 +281,27 @@ static const E810CoreOps harness_ops = {
     .now_ns = h_now_ns,
     .timer_mod = h_timer_mod,
 };
+
+/*
+ * e810_xport_send() as the queue layer calls it (the link's
+ * --wrap=e810_xport_send): the harness's stand-in when it has one (every
+ * core in these test programs is a Harness's, its ops' opaque).
+ */
+bool __real_e810_xport_send(E810Core *core, E810Qp *qp,
+                            const E810SendWqe *wqe);
+bool __wrap_e810_xport_send(E810Core *core, E810Qp *qp,
+                            const E810SendWqe *wqe);
+
+bool __wrap_e810_xport_send(E810Core *core, E810Qp *qp,
+                            const E810SendWqe *wqe)
+{
+    Harness *h = core->opaque;
+
+    if (h->xport_send) {
+        return h->xport_send(h, qp, wqe);
+    }
+    return __real_e810_xport_send(core, qp, wqe);
+}
 
 Harness *harness_new(uint8_t pf_id)
 {
