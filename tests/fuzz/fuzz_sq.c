@@ -13,6 +13,7 @@
  */
 #include "fuzz_arena.h"
 #include "e810_dp.h"
+#include "../unit/xport_seam.h"
 
 #define A_CTX       0x0000      /* CQP host context */
 #define A_QUERY     0x0100
@@ -68,15 +69,7 @@ static bool tap_send(E810Core *core, E810Qp *qp, const E810SendWqe *wqe)
     return true;
 }
 
-/*
- * e810_xport_send() as the queue layer calls it: this harness is linked
- * with --wrap=e810_xport_send (tests/fuzz/Makefile).
- */
-bool __real_e810_xport_send(E810Core *core, E810Qp *qp,
-                            const E810SendWqe *wqe);
-bool __wrap_e810_xport_send(E810Core *core, E810Qp *qp,
-                            const E810SendWqe *wqe);
-
+/* The transport seam (xport_seam.h, tests/fuzz/Makefile). */
 bool __wrap_e810_xport_send(E810Core *core, E810Qp *qp,
                             const E810SendWqe *wqe)
 {

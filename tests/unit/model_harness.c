@@ -11,8 +11,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "e810_dp.h"
 #include "model_harness.h"
+#include "xport_seam.h"
 
 typedef struct HarnessFrame {
     struct HarnessFrame *next;
@@ -283,15 +283,9 @@ static const E810CoreOps harness_ops = {
 };
 
 /*
- * e810_xport_send() as the queue layer calls it (the link's
- * --wrap=e810_xport_send): the harness's stand-in when it has one (every
- * core in these test programs is a Harness's, its ops' opaque).
+ * The transport seam (xport_seam.h): the harness's stand-in when it has
+ * one (every core in these test programs is a Harness's, its ops' opaque).
  */
-bool __real_e810_xport_send(E810Core *core, E810Qp *qp,
-                            const E810SendWqe *wqe);
-bool __wrap_e810_xport_send(E810Core *core, E810Qp *qp,
-                            const E810SendWqe *wqe);
-
 bool __wrap_e810_xport_send(E810Core *core, E810Qp *qp,
                             const E810SendWqe *wqe)
 {
