@@ -99,15 +99,11 @@ struct e810u_qp {
 	void *owner;		/* glue object (the completion context) */
 };
 
-/* Geometry (facts 5.1). */
-unsigned int e810u_sq_shift(uint32_t sges, uint32_t inline_len);
-unsigned int e810u_rq_shift(uint32_t sges);
+/* Geometry (facts 5.1): size codes and quanta are e810_wqe_shift() etc. */
 int e810u_sq_depth(uint32_t wr, unsigned int shift, uint32_t min_quanta,
 		   uint32_t max_quanta, uint32_t *depth);
 int e810u_rq_depth(uint32_t wr, unsigned int shift, uint32_t min_quanta,
 		   uint32_t max_quanta, uint32_t *depth);
-unsigned int e810u_frags_quanta(uint32_t frags);
-unsigned int e810u_inline_quanta(uint32_t len);
 
 /* SQ (uk_sq.c). All return 0 or a positive errno. */
 void e810u_qp_reset(struct e810u_qp *qp);

@@ -16,7 +16,7 @@ int e810u_post_recv(struct e810u_qp *qp, uint64_t wr_id,
 	uint8_t *wqe;
 
 	if (num_sge > qp->max_rq_frags ||
-	    e810u_frags_quanta(num_sge) > (1u << qp->rq_shift))
+	    e810_frag_quanta(num_sge) > (1u << qp->rq_shift))
 		return EINVAL;
 	/* one entry stays free so that head == tail means empty */
 	if ((idx + 1) % qp->rq_size == qp->rq_tail)

@@ -9,22 +9,6 @@
 
 #include "uk.h"
 
-unsigned int e810u_sq_shift(uint32_t sges, uint32_t inline_len)
-{
-	if (sges <= 1 && inline_len <= 8)
-		return 0;
-	if (sges < 4 && inline_len <= 39)
-		return 1;
-	if (sges < 8 && inline_len <= 101)
-		return 2;
-	return 3;
-}
-
-unsigned int e810u_rq_shift(uint32_t sges)
-{
-	return e810u_sq_shift(sges, 0);
-}
-
 static uint32_t pow2_roundup(uint64_t v)
 {
 	uint64_t p = 1;
@@ -60,20 +44,6 @@ int e810u_rq_depth(uint32_t wr, unsigned int shift, uint32_t min_quanta,
 {
 	return wq_depth(wr, shift, E810_RQ_RSVD_QUANTA, min_quanta, max_quanta,
 			depth);
-}
-
-/* Fragment 0 lives in quantum 0, the rest go two per extra quantum. */
-unsigned int e810u_frags_quanta(uint32_t frags)
-{
-	return frags / 2 + 1;
-}
-
-unsigned int e810u_inline_quanta(uint32_t len)
-{
-	if (len <= E810_INLINE_Q0_BYTES)
-		return 1;
-	return 1 + (len - E810_INLINE_Q0_BYTES + E810_INLINE_QN_BYTES - 1) /
-		   E810_INLINE_QN_BYTES;
 }
 
 void e810u_qp_reset(struct e810u_qp *qp)
@@ -223,37 +193,22 @@ static uint32_t sg_bytes(const struct e810u_sge *sg, uint32_t n)
 	return total;
 }
 
-/* Byte offset inside the WQE of inline payload byte @i: 8 bytes in qword
- * 1, then 31 per extra quantum (its last byte is the inline-valid byte). */
-static size_t inline_pos(uint32_t i)
-{
-	if (i < E810_INLINE_Q0_BYTES)
-		return E810_INLINE_Q0_OFF + i;
-	i -= E810_INLINE_Q0_BYTES;
-	return (size_t)(1 + i / E810_INLINE_QN_BYTES) * E810_WQE_QUANTUM +
-	       i % E810_INLINE_QN_BYTES;
-}
-
+/* Inline payload (e810_inline_put()) over quanta cleared first. */
 static void put_inline(uint8_t *wqe, const struct e810u_sge *sg,
 		       uint32_t num_sge, uint32_t len, uint8_t pol)
 {
-	unsigned int quanta = e810u_inline_quanta(len);
+	unsigned int quanta = e810_inline_quanta(len);
 	uint32_t done = 0;
 	unsigned int q;
 
 	memset(wqe + E810_INLINE_Q0_OFF, 0, E810_INLINE_Q0_BYTES);
-	for (q = 1; q < quanta; q++) {
-		uint8_t *qq = wqe + q * E810_WQE_QUANTUM;
-
-		memset(qq, 0, E810_WQE_QUANTUM - 1);
-		qq[E810_INLINE_VALID_BYTE] = pol << E810_INLINE_VALID_SHIFT;
-	}
+	for (q = 1; q < quanta; q++)
+		memset(wqe + q * E810_WQE_QUANTUM, 0, E810_WQE_QUANTUM - 1);
+	e810_inline_set_valid(wqe, len, pol);
 	for (; num_sge; num_sge--, sg++) {
-		const uint8_t *src = (const uint8_t *)(uintptr_t)sg->addr;
-		uint32_t k;
-
-		for (k = 0; k < sg->len; k++)
-			wqe[inline_pos(done++)] = src[k];
+		e810_inline_put(wqe, done, (const void *)(uintptr_t)sg->addr,
+				sg->len);
+		done += sg->len;
 	}
 }
 
@@ -303,10 +258,10 @@ static int check_wr(const struct e810u_qp *qp, const struct e810u_swr *wr,
 		if (wr->op == E810_OP_RDMA_READ || *bytes > qp->max_inline ||
 		    *bytes > E810_MAX_INLINE)
 			return EINVAL;
-		*quanta = e810u_inline_quanta(*bytes);
+		*quanta = e810_inline_quanta(*bytes);
 		return 0;
 	}
-	*quanta = e810u_frags_quanta(wr->num_sge + (wr->has_imm ? 1 : 0));
+	*quanta = e810_frag_quanta(wr->num_sge + (wr->has_imm ? 1 : 0));
 	return *quanta > E810_SQ_MAX_QUANTA ? EINVAL : 0;
 }
 

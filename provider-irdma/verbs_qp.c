@@ -58,9 +58,9 @@ static int qp_geometry(struct e810p_context *ctx, const struct ibv_qp_cap *cap,
 	int ret;
 
 	/* the SQ reserves room for the immediate-data fragment */
-	g->sq_shift = e810u_sq_shift(cap->max_send_sge + 1,
+	g->sq_shift = e810_wqe_shift(cap->max_send_sge + 1,
 				     cap->max_inline_data);
-	g->rq_shift = e810u_rq_shift(cap->max_recv_sge);
+	g->rq_shift = e810_wqe_shift(cap->max_recv_sge, 0);
 	ret = e810u_sq_depth(cap->max_send_wr, g->sq_shift, ctx->min_wq_quanta,
 			     ctx->max_wq_quanta, &g->sq_depth);
 	if (ret)

@@ -3,7 +3,8 @@
  * Portability for the include/hw/ headers: the kernel provides BIT(),
  * GENMASK() and FIELD_PREP()/FIELD_GET() in <linux/bits.h> and
  * <linux/bitfield.h>; user space (the QEMU device model, the rdma-core
- * provider, host unit tests) gets equivalent definitions here.
+ * provider, host unit tests) gets equivalent definitions here, and
+ * memcpy() from its usual header on either side.
  */
 #ifndef E810_COMPAT_H
 #define E810_COMPAT_H
@@ -11,10 +12,12 @@
 #ifdef __KERNEL__
 #include <linux/bits.h>
 #include <linux/bitfield.h>
+#include <linux/string.h>
 #include <linux/types.h>
 #define E810_PACKED		__packed
 #else
 #include <stdint.h>
+#include <string.h>
 #include <linux/types.h>	/* __u8, __le16, ... as in the kernel */
 
 #define E810_PACKED		__attribute__((packed))

@@ -46,6 +46,10 @@ struct e810_qp_ctx {
 #define E810_QPC_DESTPORTNUM		GENMASK_ULL(63, 48)
 #define E810_QPC_DESTIP23_OFF		32
 #define E810_QPC_DESTIP01_OFF		40
+/*
+ * An IP address qword, DESTIP* and LOCALIP*: word 0 (2) high, word 1 (3)
+ * low (IRDMAQPC_DESTIPADDR*, IRDMAQPC_LOCAL_IPADDR*).
+ */
 #define E810_QPC_IP_HI			GENMASK_ULL(63, 32)	/* word 0/2 */
 #define E810_QPC_IP_LO			GENMASK_ULL(31, 0)	/* word 1/3 */
 #define E810_QPC_MSS_OFF		48
@@ -101,8 +105,8 @@ struct e810_qp_ctx {
 #define E810_QPC_SQTPHVAL		GENMASK_ULL(7, 0)
 #define E810_QPC_RQTPHVAL		GENMASK_ULL(15, 8)
 #define E810_QPC_QSHANDLE		GENMASK_ULL(25, 16)
-#define E810_QPC_LOCALIP23_OFF		184	/* word 3 in [31:0] */
-#define E810_QPC_LOCALIP01_OFF		192	/* word 1 in [31:0] */
+#define E810_QPC_LOCALIP23_OFF		184	/* E810_QPC_IP_HI/LO */
+#define E810_QPC_LOCALIP01_OFF		192
 #define E810_QPC_TIMELY_OFF		200
 #define E810_QPC_TLOW			GENMASK_ULL(39, 32)
 #define E810_QPC_THIGH			GENMASK_ULL(63, 52)

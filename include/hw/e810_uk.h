@@ -25,7 +25,7 @@
 #define E810_SQ_SLACK_QUANTA		257	/* never outstanding */
 #define E810_MIN_WQ_QUANTA		8	/* min_hw_wq_size default */
 #define E810_MAX_WQ_QUANTA		32768
-#define E810_MAX_INLINE			101	/* GEN_2 inline limit */
+#define E810_MAX_INLINE			101	/* GEN_2 inline limit, 4 quanta */
 #define E810_MAX_FRAGS			13	/* max_hw_wq_frags */
 #define E810_CLEAR_AHEAD_QUANTA		128	/* ahead-clearing window */
 #define E810_QP_SHADOW_SIZE		64
@@ -59,6 +59,22 @@
 /* BIND_MW: qword1 = parent MR STag and MW STag. */
 #define E810_WQE_BIND_PARENT_STAG	GENMASK_ULL(63, 32)
 #define E810_WQE_BIND_MW_STAG		GENMASK_ULL(31, 0)
+
+/*
+ * FAST_REG (irdma_sc_mr_fast_register(), IRDMAQPSQ_*): qword 0 is the VA,
+ * qword 1 the PBL's PA and the first PBLE's high bits, qword 2 the length
+ * and its low bits; the header names the STag and its PBL shape (the same
+ * bits as the CQP's REG_MR, E810_CQPSQ_STAG_* in e810_cqp.h; page size
+ * codes E810_HPAGE_*).
+ */
+#define E810_WQE_FR_PBLADDR		GENMASK_ULL(51, 12)	/* qword 1 */
+#define E810_WQE_FR_PBLIDX_HI		GENMASK_ULL(11, 0)	/* qword 1 */
+#define E810_WQE_FR_LEN			GENMASK_ULL(40, 0)	/* qword 2 */
+#define E810_WQE_FR_PBLIDX_LO		GENMASK_ULL(63, 48)	/* qword 2 */
+#define E810_WQE_FR_STAGKEY		GENMASK_ULL(7, 0)	/* header */
+#define E810_WQE_FR_STAGINDEX		GENMASK_ULL(31, 8)
+#define E810_WQE_FR_LPBLSIZE		GENMASK_ULL(45, 44)
+#define E810_WQE_FR_HPAGESIZE		GENMASK_ULL(47, 46)
 
 /* Header qword (off 24). */
 #define E810_WQE_REMSTAG		GENMASK_ULL(31, 0)	/* rkey / inv */
@@ -112,6 +128,114 @@
 #define E810_INLINE_QN_BYTES		31	/* per extra quantum */
 #define E810_INLINE_VALID_BYTE		31	/* last byte of an extra quantum */
 #define E810_INLINE_VALID_SHIFT		7	/* byte = polarity << 7 */
+
+/* Inline bytes a WQE of @quanta quanta holds: 39 in 2, 101 in 4. */
+#define E810_INLINE_BYTES_IN(quanta) \
+	(E810_INLINE_Q0_BYTES + ((quanta) - 1) * E810_INLINE_QN_BYTES)
+
+/* ---- WQE geometry (5.1, 5.3): the kernel, the provider and the model ----- */
+
+/*
+ * Size code of a queue's WQEs (log2 of their quanta) for @sge fragments
+ * (on the SQ, the immediate counts as one) and @inline_len inline bytes:
+ * irdma_get_wqe_shift() for GEN_2.
+ */
+static inline __u8 e810_wqe_shift(__u32 sge, __u32 inline_len)
+{
+	if (sge <= 1 && inline_len <= E810_INLINE_BYTES_IN(1))
+		return 0;
+	if (sge < 4 && inline_len <= E810_INLINE_BYTES_IN(2))
+		return 1;
+	if (sge < 8 && inline_len <= E810_INLINE_BYTES_IN(4))
+		return 2;
+	return 3;
+}
+
+/*
+ * Quanta of a WQE with @frags fragments (the immediate counts as one):
+ * fragment 0 in quantum 0, two per extra quantum; 15 take 8
+ * (irdma_fragcnt_to_quanta_sq()).
+ */
+static inline __u32 e810_frag_quanta(__u32 frags)
+{
+	return frags / 2 + 1;
+}
+
+/* Quanta of an inline WQE of @len bytes (irdma_inline_data_size_to_quanta()). */
+static inline __u32 e810_inline_quanta(__u32 len)
+{
+	if (len <= E810_INLINE_Q0_BYTES)
+		return 1;
+	return 1 + (len - E810_INLINE_Q0_BYTES + E810_INLINE_QN_BYTES - 1) /
+		   E810_INLINE_QN_BYTES;
+}
+
+/*
+ * Byte offset inside the WQE of inline payload byte @i, and how many bytes
+ * from there on are contiguous: 8 in qword 1, then 31 at the start of each
+ * extra quantum, whose last byte is the inline-valid byte
+ * (irdma_copy_inline_data()).
+ */
+static inline __u32 e810_inline_off(__u32 i)
+{
+	if (i < E810_INLINE_Q0_BYTES)
+		return E810_INLINE_Q0_OFF + i;
+	i -= E810_INLINE_Q0_BYTES;
+	return (1 + i / E810_INLINE_QN_BYTES) * E810_WQE_QUANTUM +
+	       i % E810_INLINE_QN_BYTES;
+}
+
+static inline __u32 e810_inline_run(__u32 i)
+{
+	if (i < E810_INLINE_Q0_BYTES)
+		return E810_INLINE_Q0_BYTES - i;
+	return E810_INLINE_QN_BYTES -
+	       (i - E810_INLINE_Q0_BYTES) % E810_INLINE_QN_BYTES;
+}
+
+/* Copies @len bytes into the inline payload of @wqe from payload byte @pos. */
+static inline void e810_inline_put(__u8 *wqe, __u32 pos, const void *src,
+				   __u32 len)
+{
+	const __u8 *s = (const __u8 *)src;
+
+	while (len) {
+		__u32 n = e810_inline_run(pos);
+
+		if (n > len)
+			n = len;
+		memcpy(wqe + e810_inline_off(pos), s, n);
+		s += n;
+		pos += n;
+		len -= n;
+	}
+}
+
+/* Copies the first @len inline payload bytes of @wqe to @dst. */
+static inline void e810_inline_get(const __u8 *wqe, void *dst, __u32 len)
+{
+	__u8 *d = (__u8 *)dst;
+	__u32 pos = 0;
+
+	while (pos < len) {
+		__u32 n = e810_inline_run(pos);
+
+		if (n > len - pos)
+			n = len - pos;
+		memcpy(d + pos, wqe + e810_inline_off(pos), n);
+		pos += n;
+	}
+}
+
+/* The inline-valid byte of every extra quantum of a @len-byte inline WQE. */
+static inline void e810_inline_set_valid(__u8 *wqe, __u32 len, __u8 pol)
+{
+	__u32 q;
+
+	for (q = 1; q < e810_inline_quanta(len); q++)
+		wqe[q * E810_WQE_QUANTUM + E810_INLINE_VALID_BYTE] =
+			pol ? 1 << E810_INLINE_VALID_SHIFT : 0;
+}
 
 /* ---- CQ ring (5.6) ------------------------------------------------------- */
 

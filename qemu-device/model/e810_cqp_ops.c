@@ -317,14 +317,10 @@ static void op_work_sched_node(E810Core *core, const E810CqpWqe *w,
 
 /* ---- the opcode table -------------------------------------------------- */
 
-typedef struct E810CqpOpInfo {
-    const char *name;
-    E810CqpOpFn *fn;        /* NULL: not supported by this device model */
-} E810CqpOpInfo;
+/* NULL: not supported by this device model (names: e810_cqp_op_str()). */
+#define OP(code, fn) [E810_CQP_OP_##code] = fn
 
-#define OP(code, fn) [E810_CQP_OP_##code] = { #code, fn }
-
-static const E810CqpOpInfo cqp_ops[E810_CQP_OP_MAX + 1] = {
+static E810CqpOpFn *const cqp_ops[E810_CQP_OP_MAX + 1] = {
     OP(CREATE_QP, e810_op_create_qp),
     OP(MODIFY_QP, e810_op_modify_qp),
     OP(DESTROY_QP, e810_op_destroy_qp),
@@ -375,23 +371,22 @@ static const E810CqpOpInfo cqp_ops[E810_CQP_OP_MAX + 1] = {
 
 const char *e810_cqp_op_name(unsigned opcode)
 {
-    if (opcode <= E810_CQP_OP_MAX && cqp_ops[opcode].name) {
-        return cqp_ops[opcode].name;
-    }
-    return "(unknown)";
+    const char *name = e810_cqp_op_str(opcode);
+
+    return name ? name : "(unknown)";
 }
 
 void e810_cqp_execute(E810Core *core, const E810CqpWqe *w, E810CqpResult *res)
 {
     unsigned op = FIELD_GET(E810_CQPSQ_OPCODE, e810_wqe_hdr(w));
-    const E810CqpOpInfo *info = &cqp_ops[op];
+    E810CqpOpFn *fn = cqp_ops[op];
 
-    if (!info->fn) {
+    if (!fn) {
         e810_core_log(core, E810_LOG_UNIMP, "CQP opcode 0x%02x %s is not "
                       "modelled", op, e810_cqp_op_name(op));
         e810_cqp_err(core, res, E810_CQP_MIN_BAD_OPCODE, "opcode 0x%02x",
                      op);
         return;
     }
-    info->fn(core, w, res);
+    fn(core, w, res);
 }

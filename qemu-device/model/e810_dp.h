@@ -248,16 +248,6 @@ bool e810_mem_access(struct E810Core *core, struct E810Qp *qp, uint32_t stag,
 /* PD of a QP, from its context (PDIDX | PDIDXHI << 16). */
 uint32_t e810_dp_qp_pd(const struct E810Qp *qp);
 
-/* ---- WQE fields e810_uk.h does not have (facts 5.3, FAST_REG_MR) -------- */
-
-#define E810_WQE_FR_PBLADDR         GENMASK_ULL(51, 12)  /* qword 1 */
-#define E810_WQE_FR_PBLIDX_HI       GENMASK_ULL(11, 0)   /* qword 1 */
-#define E810_WQE_FR_LEN             GENMASK_ULL(40, 0)   /* qword 2 */
-#define E810_WQE_FR_PBLIDX_LO       GENMASK_ULL(63, 48)  /* qword 2 */
-#define E810_WQE_FR_STAGKEY         GENMASK_ULL(7, 0)    /* header */
-#define E810_WQE_FR_STAGINDEX       GENMASK_ULL(31, 8)
-#define E810_WQE_FR_LPBLSIZE        GENMASK_ULL(45, 44)
-#define E810_WQE_FR_HPAGESIZE       GENMASK_ULL(47, 46)
 /* RQ WQE: no opcode; ADDFRAGCNT and VALID as in the SQ header. */
 
 /* CQP FLUSH_WQES minor when both queues had work (driver checks 0/2/3). */

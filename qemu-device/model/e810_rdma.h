@@ -392,13 +392,6 @@ typedef struct E810Rdma {
     /* SQ doorbells waiting for deferred work, each QP at most once. */
     uint32_t *sq_fifo;
     uint32_t qp_alloc;      /* entries of qp[] and sq_fifo[] */
-    /*
-     * Host tests only (QEMU never sets it): transport opcodes go here
-     * instead of e810_xport_send(), so the queue layer can be tested
-     * with the test acting as the transport. Same contract.
-     */
-    bool (*xport_send_hook)(struct E810Core *core, struct E810Qp *qp,
-                            const struct E810SendWqe *wqe);
     uint32_t sq_head;
     uint32_t sq_count;
     E810Ceq ceq[E810_PE_MAX_CEQS];

@@ -158,12 +158,10 @@ static unsigned wqe_quanta(uint64_t hdr)
     unsigned n;
 
     if (hdr & E810_WQE_INLINEDATAFLAG) {
-        n = FIELD_GET(E810_WQE_INLINEDATALEN, hdr);
-        n = n <= E810_INLINE_Q0_BYTES ? 1 :
-            1 + (n - E810_INLINE_Q0_BYTES + E810_INLINE_QN_BYTES - 1) /
-                E810_INLINE_QN_BYTES;
+        n = e810_inline_quanta(FIELD_GET(E810_WQE_INLINEDATALEN, hdr));
     } else {
-        n = 1 + (FIELD_GET(E810_WQE_ADDFRAGCNT, hdr) + 1) / 2;
+        /* ADDFRAGCNT counts the fragments after fragment 0 */
+        n = e810_frag_quanta(FIELD_GET(E810_WQE_ADDFRAGCNT, hdr) + 1);
     }
     return n <= E810_SQ_MAX_QUANTA ? n : 0;
 }
@@ -226,29 +224,19 @@ static uint16_t decode_frags(E810SendWqe *w, const uint64_t *q)
     return 0;
 }
 
-/* Inline payload: 8 bytes in qword 1, then 31 per extra quantum. */
+/* Inline payload (e810_inline_get()). */
 static void decode_inline(E810SendWqe *w, const uint64_t *q)
 {
-    const uint8_t *b;
-    unsigned len = FIELD_GET(E810_WQE_INLINEDATALEN, w->hdr), done, k;
+    unsigned len = FIELD_GET(E810_WQE_INLINEDATALEN, w->hdr), k;
     uint64_t le[E810_SQ_MAX_QUANTA * 4];
 
     /* q is host order; the inline bytes are the little-endian image. */
     for (k = 0; k < w->quanta * 4u; k++) {
         le[k] = htole64(q[k]);
     }
-    b = (const uint8_t *)le;
     w->inline_data = true;
     w->inline_len = len;
-    done = len < E810_INLINE_Q0_BYTES ? len : E810_INLINE_Q0_BYTES;
-    memcpy(w->inline_buf, b + E810_INLINE_Q0_OFF, done);
-    for (k = 1; done < len; k++) {
-        unsigned n = len - done < E810_INLINE_QN_BYTES ?
-                     len - done : E810_INLINE_QN_BYTES;
-
-        memcpy(w->inline_buf + done, b + k * E810_WQE_QUANTUM, n);
-        done += n;
-    }
+    e810_inline_get((const uint8_t *)le, w->inline_buf, len);
     w->total_len = len;
 }
 
@@ -532,9 +520,7 @@ static bool sq_step(E810Core *core, E810Qp *qp, E810SendWqe *w)
         return qp->state == E810_QP_STATE_RTS;
     }
     kicks = sq->kicks;
-    if (!(core->rdma.xport_send_hook ?
-          core->rdma.xport_send_hook(core, qp, w) :
-          e810_xport_send(core, qp, w))) {
+    if (!e810_xport_send(core, qp, w)) {
         if (qp->state != E810_QP_STATE_RTS) {
             return false;   /* it failed the QP meanwhile: all flushed */
         }

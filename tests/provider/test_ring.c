@@ -99,8 +99,8 @@ static void test_no_wqe_crosses_chunk(void **state)
 			memset(many, 0, sizeof(many));
 			assert_int_equal(e810u_post_send(&T.qp, &wr), 0);
 		}
-		idx = (T.qp.sq_head + 512 - e810u_frags_quanta(n)) % 512;
-		assert_int_equal(idx / 8, (idx + e810u_frags_quanta(n) - 1) / 8);
+		idx = (T.qp.sq_head + 512 - e810_frag_quanta(n)) % 512;
+		assert_int_equal(idx / 8, (idx + e810_frag_quanta(n) - 1) / 8);
 		T.qp.sq_tail = T.qp.sq_head;	/* device completed all */
 	}
 }

@@ -653,51 +653,28 @@ uint32_t dp_post_recv(DpQp *qp, const E810Sge *sge, unsigned n)
 
 /* ---- stand-in transport -------------------------------------------------- */
 
-static struct {
-    E810Core *core;
-    DpTap *tap;
-} taps[4];
-
-static bool tap_send(E810Core *core, E810Qp *qp, const E810SendWqe *wqe)
+static bool tap_send(Harness *h, E810Qp *qp, const E810SendWqe *wqe)
 {
-    unsigned i;
+    DpTap *t = h->xport_send_arg;
 
-    for (i = 0; i < 4; i++) {
-        if (taps[i].core == core) {
-            DpTap *t = taps[i].tap;
-
-            if (t->kick_in_refusal) {
-                t->kick_in_refusal = false;
-                e810_dp_sq_kick(core, wqe->qp_id);
-                return false;
-            }
-            if (t->refuse) {
-                return false;
-            }
-            assert_true(t->n < DP_TAP_MAX);
-            t->w[t->n++] = *wqe;
-            return true;
-        }
+    if (t->kick_in_refusal) {
+        t->kick_in_refusal = false;
+        e810_dp_sq_kick(&h->core, wqe->qp_id);
+        return false;
     }
-    fail_msg("no tap for this core");
-    return false;
+    if (t->refuse) {
+        return false;
+    }
+    assert_true(t->n < DP_TAP_MAX);
+    t->w[t->n++] = *wqe;
+    return true;
 }
 
 void dp_tap_install(DpDev *dev, DpTap *tap)
 {
-    static unsigned next;
-    unsigned i;
-
     memset(tap, 0, sizeof(*tap));
-    /* Same core again (a new fixture at the same address): replace. */
-    for (i = 0; i < 4 && taps[i].core != &dev->h->core; i++) {
-    }
-    if (i == 4) {
-        i = next++ % 4;
-    }
-    taps[i].core = &dev->h->core;
-    taps[i].tap = tap;
-    dev->h->core.rdma.xport_send_hook = tap_send;
+    dev->h->xport_send_arg = tap;
+    dev->h->xport_send = tap_send;
 }
 
 E810Qp *dp_model_qp(DpQp *qp)

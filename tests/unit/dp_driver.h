@@ -193,7 +193,7 @@ uint32_t dp_post_recv(DpQp *qp, const E810Sge *sge, unsigned n);
 
 /*
  * A stand-in transport for queue-layer tests: records every WQE the SQ
- * hands over (E810Rdma.xport_send_hook) and accepts it unless @refuse.
+ * hands over (Harness.xport_send) and accepts it unless @refuse.
  * The test then plays the transport with e810_dp_complete_sq() etc.
  */
 #define DP_TAP_MAX  512

@@ -50,6 +50,15 @@ typedef struct Harness {
     uint64_t wire_rng;
     struct HarnessFrame *wire_head, *wire_tail;
     uint64_t wire_sent, wire_lost, wire_delivered;
+    /*
+     * The transport seam: when set, the queue layer hands each transport
+     * WQE here instead of to e810_xport_send() (same contract), so that a
+     * test can play the transport (dp_tap_install()). The test programs
+     * are linked with --wrap=e810_xport_send; the model has no hook.
+     */
+    bool (*xport_send)(struct Harness *h, struct E810Qp *qp,
+                       const struct E810SendWqe *wqe);
+    void *xport_send_arg;
     /* Optional extra device memory at XMEM_BASE (harness_xmem_alloc). */
     uint8_t *xmem;
     size_t xmem_size;

@@ -95,9 +95,9 @@ static int irdma_qp_sizes(struct irdma_qp *qp, struct ib_qp_cap *cap,
 	    cap->max_send_wr > E810_MAX_WQ_QUANTA ||
 	    cap->max_recv_wr > E810_MAX_WQ_QUANTA)
 		return -EINVAL;
-	qp->sq_shift = irdma_wqe_shift(cap->max_send_sge + 1,
-				       cap->max_inline_data);
-	qp->rq_shift = irdma_wqe_shift(cap->max_recv_sge, 0);
+	qp->sq_shift = e810_wqe_shift(cap->max_send_sge + 1,
+				      cap->max_inline_data);
+	qp->rq_shift = e810_wqe_shift(cap->max_recv_sge, 0);
 	if (raw) {
 		sq = roundup_pow_of_two(((u64)cap->max_send_wr << qp->sq_shift) +
 					E810_SQ_RSVD_QUANTA);

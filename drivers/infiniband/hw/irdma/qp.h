@@ -12,6 +12,7 @@
 #include <rdma/ib_verbs.h>
 
 #include <hw/e810_ctx.h>
+#include <hw/e810_uk.h>
 
 #include "cq.h"
 #include "main.h"
@@ -20,8 +21,8 @@ struct irdma_qbuf;
 
 /* GEN_2 QP limits (facts 2.7, 6.2), advertised and enforced. */
 #define IRDMA_MAX_QP_WR		4063
-#define IRDMA_MAX_SGE		13
-#define IRDMA_MAX_INLINE	101
+#define IRDMA_MAX_SGE		E810_MAX_FRAGS
+#define IRDMA_MAX_INLINE	E810_MAX_INLINE
 #define IRDMA_MAX_IRD		127
 #define IRDMA_MAX_ORD		255
 
@@ -188,7 +189,6 @@ int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		    const struct ib_send_wr **bad_wr);
 int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		    const struct ib_recv_wr **bad_wr);
-u8 irdma_wqe_shift(u32 sge, u32 inline_len);
 int irdma_poll_one(struct irdma_cq *cq, struct ib_wc *wc);
 int irdma_flush_one(struct irdma_cq *cq, struct ib_wc *wc);
 bool irdma_kring_pending(struct irdma_qp *qp);

@@ -92,15 +92,11 @@ void irdma_qp_ctx_write(struct irdma_qp *qp)
 		FIELD_PREP(E810_QPC_SRCPORTNUM, av->valid ? av->sport : 0xC000) |
 		FIELD_PREP(E810_QPC_DESTPORTNUM, IRDMA_ROCE_DEST_PORT);
 	if (av->valid) {
-		/* Address words 0,1 at off 40, 2,3 at off 32. */
+		/* Address words 0,1 and 2,3: one qword each, both ends. */
 		c[E810_QW(E810_QPC_DESTIP23_OFF)] = irdma_ip_pair(&av->dip[2]);
 		c[E810_QW(E810_QPC_DESTIP01_OFF)] = irdma_ip_pair(&av->dip[0]);
-		c[E810_QW(E810_QPC_LOCALIP23_OFF)] =
-			FIELD_PREP(GENMASK_ULL(31, 0), av->sip[3]) |
-			FIELD_PREP(GENMASK_ULL(63, 32), av->sip[2]);
-		c[E810_QW(E810_QPC_LOCALIP01_OFF)] =
-			FIELD_PREP(GENMASK_ULL(31, 0), av->sip[1]) |
-			FIELD_PREP(GENMASK_ULL(63, 32), av->sip[0]);
+		c[E810_QW(E810_QPC_LOCALIP23_OFF)] = irdma_ip_pair(&av->sip[2]);
+		c[E810_QW(E810_QPC_LOCALIP01_OFF)] = irdma_ip_pair(&av->sip[0]);
 	}
 	c[E810_QW(E810_QPC_MSS_OFF)] = FIELD_PREP(E810_QPC_SNDMSS, mtu) |
 		(av->valid && av->vlan < VLAN_N_VID ?

@@ -29,24 +29,6 @@
 #define IRDMA_TRK_NOP		0xFF	/* sq_trk wc_op of a padding NOP */
 #define IRDMA_CLEAR_WINDOW	(2 * E810_CLEAR_AHEAD_QUANTA)
 
-/**
- * irdma_wqe_shift() - WQE size code for a fragment count and inline size
- * @sge: fragments (SQ: max_send_sge + 1 for the immediate)
- * @inline_len: inline bytes
- *
- * Return: 0 (32 B) .. 3 (256 B), facts 5.1.
- */
-u8 irdma_wqe_shift(u32 sge, u32 inline_len)
-{
-	if (sge <= 1 && inline_len <= 8)
-		return 0;
-	if (sge < 4 && inline_len <= 39)
-		return 1;
-	if (sge < 8 && inline_len <= 101)
-		return 2;
-	return 3;
-}
-
 static void irdma_wqe_set(void *wqe, size_t off, u64 val)
 {
 	WRITE_ONCE(*(__le64 *)(wqe + off), cpu_to_le64(val));
@@ -55,20 +37,6 @@ static void irdma_wqe_set(void *wqe, size_t off, u64 val)
 static u64 irdma_wqe_get(const void *wqe, size_t off)
 {
 	return le64_to_cpu(READ_ONCE(*(const __le64 *)(wqe + off)));
-}
-
-/* Quanta of a WQE with @n fragments (two per quantum after quantum 0). */
-static u32 irdma_frag_quanta(u32 n)
-{
-	return n / 2 + 1;
-}
-
-static u32 irdma_inline_quanta(u32 len)
-{
-	if (len <= E810_INLINE_Q0_BYTES)
-		return 1;
-	return 1 + DIV_ROUND_UP(len - E810_INLINE_Q0_BYTES,
-				E810_INLINE_QN_BYTES);
 }
 
 static void irdma_put_frag(void *wqe, size_t off, u64 addr, u32 lkey, u32 len,
@@ -110,42 +78,19 @@ static u32 irdma_put_sges(void *wqe, const struct ib_sge *sg, int num,
 	return n ? n - 1 : 0;
 }
 
-/* Inline payload: 8 bytes in qword 1, then 31 per extra quantum. */
+/* Inline payload (e810_inline_put()); the valid bytes after the data. */
 static int irdma_put_inline(void *wqe, const struct ib_sge *sg, int num,
 			    bool pol)
 {
-	u8 *q0 = wqe + E810_INLINE_Q0_OFF;
-	u32 pos = 0, q, room;
-	u8 *dst;
+	u32 pos = 0;
 	int i;
 
 	for (i = 0; i < num; i++) {
-		const u8 *src = (const u8 *)(uintptr_t)sg[i].addr;
-		u32 left = sg[i].length;
-
-		while (left) {
-			if (pos < E810_INLINE_Q0_BYTES) {
-				dst = q0 + pos;
-				room = E810_INLINE_Q0_BYTES - pos;
-			} else {
-				q = (pos - E810_INLINE_Q0_BYTES) /
-				    E810_INLINE_QN_BYTES;
-				room = (pos - E810_INLINE_Q0_BYTES) %
-				       E810_INLINE_QN_BYTES;
-				dst = wqe + E810_WQE_QUANTUM * (q + 1) + room;
-				room = E810_INLINE_QN_BYTES - room;
-			}
-			room = min(room, left);
-			memcpy(dst, src, room);
-			src += room;
-			left -= room;
-			pos += room;
-		}
+		e810_inline_put(wqe, pos, (const void *)(uintptr_t)sg[i].addr,
+				sg[i].length);
+		pos += sg[i].length;
 	}
-	/* The last byte of every extra quantum carries the valid bit. */
-	for (q = 1; q < irdma_inline_quanta(pos); q++)
-		*(u8 *)(wqe + E810_WQE_QUANTUM * q + E810_INLINE_VALID_BYTE) =
-			pol ? BIT(E810_INLINE_VALID_SHIFT) : 0;
+	e810_inline_set_valid(wqe, pos, pol);
 	return pos;
 }
 
@@ -274,15 +219,15 @@ static int irdma_post_reg_mr(struct irdma_qp *qp, const struct ib_reg_wr *rw,
 		return i;
 	w = irdma_sq_slot(qp, i);
 	irdma_wqe_set(w, 0, rw->mr->iova);
-	irdma_wqe_set(w, 8, (pa & GENMASK_ULL(51, 12)) |
-		      FIELD_PREP(GENMASK_ULL(11, 0), pble >> 16));
-	irdma_wqe_set(w, 16, FIELD_PREP(GENMASK_ULL(40, 0), rw->mr->length) |
-		      FIELD_PREP(GENMASK_ULL(63, 48), pble & 0xFFFF));
+	irdma_wqe_set(w, 8, (pa & E810_WQE_FR_PBLADDR) |
+		      FIELD_PREP(E810_WQE_FR_PBLIDX_HI, pble >> 16));
+	irdma_wqe_set(w, 16, FIELD_PREP(E810_WQE_FR_LEN, rw->mr->length) |
+		      FIELD_PREP(E810_WQE_FR_PBLIDX_LO, pble & 0xFFFF));
 	*hdr = FIELD_PREP(E810_WQE_OPCODE, E810_OP_FAST_REG) |
-	       FIELD_PREP(E810_CQPSQ_STAG_KEY, rw->key & 0xFF) |
-	       FIELD_PREP(E810_CQPSQ_STAG_IDX, rw->key >> 8) |
-	       FIELD_PREP(E810_CQPSQ_STAG_LPBLSIZE, mr->level) |
-	       FIELD_PREP(E810_CQPSQ_STAG_HPAGESIZE, hps) |
+	       FIELD_PREP(E810_WQE_FR_STAGKEY, rw->key & 0xFF) |
+	       FIELD_PREP(E810_WQE_FR_STAGINDEX, rw->key >> 8) |
+	       FIELD_PREP(E810_WQE_FR_LPBLSIZE, mr->level) |
+	       FIELD_PREP(E810_WQE_FR_HPAGESIZE, hps) |
 	       FIELD_PREP(E810_WQE_STAGRIGHTS, irdma_access_rights(rw->access)) |
 	       E810_WQE_VABASEDTO;
 	*wqe_out = w;
@@ -389,10 +334,10 @@ static int irdma_post_one_send(struct irdma_qp *qp, const struct ib_send_wr *wr)
 	if (inl) {
 		if (bytes > qp->cap.max_inline_data)
 			return -EINVAL;
-		quanta = irdma_inline_quanta(bytes);
+		quanta = e810_inline_quanta(bytes);
 	} else {
 		n = wr->num_sge + imm;
-		quanta = irdma_frag_quanta(n);
+		quanta = e810_frag_quanta(n);
 	}
 	i = irdma_sq_reserve(qp, quanta, &pol);
 	if (i < 0)
@@ -506,7 +451,7 @@ int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	spin_lock_irqsave(&qp->lock, flags);
 	for (; wr; wr = wr->next) {
 		if (wr->num_sge < 0 || wr->num_sge > qp->cap.max_recv_sge ||
-		    irdma_frag_quanta(wr->num_sge) > (1U << qp->rq_shift)) {
+		    e810_frag_quanta(wr->num_sge) > (1U << qp->rq_shift)) {
 			err = -EINVAL;
 		} else if (((r->head - r->tail) & (r->size - 1)) >=
 			   r->size - 1) {
