@@ -60,8 +60,6 @@ cat >"$GUEST" <<'GUEST_EOF'
 #!/bin/bash
 . "$E810_LIB"
 REPS=@REPS@
-PORT=18515
-INLINE=96	# GEN_2 inlines at most 101 B; perftest's default (220) fails
 CASES="ib_write_bw:4096 ib_write_bw:65536 ib_read_bw:4096 ib_read_bw:65536
 ib_send_bw:4096 ib_send_bw:65536 ib_write_lat:8 ib_write_lat:4096
 ib_send_lat:8 ib_send_lat:4096"
@@ -74,41 +72,30 @@ iters() {
 	esac
 }
 
-# one LABEL TEST SIZE REP SDEV SGID CDEV CGID NS: server on SDEV (in
-# namespace NS, or the root one if empty), client on CDEV; one R line,
+# one LABEL TEST SIZE REP SDEV SGID CDEV CGID NS: perftest_run (the
+# runner of the perftest scenario, guest-lib.sh) with the server on SDEV
+# (in namespace NS, or the root one if empty), client on CDEV; one R line,
 # or an E line when perftest failed or printed garbage (retried once).
 one() {
-	local label=$1 t=$2 size=$3 rep=$4 n try srv cli sp crc src row v m
-	local ns=() extra=()
-	[ -n "$9" ] && ns=(ip netns exec "$9")
+	local label=$1 t=$2 size=$3 rep=$4 n try row v m
 	n=$(iters "$t" "$size")
-	[ "${t%_lat}" != "$t" ] && extra=(-I "$INLINE")
 	for try in 1 2; do
-		srv=$(mktemp) cli=$(mktemp)
-		"${ns[@]}" timeout 120 taskset -c 1 "$t" -d "$5" -x "$6" -s "$size" \
-			-n "$n" -p "$PORT" -F "${extra[@]}" >"$srv" 2>&1 &
-		sp=$!
-		wait_for "${ns[*]} ss -ltn | grep -q ':$PORT '" 20
-		timeout 110 taskset -c 0 "$t" -d "$7" -x "$8" -s "$size" -n "$n" \
-			-p "$PORT" -F "${extra[@]}" "$PEER_IP" >"$cli" 2>&1
-		crc=$?
-		wait "$sp"
-		src=$?
-		row=$(awk '/^ *#bytes/ { getline; $1 = $1; print; exit }' "$cli")
+		perftest_run "$t" "$size" "$n" "$5" "$6" "$7" "$8" "$PEER_IP" "$9"
+		row=$PT_CROW
 		if [ "${t%_lat}" != "$t" ]; then
 			v=$(cut -d' ' -f5 <<<"$row") m=$(cut -d' ' -f3 <<<"$row")
 		else
 			v=$(cut -d' ' -f4 <<<"$row") m=-
 		fi
-		rm -f "$srv" "$cli"
-		if [ $crc -eq 0 ] && [ $src -eq 0 ] &&
+		perftest_clean
+		if [ "$PT_CRC" -eq 0 ] && [ "$PT_SRC" -eq 0 ] &&
 		   [ "$(cut -d' ' -f1,2 <<<"$row")" = "$size $n" ] &&
 		   [[ $v =~ ^[0-9]+(\.[0-9]+)?$ ]] && [ "$v" != 0.00 ] &&
 		   [[ $m =~ ^([0-9]+(\.[0-9]+)?|-)$ ]]; then
 			echo "R $label $t $size $n $rep $v $m"
 			return 0
 		fi
-		echo "E $label $t $size $n $rep try$try rc=$crc/$src row='$row'"
+		echo "E $label $t $size $n $rep try$try rc=$PT_CRC/$PT_SRC row='$row'"
 	done
 	return 1
 }

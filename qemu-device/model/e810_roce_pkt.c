@@ -57,23 +57,6 @@ unsigned e810_roce_op_flags(uint8_t opcode)
     return op_flags[opcode] ? op_flags[opcode] | E810_OPF_VALID : 0;
 }
 
-const char *e810_roce_err_name(E810RoceErr err)
-{
-    static const char *const names[E810_ROCE_ERR_MAX] = {
-        [E810_ROCE_OK] = "ok",
-        [E810_ROCE_NOT_ROCE] = "not RoCEv2",
-        [E810_ROCE_SHORT] = "truncated",
-        [E810_ROCE_BAD_IP] = "bad IP header",
-        [E810_ROCE_BAD_UDP] = "bad UDP length",
-        [E810_ROCE_BAD_ICRC] = "bad ICRC",
-        [E810_ROCE_BAD_VERSION] = "bad BTH version",
-        [E810_ROCE_BAD_OPCODE] = "unsupported opcode",
-        [E810_ROCE_BAD_LEN] = "bad length for the opcode",
-    };
-
-    return (unsigned)err < E810_ROCE_ERR_MAX ? names[err] : "?";
-}
-
 /* ---- byte order helpers -------------------------------------------------- */
 
 static void put16(uint8_t *p, uint16_t v)

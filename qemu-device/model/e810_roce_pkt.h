@@ -155,7 +155,6 @@ typedef enum E810RoceErr {
 } E810RoceErr;
 
 unsigned e810_roce_op_flags(uint8_t opcode);
-const char *e810_roce_err_name(E810RoceErr err);
 
 /* Bytes of headers before the payload of @p (depends on L2/L3/opcode). */
 size_t e810_roce_hdr_len(const E810RocePkt *p);

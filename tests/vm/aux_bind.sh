@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # topology: hub2
 # timeout: 300
 # ice_lite publishes one auxiliary device ice_lite.roce.N per function, a

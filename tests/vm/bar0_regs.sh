@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # topology: hub2
 # timeout: 300
 # BAR0 read through irdma (debugfs) shows the documented reset values:

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # topology: rxe
 # timeout: 600
 # The guest image carries what every scenario relies on: our rdma-core 56.1

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # topology: rxe
 # timeout: 1500
 # also-parent: ice

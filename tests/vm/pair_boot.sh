@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # topology: pair
 # timeout: 600
 # Two guests on a socket netdev: each boots with its own single e810

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # topology: hub2
 # rdma-driver: ours stock
 # timeout: 900
@@ -19,16 +20,16 @@
 # queues, 1 MiB messages, inline sends) working at volume.
 #
 # Iteration counts are sized for TCG (each provider's pass ~2 min, see
-# docs/testing.md). The latency tests run with -I 96: perftest's default
-# inline sizes (220/236 B) exceed GEN_2's 101-byte inline limit and QP
-# creation fails with EINVAL, exactly as on a real E810 (perftest issue
-# #139).
+# docs/testing.md). The latency tests run with -I 96 (perftest_argv in
+# guest-lib.sh: GEN_2's inline limit). The runs are perftest_run's, the
+# same as tools/bench-perf.sh's.
 . "$E810_LIB"
 
 TESTS="ib_write_bw ib_read_bw ib_send_bw ib_send_lat ib_write_lat"
 SIZES="8 4096 65536 1048576"
-INLINE=96
-PORT=18515
+# perftest_run's limit for the client in s (the server gets 10 more)
+# shellcheck disable=SC2034
+PERFTEST_TIMEOUT=80
 
 # iters TEST SIZE: iteration count for TCG (the model moves ~300 MB/s of
 # RDMA writes, a latency round trip costs ~1 ms).
@@ -45,12 +46,6 @@ iters() {
 
 command -v ib_write_bw >/dev/null || { fail "perftest is not installed"; finish; }
 rdma_two_ports || finish
-
-# The result row of a perftest output file: the line after the "#bytes"
-# header, with runs of blanks/tabs squeezed.
-result_row() {
-	awk '/^ *#bytes/ { getline; $1 = $1; print; exit }' "$1"
-}
 
 # check_row KIND SIZE ITERS CLIENT_ROW SERVER_ROW: prints why the rows
 # are wrong and fails, or succeeds. Every field used must be a plain
@@ -85,47 +80,28 @@ check_row() {
 	}'
 }
 
-# perf_once PROVIDER TEST SIZE ITERS: one run, server on $ib1 in "peer",
-# client on $ib0. Sets CROW (the client's result row), MS (wall time)
-# and, when it fails, WHY. Each side is pinned to its own vCPU: perftest
-# times with rdtsc, and the guest marks its TSCs unstable under TCG.
+# perf_once PROVIDER TEST SIZE ITERS: one run (perftest_run), server on
+# $ib1 in "peer", client on $ib0. Sets CROW (the client's result row), MS
+# (wall time) and, when it fails, WHY.
 perf_once() {
-	local t=$2 size=$3 n=$4 srv cli sp crc src extra=() t0 srow
-	[ "${t%_lat}" != "$t" ] && extra=(-I "$INLINE")
-	srv=$(mktemp) cli=$(mktemp)
-	t0=$(date +%s%N)
-	ip netns exec peer timeout 90 taskset -c 1 "$t" -d "$ib1" -x "$g1" \
-		-s "$size" -n "$n" -p "$PORT" -F "${extra[@]}" >"$srv" 2>&1 &
-	sp=$!
-	wait_for "ip netns exec peer ss -ltn | grep -q ':$PORT '" 20 ||
-		echo "note: server not listening after 20 s"
-	timeout 80 taskset -c 0 "$t" -d "$ib0" -x "$g0" -s "$size" -n "$n" \
-		-p "$PORT" -F "${extra[@]}" 192.168.81.2 >"$cli" 2>&1
-	crc=$?
-	wait "$sp"
-	src=$?
-	MS=$((($(date +%s%N) - t0) / 1000000))
-	CROW=$(result_row "$cli")
-	srow=$(result_row "$srv")
+	local t=$2 size=$3 n=$4
+	perftest_run "$t" "$size" "$n" "$ib1" "$g1" "$ib0" "$g0" 192.168.81.2 peer
+	MS=$PT_MS
+	CROW=$PT_CROW
 	WHY=""
 	# perftest's clock calibration (a fit of rdtsc against the wall
 	# clock) fails when a vCPU is descheduled between samples; the run
 	# then reports 0 or inf even though every completion was good.
 	CALIB=0
-	[ $crc -eq 0 ] && [ $src -eq 0 ] &&
-		grep -q 'Correlation coefficient r^2' "$cli" "$srv" && CALIB=1
-	if [ $crc -ne 0 ] || [ $src -ne 0 ] || [ -z "$CROW" ]; then
-		WHY="client rc $crc, server rc $src"
+	[ "$PT_CRC" -eq 0 ] && [ "$PT_SRC" -eq 0 ] &&
+		grep -q 'Correlation coefficient r^2' "$PT_CLI" "$PT_SRV" && CALIB=1
+	if [ "$PT_CRC" -ne 0 ] || [ "$PT_SRC" -ne 0 ] || [ -z "$CROW" ]; then
+		WHY="client rc $PT_CRC, server rc $PT_SRC"
 	else
-		WHY=$(check_row "${t##*_}" "$size" "$n" "$CROW" "$srow")
+		WHY=$(check_row "${t##*_}" "$size" "$n" "$CROW" "$PT_SROW")
 	fi
-	# all of it: perftest's errors go to stderr, unbuffered, so they land
-	# above its buffered stdout in the file, not at the end
-	if [ -n "$WHY" ]; then
-		grep -vE '^ *$|^-+$' "$cli" | head -40 | sed 's/^/  client: /'
-		grep -vE '^ *$|^-+$' "$srv" | head -40 | sed 's/^/  server: /'
-	fi
-	rm -f "$srv" "$cli"
+	[ -n "$WHY" ] && perftest_dump head -40
+	perftest_clean
 	[ -z "$WHY" ]
 }
 

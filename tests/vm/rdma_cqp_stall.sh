@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # topology: hub2
 # timeout: 300
 # The CQP watchdog: the model's x-inject-cqp-stall knob freezes e810-0's
@@ -18,8 +19,7 @@ aux1=$(e810_aux_of "${devs[1]}")
 ib1_dev=$(readlink -f /sys/class/infiniband/irdma1/device)
 arp() { cat "/sys/kernel/debug/irdma/$aux0/arp" 2>/dev/null; }
 
-dmesg_lines=$(dmesg | wc -l)
-new_dmesg() { dmesg | tail -n +$((dmesg_lines + 1)); }
+dmesg_mark
 reply=$(host_qmp '{"execute":"qom-set","arguments":{"path":"/machine/peripheral/e810-0","property":"x-inject-cqp-stall","value":true}}') &&
 	ok "qom-set x-inject-cqp-stall on e810-0: $reply" ||
 	fail "qom-set x-inject-cqp-stall: $reply"

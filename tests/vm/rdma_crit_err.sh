@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # topology: hub2
 # parent: ice_lite ice
 # timeout: 300
@@ -62,13 +63,10 @@ wait_for "rdma res show qp | grep -q 'irdma0.*pid $pp_pid'" 15 &&
 	ok "user QP on irdma0: $(rdma res show qp | grep -m1 "pid $pp_pid")" ||
 	fail "the pingpong server has no QP on irdma0"
 
-dmesg_lines=$(dmesg | wc -l)
+dmesg_mark	# new_dmesg: kernel log lines since the injection
 reply=$(host_qmp '{"execute":"qom-set","arguments":{"path":"/machine/peripheral/e810-0","property":"x-inject-pe-criterr","value":true}}') &&
 	ok "qom-set x-inject-pe-criterr on e810-0: $reply" ||
 	fail "qom-set x-inject-pe-criterr: $reply"
-
-# new_dmesg: kernel log lines since the injection.
-new_dmesg() { dmesg | tail -n +$((dmesg_lines + 1)); }
 
 # ice forwards it without a log line of its own (ice_misc_intr() sets
 # ICE_AUX_ERR_PENDING, ice_service_task() sends the event).

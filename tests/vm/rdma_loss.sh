@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # topology: hub2
 # rdma-driver: ours stock
 # timeout: 420
@@ -27,8 +28,7 @@ READ_N=100
 command -v ib_write_bw >/dev/null || { fail "perftest is not installed"; finish; }
 rdma_two_ports || finish
 
-dmesg_lines=$(dmesg | wc -l)
-new_dmesg() { dmesg | tail -n +$((dmesg_lines + 1)); }
+dmesg_mark
 # irdma reports a QP's asynchronous errors (retry exceeded, flush, ...)
 # at debug level: switch those lines on to see a QP go to ERROR.
 ddc=/sys/kernel/debug/dynamic_debug/control
@@ -62,11 +62,6 @@ snap() {
 	S1=$(e810_xport_stats e810-1) && [ -n "$S1" ] || fail "qom-get e810-1 x-xport-stats: '$S1'"
 }
 
-# Lines in a tool's output that mean a work request failed.
-bad_lines() {
-	grep -iE 'fail|flush|retry|exceeded|invalid data' "$1"
-}
-
 # run_pp SIZE ITERS: ibv_rc_pingpong -c, server on $ib1 in "peer".
 run_pp() {
 	local size=$1 n=$2 want srv cli sp crc src t0
@@ -95,51 +90,25 @@ run_pp() {
 	rm -f "$srv" "$cli"
 }
 
-# The result row of a perftest output: the line after "#bytes", squeezed.
-result_row() {
-	awk '/^ *#bytes/ { getline; $1 = $1; print; exit }' "$1"
-}
-
-# perf_once TOOL ITERS: server on $ib1 ("peer", vCPU 1), client on $ib0
-# (vCPU 0: perftest times with rdtsc). Sets ROW and WHY (empty: good) and
-# ERRS (error lines seen: no second chance then).
+# perf_once TOOL ITERS: one perftest_run, server on $ib1 ("peer"),
+# client on $ib0. Sets ROW and WHY (empty: good) and ERRS (error lines
+# seen: no second chance then).
 perf_once() {
-	local t=$1 n=$2 srv cli sp crc src srow
-	srv=$(mktemp) cli=$(mktemp)
-	ip netns exec peer timeout 120 taskset -c 1 "$t" -d "$ib1" -x "$g1" \
-		-s "$BW_SIZE" -n "$n" -p "$PORT" -F >"$srv" 2>&1 &
-	sp=$!
-	wait_for "ip netns exec peer ss -ltn | grep -q ':$PORT '" 20 ||
-		echo "note: perftest server not listening after 20 s"
-	timeout 110 taskset -c 0 "$t" -d "$ib0" -x "$g0" -s "$BW_SIZE" -n "$n" \
-		-p "$PORT" -F 192.168.81.2 >"$cli" 2>&1
-	crc=$?
-	wait "$sp"
-	src=$?
-	ROW=$(result_row "$cli")
-	srow=$(result_row "$srv")
-	ERRS=$(grep -iE 'completion with error|failed status|flush|retry|exceeded' "$cli" "$srv")
+	local t=$1 n=$2
+	perftest_run "$t" "$BW_SIZE" "$n" "$ib1" "$g1" "$ib0" "$g0" 192.168.81.2 peer
+	ROW=$PT_CROW
+	ERRS=$(bad_lines "$PT_CLI" "$PT_SRV")
 	WHY=""
-	if [ $crc -ne 0 ] || [ $src -ne 0 ]; then
-		WHY="client rc $crc, server rc $src"
+	if [ "$PT_CRC" -ne 0 ] || [ "$PT_SRC" -ne 0 ]; then
+		WHY="client rc $PT_CRC, server rc $PT_SRC"
 	elif [ -n "$ERRS" ]; then
 		WHY="error completions"
 	else
-		WHY=$(awk -v s="$BW_SIZE" -v n="$n" -v c="$ROW" -v sv="$srow" '
-		function num(x) { return x ~ /^[0-9]+(\.[0-9]+)?$/ }
-		BEGIN {
-			split(c, a, " "); split(sv, b, " ")
-			if (a[1] != s || a[2] != n) { print "client row \"" c "\""; exit }
-			if (b[1] != s || b[2] != n) { print "server row \"" sv "\""; exit }
-			if (!num(a[4]) || !(a[4] > 0) || !num(b[4]) || !(b[4] > 0))
-				print "zero or unparseable bandwidth: " c " / " sv
-		}')
+		WHY=$(perftest_bw_why "$BW_SIZE" "$n" "$ROW" client &&
+			perftest_bw_why "$BW_SIZE" "$n" "$PT_SROW" server)
 	fi
-	if [ -n "$WHY" ]; then
-		grep -vE '^ *$|^-+$' "$cli" | tail -12 | sed 's/^/  client: /'
-		grep -vE '^ *$|^-+$' "$srv" | tail -12 | sed 's/^/  server: /'
-	fi
-	rm -f "$srv" "$cli"
+	[ -n "$WHY" ] && perftest_dump tail -12
+	perftest_clean
 	[ -z "$WHY" ]
 }
 

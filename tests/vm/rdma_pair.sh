@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # topology: pair
 # rdma-driver: ours mixed
 # timeout: 900
@@ -44,16 +45,6 @@ ok "node $E810_NODE: $nd $MY_IP, $ib GID index $gid"
 # The other guest may still be booting: wait for it on the wire.
 wait_for "ping -c 1 -W 1 $PEER_IP >/dev/null 2>&1" 120 &&
 	ok "node $E810_NODE reaches $PEER_IP" || fail "$PEER_IP does not answer"
-
-# The result row of a perftest output: the line after "#bytes", squeezed.
-result_row() {
-	awk '/^ *#bytes/ { getline; $1 = $1; print; exit }' "$1"
-}
-
-# Lines in a tool's output that mean a work request or the data failed.
-bad_lines() {
-	grep -iE 'failed status|completion with error|flush|retry|exceeded|invalid data' "$1"
-}
 
 # client_retry PORT CMD...: runs CMD (output in $OUT) again while it
 # fails only because nothing listens on PORT yet, for up to 150 s: longer
@@ -101,13 +92,12 @@ pp() {
 bw() {
 	local port=$1 rc row why t0=$SECONDS
 	OUT=$(mktemp)
+	perftest_argv ib_write_bw "$ib" "$gid" "$BW_SIZE" "$BW_N" "$port"
 	if [ $SERVER = 1 ]; then
-		timeout "$SRV_TIMEOUT" taskset -c 1 ib_write_bw -d "$ib" -x "$gid" -s "$BW_SIZE" \
-			-n "$BW_N" -p "$port" -F >"$OUT" 2>&1
+		timeout "$SRV_TIMEOUT" taskset -c 1 "${PT_ARGV[@]}" >"$OUT" 2>&1
 		rc=$?
 	else
-		client_retry "$port" timeout 100 taskset -c 1 ib_write_bw -d "$ib" \
-			-x "$gid" -s "$BW_SIZE" -n "$BW_N" -p "$port" -F "$SERVER_IP"
+		client_retry "$port" timeout 100 taskset -c 1 "${PT_ARGV[@]}" "$SERVER_IP"
 		rc=$?
 	fi
 	row=$(result_row "$OUT")
@@ -116,13 +106,7 @@ bw() {
 	elif bad_lines "$OUT" >/dev/null; then
 		why="error lines: $(bad_lines "$OUT" | head -2)"
 	else
-		why=$(awk -v s="$BW_SIZE" -v n="$BW_N" -v r="$row" '
-		BEGIN {
-			split(r, a, " ")
-			if (a[1] != s || a[2] != n) { print "result row \"" r "\""; exit }
-			if (a[4] !~ /^[0-9]+(\.[0-9]+)?$/ || !(a[4] > 0))
-				print "zero or unparseable bandwidth: " r
-		}')
+		why=$(perftest_bw_why "$BW_SIZE" "$BW_N" "$row")
 	fi
 	if [ -z "$why" ]; then
 		ok "$PROV: ib_write_bw -s $BW_SIZE -n $BW_N ($ROLE): $(cut -d' ' -f4 <<<"$row") MB/s ($((SECONDS - t0)) s)"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # topology: hub2
 # timeout: 600
 # also-parent: ice
@@ -92,10 +93,10 @@ bad=$(klog_bad)
 rc_pingpong 4096 200 && ok "RC pingpong (4 KiB x 200, data checked) after the fuzzer" ||
 	{ fail "RC pingpong after the fuzzer"; tail -n 5 /tmp/pp-client.log /tmp/pp-server.log; }
 
-mark=$(dmesg | wc -l)
+dmesg_mark
 rmmod irdma
 expect_eq "rmmod irdma" 0 "$?"
-after=$(dmesg | tail -n +"$((mark + 1))")
+after=$(new_dmesg)
 echo "$after" | grep -iE 'leak|still in use|Oops|WARNING:|BUG:' &&
 	fail "kernel log while irdma unloaded" || ok "irdma unloaded without a leak or warning line"
 finish

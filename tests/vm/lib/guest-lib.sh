@@ -188,6 +188,16 @@ dmesg_clean() {
 	return 1
 }
 
+# dmesg_mark: remembers how long the kernel log is now; new_dmesg then
+# prints the lines logged after that.
+dmesg_mark() {
+	E810_DMESG_MARK=$(dmesg | wc -l)
+}
+
+new_dmesg() {
+	dmesg | tail -n +$((${E810_DMESG_MARK:-0} + 1))
+}
+
 # ---- RDMA (irdma) -------------------------------------------------------
 
 # Loads the irdma of this run (E810_RDMA_DRIVER): ours from updates/, or
@@ -367,4 +377,100 @@ model_hmc_count() {
 # (empty if absent).
 xport_stat() {
 	tr ' ' '\n' <<<"$1" | sed -n "s/^$2=\([0-9]*\)\$/\1/p"
+}
+
+# ---- tool output ----------------------------------------------------------
+
+# bad_lines FILE...: the lines of an ibverbs-utils or perftest output that
+# mean a work request or the data failed: an error completion ("Failed
+# status ..." from the pingpongs, "Completion with error" from perftest),
+# a flush, retry/RNR exhaustion, or a pingpong -c payload mismatch. Any
+# other failure of these tools shows in their exit status, so a word like
+# "fail" alone is not taken. Succeeds when there is at least one.
+bad_lines() {
+	grep -iE 'failed status|completion with error|flush|retry|exceeded|invalid data' "$@"
+}
+
+# ---- perftest -------------------------------------------------------------
+
+# The TCP port of every run, and the inline size of the latency tests:
+# perftest's defaults (220/236 B) exceed GEN_2's 101-byte inline limit
+# and QP creation fails with EINVAL, exactly as on a real E810 (perftest
+# issue #139).
+PERFTEST_PORT=18515
+PERFTEST_INLINE=96
+
+# result_row FILE: the result row of a perftest output, the line after
+# its "#bytes" header, with runs of blanks/tabs squeezed.
+result_row() {
+	awk '/^ *#bytes/ { getline; $1 = $1; print; exit }' "$1"
+}
+
+# perftest_argv TEST DEV GID SIZE ITERS PORT: sets PT_ARGV to one side's
+# command line: TEST (ib_write_bw, ib_send_lat, ...) on ib_device DEV with
+# RoCE GID index GID, -F (no CPU frequency check), -I for latency tests.
+perftest_argv() {
+	PT_ARGV=("$1" -d "$2" -x "$3" -s "$4" -n "$5" -p "$6" -F)
+	if [ "${1%_lat}" != "$1" ]; then
+		PT_ARGV+=(-I "$PERFTEST_INLINE")
+	fi
+}
+
+# perftest_run TEST SIZE ITERS SDEV SGID CDEV CGID SERVER_IP [NS]: one
+# perftest run on PERFTEST_PORT: the server on SDEV (GID index SGID) in
+# network namespace NS (the root one if none), the client on CDEV (GID
+# index CGID) connecting to SERVER_IP. The client is pinned to vCPU 0 and
+# the server to vCPU 1: perftest times with rdtsc, and the guest marks its
+# TSCs unstable under TCG. The client gets PERFTEST_TIMEOUT seconds
+# (default 110), the server 10 more. Sets PT_CRC and PT_SRC (the exit
+# statuses), PT_MS (the wall time in ms), PT_CROW and PT_SROW (the result
+# rows) and PT_CLI and PT_SRV (the output files; perftest_clean removes
+# them).
+# shellcheck disable=SC2034
+perftest_run() {
+	local ns=() t0 sp to=${PERFTEST_TIMEOUT:-110}
+	[ -n "$9" ] && ns=(ip netns exec "$9")
+	PT_SRV=$(mktemp) PT_CLI=$(mktemp)
+	t0=$(date +%s%N)
+	perftest_argv "$1" "$4" "$5" "$2" "$3" "$PERFTEST_PORT"
+	"${ns[@]}" timeout $((to + 10)) taskset -c 1 "${PT_ARGV[@]}" >"$PT_SRV" 2>&1 &
+	sp=$!
+	wait_for "${ns[*]} ss -ltn | grep -q ':$PERFTEST_PORT '" 20 ||
+		echo "note: perftest server not listening after 20 s"
+	perftest_argv "$1" "$6" "$7" "$2" "$3" "$PERFTEST_PORT"
+	timeout "$to" taskset -c 0 "${PT_ARGV[@]}" "$8" >"$PT_CLI" 2>&1
+	PT_CRC=$?
+	wait "$sp"
+	PT_SRC=$?
+	PT_MS=$((($(date +%s%N) - t0) / 1000000))
+	PT_CROW=$(result_row "$PT_CLI")
+	PT_SROW=$(result_row "$PT_SRV")
+}
+
+# perftest_dump CMD...: both outputs of the last perftest_run without
+# blank and ruler lines, each through CMD (head -40, tail -12), prefixed
+# with its side. perftest's errors go to stderr, unbuffered, so they land
+# above its buffered stdout in the file, not at the end.
+perftest_dump() {
+	grep -vE '^ *$|^-+$' "$PT_CLI" | "$@" | sed 's/^/  client: /'
+	grep -vE '^ *$|^-+$' "$PT_SRV" | "$@" | sed 's/^/  server: /'
+}
+
+perftest_clean() {
+	rm -f "$PT_SRV" "$PT_CLI"
+}
+
+# perftest_bw_why SIZE ITERS ROW [SIDE]: prints why bandwidth result row
+# ROW (of side SIDE, "client" or "server") is wrong and fails, or
+# succeeds: it must be for SIZE bytes and ITERS iterations, with a plain
+# decimal, non-zero BW average (perftest prints "inf" when its cycle
+# arithmetic goes wrong).
+perftest_bw_why() {
+	awk -v s="$1" -v n="$2" -v r="$3" -v w="${4:-result}" '
+	BEGIN {
+		split(r, a, " ")
+		if (a[1] != s || a[2] != n) { print w " row \"" r "\""; exit 1 }
+		if (a[4] !~ /^[0-9]+(\.[0-9]+)?$/ || !(a[4] > 0)) {
+			print w ": zero or unparseable bandwidth: " r; exit 1 }
+	}'
 }

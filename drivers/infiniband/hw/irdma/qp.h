@@ -191,7 +191,6 @@ int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		    const struct ib_recv_wr **bad_wr);
 int irdma_poll_one(struct irdma_cq *cq, struct ib_wc *wc);
 int irdma_flush_one(struct irdma_cq *cq, struct ib_wc *wc);
-bool irdma_kring_pending(struct irdma_qp *qp);
 
 /* ws.c */
 u8 irdma_ws_up(u8 tclass);

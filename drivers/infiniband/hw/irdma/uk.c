@@ -715,14 +715,3 @@ found:
 	wc->port_num = 1;
 	return 1;
 }
-
-/**
- * irdma_kring_pending() - a kernel QP still has WQEs not completed
- * @qp: the QP
- *
- * Return: true if its SQ or RQ is not empty.
- */
-bool irdma_kring_pending(struct irdma_qp *qp)
-{
-	return qp->sq.tail != qp->sq.head || qp->rq.tail != qp->rq.head;
-}
