@@ -1,7 +1,8 @@
 /*
  * Host tests: the verbs side of the RDMA data path, playing both the irdma
  * kernel driver (PD/CQ/QP/MR through CQP ops, AEQ) and the provider (SQ/RQ
- * WQEs in the GEN_2 "uk" format of facts section 5, doorbells, CQ polling).
+ * WQEs in the GEN_2 "uk" format of docs/hw-reference.md chapter 5, doorbells,
+ * CQ polling).
  *
  * Instance-agnostic: every object carries its DpDev, and a DpDev owns one
  * Harness + RdmaDriver pair, so a test can run two devices back to back.

@@ -233,7 +233,10 @@ static void test_bad_lkey_completion(void **state)
     assert_false(dp_poll_ae(&f->dev, &ae));
 }
 
-/* FAST_REG_MR fields of irdma_sc_mr_fast_register (facts 5.3). */
+/*
+ * FAST_REG_MR fields of irdma_sc_mr_fast_register()
+ * (docs/hw-reference.md 5.3).
+ */
 static DpSend fast_reg(uint32_t stag, uint64_t va, uint32_t first_pble,
                        uint64_t pa, uint64_t len, uint8_t rights,
                        unsigned lpbl)
