@@ -2,7 +2,7 @@
 /*
  * Verbs glue of the E810 provider: the objects libibverbs hands around,
  * wrapping the ring-layer state of uk.h, and the uverbs commands with
- * the irdma driver data (ABI version 5, facts section 6).
+ * the irdma driver data (ABI version 5, docs/hw-reference.md chapter 6).
  */
 #ifndef E810P_H
 #define E810P_H

@@ -6,7 +6,8 @@
  * Nothing here depends on libibverbs so that tests/provider/ can drive
  * the rings on plain host memory. The verbs glue (verbs_*.c) owns the
  * uverbs commands and translates ibv_* work requests into e810u_* ones.
- * Formats: include/hw/e810_uk.h and e810_ctx.h (facts section 5).
+ * Formats: include/hw/e810_uk.h and e810_ctx.h, described in
+ * docs/hw-reference.md chapter 5.
  */
 #ifndef E810U_UK_H
 #define E810U_UK_H
@@ -99,7 +100,7 @@ struct e810u_qp {
 	void *owner;		/* glue object (the completion context) */
 };
 
-/* Geometry (facts 5.1): size codes and quanta are e810_wqe_shift() etc. */
+/* Geometry (hw-reference 5.1): size codes and quanta are e810_wqe_shift() etc. */
 int e810u_sq_depth(uint32_t wr, unsigned int shift, uint32_t min_quanta,
 		   uint32_t max_quanta, uint32_t *depth);
 int e810u_rq_depth(uint32_t wr, unsigned int shift, uint32_t min_quanta,

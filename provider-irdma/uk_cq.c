@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * CQ side of the ring layer (facts 5.6, 5.7): CQE decoding, polarity,
- * SQ/RQ tail bookkeeping, GEN_2 flush synthesis, arming and resize.
+ * CQ side of the ring layer (docs/hw-reference.md 5.6, 5.7): CQE
+ * decoding, polarity, SQ/RQ tail bookkeeping, GEN_2 flush synthesis,
+ * arming and resize.
  */
 #include <errno.h>
 #include <string.h>
@@ -62,7 +63,7 @@ static enum e810u_status cqe_status(const struct e810u_cqe *c, bool err)
 		return E810U_OK;
 	if (c->major == E810_CQE_MAJ_FLUSH)
 		return E810U_FLUSHED;
-	/* UD sends: majors 0xE... are informational (facts 5.6) */
+	/* UD sends: majors 0xE... are informational (hw-reference 5.6) */
 	if (c->sq && c->qp->ud &&
 	    (c->major & E810_CQE_MAJ_UD_SQ_IGNORE_MASK) ==
 	    E810_CQE_MAJ_UD_SQ_IGNORE)
@@ -197,7 +198,7 @@ static int cq_poll_ring(struct e810u_cq *cq, struct e810u_cq_ring *r,
 	return 0;
 }
 
-/* Tells the device the old buffers are done (SW_CQ_SELECT, facts 5.7). */
+/* The old buffers are done: SW_CQ_SELECT tells it (hw-reference 5.7). */
 static void cq_report_resizes(struct e810u_cq *cq)
 {
 	uint64_t v;

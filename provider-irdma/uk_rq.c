@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * RQ side of the ring layer (facts 5.4). GEN_2 has no RQ doorbell: the
- * device takes the next WQE whose valid bit matches the pass when a
- * message arrives, so publishing the header is all a post does.
+ * RQ side of the ring layer (docs/hw-reference.md 5.4). GEN_2 has no RQ
+ * doorbell: the device takes the next WQE whose valid bit matches the pass when
+ * a message arrives, so publishing the header is all a post does.
  */
 #include <errno.h>
 

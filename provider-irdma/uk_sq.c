@@ -2,7 +2,8 @@
 /*
  * SQ side of the ring layer: queue geometry, WQE encoding for every GEN_2
  * user opcode, NOP padding so that no WQE crosses a 256-byte chunk,
- * ahead-clearing, and the doorbell batching decision (facts 5.1-5.3, 5.5).
+ * ahead-clearing, and the doorbell batching decision
+ * (docs/hw-reference.md 5.1-5.3, 5.5).
  */
 #include <errno.h>
 #include <string.h>
@@ -70,7 +71,7 @@ static uint8_t *sq_at(struct e810u_qp *qp, uint32_t idx)
 /*
  * Hardware may read ahead of the tail it was told about, so 128 quanta
  * further on are made to look invalid for the pass that will use them
- * before software gets there (facts 5.1, ahead-clearing).
+ * before software gets there (hw-reference 5.1, ahead-clearing).
  */
 static void sq_clear_ahead(struct e810u_qp *qp, uint32_t idx)
 {

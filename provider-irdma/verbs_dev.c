@@ -2,7 +2,8 @@
 /*
  * Device-level verbs of the E810 provider: device and port queries,
  * protection domains, memory regions, address handles, and the
- * registered queue buffers that CQs and QPs are built on (facts 6.4).
+ * registered queue buffers that CQs and QPs are built on (docs/hw-reference.md
+ * 6.4).
  */
 #include <config.h>
 

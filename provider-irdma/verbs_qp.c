@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Queue pairs of the E810 provider (RC and UD): ring sizing, the single
- * registered SQ+RQ+shadow buffer (reg_type QP, facts 6.4), create, modify,
- * query, destroy, and ibv_post_send/ibv_post_recv translated into ring
- * layer work requests with one doorbell per post list.
+ * registered SQ+RQ+shadow buffer (reg_type QP, docs/hw-reference.md 6.4),
+ * create, modify, query, destroy, and ibv_post_send/ibv_post_recv
+ * translated into ring layer work requests with one doorbell per post
+ * list.
  */
 #include <config.h>
 
@@ -179,7 +180,7 @@ struct ibv_qp *e810p_create_qp_ex(struct ibv_context *ibctx,
 
 	qp->uk.ud = attr->qp_type == IBV_QPT_UD;
 	qp->sig_all = attr->sq_sig_all;
-	/* what the rings really hold (facts 5.1) */
+	/* what the rings really hold (hw-reference 5.1) */
 	attr->cap.max_send_wr = (g.sq_depth - E810_SQ_RSVD_QUANTA) >>
 				g.sq_shift;
 	attr->cap.max_recv_wr = (g.rq_depth - E810_RQ_RSVD_QUANTA) >>

@@ -4,7 +4,7 @@
  * and the command layouts this project uses.
  *
  * Formats are those of the real E810 firmware interface as used by the
- * upstream ice driver (shared/facts/e810-lan-facts.md sections 2 and 3).
+ * upstream ice driver (docs/hw-reference-lan.md chapters 2 and 3).
  * Every structure is little-endian; sizes are checked at compile time at
  * the end of this file.
  */

@@ -3,11 +3,11 @@
  * Intel E810 (irdma GEN_2) control QP (CQP): host context, SQ WQE layouts
  * and opcodes, the control-CQ (CCQ) completion and the CQP error codes.
  *
- * Formats are those the upstream irdma driver uses on E810 (shared/facts/
- * e810-facts.md sections 2 and 3.5). Every structure is an array of
+ * Formats are those the upstream irdma driver uses on E810
+ * (docs/hw-reference.md chapter 2 and 3.5). Every structure is an array of
  * little-endian qwords: E810_*_OFF is the byte offset of a qword, the
- * GENMASK_ULL()/BIT_ULL() masks below it are its fields. E810_QW() turns a
- * byte offset into an index of the __le64 array.
+ * GENMASK_ULL()/BIT_ULL() masks below it are its fields. E810_QW() turns a byte
+ * offset into an index of the __le64 array.
  */
 #ifndef E810_CQP_H
 #define E810_CQP_H

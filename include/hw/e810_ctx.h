@@ -4,7 +4,7 @@
  * host context, the CQ doorbell shadow area, CQ entries, CEQ and AEQ
  * entries, asynchronous event (AE) codes and sources.
  *
- * Formats from shared/facts/e810-facts.md sections 4 and 5.6/5.7. All are
+ * Described in docs/hw-reference.md chapter 4 and 5.6/5.7. All are
  * arrays of little-endian qwords; E810_*_OFF is a qword's byte offset.
  */
 #ifndef E810_CTX_H

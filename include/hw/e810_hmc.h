@@ -4,7 +4,7 @@
  * QUERY_FPM_VAL and COMMIT_FPM_VAL buffers, segment descriptors (SDs),
  * page descriptors (PDs) and page-buffer-list entries (PBLEs).
  *
- * Formats from shared/facts/e810-facts.md section 3. The function's
+ * Formats of docs/hw-reference.md chapter 3. The function's
  * private memory (FPM) is addressed in 2 MiB segments; segment n is backed
  * either directly by 2 MiB of host memory or through a 4 KiB page of 512
  * PD entries, each naming a 4 KiB host page.

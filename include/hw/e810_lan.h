@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause */
 /*
  * Intel E810 LAN queues: Tx/Rx descriptors and the packed Tx/Rx queue
- * contexts (shared/facts/e810-lan-facts.md sections 3.12, 4.2, 4.4, 4.6).
+ * contexts (docs/hw-reference-lan.md 3.12, 4.2, 4.4, 4.6).
  *
  * Queue contexts are little-endian bit streams: a field of WIDTH bits at
  * bit LSB. e810_ctx_get()/e810_ctx_set() are the one implementation of that

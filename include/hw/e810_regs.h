@@ -4,8 +4,8 @@
  *
  * One source of truth for the device model, ice_lite, irdma and the tests.
  * Offsets and bit positions are those of the real E810 as used by the
- * upstream ice and irdma drivers (see shared/facts/e810-facts.md section 1
- * and e810-lan-facts.md sections 1, 2, 4 and 5). All registers are 32 bits
+ * upstream ice and irdma drivers (see docs/hw-reference.md chapter 1 and
+ * docs/hw-reference-lan.md chapters 1, 2, 4 and 5). All registers are 32 bits
  * wide and little-endian.
  */
 #ifndef E810_REGS_H
@@ -32,7 +32,7 @@
 /* Interrupt vector space of the device (GLINT_DYN_CTL index range). */
 #define E810_MAX_VECTORS		2048
 
-/* ---- PF reset and readiness (LAN facts 1.1) -------------------------- */
+/* ---- PF reset and readiness (hw-reference-lan 1.1) ------------------- */
 
 #define E810_PFGEN_CTRL			0x00091000
 #define E810_PFGEN_CTRL_PFSWR		BIT(0)
@@ -98,7 +98,7 @@
 #define E810_FD_BEST_EFFORT_FILTERS	8192
 #define E810_GL_MDCK_TX_TDPU		0x00049348
 
-/* ---- Admin queue (LAN facts 2.1) -------------------------------------- */
+/* ---- Admin queue (hw-reference-lan 2.1) ------------------------------- */
 
 #define E810_PF_FW_ATQBAL		0x00080000
 #define E810_PF_FW_ARQBAL		0x00080080
@@ -133,7 +133,7 @@
 #define E810_PF_FW_AQLEN_ENABLE		BIT(31)
 #define E810_PF_FW_AQ_PTR		GENMASK(9, 0)	/* H and T */
 
-/* ---- Interrupts (LAN facts 5.1, RDMA facts 1.1/1.2) ------------------ */
+/* ---- Interrupts (hw-reference-lan 5.1, hw-reference 1.1/1.2) --------- */
 
 #define E810_GLINT_DYN_CTL(n)		(0x00160000 + 4 * (n))
 #define E810_GLINT_DYN_CTL_INTENA	BIT(0)
@@ -179,7 +179,7 @@
 #define E810_PFINT_OICR_VFLR		BIT(29)
 #define E810_PFINT_OICR_SWINT		BIT(31)
 
-/* ---- LAN queues (LAN facts 4.1, 4.3) ---------------------------------- */
+/* ---- LAN queues (hw-reference-lan 4.1, 4.3) --------------------------- */
 
 #define E810_LAN_MAX_QUEUES		2048
 #define E810_QRX_CONTEXT(i, q)		(0x00280000 + (i) * 0x2000 + 4 * (q))
@@ -194,7 +194,7 @@
 #define E810_QTX_COMM_DBELL(q)		(0x002C0000 + 4 * (q))
 #define E810_QTX_COMM_HEAD(q)		(0x000E0000 + 4 * (q))
 
-/* ---- RDMA protocol engine (RDMA facts 1.1/1.2) ------------------------ */
+/* ---- RDMA protocol engine (hw-reference 1.1/1.2) ---------------------- */
 
 #define E810_CQPTAIL			0x00500880
 #define E810_CQPTAIL_WQTAIL		GENMASK(10, 0)
@@ -245,7 +245,7 @@
 #define E810_PFHMC_ERRORDATA		0x00520500
 #define E810_GLPE_CRITERR		0x00534000
 
-/* Doorbell page and push pages (RDMA facts 1.3). */
+/* Doorbell page and push pages (hw-reference 1.3). */
 #define E810_DB_ADDR_OFFSET		0x007F0000
 #define E810_DB_PAGE_SIZE		0x1000
 #define E810_DB_QP_OFFSET		0x00	/* SQ doorbell: qp_id */

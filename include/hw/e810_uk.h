@@ -4,7 +4,7 @@
  * builds WQEs (the rdma-core provider, the kernel) and the device model
  * that consumes them: SQ and RQ WQE fields, SQ opcodes, ring geometry.
  *
- * From shared/facts/e810-facts.md section 5 (5.1-5.5). CQE fields and the
+ * Described in docs/hw-reference.md 5.1-5.5. CQE fields and the
  * CQ/QP doorbell shadow areas are in e810_ctx.h; the doorbell page offsets
  * are in e810_regs.h (E810_DB_*). All WQEs are arrays of little-endian
  * qwords; E810_WQE_*_OFF is a qword's byte offset inside the WQE.

@@ -1,7 +1,7 @@
 /*
  * Emulated E810: admin queue engine (ATQ processing, ARQ events).
  *
- * Rules (e810-lan-facts.md 2.6, 2.7): commands run in order from ATQH to
+ * Rules (docs/hw-reference-lan.md 2.6, 2.7): commands run in order from ATQH to
  * ATQT-1; each is written back with DD|CMP (and ERR when retval != 0),
  * retval and the returned datalen, response data goes to the buffer the
  * command carried, and ATQH moves only after that. Events are written at

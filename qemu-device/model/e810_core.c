@@ -1,7 +1,7 @@
 /*
  * Emulated E810 PF: core lifetime, BAR0 decode and deferred work.
  *
- * BAR0 holds three regions (e810-facts.md section 1.3):
+ * BAR0 holds three regions (docs/hw-reference.md 1.3):
  *   [0, DB_ADDR_OFFSET)                registers (32-bit accesses only, but
  *                                      8-byte reads of the 40-bit statistics
  *                                      counters: e810_stats.c)

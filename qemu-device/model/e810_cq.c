@@ -8,14 +8,14 @@
  * full; at most size - 1 entries may be outstanding. An overflowing CQ gets
  * AE CQ_OPERATION_ERROR and writes no more CQEs.
  *
- * Arming (facts 5.7): the driver sets ARM_NEXT / ARM_NEXT_SE in shadow
- * qword 4, then writes the CQ id to CQARM (or doorbell page +0x40). The
+ * Arming (docs/hw-reference.md 5.7): the driver sets ARM_NEXT / ARM_NEXT_SE in
+ * shadow qword 4, then writes the CQ id to CQARM (or doorbell page +0x40). The
  * work reads the arm word; the next CQE (or next solicited CQE when only
  * ARM_NEXT_SE is set) written afterwards raises one CEQE carrying the CQ
- * context on the CQ's CEQ, and disarms. An ARM_NEXT arm that finds CQEs
- * beyond the consumer index of shadow qword 0 raises the CEQE at once:
- * a completion that raced with the driver's last poll before re-arming is
- * not left without an event.
+ * context on the CQ's CEQ, and disarms. An ARM_NEXT arm that finds CQEs beyond
+ * the consumer index of shadow qword 0 raises the CEQE at once: a completion
+ * that raced with the driver's last poll before re-arming is not left without
+ * an event.
  *
  * CQACK: irdma writes it for every CEQE it takes off the CEQ
  * (irdma_sc_process_ceq() -> irdma_sc_cq_ack()). A CQ has at most one

@@ -1,19 +1,19 @@
 /*
  * Emulated E810: the control QP (CQP).
  *
- * Creation (facts 2.2): the driver writes the 64-byte host context's PA to
- * CCQPHIGH then CCQPLOW and polls CCQPSTATUS; the work reads the context and
- * sets CCQP_DONE, or CCQP_ERR with CQPERRCODES. Writing 0:0 destroys it
- * (DONE clears).
+ * Creation (docs/hw-reference.md 2.2): the driver writes the 64-byte host
+ * context's PA to CCQPHIGH then CCQPLOW and polls CCQPSTATUS; the work reads
+ * the context and sets CCQP_DONE, or CCQP_ERR with CQPERRCODES. Writing 0:0
+ * destroys it (DONE clears).
  *
- * Operation (facts 2.3, 2.4): the driver fills WQEs with the pass's valid
- * bit (1 on the first pass, toggling at each wrap) and writes the new SQ
- * head to CQPDB. The work runs WQEs from the tail to that head, stopping at
- * a WQE whose valid bit is not the expected polarity, and never more than
- * one lap. Each WQE completes by advancing CQPTAIL (with CQP_OP_ERR set if
- * it failed) and, once the CCQ (CQ 0) exists, by a CCQ CQE carrying the
- * CQP completion context, op_ret_val, the WQE index and the error codes.
- * WQEs are never written back: the driver re-reads their opcode.
+ * Operation (hw-reference 2.3, 2.4): the driver fills WQEs with the pass's
+ * valid bit (1 on the first pass, toggling at each wrap) and writes the new SQ
+ * head to CQPDB. The work runs WQEs from the tail to that head, stopping at a
+ * WQE whose valid bit is not the expected polarity, and never more than one
+ * lap. Each WQE completes by advancing CQPTAIL (with CQP_OP_ERR set if it
+ * failed) and, once the CCQ (CQ 0) exists, by a CCQ CQE carrying the CQP
+ * completion context, op_ret_val, the WQE index and the error codes. WQEs are
+ * never written back: the driver re-reads their opcode.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -4,12 +4,12 @@
  * e810_dp_cqe.c, e810_mem.c) and the transport (RoCEv2 packets, RC/UD,
  * loopback, timers: e810_xport*.c and friends).
  *
- * The queue layer fetches SQ WQEs (facts 5.2/5.3), runs the local ones
- * (FAST_REG_MR, BIND_MW, LOCAL_INVALIDATE, NOP) itself and hands every
- * transport opcode to e810_xport_send() as a decoded E810SendWqe. The
- * transport moves the payload through e810_dp_gather() / e810_dp_scatter()
- * / e810_dp_remote_write() / e810_dp_remote_read(), takes receive WQEs
- * with e810_dp_rq_take(), and reports the end of every WQE with
+ * The queue layer fetches SQ WQEs (docs/hw-reference.md 5.2/5.3), runs the
+ * local ones (FAST_REG_MR, BIND_MW, LOCAL_INVALIDATE, NOP) itself and hands
+ * every transport opcode to e810_xport_send() as a decoded E810SendWqe. The
+ * transport moves the payload through e810_dp_gather() / e810_dp_scatter() /
+ * e810_dp_remote_write() / e810_dp_remote_read(), takes receive WQEs with
+ * e810_dp_rq_take(), and reports the end of every WQE with
  * e810_dp_complete_sq() / e810_dp_complete_rq().
  *
  * Status values: every "status" below is an AE code (E810_AE_*, e810_ctx.h),
@@ -23,8 +23,8 @@
  * ERROR and the device writes one flush CQE (major 1, minor = the flush code
  * of that AE) on each queue with work outstanding; the provider reports the
  * failing WQE (its ring tail) with that status and every later one as a
- * flush (facts 5.6). A later FLUSH_WQES from the driver writes flush CQEs
- * again only for work posted since.
+ * flush (hw-reference 5.6). A later FLUSH_WQES from the driver writes flush
+ * CQEs again only for work posted since.
  *
  * Execution context: all functions run from the core's deferred work (or a
  * transport timer / receive path), never from an MMIO hook. None of them

@@ -1,6 +1,6 @@
 /*
- * Emulated E810: CQEs of the RDMA data path (facts 5.6) and the mapping
- * from AE codes to completion statuses.
+ * Emulated E810: CQEs of the RDMA data path (docs/hw-reference.md 5.6) and the
+ * mapping from AE codes to completion statuses.
  *
  * SQ CQE: WQEIDX = first quantum of the WQE, OP = its SQ opcode, qword 1 =
  * the QP completion context, qword 2 = QP id, queue-type bit set. The byte
@@ -18,7 +18,7 @@
 #include "e810_core.h"
 #include "e810_dp.h"
 
-/* The kernel's AE -> flush code table (facts 4.4). */
+/* The kernel's AE -> flush code table (hw-reference 4.4). */
 uint8_t e810_dp_flush_code(uint16_t ae)
 {
     switch (ae) {

@@ -24,7 +24,7 @@
 
 #define NO_SLOT 0xffff
 
-/* What the device reports for each object type (shared/facts 3.2, 3.3). */
+/* What the device reports per object type (docs/hw-reference.md 3.2, 3.3). */
 typedef struct E810FpmParam {
     uint32_t max;           /* maximum count */
     uint32_t size;          /* bytes per object */

@@ -12,9 +12,9 @@
  * for type 2, its remote rights, its bounds) and then resolved through its
  * parent MR's pages; a window is never a local key.
  *
- * Failures return the AE code the hardware raises for the access (facts
- * 4.4, AMP_*); which one maps to which completion status is the kernel's
- * table, reproduced in e810_dp_flush_code().
+ * Failures return the AE code the hardware raises for the access
+ * (docs/hw-reference.md 4.4, AMP_*); which one maps to which completion status
+ * is the kernel's table, reproduced in e810_dp_flush_code().
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

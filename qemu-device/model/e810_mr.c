@@ -217,7 +217,7 @@ void e810_op_dealloc_stag(E810Core *core, const E810CqpWqe *w,
     memset(mr, 0, sizeof(*mr));
 }
 
-/* ---- FAST_REG_MR from an SQ WQE (facts 5.3) ------------------------------ */
+/* ---- FAST_REG_MR from an SQ WQE (docs/hw-reference.md 5.3) --------------- */
 
 uint16_t e810_mr_fast_reg(E810Core *core, E810Qp *qp, const uint64_t *q)
 {

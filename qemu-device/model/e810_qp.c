@@ -2,10 +2,10 @@
  * Emulated E810: QP contexts (control side).
  *
  * CREATE_QP and MODIFY_QP load the 256-byte RoCEv2 host context the driver
- * (re)writes before each of them (facts 4.1), check it, keep a copy for the
- * data path in E810Qp and store it in the QP's HMC object as the context
- * cache would. Only RoCE RC and UD QPs are accepted. DESTROY_QP forgets the
- * QP; UPLOAD_CONTEXT writes the stored context back to the driver.
+ * (re)writes before each of them (docs/hw-reference.md 4.1), check it, keep a
+ * copy for the data path in E810Qp and store it in the QP's HMC object as the
+ * context cache would. Only RoCE RC and UD QPs are accepted. DESTROY_QP forgets
+ * the QP; UPLOAD_CONTEXT writes the stored context back to the driver.
  *
  * FLUSH_WQES moves the QP to ERROR and flushes the requested queues
  * (e810_dp_flush): one flush CQE per queue that has work outstanding, with

@@ -126,8 +126,8 @@ void e810_rdma_fini(E810Core *core)
 
 /*
  * CQPTAIL and CCQPSTATUS are read-only, but the driver writes 0 to both
- * before it creates the CQP (facts 2.2). Those writes change nothing and are
- * accepted quietly; any other write is a read-only violation.
+ * before it creates the CQP (docs/hw-reference.md 2.2). Those writes change
+ * nothing and are accepted quietly; any other write is a read-only violation.
  */
 static bool cqp_status_write(E810Core *core, uint32_t val)
 {

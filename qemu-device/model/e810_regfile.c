@@ -1,8 +1,8 @@
 /*
  * Emulated E810: the BAR0 register file (table, storage, decode, reset).
  *
- * Reset values are those the upstream drivers check (e810-lan-facts.md
- * section 1.1 "emulator-friendly steady state", e810-facts.md section 1.1).
+ * Reset values are those the upstream drivers check (the steady state
+ * of docs/hw-reference-lan.md 1.1, and docs/hw-reference.md 1.1).
  * Registers whose real reset source is not documented are put in the CORER
  * domain, the one a PF driver can trigger itself.
  *

@@ -3,8 +3,8 @@
  *
  * A ring is either physically contiguous at a PA, or "virtual": its 4 KiB
  * pages are listed by a level-1 PBL in the HMC PBLE object, starting at
- * the first PBLE index the create WQE names (facts 3.6). Entries are 8, 16
- * or 32 bytes and never straddle a page.
+ * the first PBLE index the create WQE names (docs/hw-reference.md 3.6). Entries
+ * are 8, 16 or 32 bytes and never straddle a page.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

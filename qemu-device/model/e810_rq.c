@@ -1,13 +1,13 @@
 /*
  * Emulated E810: RQ consumption of the RDMA data path.
  *
- * There is no RQ doorbell on GEN_2 (facts 5.4): when a message arrives the
- * transport asks for the next WQE and the device takes it if its header
- * valid bit (off 24, b63) equals the RQ pass polarity (1 on the first
- * pass). RQ WQEs are all 32 << RQWQESIZE bytes; fragment 0 sits in quantum
- * 0, ADDFRAGCNT more follow from byte 32 (two per quantum), padding
- * fragments have length 0 and are dropped. CQEs name the WQE by its quantum
- * index (entry << shift).
+ * There is no RQ doorbell on GEN_2 (docs/hw-reference.md 5.4): when a message
+ * arrives the transport asks for the next WQE and the device takes it if its
+ * header valid bit (off 24, b63) equals the RQ pass polarity (1 on the first
+ * pass). RQ WQEs are all 32 << RQWQESIZE bytes; fragment 0 sits in quantum 0,
+ * ADDFRAGCNT more follow from byte 32 (two per quantum), padding fragments have
+ * length 0 and are dropped. CQEs name the WQE by its quantum index (entry <<
+ * shift).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -2,11 +2,11 @@
  * Emulated E810: SQ processing of the RDMA data path.
  *
  * The SQ doorbell (WQEALLOC, or user doorbell page +0) carries only the QP
- * id (facts 5.5): the MMIO hook queues the QP once in a FIFO and asks for
- * work. The work walks each queued QP's ring from the device's own fetch
- * position while the header valid bit of quantum 0 equals the pass
- * polarity (facts 5.1/5.2), at most SQ_QP_BUDGET WQEs per QP per turn and
- * SQ_RUN_BUDGET per run, re-queueing a QP that has more, so one busy QP
+ * id (docs/hw-reference.md 5.5): the MMIO hook queues the QP once in a FIFO and
+ * asks for work. The work walks each queued QP's ring from the device's own
+ * fetch position while the header valid bit of quantum 0 equals the pass
+ * polarity (hw-reference 5.1/5.2), at most SQ_QP_BUDGET WQEs per QP per turn
+ * and SQ_RUN_BUDGET per run, re-queueing a QP that has more, so one busy QP
  * cannot starve the others.
  *
  * A WQE is 1..8 quanta: inline length or ADDFRAGCNT gives the count, and
@@ -21,7 +21,7 @@
  * (e810_dp_qp_fatal): AE, ERROR, flush CQEs.
  *
  * The QP doorbell shadow area gets the next quantum the device will fetch
- * (facts 5.1, read by rdma-core v37).
+ * (hw-reference 5.1, read by rdma-core v37).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -271,7 +271,7 @@ static uint16_t decode(E810Qp *qp, uint32_t qp_id, uint32_t idx,
     if (!is_transport_op(op)) {
         return 0;           /* local ops read their own qwords */
     }
-    /* READ with local invalidate is for kernel QPs only (facts 5.3). */
+    /* READ with local invalidate is for kernel QPs only (hw-reference 5.3). */
     if (op == E810_OP_RDMA_READ_LOC_INV &&
         !(qp->ctx[E810_QW(E810_QPC_FLAGS_OFF)] & E810_QPC_PRIVEN)) {
         return E810_AE_PRIV_OPERATION_DENIED;
@@ -547,7 +547,7 @@ static bool sq_turn(E810Core *core, E810Qp *qp, unsigned budget,
 
     *used = 0;
     if (qp->state == E810_QP_STATE_ERROR) {
-        /* Work posted to a QP in error is flushed (facts 5.6). */
+        /* Work posted to a QP in error is flushed (hw-reference 5.6). */
         if (qp->flush_sq) {
             e810_sq_flush(core, qp, E810_CQE_MAJ_FLUSH,
                           E810_FLUSH_GENERAL_ERR);

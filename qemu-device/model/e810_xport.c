@@ -442,7 +442,7 @@ void e810_xport_tx(E810Core *core, const E810Qp *qp, E810RocePkt *p,
     e810_stats_tx(core, -1, frame, len);   /* port traffic, no LAN VSI */
 }
 
-/* RC headers from the QP context (facts 4.1). */
+/* RC headers from the QP context (docs/hw-reference.md 4.1). */
 void e810_xport_rc_headers(E810Core *core, E810Qp *qp, E810RocePkt *p)
 {
     uint64_t cfg = e810_qpc(qp, E810_QPC_CFG_OFF);

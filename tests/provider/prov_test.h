@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Shared helpers of the provider ring-layer tests: a QP and a CQ on plain
- * host memory, and WQE/CQE words built from the facts' bit positions
- * (shared/facts/e810-facts.md section 5) with literal shifts, not with
+ * host memory, and WQE/CQE words built from the bit positions of
+ * docs/hw-reference.md chapter 5 with literal shifts, not with
  * the e810_uk.h masks under test.
  */
 #ifndef PROV_TEST_H
@@ -100,7 +100,7 @@ static inline void tcq_fini(struct tcq *t)
 	free(t->cq.ring.buf);
 }
 
-/* Writes a CQE the way the device would (facts 5.6). */
+/* Writes a CQE the way the device would (hw-reference 5.6). */
 static inline void put_cqe(uint8_t *ring, uint32_t idx, uint64_t qw0,
 			   void *ctx, uint64_t qw2, uint64_t hdr)
 {

@@ -2,7 +2,8 @@
 /*
  * CQ side of the ring layer: CQE decoding (SQ and RQ, extended part,
  * errors), polarity across wraps, the CQ head in the shadow area, GEN_2
- * flush synthesis, destroyed-QP entries, arming and resize (facts 5.6/5.7).
+ * flush synthesis, destroyed-QP entries, arming and resize
+ * (docs/hw-reference.md 5.6/5.7).
  */
 #include "prov_test.h"
 

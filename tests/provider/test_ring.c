@@ -2,7 +2,7 @@
 /*
  * SQ ring behaviour: NOP padding at 256-byte chunk boundaries, polarity
  * across wraps, ahead-clearing, the reserved slack, doorbell batching
- * over a post list and ibv_wr_abort roll-back (facts 5.1, 5.5).
+ * over a post list and ibv_wr_abort roll-back (docs/hw-reference.md 5.1, 5.5).
  */
 #include "prov_test.h"
 

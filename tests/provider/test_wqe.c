@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * SQ and RQ WQE encoding for every GEN_2 user opcode, compared qword by
- * qword with words built from the facts' bit layout (section 5.2-5.4).
+ * qword with words built from the bit layout of
+ * docs/hw-reference.md 5.2-5.4 (literal shifts).
  */
 #include "prov_test.h"
 

@@ -1,7 +1,8 @@
 /*
  * A minimal admin-queue driver for the host tests: rings and buffers in
- * the harness memory, programmed and used the way ice does (facts 2.2,
- * 2.6, 2.7), so the model is tested as a driver will drive it.
+ * the harness memory, programmed and used the way ice does
+ * (docs/hw-reference-lan.md 2.2, 2.6, 2.7), so the model is tested as a driver
+ * will drive it.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -1,7 +1,8 @@
 /*
  * Host tests: the verbs side of the RDMA data path, playing both the irdma
  * kernel driver (PD/CQ/QP/MR through CQP ops, AEQ) and the provider (SQ/RQ
- * WQEs in the GEN_2 "uk" format of facts section 5, doorbells, CQ polling).
+ * WQEs in the GEN_2 "uk" format of docs/hw-reference.md chapter 5, doorbells,
+ * CQ polling).
  *
  * Instance-agnostic: every object carries its DpDev, and a DpDev owns one
  * Harness + RdmaDriver pair, so a test can run two devices back to back.
@@ -169,8 +170,8 @@ uint32_t dp_mr_alloc(DpDev *dev, uint32_t pd, uint8_t key);
 /* Writes @n PBLEs (page PAs) and returns the first index. */
 uint32_t dp_pble_write(DpDev *dev, const uint64_t *vals, unsigned n);
 /*
- * A signaled, fenced FAST_REG_MR WQE (irdma_sc_mr_fast_register(), facts
- * 5.3): VA-based, 4 KiB pages, @lpbl list at PBLE @first_pble (or @pa).
+ * A signaled, fenced FAST_REG_MR WQE (irdma_sc_mr_fast_register(),
+ * hw-reference 5.3): VA-based, 4 KiB pages, @lpbl list at PBLE @first_pble (or @pa).
  */
 DpSend dp_fast_reg(uint32_t stag, uint64_t va, uint32_t first_pble,
                    uint64_t pa, uint64_t len, uint8_t rights, unsigned lpbl);

@@ -1,6 +1,6 @@
 /*
  * Host tests: the irdma driver's side of the RDMA control plane, written
- * from the formats in shared/facts/e810-facts.md sections 2-4. It posts CQP
+ * from the formats of docs/hw-reference.md chapters 2-4. It posts CQP
  * WQEs the way irdma_sc_* does (body, then header with the pass's valid
  * bit, then CQPDB), waits by CQPTAIL before the CCQ exists and by CCQ CQEs
  * after, and sizes the HMC the way the GEN_2 driver does.

@@ -1,10 +1,10 @@
 /*
  * Device model, data path: SQ processing. The test posts WQEs in the GEN_2
- * format (facts 5.2/5.3), rings the doorbell and plays the transport
- * through a tap: it checks what the queue layer decoded for every opcode,
- * inline data across quanta, NOP padding, polarity over many passes,
- * signalled/unsignalled CQE order, fences, back-pressure, fairness, and the
- * AE + flush CQE of malformed WQEs.
+ * format (docs/hw-reference.md 5.2/5.3), rings the doorbell and plays the
+ * transport through a tap: it checks what the queue layer decoded for every
+ * opcode, inline data across quanta, NOP padding, polarity over many passes,
+ * signalled/unsignalled CQE order, fences, back-pressure, fairness, and the AE
+ * + flush CQE of malformed WQEs.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -1,7 +1,7 @@
 /*
  * Device model: the RDMA control-plane bring-up and teardown, played the
- * way the GEN_2 irdma driver does it (facts 2.1), asserting what the
- * device writes to host memory and the interrupts it raises at each step.
+ * way the GEN_2 irdma driver does it (docs/hw-reference.md 2.1), asserting what
+ * the device writes to host memory and the interrupts it raises at each step.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -12,7 +12,10 @@
 
 #include "model_harness.h"
 
-/* Values the upstream drivers check after reset (facts 1.1, LAN 1.1). */
+/*
+ * Values the upstream drivers check after reset (docs/hw-reference.md 1.1,
+ * docs/hw-reference-lan.md 1.1).
+ */
 static void test_reset_values(void **state)
 {
     Harness *h = *state;

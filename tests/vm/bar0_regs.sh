@@ -8,7 +8,8 @@
 # (CCQPSTATUS done, CQPTAIL at the head the driver reports).
 . "$E810_LIB"
 
-# name -> documented value after reset (shared/facts: RDMA 1.1, LAN 1.1)
+# name -> documented value after reset (docs/hw-reference.md 1.1,
+# docs/hw-reference-lan.md 1.1)
 declare -A want=(
 	[GLPE_CPUSTATUS0]=0x00000080 [GLPE_CPUSTATUS1]=0x00000080
 	[GLPE_CPUSTATUS2]=0x00000080 [GLPCI_LBARCTRL]=0x00000020

@@ -86,7 +86,7 @@ for d in "${devs[@]}"; do
 		expect_eq "$ib HMC QP: debugfs = model" "$hq" "$(hmc_count "$aux" QP)"
 		expect_eq "$ib HMC PBLE: debugfs = model" "$(model_hmc_count "$d" PBLE)" "$(hmc_count "$aux" PBLE)"
 	fi
-	# GEN_2 limits (facts 2.7).
+	# GEN_2 limits (docs/hw-reference.md 2.7).
 	expect_eq "$ib max_qp_wr" 4063 "$(ibv_attr "$ib" max_qp_wr)"
 	expect_eq "$ib max_sge" 13 "$(ibv_attr "$ib" max_sge)"
 	expect_eq "$ib max_sge_rd" 13 "$(ibv_attr "$ib" max_sge_rd)"

@@ -226,9 +226,9 @@ for k in want_drv:
     for name, q in (("RC", rc), ("UD", ud)):
         if D + k not in q:
             print("FAIL: %s driver attribute %s missing" % (name, k))
-# The values the driver attributes must have (facts 5.1: WQE shift from
-# the SGE count (+1 on the SQ for immediate data) and the inline size;
-# depth = roundup_pow2((wr << shift) + reserved), at least 8 << shift).
+# The values the driver attributes must have (docs/hw-reference.md 5.1: WQE
+# shift from the SGE count (+1 on the SQ for immediate data) and the inline
+# size; depth = roundup_pow2((wr << shift) + reserved), at least 8 << shift).
 def shift(sge, inline):
     if sge <= 1 and inline <= 8:
         return 0

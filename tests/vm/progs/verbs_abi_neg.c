@@ -18,7 +18,7 @@
 
 #include "verbs_abi.h"
 
-/* GEN_2 limits the provider learns from the kernel (facts 2.7, 6.2). */
+/* GEN_2 limits the provider learns from the kernel (hw-reference 2.7, 6.2). */
 #define VA_MAX_INLINE 101
 #define VA_MAX_WQ_QUANTA 32768
 
@@ -84,7 +84,8 @@ static void va_neg_qp_sizes(struct va_neg *n)
 	/*
 	 * The boundary itself: max_qp_wr WQEs of the largest size (max_sge
 	 * SGEs, i.e. 8 quanta each, plus the 258 reserved quanta) fill the
-	 * 32768-quanta ring exactly (facts 2.7: (32768 - 258) / 8 = 4063).
+	 * 32768-quanta ring exactly (docs/hw-reference.md 2.7: (32768 - 258) /
+	 * 8 = 4063).
 	 */
 	va_qp_accepted(n, "QP at the limits (max_qp_wr, max_sge)", wr, wr,
 		       sge, sge, 0);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * irdma: address handles (FSIAV objects; shared/facts/e810-facts.md 2.5).
+ * irdma: address handles (FSIAV objects; docs/hw-reference.md 2.5).
  *
  * A RoCEv2 AH is written to the device with CREATE_ADDR_HANDLE: the source
  * GID's netdev MAC, the IP addresses of the source GID and of the

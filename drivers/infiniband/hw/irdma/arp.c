@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * irdma: the engine's ARP cache (MANAGE_ARP, facts 2.5).
+ * irdma: the engine's ARP cache (MANAGE_ARP, docs/hw-reference.md 2.5).
  *
  * RoCEv2 QP contexts and address handles name their destination MAC by an
  * index into this cache. Two kinds of entries share it:
@@ -9,7 +9,7 @@
  *    the hardware uses to recognize traffic to itself and for loopback);
  *  - remote: destinations of QPs and AHs, reference counted, removed when
  *    the last user goes.
- * Entry 0 is reserved (facts 2.1). Entries are written permanent: the
+ * Entry 0 is reserved (hw-reference 2.1). Entries are written permanent: the
  * driver, not the engine, decides when they go.
  *
  * Kernel AHs are created in atomic context (the IB CM and MAD layers hold

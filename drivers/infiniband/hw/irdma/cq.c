@@ -3,15 +3,16 @@
  * irdma: verbs CQs.
  *
  * A user CQ's ring and its 64-byte shadow area are user pages the provider
- * registered beforehand with reg_type CQ (mr.c keeps them as qbufs, facts
- * 6.4); a kernel CQ has a coherent ring and shadow area. Either way the
- * device learns the CQ through CREATE_CQ / MODIFY_CQ / DESTROY_CQ (facts
- * 2.5). The CQ context the device echoes in CEQEs and CQ AEs is the CQ id
- * (issue 5: never a pointer); the CEQ handler looks the CQ up in rf->cqs.
+ * registered beforehand with reg_type CQ (mr.c keeps them as qbufs,
+ * docs/hw-reference.md 6.4); a kernel CQ has a coherent ring and shadow
+ * area. Either way the device learns the CQ through CREATE_CQ /
+ * MODIFY_CQ / DESTROY_CQ (hw-reference 2.5). The CQ context the device echoes
+ * in CEQEs and CQ AEs is the CQ id (issue 5: never a pointer); the CEQ handler
+ * looks the CQ up in rf->cqs.
  *
  * Kernel rings hold twice the requested entries (plus one) because a CQE
  * with immediate data or UD source fields takes the next slot as well
- * (facts 5.6). CQE decoding is in uk.c.
+ * (hw-reference 5.6). CQE decoding is in uk.c.
  */
 
 #include <linux/bitfield.h>
@@ -491,7 +492,7 @@ static bool irdma_cq_flush_pending(struct irdma_cq *cq)
 }
 
 /**
- * irdma_req_notify_cq() - arm a kernel CQ (facts 5.7)
+ * irdma_req_notify_cq() - arm a kernel CQ (hw-reference 5.7)
  * @ibcq: the CQ
  * @flags: IB_CQ_SOLICITED or IB_CQ_NEXT_COMP, IB_CQ_REPORT_MISSED_EVENTS
  *

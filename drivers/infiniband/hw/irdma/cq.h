@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * irdma: verbs completion queues (facts 2.5 CQ ops, 5.6 CQEs, 5.7 arming).
+ * irdma: verbs completion queues (docs/hw-reference.md 2.5 CQ ops, 5.6
+ * CQEs, 5.7 arming).
  */
 #ifndef IRDMA_CQ_H
 #define IRDMA_CQ_H

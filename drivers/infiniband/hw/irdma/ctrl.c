@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * irdma: the control QP (CQP), its completion queue (CCQ) and the CQP
- * command layer (shared/facts/e810-facts.md sections 2.2-2.6).
+ * command layer (docs/hw-reference.md 2.2-2.6).
  *
  * A request is a 64-byte WQE: body first, then the header qword with the
  * opcode and the pass's valid bit, then the new SQ head to CQPDB. Each SQ
@@ -28,7 +28,7 @@
 
 #include "main.h"
 
-#define IRDMA_CQP_SQ_SIZE	2048	/* facts 2.7 */
+#define IRDMA_CQP_SQ_SIZE	2048	/* hw-reference 2.7 */
 #define IRDMA_CCQ_SIZE		2049
 #define IRDMA_CCQ_CTX		0	/* the CCQ is CQ 0: its CEQE ctx */
 #define IRDMA_CCQ_SHADOW_THRESH	16
@@ -692,7 +692,8 @@ int irdma_cqp_post_async(struct irdma_pci_f *rf, u8 op, u64 hdr,
  * irdma_ccq_create() - create the CCQ (CQ 0) and switch to CCQ completions
  * @rf: per-function state
  *
- * The CREATE_CQ of the CCQ completes into the new CCQ itself (facts 2.1).
+ * The CREATE_CQ of the CCQ completes into the new CCQ itself (hw-reference
+ * 2.1).
  *
  * Context: Process context, sleeps.
  * Return: 0 or a negative errno.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * irdma: the Host Memory Cache (shared/facts/e810-facts.md section 3).
+ * irdma: the Host Memory Cache (docs/hw-reference.md chapter 3).
  *
  * QUERY_FPM_VAL tells what the function may have; the driver sizes every
  * object for a resource profile (module parameter limits_sel), commits the
@@ -30,7 +30,7 @@
 #include "mr.h"
 #include "pble.h"
 
-/* QP count per profile, as Intel's rsrc_limits_table (facts 3.3). */
+/* QP count per profile, as Intel's rsrc_limits_table (hw-reference 3.3). */
 static const u32 irdma_qp_limits[] = {
 	128, 1024, 2048, 4096, 16384, 65536, 131072, 262144,
 };
@@ -40,7 +40,7 @@ module_param(limits_sel, uint, 0444);
 MODULE_PARM_DESC(limits_sel,
 		 "Resource profile 0-7: QPs 128, 1K, 2K, 4K, 16K, 64K, 128K, 256K (capped by the device; default 0)");
 
-#define IRDMA_MAX_HW_IRD	127	/* facts 2.7 */
+#define IRDMA_MAX_HW_IRD	127	/* hw-reference 2.7 */
 #define IRDMA_FPM_MAX_LOOPS	2000
 #define IRDMA_SD_ENTRIES_INLINE	E810_CQPSQ_UPESD_INLINE_ENTRIES
 
@@ -135,7 +135,7 @@ static int irdma_hmc_query(struct irdma_pci_f *rf)
 	return 0;
 }
 
-/* SDs the counts need (the driver's estimate, facts 3.3). */
+/* SDs the counts need (the driver's estimate, hw-reference 3.3). */
 static u32 irdma_hmc_est_sds(struct irdma_hmc *hmc)
 {
 	u64 size = 0;
@@ -152,7 +152,7 @@ static u32 irdma_hmc_q1_cnt(u32 qp)
 	return roundup_pow_of_two(IRDMA_MAX_HW_IRD * 2 * qp + 512);
 }
 
-/* Sizes every object for qp_wanted QPs (GEN_2 cfg_fpm_val, facts 3.3). */
+/* Sizes every object for qp_wanted QPs (cfg_fpm_val, hw-reference 3.3). */
 static int irdma_hmc_size(struct irdma_pci_f *rf)
 {
 	struct irdma_hmc *hmc = &rf->hmc;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * irdma: checks that the GEN_2 protocol engine is usable before any
- * control structure is built (shared/facts/e810-facts.md sections 1, 2.1).
+ * control structure is built (docs/hw-reference.md chapter 1, 2.1).
  */
 
 #include <linux/bitfield.h>

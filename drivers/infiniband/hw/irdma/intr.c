@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * irdma: CEQ 0 and the AEQ on the parent's RDMA MSI-X vectors
- * (shared/facts/e810-facts.md sections 4.2-4.5).
+ * (docs/hw-reference.md 4.2-4.5).
  *
  * Vector entry 0 of the parent's list serves the AEQ; with more entries
  * than online CPUs CEQ 0 gets entry 1, otherwise it shares entry 0. The
@@ -134,7 +134,7 @@ static const struct irdma_ae_desc irdma_ae_descs[] = {
  * irdma_ae_name() - readable text of an AE code
  * @code: the AE code of an AEQE
  *
- * Return: the text, or "unknown AE" for a code the facts do not list.
+ * Return: the text, or "unknown AE" for a code E810_AE_* does not name.
  */
 const char *irdma_ae_name(u16 code)
 {

@@ -106,7 +106,7 @@ struct irdma_hmc {
 	struct mutex mcg_lock;	/* mcgs */
 };
 
-/* How CQP completions are detected (facts 2.3, 2.6). */
+/* How CQP completions are detected (docs/hw-reference.md 2.3, 2.6). */
 enum irdma_cqp_mode {
 	IRDMA_CQP_POLL_TAIL,	/* no CCQ: CQPTAIL moves */
 	IRDMA_CQP_POLL_CCQ,	/* CCQ, no interrupts: poll its CQEs */

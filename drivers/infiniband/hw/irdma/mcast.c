@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * irdma: multicast groups for UD QPs (FSIMC objects; shared/facts/
- * e810-facts.md 2.5).
+ * irdma: multicast groups for UD QPs (FSIMC objects;
+ * docs/hw-reference.md 2.5).
  *
  * One device group per multicast GID, holding up to E810_MG_MAX_QPS QPs.
  * The group's QP list lives in a 4 KiB DMA "MG context" buffer that the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * irdma: memory regions (shared/facts/e810-facts.md sections 2.5, 3.6, 6.4).
+ * irdma: memory regions (docs/hw-reference.md 2.5, 3.6, 6.4).
  *
  * A user MR pins its pages (ib_umem), takes the largest page size the
  * layout allows (4 KiB, 2 MiB, 1 GiB), describes the pages with no PBL (one
@@ -31,7 +31,7 @@
 #include "quarantine.h"
 
 #define IRDMA_MR_PGSZ_BITMAP	(SZ_4K | SZ_2M | SZ_1G)
-#define IRDMA_MR_MAX_SIZE	0x200000000000ULL	/* facts 2.7 */
+#define IRDMA_MR_MAX_SIZE	0x200000000000ULL	/* hw-reference 2.7 */
 
 /* Pins user memory: ib_umem_get_va() in newer kernels, ib_umem_get() before. */
 static struct ib_umem *irdma_umem_get(struct ib_device *ibdev, u64 start,
@@ -74,7 +74,7 @@ static int irdma_mr_check_access(struct ib_device *ibdev, int access)
 	return 0;
 }
 
-/* ARIGHTS from IB access flags (facts 2.5: remote rights imply local). */
+/* ARIGHTS from IB access flags (hw-reference 2.5: remote implies local). */
 static u64 irdma_mr_rights(int access)
 {
 	u64 r = E810_ACCESS_LOCAL_READ;
@@ -149,7 +149,7 @@ static u64 irdma_mr_pbl_fields(const struct irdma_mr *mr, u64 *q)
 
 /**
  * irdma_mr_reg_wqe() - the REG_MR WQE body and header bits of an MR
- * @mr: the MR (a VA-based, non-shared MR under mr->stag, facts 2.5)
+ * @mr: the MR (a VA-based, non-shared MR under mr->stag, hw-reference 2.5)
  * @pd_id: its PD
  * @q: the 8 qwords, zeroed by the caller
  *
@@ -744,7 +744,7 @@ static struct ib_mr *irdma_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
 	mr->pble = mr->palloc.idx;
 	/*
 	 * FAST_REGISTER names the host page holding the list, or its root
-	 * (facts 5.3).
+	 * (hw-reference 5.3).
 	 */
 	mr->pa = irdma_pble_dma(rf, mr->pble);
 	err = irdma_mr_bind_stag(rf, mr, to_irdma_pd(ibpd)->pd_id);

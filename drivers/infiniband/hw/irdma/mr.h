@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * irdma: memory regions, the user queue buffers the provider registers
- * with reg_type QP/CQ (facts 6.4), and address handles.
+ * with reg_type QP/CQ (docs/hw-reference.md 6.4), and address handles.
  */
 #ifndef IRDMA_MR_H
 #define IRDMA_MR_H

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * irdma: the PBLE pool (shared/facts/e810-facts.md section 3.6).
+ * irdma: the PBLE pool (docs/hw-reference.md 3.6).
  *
  * PBLEs are the 8-byte entries of the HMC PBLE object: PBLE i lives at FPM
  * address PBLE base + 8 * i, and the driver writes them into the host pages
@@ -197,7 +197,7 @@ static int irdma_pble_get_l2(struct irdma_pci_f *rf,
 		if (idx < 0)
 			goto err_unrun;
 		a->leaf[k] = idx;
-		/* A root entry holds the leaf's PBLE index (facts 3.6). */
+		/* A root entry: the leaf's PBLE index (hw-reference 3.6). */
 		irdma_pble_write(rf, a->idx + k, idx);
 	}
 	a->nleaves = nleaves;

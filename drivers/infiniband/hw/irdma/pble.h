@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * irdma: the PBLE pool (page-buffer-list entries in the HMC PBLE object,
- * facts 3.6).
+ * docs/hw-reference.md 3.6).
  */
 #ifndef IRDMA_PBLE_H
 #define IRDMA_PBLE_H

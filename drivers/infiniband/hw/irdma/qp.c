@@ -3,12 +3,12 @@
  * irdma: verbs QPs, RoCEv2 RC and UD.
  *
  * A user QP's SQ, RQ and doorbell shadow area sit in one buffer the
- * provider registered with reg_type QP (facts 6.4); a kernel QP has one
- * coherent buffer laid out the same way. The device learns the QP through
- * CREATE_QP / MODIFY_QP / DESTROY_QP with the host context of qp_ctx.c,
- * rebuilt from the attributes before each of them.
+ * provider registered with reg_type QP (docs/hw-reference.md 6.4); a
+ * kernel QP has one coherent buffer laid out the same way. The device learns
+ * the QP through CREATE_QP / MODIFY_QP / DESTROY_QP with the host context of
+ * qp_ctx.c, rebuilt from the attributes before each of them.
  *
- * IB states map to device states (facts 2.5): RESET and INIT = IDLE,
+ * IB states map to device states (hw-reference 2.5): RESET and INIT = IDLE,
  * RTR = RTR, RTS and SQE = RTS, SQD = SQD (CLOSING), ERR = ERROR followed
  * by FLUSH_WQES. The device does not generate flush CQEs for WQEs it never
  * fetched, so kernel QPs complete those in software (uk.c, poll_cq); the
@@ -47,7 +47,7 @@
 #define IRDMA_QP_CTX_ALLOC	512	/* context, 256-byte aligned */
 #define IRDMA_PSN_MASK		0xFFFFFF
 
-/* create_qp response qp_caps (facts 6.2). */
+/* create_qp response qp_caps (hw-reference 6.2). */
 #define IRDMA_QP_CAP_WRITE_WITH_IMM	BIT(0)
 #define IRDMA_QP_CAP_SEND_WITH_IMM	BIT(1)
 #define IRDMA_QP_CAP_ROCE		BIT(2)
@@ -80,7 +80,7 @@ const char *irdma_qp_hw_state_name(u8 s)
 /* ---- sizes -------------------------------------------------------------- */
 
 /*
- * SQ/RQ geometry from the requested capabilities (facts 5.1). With raw
+ * SQ/RQ geometry from the requested capabilities (hw-reference 5.1). With raw
  * attributes (every current provider and kernel consumers) @cap holds the
  * consumer's values; older providers pass SQ/RQ sizes in WQEs of the shift.
  */
@@ -641,7 +641,7 @@ static int irdma_qp_check_attr(struct irdma_qp *qp, struct ib_qp_attr *attr,
 	return 0;
 }
 
-/* IP words of a GID in host order, word 0 most significant (facts 2.5). */
+/* IP words of a GID, host order, word 0 most significant (hw-reference 2.5). */
 static void irdma_gid_words(const union ib_gid *gid, bool ipv4, u32 *w)
 {
 	union {
@@ -870,7 +870,7 @@ int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	if (new_av)
 		qp->av = av;
 	if (new == IB_QPS_ERR && cur == IB_QPS_ERR) {
-		/* The provider asks for another flush (facts 6.3). */
+		/* The provider asks for another flush (hw-reference 6.3). */
 		err = 0;
 		if (req.sq_flush || req.rq_flush)
 			err = irdma_qp_flush(qp, req.sq_flush, req.rq_flush);

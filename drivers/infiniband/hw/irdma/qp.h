@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * irdma: verbs QPs (RoCEv2 RC and UD): state machine, the 256-byte host
- * context (facts 4.1) and the kernel rings (facts 5).
+ * context (docs/hw-reference.md 4.1) and the kernel rings (chapter 5).
  */
 #ifndef IRDMA_QP_H
 #define IRDMA_QP_H
@@ -19,7 +19,7 @@
 
 struct irdma_qbuf;
 
-/* GEN_2 QP limits (facts 2.7, 6.2), advertised and enforced. */
+/* GEN_2 QP limits (hw-reference 2.7, 6.2), advertised and enforced. */
 #define IRDMA_MAX_QP_WR		4063
 #define IRDMA_MAX_SGE		E810_MAX_FRAGS
 #define IRDMA_MAX_INLINE	E810_MAX_INLINE

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * irdma: the 256-byte RoCEv2 QP host context (facts 4.1).
+ * irdma: the 256-byte RoCEv2 QP host context (docs/hw-reference.md 4.1).
  *
  * The whole context is rebuilt from the QP's software state before every
  * CREATE_QP and MODIFY_QP, the way the device expects it (it reloads the
- * context at the same PA each time). Fields the facts do not list stay 0.
+ * context at the same PA each time). Fields irdma_sc_qp_setctx_roce()
+ * leaves alone stay 0.
  */
 
 #include <linux/bitfield.h>
@@ -52,7 +53,7 @@ static u32 irdma_ird_code(u32 ird)
 	return 0;
 }
 
-/* IP words are host-order u32s, word 0 most significant (facts 2.5). */
+/* IP words are host-order u32s, word 0 most significant (hw-reference 2.5). */
 static u64 irdma_ip_pair(const u32 *w)
 {
 	return FIELD_PREP(E810_QPC_IP_HI, w[0]) | FIELD_PREP(E810_QPC_IP_LO, w[1]);

@@ -5,13 +5,13 @@
  * Before the parent rebuilds its transmit scheduler it sends
  * BEFORE_TC_CHANGE: every QP that may transmit is suspended with
  * SUSPEND_QP (0x29) and we wait, bounded, for the AE 0x0900 "QP suspend
- * complete" of each one (facts 2.2 and 4.4). The CQP completion and the AE
- * arrive in either order, so the count of outstanding suspends is raised
- * before each request and lowered by the AE. After AFTER_TC_CHANGE the
- * QoS is read again, every QP moves to the qset of its priority's new
- * traffic class (ws.c) and each suspended QP gets RESUME_QP (0x2A) with
- * that qset's QS handle; doorbells rung in between are served then (the
- * device remembered them).
+ * complete" of each one (docs/hw-reference.md 2.5 and 4.4). The CQP completion
+ * and the AE arrive in either order, so the count of outstanding suspends is
+ * raised before each request and lowered by the AE. After AFTER_TC_CHANGE the
+ * QoS is read again, every QP moves to the qset of its priority's new traffic
+ * class (ws.c) and each suspended QP gets RESUME_QP (0x2A) with that qset's QS
+ * handle; doorbells rung in between are served then (the device remembered
+ * them).
  */
 
 #include <linux/bitmap.h>

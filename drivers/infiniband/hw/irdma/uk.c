@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * irdma: kernel SQ/RQ WQE encoding and CQE decoding (facts 5.1-5.6).
+ * irdma: kernel SQ/RQ WQE encoding and CQE decoding (docs/hw-reference.md
+ * 5.1-5.6).
  *
  * The rings are arrays of 32-byte quanta. A WQE's every quantum ends with
  * a qword whose bit 63 is the pass polarity (the header qword for quantum
@@ -190,7 +191,7 @@ static u8 irdma_access_rights(int access)
 	return r;
 }
 
-/* One fast-register WQE (one quantum, facts 5.3). */
+/* One fast-register WQE (one quantum, hw-reference 5.3). */
 static int irdma_post_reg_mr(struct irdma_qp *qp, const struct ib_reg_wr *rw,
 			     u64 *hdr, void **wqe_out, u32 *idx, bool *pol)
 {

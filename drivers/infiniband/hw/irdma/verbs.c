@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * irdma: the RoCEv2 ib_device. Attributes come from the committed HMC and
- * the GEN_2 limits (shared/facts/e810-facts.md section 2.7); atomics, SRQ,
+ * the GEN_2 limits (docs/hw-reference.md 2.7); atomics, SRQ,
  * memory windows, XRC and UC are not advertised. The port follows the
  * netdev (ib_device_set_netdev(): ib_core's RoCE GID management fills the
  * GID table from its addresses).
@@ -29,7 +29,7 @@
 #include "mr.h"
 #include "qp.h"
 
-/* GEN_2 limits (facts 2.7); the QP ones are in qp.h. */
+/* GEN_2 limits (hw-reference 2.7); the QP ones are in qp.h. */
 #define IRDMA_MAX_MR_SIZE	0x200000000000ULL
 #define IRDMA_MAX_PDS		262144
 #define IRDMA_MAX_MSG_SIZE	0x7FFFFFFF
@@ -37,7 +37,7 @@
 #define IRDMA_PKEY_TBL_LEN	1
 #define IRDMA_DEFAULT_PKEY	0xFFFF
 
-/* Values the E810 kernel driver reports to the provider (facts 6.2). */
+/* Values the E810 kernel driver reports to the provider (hw-reference 6.2). */
 #define IRDMA_FEATURE_RTS_AE	BIT_ULL(0)
 #define IRDMA_FEATURE_CQ_RESIZE	BIT_ULL(1)
 #define IRDMA_HW_REV_GEN_2	2
@@ -184,7 +184,7 @@ static void irdma_get_dev_fw_str(struct ib_device *ibdev, char *str)
 
 /*
  * A user context: the ABI handshake and the doorbell page mmap key
- * (facts 6.1-6.3). The objects the provider then asks for are issue 6.
+ * (hw-reference 6.1-6.3). The objects the provider then asks for are issue 6.
  */
 static int irdma_alloc_ucontext(struct ib_ucontext *uctx,
 				struct ib_udata *udata)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* ice_lite: the PF admin queue engine, brought up and driven the way ice
- * does it (shared/facts/e810-lan-facts.md sections 2.2, 2.6 and 2.7).
+ * does it (docs/hw-reference-lan.md 2.2, 2.6 and 2.7).
  *
  * Commands go on the ATQ and complete when the firmware moves ATQH past
  * them; events arrive on the ARQ into pre-posted 4 KiB buffers and are
@@ -181,7 +181,7 @@ static void ice_lite_aq_disable_ring(struct ice_lite_pf *pf,
  * @pf: the PF, after a PF reset
  *
  * Allocates both rings, pre-posts every ARQ buffer and programs the
- * registers (facts 2.2). Commands can be sent when this returns 0.
+ * registers (hw-reference-lan 2.2). Commands can be sent when this returns 0.
  *
  * Context: Process context.
  * Return: 0, -ENOMEM or -EIO.
@@ -384,7 +384,7 @@ static int ice_lite_aq_wait(struct ice_lite_pf *pf)
  * @buf_size: size of @buf, at most 4096
  *
  * Posts @desc (and @buf through the slot's DMA buffer), rings ATQT and
- * polls ATQH (facts 2.6). The firmware's return code is left in
+ * polls ATQH (hw-reference-lan 2.6). The firmware's return code is left in
  * @desc->retval for the caller.
  *
  * Context: Process context, sleeps; takes the ATQ lock.
@@ -513,8 +513,8 @@ static void ice_lite_aq_handle_event(struct ice_lite_pf *pf, u16 opcode,
  * ice_lite_aq_clean_arq() - handle the events the firmware has posted
  * @pf: the PF
  *
- * Follows ice (facts 2.7): ntu = ARQH; each slot up to it is handled,
- * re-posted and given back with ARQT = slot.
+ * Follows ice (hw-reference-lan 2.7): ntu = ARQH; each slot up to it is
+ * handled, re-posted and given back with ARQT = slot.
  *
  * Context: Holds the ARQ lock.
  * Return: true if events may be left (the per-pass limit was hit).

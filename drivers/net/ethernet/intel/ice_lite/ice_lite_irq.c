@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* ice_lite: MSI-X vectors and the misc vector. Vector 0 is the misc/OICR
  * (admin queue) vector, vector 1 the LAN vector, the rest belong to the
- * RDMA driver (facts 5.3, 5.4).
+ * RDMA driver (docs/hw-reference-lan.md 5.3, 5.4).
  */
 
 #include <linux/bitfield.h>
@@ -15,7 +15,7 @@
 
 #include "ice_lite.h"
 
-/* OICR causes ice enables (facts 5.2), and those meant for RDMA. */
+/* OICR causes ice enables (hw-reference-lan 5.2), and those meant for RDMA. */
 #define ICE_LITE_OICR_RDMA_CRIT		(E810_PFINT_OICR_HMC_ERR | \
 					 E810_PFINT_OICR_PE_PUSH | \
 					 E810_PFINT_OICR_PE_CRITERR)
@@ -186,9 +186,9 @@ void ice_lite_crit_work(struct work_struct *work)
  * ice_lite_misc_enable() - route the OICR and admin queue causes
  * @pf: the PF, with the misc handler requested
  *
- * As ice programs it (facts 5.3): enables the OICR causes after clearing
- * any stale ones, points OICR and FW (admin queue) causes at vector 0 and
- * arms the vector. Also run after a PF reset.
+ * As ice programs it (hw-reference-lan 5.3): enables the OICR causes after
+ * clearing any stale ones, points OICR and FW (admin queue) causes at vector 0
+ * and arms the vector. Also run after a PF reset.
  */
 void ice_lite_misc_enable(struct ice_lite_pf *pf)
 {

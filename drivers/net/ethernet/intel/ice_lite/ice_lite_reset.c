@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* ice_lite: PF reset, done the way the ice driver does it at probe
- * (shared/facts/e810-lan-facts.md section 1.2), and the reset-and-rebuild
+ * (docs/hw-reference-lan.md 1.2), and the reset-and-rebuild
  * the RDMA driver can ask for.
  */
 

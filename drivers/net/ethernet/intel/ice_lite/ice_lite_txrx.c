@@ -2,9 +2,10 @@
 /* ice_lite: the LAN queue pair (PF queue 0) and its NAPI context.
  *
  * Tx: one 16-byte data descriptor per (linear) packet with EOP|RS; the
- * device writes DTYPE DESC_DONE back into it (facts 3.12, 4.3, 4.4).
- * Rx: 32-byte descriptors, flex NIC write-back (RXDID 2), one buffer big
- * enough for a whole frame at the current MTU (facts 4.1, 4.2, 4.6).
+ * device writes DTYPE DESC_DONE back into it (docs/hw-reference-lan.md 3.12,
+ * 4.3, 4.4). Rx: 32-byte descriptors, flex NIC write-back (RXDID 2), one buffer
+ * big enough for a whole frame at the current MTU (hw-reference-lan 4.1, 4.2,
+ * 4.6).
  */
 
 #include <linux/bitfield.h>
@@ -191,8 +192,8 @@ static int ice_lite_alloc_rings(struct ice_lite_pf *pf)
  * ice_lite_tx_start() - add Tx queue 0 to the device
  * @pf: the PF, with the ring allocated
  *
- * Builds the Tx queue context (facts 3.12), adds the queue with 0x0C30
- * and routes its cause to the LAN vector with ITR 1.
+ * Builds the Tx queue context (hw-reference-lan 3.12), adds the queue with
+ * 0x0C30 and routes its cause to the LAN vector with ITR 1.
  *
  * Context: Process context.
  * Return: 0 or a negative errno.
