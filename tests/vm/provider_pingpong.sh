@@ -15,6 +15,10 @@
 # RoCEv2 traffic really crosses the hub. Each run must exit 0 on both
 # sides and report size * iters * 2 bytes moved.
 #
+# With our irdma also its hardware counters (`rdma statistic show`,
+# hw_counters_check in guest-lib.sh; stock_irdma does the same for the
+# stock irdma).
+#
 # Skips (77) when a provider cannot create its queues yet because the
 # kernel answers EOPNOTSUPP (CQ/QP create or modify not implemented).
 . "$E810_LIB"
@@ -28,6 +32,7 @@ UD_SIZES="1 256 1000"
 SKIPS=""
 
 rdma_two_ports || finish
+[ "${E810_RDMA_DRIVER:-ours}" = stock ] || hw_counters_check
 
 # Creates a PD, a CQ and RC and UD QPs on $ib0 with the current provider
 # and moves the QPs to INIT; prints "ok" or the failing step and errno.

@@ -35,45 +35,7 @@ export RDMAV_DRIVERS=irdma	# the stock provider
 
 # ---- counters ------------------------------------------------------------
 
-# counter IBDEV NAME: one hardware counter of port 1.
-counter() {
-	rdma statistic show link "$1/1" | tr ' ' '\n' |
-		awk -v k="$2" 'f { print; exit } $0 == k { f = 1 }'
-}
-snap() {	# snap TAG: counters of both ports and both models into C_<TAG>_*
-	local i ib id st
-	for i in 0 1; do
-		ib=ib$i id=e810-$i
-		st=$(e810_xport_stats "$id")
-		eval "C_$1_out$i=$(counter "${!ib}" ip4OutPkts)"
-		eval "C_$1_in$i=$(counter "${!ib}" ip4InPkts)"
-		eval "C_$1_snd$i=$(counter "${!ib}" iwOutRdmaSends)"
-		eval "C_$1_rsnd$i=$(counter "${!ib}" iwInRdmaSends)"
-		eval "C_$1_mtx$i=$(xport_stat "$st" tx_packets)"
-		eval "C_$1_mrx$i=$(xport_stat "$st" rx_packets)"
-	done
-}
-delta() { echo $(( $(eval echo "\$C_b_$1") - $(eval echo "\$C_a_$1") )); }
-
-[ -n "$(counter "$ib0" ip4OutPkts)" ] && ok "$ib0 has hardware counters" ||
-	fail "$ib0: no ip4OutPkts in rdma statistic show: $(rdma statistic show link "$ib0/1" 2>&1 | head -c 300)"
-snap a
-rc_pingpong 4096 100 && ok "pingpong 4 KiB x 100 with payload checks" ||
-	fail "pingpong 4 KiB x 100: $(tail -n 2 /tmp/pp-client.log) / $(tail -n 2 /tmp/pp-server.log)"
-snap b
-for i in 0 1; do
-	ib=ib$i
-	d_out=$(delta out$i) d_mtx=$(delta mtx$i)
-	[ "$d_out" -gt 100 ] && [ "$d_out" = "$d_mtx" ] &&
-		ok "${!ib} ip4OutPkts +$d_out = model tx_packets +$d_mtx" ||
-		fail "${!ib} ip4OutPkts +$d_out, model tx_packets +$d_mtx"
-	d_in=$(delta in$i) d_mrx=$(delta mrx$i)
-	[ "$d_in" -gt 100 ] && [ "$d_in" = "$d_mrx" ] &&
-		ok "${!ib} ip4InPkts +$d_in = model rx_packets +$d_mrx" ||
-		fail "${!ib} ip4InPkts +$d_in, model rx_packets +$d_mrx"
-	expect_eq "${!ib} iwOutRdmaSends (100 SENDs)" 100 "$(delta snd$i)"
-	expect_eq "${!ib} iwInRdmaSends (100 SENDs)" 100 "$(delta rsnd$i)"
-done
+hw_counters_check
 
 # ---- module cycles -------------------------------------------------------
 

@@ -379,6 +379,61 @@ xport_stat() {
 	tr ' ' '\n' <<<"$1" | sed -n "s/^$2=\([0-9]*\)\$/\1/p"
 }
 
+# hw_counter IBDEV NAME: one hardware counter of port 1 (rdma statistic).
+hw_counter() {
+	rdma statistic show link "$1/1" | tr ' ' '\n' |
+		awk -v k="$2" 'f { print; exit } $0 == k { f = 1 }'
+}
+
+# hw_counters_snap TAG: counters of both ports and both models into
+# HC_<TAG>_*.
+hw_counters_snap() {
+	local i ib st
+	for i in 0 1; do
+		ib=ib$i
+		st=$(e810_xport_stats "e810-$i")
+		eval "HC_$1_out$i=$(hw_counter "${!ib}" ip4OutPkts)"
+		eval "HC_$1_in$i=$(hw_counter "${!ib}" ip4InPkts)"
+		eval "HC_$1_oct$i=$(hw_counter "${!ib}" ip4OutOctets)"
+		eval "HC_$1_snd$i=$(hw_counter "${!ib}" iwOutRdmaSends)"
+		eval "HC_$1_rsnd$i=$(hw_counter "${!ib}" iwInRdmaSends)"
+		eval "HC_$1_mtx$i=$(xport_stat "$st" tx_packets)"
+		eval "HC_$1_mrx$i=$(xport_stat "$st" rx_packets)"
+	done
+}
+
+# hw_counters_check: `rdma statistic show` (GATHER_STATS) of both ports
+# moves with an RC pingpong of 100 x 4 KiB and agrees with the model's
+# own transport counters (QMP x-xport-stats): IPv4 packets sent and
+# received per port, at least the payload in IPv4 octets, and exactly the
+# SEND messages the test made. Needs rdma_two_ports.
+hw_counters_check() {
+	local i ib d_out d_mtx d_in d_mrx
+	hc_delta() { echo $(( $(eval echo "\$HC_b_$1") - $(eval echo "\$HC_a_$1") )); }
+	[ -n "$(hw_counter "$ib0" ip4OutPkts)" ] && ok "$ib0 has hardware counters" ||
+		fail "$ib0: no ip4OutPkts in rdma statistic show: $(rdma statistic show link "$ib0/1" 2>&1 | head -c 300)"
+	hw_counters_snap a
+	rc_pingpong 4096 100 && ok "pingpong 4 KiB x 100 with payload checks" ||
+		fail "pingpong 4 KiB x 100: $(tail -n 2 /tmp/pp-client.log) / $(tail -n 2 /tmp/pp-server.log)"
+	hw_counters_snap b
+	for i in 0 1; do
+		ib=ib$i
+		d_out=$(hc_delta out$i) d_mtx=$(hc_delta mtx$i)
+		[ "$d_out" -gt 100 ] && [ "$d_out" = "$d_mtx" ] &&
+			ok "${!ib} ip4OutPkts +$d_out = model tx_packets +$d_mtx" ||
+			fail "${!ib} ip4OutPkts +$d_out, model tx_packets +$d_mtx"
+		d_in=$(hc_delta in$i) d_mrx=$(hc_delta mrx$i)
+		[ "$d_in" -gt 100 ] && [ "$d_in" = "$d_mrx" ] &&
+			ok "${!ib} ip4InPkts +$d_in = model rx_packets +$d_mrx" ||
+			fail "${!ib} ip4InPkts +$d_in, model rx_packets +$d_mrx"
+		[ "$(hc_delta oct$i)" -ge $((100 * 4096)) ] &&
+			ok "${!ib} ip4OutOctets +$(hc_delta oct$i) (>= 100 x 4 KiB)" ||
+			fail "${!ib} ip4OutOctets +$(hc_delta oct$i), less than 100 x 4 KiB"
+		expect_eq "${!ib} iwOutRdmaSends (100 SENDs)" 100 "$(hc_delta snd$i)"
+		expect_eq "${!ib} iwInRdmaSends (100 SENDs)" 100 "$(hc_delta rsnd$i)"
+	done
+}
+
 # ---- tool output ----------------------------------------------------------
 
 # bad_lines FILE...: the lines of an ibverbs-utils or perftest output that
