@@ -17,7 +17,8 @@
 #
 # With our irdma also its hardware counters (`rdma statistic show`,
 # hw_counters_check in guest-lib.sh; stock_irdma does the same for the
-# stock irdma).
+# stock irdma) and an MR over a dma-buf from /dev/udmabuf used by RDMA
+# WRITE and READ (progs/dmabuf_mr.c).
 #
 # Skips (77) when a provider cannot create its queues yet because the
 # kernel answers EOPNOTSUPP (CQ/QP create or modify not implemented).
@@ -32,7 +33,16 @@ UD_SIZES="1 256 1000"
 SKIPS=""
 
 rdma_two_ports || finish
-[ "${E810_RDMA_DRIVER:-ours}" = stock ] || hw_counters_check
+if [ "${E810_RDMA_DRIVER:-ours}" != stock ]; then
+	hw_counters_check
+	# An MR over a udmabuf dma-buf (reg_user_mr_dmabuf), our provider.
+	if (E810_PROVIDER=ours provider_env &&
+	    /mnt/host/progs/dmabuf_mr "$ib0" 192.168.81.1 >/tmp/dmabuf.log 2>&1); then
+		ok "dma-buf MR: $(grep -c '^ok' /tmp/dmabuf.log) checks passed (dmabuf_mr)"
+	else
+		fail "dma-buf MR: $(grep -v '^ok' /tmp/dmabuf.log | head -n 5)"
+	fi
+fi
 
 # Creates a PD, a CQ and RC and UD QPs on $ib0 with the current provider
 # and moves the QPs to INIT; prints "ok" or the failing step and errno.
