@@ -169,6 +169,14 @@ int e810p_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
 int e810p_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
 		       uint16_t lid);
 
+/* verbs_mw.c */
+struct ibv_mw *e810p_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type);
+int e810p_dealloc_mw(struct ibv_mw *mw);
+int e810p_bind_mw(struct ibv_qp *qp, struct ibv_mw *mw,
+		  struct ibv_mw_bind *bind);
+int e810p_bind_wr_to_uk(bool ud, const struct ibv_send_wr *wr,
+			struct e810u_swr *s);
+
 /* verbs_qpx.c */
 void e810p_qpx_init(struct e810p_qp *qp, uint64_t send_ops);
 #define E810P_QPX_SEND_OPS \

@@ -59,6 +59,12 @@ struct e810u_swr {
 	uint32_t ah_id;		/* UD */
 	uint32_t dest_qpn;	/* UD */
 	uint32_t qkey;		/* UD */
+	/* BIND_MW: window VA (0 zero-based) in remote_addr, its STag in rkey */
+	uint32_t bind_mr_stag;	/* parent MR */
+	uint64_t bind_len;
+	uint8_t bind_rights;	/* E810_ACCESS_REMOTE_READ/_WRITE */
+	bool bind_type1;
+	bool bind_zero_based;
 };
 
 /* Per-SQ-quantum bookkeeping: what completes when a CQE names it. */

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "hw/e810_cqp.h"
 #include "uk.h"
 
 static uint32_t pow2_roundup(uint64_t v)
@@ -237,6 +238,7 @@ static int check_wr(const struct e810u_qp *qp, const struct e810u_swr *wr,
 	case E810_OP_SEND_SOL_INV:
 	case E810_OP_RDMA_READ:
 	case E810_OP_LOCAL_INV:
+	case E810_OP_BIND_MW:
 		break;
 	default:
 		return EINVAL;
@@ -245,7 +247,7 @@ static int check_wr(const struct e810u_qp *qp, const struct e810u_swr *wr,
 		return EINVAL;
 	if (op_is_send(wr->op) == false && qp->ud)
 		return EINVAL;	/* UD has sends only */
-	if (wr->op == E810_OP_LOCAL_INV) {
+	if (wr->op == E810_OP_LOCAL_INV || wr->op == E810_OP_BIND_MW) {
 		*quanta = 1;
 		*bytes = 0;
 		return 0;
@@ -309,7 +311,24 @@ int e810u_post_send(struct e810u_qp *qp, const struct e810u_swr *wr)
 		hdr |= FIELD_PREP(E810_WQE_AHID, wr->ah_id);
 	}
 
-	if (wr->op == E810_OP_LOCAL_INV) {
+	if (wr->op == E810_OP_BIND_MW) {
+		/*
+		 * One quantum (irdma_uk_mw_bind()): window VA, parent and
+		 * window STags, length; rights and addressing in the header.
+		 */
+		e810u_put64(wqe, E810_WQE_FRAG0_ADDR_OFF,
+			    wr->bind_zero_based ? 0 : wr->remote_addr);
+		e810u_put64(wqe, E810_WQE_FRAG0_DESC_OFF,
+			    FIELD_PREP(E810_WQE_BIND_PARENT_STAG,
+				       wr->bind_mr_stag) |
+			    FIELD_PREP(E810_WQE_BIND_MW_STAG, wr->rkey));
+		opq = FIELD_PREP(E810_WQE_BIND_LEN, wr->bind_len);
+		hdr |= FIELD_PREP(E810_WQE_STAGRIGHTS, wr->bind_rights &
+				  (E810_ACCESS_REMOTE_READ |
+				   E810_ACCESS_REMOTE_WRITE)) |
+		       FIELD_PREP(E810_WQE_VABASEDTO, !wr->bind_zero_based) |
+		       FIELD_PREP(E810_WQE_MEMWINDOWTYPE, wr->bind_type1);
+	} else if (wr->op == E810_OP_LOCAL_INV) {
 		/* qword 1 carries the STag with the valid bit clear */
 		e810u_put64(wqe, E810_WQE_FRAG0_ADDR_OFF, 0);
 		e810u_put64(wqe, E810_WQE_FRAG0_DESC_OFF,

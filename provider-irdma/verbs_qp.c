@@ -335,6 +335,8 @@ static int send_wr_to_uk(struct e810p_qp *qp, const struct ibv_send_wr *wr,
 		s->op = E810_OP_LOCAL_INV;
 		s->inv_stag = wr->invalidate_rkey;
 		return 0;
+	case IBV_WR_BIND_MW:
+		return e810p_bind_wr_to_uk(qp->uk.ud, wr, s);
 	default:
 		return EINVAL;
 	}
@@ -372,6 +374,10 @@ int e810p_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 			*bad = wr;
 			break;
 		}
+		/* A type 2 window carries its new key from the post on. */
+		if (wr->opcode == IBV_WR_BIND_MW &&
+		    wr->bind_mw.mw->type == IBV_MW_TYPE_2)
+			wr->bind_mw.mw->rkey = s.rkey;
 	}
 	/* one doorbell for the whole list, also for the part before an error */
 	e810u_sq_kick(&qp->uk);

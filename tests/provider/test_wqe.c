@@ -207,6 +207,34 @@ static void test_local_inv(void **state)
 	expect_words(0, w, 4);
 }
 
+static void test_bind_mw(void **state)
+{
+	/* type 1, VA-based, remote read and write */
+	struct e810u_swr t1 = { .op = 0x08, .signaled = true,
+				.remote_addr = 0x7f0012345000, .rkey = 0x12345601,
+				.bind_mr_stag = 0xabcdef02, .bind_len = 0x1000000,
+				.bind_rights = 0x04 | 0x08, .bind_type1 = true };
+	uint64_t w1[4] = { 0x7f0012345000,
+			   (uint64_t)0xabcdef02 << 32 | 0x12345601, 0x1000000,
+			   F_OP(8) | (uint64_t)0xc << 48 | 1ull << 53 |
+			   1ull << 54 | F_SIGNALED | F_VALID };
+	/* type 2, zero-based (the VA is not sent), write only */
+	struct e810u_swr t2 = { .op = 0x08, .remote_addr = 0x5000,
+				.rkey = 0x777777aa, .bind_mr_stag = 0x100,
+				.bind_len = 4096, .bind_rights = 0x08 | 0x02,
+				.bind_zero_based = true };
+	uint64_t w2[4] = { 0, (uint64_t)0x100 << 32 | 0x777777aa, 4096,
+			   F_OP(8) | (uint64_t)0x8 << 48 | F_VALID };
+
+	(void)state;
+	assert_int_equal(e810u_post_send(&T.qp, &t1), 0);
+	expect_words(0, w1, 4);
+	assert_int_equal(T.qp.sq_slots[0].quanta, 1);
+	assert_int_equal(T.qp.sq_slots[0].bytes, 0);
+	assert_int_equal(e810u_post_send(&T.qp, &t2), 0);
+	expect_words(1, w2, 4);
+}
+
 static void test_ud_send(void **state)
 {
 	struct e810u_swr wr = { .op = 0x03, .sg = SG, .num_sge = 1,
@@ -221,6 +249,9 @@ static void test_ud_send(void **state)
 	assert_int_equal(e810u_post_send(&T.qp, &wr), 0);
 	expect_words(0, w, 4);
 	/* UD carries sends only */
+	assert_int_equal(e810u_post_send(&T.qp, &wr_write), EINVAL);
+	wr_write.op = 0x08;	/* nor binds */
+	wr_write.num_sge = 0;
 	assert_int_equal(e810u_post_send(&T.qp, &wr_write), EINVAL);
 }
 
@@ -364,6 +395,7 @@ int main(void)
 		T_(test_rdma_write_imm_and_sol),
 		T_(test_rdma_read),
 		T_(test_local_inv),
+		T_(test_bind_mw),
 		TUD(test_ud_send),
 		T_(test_inline_short),
 		T_(test_inline_multi_quanta),
