@@ -37,7 +37,7 @@ cat >"$allow" <<'EOF'
 ^Parent Domain is not supported on this device$	irdma providers have no parent domains
 ^Query device real time is not supported$	E810 has no real-time clock query (mlx5 test)
 ^Extended CQ is not supported$	tag matching needs mlx5 CQ extensions
-^Create MW is not supported$	[kernel:stock] type 2 windows: the stock irdma advertises MEM_WINDOW only (device_cap_flags 0x221000, no MEM_WINDOW_TYPE_2A/2B), so allocating a type 2 window is refused (EOPNOTSUPP); type 1 runs
+^Create MW is not supported$	[stock] type 2 windows: the stock irdma provider allocates type 1 windows only (irdma_ualloc_mw() answers ENOTSUP for type 2, whatever the kernel); type 1 runs
 ^Converting timestamp to nanoseconds is not supported$	[kernel:stock] the stock irdma gives completion timestamps but no core clock to convert them (ibv_devinfo: "core clock not supported")
 ^Create memory window of type 3 is not supported$	there is no type 3 memory window (IB defines types 1 and 2): the refusal is right
 ^Create Extended CQ is not supported$	completion timestamps: not implemented in our driver (our choice)

@@ -594,7 +594,8 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 #else
 #define IRDMA_ACCESS_FLUSH 0
 #endif
-#define IRDMA_ACCESS_IGNORED (IB_ACCESS_REMOTE_ATOMIC | IRDMA_ACCESS_FLUSH)
+#define IRDMA_ACCESS_IGNORED \
+	(IB_ACCESS_REMOTE_ATOMIC | IRDMA_ACCESS_FLUSH | IB_ACCESS_MW_BIND)
 
 /* Values of @attr the mask names, each in its range. */
 static int irdma_qp_check_attr(struct irdma_qp *qp, struct ib_qp_attr *attr,
@@ -632,7 +633,8 @@ static int irdma_qp_check_attr(struct irdma_qp *qp, struct ib_qp_attr *attr,
 	/*
 	 * Atomic and flush rights are accepted and have no effect (as
 	 * upstream irdma does): the E810 responder rejects those opcodes
-	 * whatever the QP allows, and no MR can grant them (mr.c).
+	 * whatever the QP allows, and no MR can grant them (mr.c). Binding
+	 * windows is always enabled (qp_ctx.c), so MW_BIND changes nothing.
 	 */
 	if ((mask & IB_QP_ACCESS_FLAGS) &&
 	    (attr->qp_access_flags & ~(IRDMA_ACCESS_SUPPORTED |

@@ -144,6 +144,8 @@ void irdma_qp_ctx_write(struct irdma_qp *qp)
 	if (!qp->user)
 		flags |= E810_QPC_UDPRIVCQENABLE | E810_QPC_FASTREGEN |
 			 E810_QPC_PRIVEN;
+	/* Windows may be bound on every QP (upstream's bind_en = true). */
+	flags |= E810_QPC_BINDEN;
 	c[E810_QW(E810_QPC_FLAGS_OFF)] = flags;
 	c[E810_QW(E810_QPC_COMPL_CTX_OFF)] = qp->compl_ctx;
 	/* The qset of the QP's priority (ws.c, irdma_sc_qp_setctx_roce()). */
