@@ -59,18 +59,26 @@ int e810p_bind_wr_to_uk(bool ud, const struct ibv_send_wr *wr,
 	const struct ibv_mw_bind_info *bi = &wr->bind_mw.bind_info;
 	const struct ibv_mw *mw = wr->bind_mw.mw;
 
-	if (ud || !mw)
+	/*
+	 * Every bind names a parent MR: the engine has no unbind form (a
+	 * type 2 window is unbound by invalidation, a type 1 one by a new
+	 * bind or its deallocation).
+	 */
+	if (ud || !mw || !bi->mr)
 		return EINVAL;
-	if (bi->mr) {
-		if (verbs_get_mr(bi->mr)->mr_type != IBV_MR_TYPE_MR)
-			return ENOTSUP;
-		if (mw->type == IBV_MW_TYPE_2 &&
-		    (verbs_get_mr(bi->mr)->access & IBV_ACCESS_ZERO_BASED))
-			return EINVAL;
-		s->bind_mr_stag = bi->mr->rkey;
-	} else if (bi->addr || bi->length) {
-		return EINVAL;	/* unbinding names no range */
-	}
+	if (verbs_get_mr(bi->mr)->mr_type != IBV_MR_TYPE_MR)
+		return ENOTSUP;
+	if (mw->type == IBV_MW_TYPE_2 &&
+	    (verbs_get_mr(bi->mr)->access & IBV_ACCESS_ZERO_BASED))
+		return EINVAL;
+	/*
+	 * A zero-based window starts at its parent's first byte: the WQE
+	 * carries no offset for it (irdma_upost_send() sends VA 0).
+	 */
+	if ((bi->mw_access_flags & IBV_ACCESS_ZERO_BASED) &&
+	    (mw->type == IBV_MW_TYPE_1 || bi->addr != (uintptr_t)bi->mr->addr))
+		return EINVAL;
+	s->bind_mr_stag = bi->mr->rkey;
 	s->op = E810_OP_BIND_MW;
 	s->bind_type1 = mw->type == IBV_MW_TYPE_1;
 	s->rkey = s->bind_type1 ? wr->bind_mw.rkey :
@@ -93,11 +101,11 @@ int e810p_bind_mw(struct ibv_qp *qp, struct ibv_mw *mw,
 	struct ibv_send_wr wr = {}, *bad;
 	int ret;
 
-	if (mw->type != IBV_MW_TYPE_1)
+	if (mw->type != IBV_MW_TYPE_1 || !bi->mr)
 		return EINVAL;
-	if (bi->mr && mw->pd != bi->mr->pd)
+	if (mw->pd != bi->mr->pd)
 		return EPERM;
-	if (bi->mr && (verbs_get_mr(bi->mr)->access & IBV_ACCESS_ZERO_BASED))
+	if (verbs_get_mr(bi->mr)->access & IBV_ACCESS_ZERO_BASED)
 		return EINVAL;
 	wr.wr_id = bind->wr_id;
 	wr.send_flags = bind->send_flags;

@@ -215,14 +215,17 @@ int main(int argc, char **argv)
 
 	/* Refusals first: nothing may be left registered by them. */
 	bad = ibv_reg_dmabuf_mr(pd, 0, BUF_LEN, DMABUF_IOVA, memfd, rw);
-	vt_check(!bad, "a memfd that is not a dma-buf is refused (%s)",
-		 bad ? "registered" : strerror(errno));
+	if (!vt_check(!bad, "a memfd that is not a dma-buf is refused (%s)",
+		      bad ? "registered" : strerror(errno)))
+		ibv_dereg_mr(bad);
 	bad = ibv_reg_dmabuf_mr(pd, BUF_LEN / 2, BUF_LEN, DMABUF_IOVA, fd, rw);
-	vt_check(!bad, "a range beyond the dma-buf is refused (%s)",
-		 bad ? "registered" : strerror(errno));
+	if (!vt_check(!bad, "a range beyond the dma-buf is refused (%s)",
+		      bad ? "registered" : strerror(errno)))
+		ibv_dereg_mr(bad);
 	bad = ibv_reg_dmabuf_mr(pd, 0, BUF_LEN, DMABUF_IOVA, 1000, rw);
-	vt_check(!bad, "a closed fd is refused (%s)",
-		 bad ? "registered" : strerror(errno));
+	if (!vt_check(!bad, "a closed fd is refused (%s)",
+		      bad ? "registered" : strerror(errno)))
+		ibv_dereg_mr(bad);
 
 	dmr = ibv_reg_dmabuf_mr(pd, 0, BUF_LEN, DMABUF_IOVA, fd, rw);
 	if (!vt_check(dmr != NULL, "ibv_reg_dmabuf_mr of a 1 MiB udmabuf (%s)",

@@ -616,6 +616,15 @@ static struct ib_mr *irdma_rereg_user_mr(struct ib_mr *ibmr, int flags,
 		err = irdma_mr_check_access(ibdev, access);
 		if (err)
 			return ERR_PTR(err);
+		/*
+		 * Pages pinned read-only (the zero page, a file the user may
+		 * not write) stay so: write rights need new pinning, as
+		 * ib_umem_check_rereg() says (not in every kernel we build
+		 * for, hence written out).
+		 */
+		if (!(flags & IB_MR_REREG_TRANS) && ib_access_writable(access) &&
+		    !mr->umem->writable)
+			return ERR_PTR(-EACCES);
 		mr->access = access;
 	}
 	if (flags & IB_MR_REREG_PD)
