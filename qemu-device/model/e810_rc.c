@@ -967,6 +967,20 @@ static bool rx_send(E810Core *core, E810Qp *qp, E810XQp *x,
         return false;
     }
     x->msg_off += p->paylen;
+    /*
+     * SEND with Invalidate: the STag in the IETH is invalidated before the
+     * receive completes (IB 9.4.1.3; upstream reports it as
+     * IB_WC_WITH_INVALIDATE). One the responder may not invalidate (not
+     * its PD, a type 1 window, an MR with bound windows, no remote
+     * access) fails the message like any other access check.
+     */
+    if ((fl & (E810_OPF_LAST | E810_OPF_IETH)) ==
+        (E810_OPF_LAST | E810_OPF_IETH) &&
+        !e810_dp_invalidate(core, qp, p->ieth, true, &status)) {
+        resp_fatal(core, qp, x, p, nak_for_status(status), status,
+                   E810_AE_SOURCE_RQ);
+        return false;
+    }
     if (fl & E810_OPF_LAST) {
         E810RecvInfo info = {
             .byte_len = (uint32_t)x->msg_off,

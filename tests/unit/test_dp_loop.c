@@ -296,10 +296,59 @@ static void test_read_with_local_inv(void **state)
     assert_int_equal(ae.code, E810_AE_PRIV_OPERATION_DENIED);
 }
 
+/*
+ * SEND with Invalidate: the responder invalidates the IETH's STag before
+ * the receive completes and names it in the CQE. An STag the responder
+ * does not have fails the message there (its receive completes in error)
+ * and the requester gets a remote access error.
+ */
+static void test_send_with_invalidate(void **state)
+{
+    Fix *f = *state;
+    uint32_t target = dp_mr_buf(&f->dev, DP_PD, f->bbuf + 8192, 4096, RW_ALL);
+    E810Sge r = { .addr = f->bbuf, .len = 4096, .lkey = f->bkey };
+    DpSend s = { .op = E810_OP_SEND_INV, .signaled = true, .nsge = 1,
+                 .rkey = target };
+    uint8_t b[8];
+    uint16_t st;
+    DpCqe e[2];
+
+    s.sge[0] = (E810Sge){ .addr = f->abuf, .len = 100, .lkey = f->akey };
+    assert_true(e810_mem_access(&f->h->core, dp_model_qp(&f->b), target,
+                                f->bbuf + 8192, b, sizeof(b),
+                                E810_MEM_REMOTE_WRITE, &st));
+    dp_post_recv(&f->b, &r, 1);
+    dp_post_send(&f->a, &s);
+    dp_ring(&f->a, false);
+    assert_int_equal(poll_all(f, &f->rcq, e, 1), 1);
+    assert_false(e[0].error);
+    assert_int_equal(e[0].len, 100);
+    assert_true(e[0].stag_or_ipv4);
+    assert_int_equal(e[0].q2_low, target);
+    assert_int_equal(poll_all(f, &f->scq, e, 1), 1);
+    assert_false(e[0].error);
+    assert_false(e810_mem_access(&f->h->core, dp_model_qp(&f->b), target,
+                                 f->bbuf + 8192, b, sizeof(b),
+                                 E810_MEM_REMOTE_WRITE, &st));
+    assert_int_equal(st, E810_AE_AMP_INVALID_STAG);
+
+    s.rkey = 0xfffff00;     /* an index beyond the MR table */
+    dp_post_recv(&f->b, &r, 1);
+    dp_post_send(&f->a, &s);
+    dp_ring(&f->a, false);
+    assert_int_equal(poll_all(f, &f->rcq, e, 1), 1);
+    assert_true(e[0].error);
+    assert_int_equal(poll_all(f, &f->scq, e, 1), 1);
+    assert_true(e[0].error);
+    assert_int_equal(e[0].minor, E810_FLUSH_REM_ACCESS_ERR);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_send_recv_one_packet, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_send_with_invalidate, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_send_recv_multi_packet, setup,
                                         teardown),

@@ -65,7 +65,6 @@ kernel:stock	tests.test_mr.MRTest.test_mr_rereg_addr	the stock irdma refuses RES
 kernel:stock	tests.test_rdmacm.CMTestCase.test_rdmacm_async_ex_multicast_traffic	OPEN: intermittent under the stock irdma (one of the three rdmacm multicast tests errors in about half the runs, "Exception in active/passive side"; our irdma passes them every run); once the model refused a MODIFY_MCAST_GRP for a group not yet created (irdma_attach_mcast() posts it outside its list lock), not always; see docs/hw-model.md
 kernel:stock	tests.test_rdmacm.CMTestCase.test_rdmacm_async_ex_leave_multicast_traffic	OPEN: intermittent under the stock irdma (as above)
 kernel:stock	tests.test_rdmacm.CMTestCase.test_rdmacm_async_traffic_external_qp	OPEN: intermittent under the stock irdma (as above; seen once)
-ours	tests.test_mr.MWTest.test_mw_type2_invalidate_remote	OPEN: the model does not yet invalidate the STag a SEND_WITH_INV names at the responder (e810_rc.c reports it in the receive CQE only), so the window still works after the remote invalidation; local invalidation, binds and type 1 windows pass (the stock provider has no type 2 windows, so only ours reaches this)
 kernel:stock	tests.test_mr.MRTest.test_mr_rereg_atomic	under the stock irdma (which accepts REMOTE_ATOMIC in an MR's access and ignores it) the test gets as far as posting an atomic, which the stock provider refuses on GEN_2 with EINVAL instead of letting the responder fail it (E810 has no atomics)
 EOF
 mapfile -t devs < <(e810_pci_devs)
@@ -170,11 +169,12 @@ for E810_PROVIDER in ${PROVIDERS_OVERRIDE:-stock ours}; do
 	# Memory windows: their tests must run (bind, remote write through
 	# the window, invalidation) and pass, not hide behind a skip reason.
 	# Type 1 with the stock provider under either irdma; with ours under
-	# our irdma type 2 too (bind, local invalidation, deallocation).
+	# our irdma type 2 too (bind, local and remote invalidation,
+	# deallocation).
 	mw_tests=""
 	[ "$p" = stock ] && mw_tests="test_mw_type1 test_invalidate_mw_type1 test_reg_mw_wrong_type"
 	[ "$p" = ours ] && [ "${E810_RDMA_DRIVER:-ours}" = ours ] &&
-		mw_tests="test_mw_type1 test_invalidate_mw_type1 test_mw_type2 test_mw_type2_invalidate_local test_mw_type2_invalidate_dealloc"
+		mw_tests="test_mw_type1 test_invalidate_mw_type1 test_mw_type2 test_mw_type2_invalidate_local test_mw_type2_invalidate_remote test_mw_type2_invalidate_dealloc"
 	if [ -n "$mw_tests" ]; then
 		for t in $mw_tests; do
 			id="$t (tests.test_mr.MWTest.$t)"
