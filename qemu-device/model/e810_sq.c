@@ -449,18 +449,17 @@ static uint16_t local_op(E810Core *core, E810Qp *qp, const E810SendWqe *w,
 }
 
 /*
- * Fetches and starts one WQE. Returns false when the QP cannot go on now
- * (nothing posted, fence, transport full, error).
+ * Reads the WQE at the fetch position into @q (all its quanta, each with
+ * the valid bit of this pass) and decodes it into @w. False if nothing
+ * (more) is posted there, or if the WQE is bad: the QP was failed then.
  */
-static bool sq_step(E810Core *core, E810Qp *qp, E810SendWqe *w)
+static bool fetch_wqe(E810Core *core, E810Qp *qp, uint64_t *q,
+                      E810SendWqe *w, unsigned *quanta)
 {
     E810SqState *sq = &qp->sq;
     uint32_t idx = sq->fetch, id = qp_id_of(core, qp);
-    uint64_t q[E810_SQ_MAX_QUANTA * 4];
     bool pol = sq->fetch_pol;
-    unsigned quanta, k;
-    uint32_t kicks;
-    E810SqSlot *s;
+    unsigned k;
     uint16_t ae;
 
     if (!read_quantum(core, qp, idx, q)) {
@@ -470,13 +469,13 @@ static bool sq_step(E810Core *core, E810Qp *qp, E810SendWqe *w)
     if (!!(q[3] & E810_WQE_VALID) != pol) {
         return false;       /* nothing (more) posted */
     }
-    quanta = wqe_quanta(q[3]);
-    if (!quanta || (idx % E810_SQ_CHUNK_QUANTA) + quanta >
+    *quanta = wqe_quanta(q[3]);
+    if (!*quanta || (idx % E810_SQ_CHUNK_QUANTA) + *quanta >
         E810_SQ_CHUNK_QUANTA) {
         wqe_failed(core, qp, idx, E810_AE_WQE_INVALID_FRAG_DATA);
         return false;
     }
-    for (k = 1; k < quanta; k++) {
+    for (k = 1; k < *quanta; k++) {
         if (!read_quantum(core, qp, idx + k, q + 4 * k)) {
             wqe_failed(core, qp, idx, E810_AE_LCE_QP_CATASTROPHIC);
             return false;
@@ -486,23 +485,78 @@ static bool sq_step(E810Core *core, E810Qp *qp, E810SendWqe *w)
             return false;
         }
     }
-    ae = decode(qp, id, idx, quanta, q, w);
+    ae = decode(qp, id, idx, *quanta, q, w);
     if (ae) {
         wqe_failed(core, qp, idx, ae);
         return false;
     }
+    return true;
+}
+
+/*
+ * True if the fetched WQE at @idx must wait for older ones to retire: a
+ * fence with work outstanding, or a guest overwriting WQEs still
+ * outstanding (the provider keeps 257 quanta free).
+ */
+static bool must_wait(E810SqState *sq, const E810SendWqe *w, uint32_t idx,
+                      unsigned quanta)
+{
     if ((w->read_fence || w->local_fence) && sq->pending) {
         sq->wait_retire = true;     /* resumed by the completion */
-        return false;
+        return true;
     }
-    /*
-     * The provider keeps 257 quanta free; a guest that overwrites WQEs
-     * still outstanding is held off until they retire.
-     */
     if (sq->pending && ((idx - sq->retire - 1) & (sq->quanta - 1)) + 1 +
         quanta > sq->quanta) {
         sq->overruns++;
         sq->wait_retire = true;
+        return true;
+    }
+    return false;
+}
+
+/*
+ * Hands a tracked transport WQE (slot @s, fetched at @idx in pass @pol)
+ * to the transport. One it does not take is untracked and fetched again
+ * on the transport's kick (unless that kick already came while it was
+ * refusing).
+ */
+static bool send_transport(E810Core *core, E810Qp *qp, E810SendWqe *w,
+                           E810SqSlot *s, uint32_t idx, bool pol)
+{
+    E810SqState *sq = &qp->sq;
+    uint32_t kicks = sq->kicks;
+
+    if (e810_xport_send(core, qp, w)) {
+        return qp->state == E810_QP_STATE_RTS;
+    }
+    if (qp->state != E810_QP_STATE_RTS) {
+        return false;   /* it failed the QP meanwhile: all flushed */
+    }
+    memset(s, 0, sizeof(*s));
+    sq->pending--;
+    sq->wqes--;
+    core->rdma.stats.sq_wqes--;
+    sq->fetch = idx;
+    sq->fetch_pol = pol;
+    sq->stalled = sq->kicks == kicks;
+    return false;
+}
+
+/*
+ * Fetches and starts one WQE. Returns false when the QP cannot go on now
+ * (nothing posted, fence, transport full, error).
+ */
+static bool sq_step(E810Core *core, E810Qp *qp, E810SendWqe *w)
+{
+    E810SqState *sq = &qp->sq;
+    uint32_t idx = sq->fetch;
+    uint64_t q[E810_SQ_MAX_QUANTA * 4];
+    bool pol = sq->fetch_pol;
+    unsigned quanta;
+    E810SqSlot *s;
+
+    if (!fetch_wqe(core, qp, q, w, &quanta) ||
+        must_wait(sq, w, idx, quanta)) {
         return false;
     }
     core->rdma.stats.sq_wqes++;
@@ -519,23 +573,7 @@ static bool sq_step(E810Core *core, E810Qp *qp, E810SendWqe *w)
         e810_dp_complete_sq(core, qp, w, local_op(core, qp, w, q), 0);
         return qp->state == E810_QP_STATE_RTS;
     }
-    kicks = sq->kicks;
-    if (!e810_xport_send(core, qp, w)) {
-        if (qp->state != E810_QP_STATE_RTS) {
-            return false;   /* it failed the QP meanwhile: all flushed */
-        }
-        /* Not taken: fetch it again on the transport's kick (unless that
-         * kick already came while it was refusing). */
-        memset(s, 0, sizeof(*s));
-        sq->pending--;
-        sq->wqes--;
-        core->rdma.stats.sq_wqes--;
-        sq->fetch = idx;
-        sq->fetch_pol = pol;
-        sq->stalled = sq->kicks == kicks;
-        return false;
-    }
-    return qp->state == E810_QP_STATE_RTS;
+    return send_transport(core, qp, w, s, idx, pol);
 }
 
 /* One turn of @qp: up to @budget WQEs. True if it has more to do. */
