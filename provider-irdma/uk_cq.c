@@ -108,6 +108,65 @@ static bool sq_more_to_flush(struct e810u_qp *qp)
 }
 
 /*
+ * The SQ side of a CQE: the WQE at quantum @idx, or for a flush the next
+ * outstanding one. 0 with *out filled, EAGAIN if there is nothing to
+ * report; *advance is cleared while a flush CQE has more WQEs to cover.
+ */
+static int sq_cqe(struct e810u_qp *qp, uint32_t idx, struct e810u_cqe *out,
+		  bool *advance)
+{
+	if (out->status == E810U_FLUSHED) {
+		if (!sq_flush_next(qp, out))
+			return EAGAIN;
+		*advance = !sq_more_to_flush(qp);
+		return 0;
+	}
+	if (idx >= qp->sq_quanta || !qp->sq_slots[idx].quanta)
+		return EAGAIN;
+	sq_report(qp, idx, out);
+	return 0;
+}
+
+/*
+ * The RQ side: the receive WQE the CQE names (a byte offset in units of
+ * the RQ WQE size), or for a flush the oldest one posted; as sq_cqe().
+ */
+static int rq_cqe(struct e810u_qp *qp, uint32_t idx, uint64_t hdr,
+		  uint64_t qw0, struct e810u_cqe *out, bool *advance)
+{
+	out->op = FIELD_GET(E810_CQE_OP, hdr);
+	if (out->status == E810U_FLUSHED) {
+		if (qp->rq_tail == qp->rq_head)
+			return EAGAIN;
+		idx = qp->rq_tail;
+		*advance = (idx + 1) % qp->rq_size == qp->rq_head;
+	} else {
+		idx >>= qp->rq_shift;
+		if (idx >= qp->rq_size)
+			return EAGAIN;
+		out->bytes = FIELD_GET(E810_CQE_PAYLDLEN, qw0);
+	}
+	out->wr_id = qp->rq_wrid[idx];
+	qp->rq_tail = (idx + 1) % qp->rq_size;
+	return 0;
+}
+
+/* The fields every CQE carries, whichever queue it is for. */
+static void decode_common(uint64_t hdr, uint64_t qw2, struct e810u_cqe *out)
+{
+	out->major = FIELD_GET(E810_CQE_MAJERR, hdr);
+	out->minor = FIELD_GET(E810_CQE_MINERR, hdr);
+	out->sq = hdr & E810_CQE_SQ;
+	out->qp_id = FIELD_GET(E810_CQE_QPID, qw2);
+	out->src_qpn = FIELD_GET(E810_CQE_UDSRCQPN, qw2);
+	out->inv_stag = FIELD_GET(E810_CQE_INVSTAG, qw2);
+	out->stag_valid = hdr & E810_CQE_STAG;
+	out->ipv4 = hdr & E810_CQE_IPV4;
+	out->solicited = hdr & E810_CQE_SOEVENT;
+	out->status = cqe_status(out, hdr & E810_CQE_ERROR);
+}
+
+/*
  * Decodes the CQE at the head of @r. Returns 0 with *out filled, ENOENT if
  * the ring is empty, EAGAIN if the entry was consumed without a completion
  * to report (destroyed QP, flush with nothing left, bad index).
@@ -116,10 +175,11 @@ static int cq_poll_ring(struct e810u_cq *cq, struct e810u_cq_ring *r,
 			struct e810u_cqe *out)
 {
 	uint8_t *cqe = cqe_at(r, r->head);
-	uint64_t hdr, qw0, qw2;
-	bool ext, err, advance = true;
+	bool ext, advance = true;
 	struct e810u_qp *qp;
+	uint64_t hdr;
 	uint32_t idx;
+	int ret;
 
 	if (!cqe_valid(r, r->head, r->pol))
 		return ENOENT;
@@ -142,60 +202,18 @@ static int cq_poll_ring(struct e810u_cq *cq, struct e810u_cq_ring *r,
 		cq_consume(cq, r, ext);
 		return EAGAIN;
 	}
-	qw0 = e810u_get64(cqe, E810_CQE_LEN_OFF);
-	qw2 = e810u_get64(cqe, E810_CQE_QP_OFF);
-	err = hdr & E810_CQE_ERROR;
 	out->qp = qp;
-	out->major = FIELD_GET(E810_CQE_MAJERR, hdr);
-	out->minor = FIELD_GET(E810_CQE_MINERR, hdr);
-	out->sq = hdr & E810_CQE_SQ;
-	out->qp_id = FIELD_GET(E810_CQE_QPID, qw2);
-	out->src_qpn = FIELD_GET(E810_CQE_UDSRCQPN, qw2);
-	out->inv_stag = FIELD_GET(E810_CQE_INVSTAG, qw2);
-	out->stag_valid = hdr & E810_CQE_STAG;
-	out->ipv4 = hdr & E810_CQE_IPV4;
-	out->solicited = hdr & E810_CQE_SOEVENT;
-	out->status = cqe_status(out, err);
+	decode_common(hdr, e810u_get64(cqe, E810_CQE_QP_OFF), out);
 	idx = FIELD_GET(E810_CQE_WQEIDX, hdr);
-
-	if (out->sq) {
-		if (out->status == E810U_FLUSHED) {
-			if (!sq_flush_next(qp, out)) {
-				cq_consume(cq, r, ext);
-				return EAGAIN;
-			}
-			advance = !sq_more_to_flush(qp);
-		} else {
-			if (idx >= qp->sq_quanta || !qp->sq_slots[idx].quanta) {
-				cq_consume(cq, r, ext);
-				return EAGAIN;
-			}
-			sq_report(qp, idx, out);
-		}
-	} else {
-		out->op = FIELD_GET(E810_CQE_OP, hdr);
-		if (out->status == E810U_FLUSHED) {
-			if (qp->rq_tail == qp->rq_head) {
-				cq_consume(cq, r, ext);
-				return EAGAIN;
-			}
-			idx = qp->rq_tail;
-			advance = (idx + 1) % qp->rq_size == qp->rq_head;
-		} else {
-			idx >>= qp->rq_shift;
-			if (idx >= qp->rq_size) {
-				cq_consume(cq, r, ext);
-				return EAGAIN;
-			}
-			out->bytes = FIELD_GET(E810_CQE_PAYLDLEN, qw0);
-		}
-		out->wr_id = qp->rq_wrid[idx];
-		qp->rq_tail = (idx + 1) % qp->rq_size;
-	}
+	if (out->sq)
+		ret = sq_cqe(qp, idx, out, &advance);
+	else
+		ret = rq_cqe(qp, idx, hdr, e810u_get64(cqe, E810_CQE_LEN_OFF),
+			     out, &advance);
 	/* a flush CQE stays at the head until its ring is empty */
-	if (advance)
+	if (ret || advance)
 		cq_consume(cq, r, ext);
-	return 0;
+	return ret;
 }
 
 /* The old buffers are done: SW_CQ_SELECT tells it (hw-reference 5.7). */
