@@ -205,18 +205,27 @@ static int irdma_mr_alloc_stag(struct irdma_pci_f *rf, struct irdma_mr *mr,
 	return irdma_cqp_exec(rf, E810_CQP_OP_ALLOC_STAG, hdr, q, NULL);
 }
 
-/* DEALLOC_STAG. */
-static int irdma_mr_dealloc_stag(struct irdma_pci_f *rf, struct irdma_mr *mr,
-				 u32 pd_id)
+/**
+ * irdma_stag_dealloc() - DEALLOC_STAG of an MR or a window
+ * @rf: per-function state
+ * @stag: the STag
+ * @pd_id: its PD
+ * @is_mr: an MR (header MR bit), not a window
+ *
+ * Context: Process context, sleeps.
+ * Return: what irdma_cqp_exec() returns.
+ */
+int irdma_stag_dealloc(struct irdma_pci_f *rf, u32 stag, u32 pd_id,
+		       bool is_mr)
 {
 	u64 q[8] = { };
 
 	q[E810_QW(E810_CQPSQ_STAG_LEN_OFF)] =
 		FIELD_PREP(E810_CQPSQ_STAG_PDID, pd_id);
 	q[E810_QW(E810_CQPSQ_STAG_IDX_OFF)] =
-		FIELD_PREP(E810_CQPSQ_STAG_IDX, mr->stag >> 8);
-	return irdma_cqp_exec(rf, E810_CQP_OP_DEALLOC_STAG, E810_CQPSQ_STAG_MR,
-			      q, NULL);
+		FIELD_PREP(E810_CQPSQ_STAG_IDX, stag >> 8);
+	return irdma_cqp_exec(rf, E810_CQP_OP_DEALLOC_STAG,
+			      is_mr ? E810_CQPSQ_STAG_MR : 0, q, NULL);
 }
 
 /* ---- page lists ------------------------------------------------------------ */
@@ -648,7 +657,7 @@ static struct ib_mr *irdma_rereg_user_mr(struct ib_mr *ibmr, int flags,
 			goto err_umem;
 	}
 
-	err = irdma_mr_dealloc_stag(rf, mr, old_pd);
+	err = irdma_stag_dealloc(rf, mr->stag, old_pd, true);
 	if (err)
 		goto err_pbl;
 	err = irdma_mr_reg(rf, mr, pd_id);
@@ -812,7 +821,8 @@ static int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 		 * reset is under way) still maps the memory until the
 		 * function reset.
 		 */
-		err = irdma_mr_dealloc_stag(rf, mr, to_irdma_pd(ibmr->pd)->pd_id);
+		err = irdma_stag_dealloc(rf, mr->stag,
+					 to_irdma_pd(ibmr->pd)->pd_id, true);
 		if (err)
 			ibdev_warn_ratelimited(ibmr->device,
 					       "MR: DEALLOC_STAG 0x%08x: %d\n",

@@ -160,6 +160,8 @@ extern const struct ib_device_ops irdma_mw_ops;
 
 int irdma_stag_alloc(struct irdma_pci_f *rf, u32 *stag);
 void irdma_stag_free(struct irdma_pci_f *rf, u32 stag);
+int irdma_stag_dealloc(struct irdma_pci_f *rf, u32 stag, u32 pd_id,
+		       bool is_mr);
 u64 irdma_mr_reg_wqe(const struct irdma_mr *mr, u32 pd_id, u64 *q);
 
 /* ah.c */

@@ -66,14 +66,9 @@ static int irdma_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
 static int irdma_dealloc_mw(struct ib_mw *ibmw)
 {
 	struct irdma_pci_f *rf = to_iwdev(ibmw->device)->rf;
-	u64 q[8] = { };
 	int err;
 
-	q[E810_QW(E810_CQPSQ_STAG_LEN_OFF)] =
-		FIELD_PREP(E810_CQPSQ_STAG_PDID, irdma_mw_pd_id(ibmw));
-	q[E810_QW(E810_CQPSQ_STAG_IDX_OFF)] =
-		FIELD_PREP(E810_CQPSQ_STAG_IDX, ibmw->rkey >> 8);
-	err = irdma_cqp_exec(rf, E810_CQP_OP_DEALLOC_STAG, 0, q, NULL);
+	err = irdma_stag_dealloc(rf, ibmw->rkey, irdma_mw_pd_id(ibmw), false);
 	if (err)
 		ibdev_warn_ratelimited(ibmw->device,
 				       "MW: DEALLOC_STAG 0x%08x: %d\n",
