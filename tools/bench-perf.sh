@@ -7,7 +7,10 @@
 #   tools/bench-perf.sh [--reps N] [--out FILE] [--raw FILE] [--report-only]
 #
 # Every case runs N times (default 5) per device; the report gives the
-# medians and the ratios ours/stock and e810/rxe. The raw rows (one per
+# medians and the ratios ours/stock and e810/rxe, the small-message rate,
+# ib_write_bw with 1/4/16 QPs, and two SVG charts (bandwidth and latency
+# against message size, docs/perf-*.svg, drawn by gnuplot-nox, which
+# "tools/deps.sh bench" installs from Debian's archive). The raw rows (one per
 # run) go to build/bench/perf-raw.txt (--raw); --report-only rewrites the
 # report from an existing raw file without booting a guest.
 #
@@ -54,48 +57,58 @@ LOG=$BUILD/bench/perf-run.log
 # Prints one line per run:
 #   R <device> <test> <size> <iters> <rep> <value> <t_min>
 # (value: BW average in MB/s, 2^20 B, or typical latency in us; t_min:
-# the fastest round trip in us, "-" for bandwidth), plus "I key value"
-# lines describing the guest.
+# the fastest round trip in us, or for bandwidth the message rate in
+# Mpps), plus "I key value" lines describing the guest.
 cat >"$GUEST" <<'GUEST_EOF'
 #!/bin/bash
 . "$E810_LIB"
 REPS=@REPS@
-CASES="ib_write_bw:4096 ib_write_bw:65536 ib_read_bw:4096 ib_read_bw:65536
-ib_send_bw:4096 ib_send_bw:65536 ib_write_lat:8 ib_write_lat:4096
-ib_send_lat:8 ib_send_lat:4096"
+# TEST:SIZE[:QPS]; the sizes are the charts' x axis, QPS (perftest -q,
+# default 1) the multi-QP table.
+CASES="ib_write_bw:64 ib_write_bw:256 ib_write_bw:1024 ib_write_bw:4096
+ib_write_bw:16384 ib_write_bw:65536 ib_write_bw:65536:4 ib_write_bw:65536:16
+ib_read_bw:4096 ib_read_bw:65536 ib_send_bw:64 ib_send_bw:4096 ib_send_bw:65536
+ib_write_lat:8 ib_write_lat:64 ib_write_lat:256 ib_write_lat:1024
+ib_write_lat:4096 ib_send_lat:8 ib_send_lat:4096"
 
 iters() {
 	case "$1:$2" in
+	*_bw:64 | *_bw:256 | *_bw:1024) echo 2000 ;;
 	*_bw:4096) echo 1000 ;;
 	*_bw:*) echo 200 ;;
 	*) echo 200 ;;
 	esac
 }
 
-# one LABEL TEST SIZE REP SDEV SGID CDEV CGID NS: perftest_run (the
-# runner of the perftest scenario, guest-lib.sh) with the server on SDEV
-# (in namespace NS, or the root one if empty), client on CDEV; one R line,
-# or an E line when perftest failed or printed garbage (retried once).
+# one LABEL CASE REP SDEV SGID CDEV CGID NS: perftest_run (the runner of
+# the perftest scenario, guest-lib.sh) of CASE (TEST:SIZE[:QPS]) with the
+# server on SDEV (in namespace NS, or the root one if empty), client on
+# CDEV; one R line, or an E line when perftest failed or printed garbage
+# (retried once). With QPS > 1 the test is named TEST-qQPS in the rows.
 one() {
-	local label=$1 t=$2 size=$3 rep=$4 n try row v m
+	local label=$1 t size q name rep=$3 n try row v m
+	IFS=: read -r t size q <<<"$2"
+	q=${q:-1} name=$t
+	[ "$q" = 1 ] || name=$t-q$q
 	n=$(iters "$t" "$size")
 	for try in 1 2; do
-		perftest_run "$t" "$size" "$n" "$5" "$6" "$7" "$8" "$PEER_IP" "$9"
+		PERFTEST_EXTRA="-q $q" perftest_run "$t" "$size" "$n" "$4" "$5" \
+			"$6" "$7" "$PEER_IP" "$8"
 		row=$PT_CROW
 		if [ "${t%_lat}" != "$t" ]; then
 			v=$(cut -d' ' -f5 <<<"$row") m=$(cut -d' ' -f3 <<<"$row")
 		else
-			v=$(cut -d' ' -f4 <<<"$row") m=-
+			v=$(cut -d' ' -f4 <<<"$row") m=$(cut -d' ' -f5 <<<"$row")
 		fi
 		perftest_clean
 		if [ "$PT_CRC" -eq 0 ] && [ "$PT_SRC" -eq 0 ] &&
 		   [ "$(cut -d' ' -f1,2 <<<"$row")" = "$size $n" ] &&
 		   [[ $v =~ ^[0-9]+(\.[0-9]+)?$ ]] && [ "$v" != 0.00 ] &&
-		   [[ $m =~ ^([0-9]+(\.[0-9]+)?|-)$ ]]; then
-			echo "R $label $t $size $n $rep $v $m"
+		   [[ $m =~ ^[0-9]+(\.[0-9]+)?$ ]]; then
+			echo "R $label $name $size $n $rep $v $m"
 			return 0
 		fi
-		echo "E $label $t $size $n $rep try$try rc=$PT_CRC/$PT_SRC row='$row'"
+		echo "E $label $name $size $n $rep try$try rc=$PT_CRC/$PT_SRC row='$row'"
 	done
 	return 1
 }
@@ -124,9 +137,8 @@ t0=$SECONDS
 for rep in $(seq "$REPS"); do
 	for c in $CASES; do
 		unset RDMAV_DRIVERS
-		one stock "${c%:*}" "${c#*:}" "$rep" "$ib1" "$g1" "$ib0" "$g0" peer
-		RDMAV_DRIVERS=$OURS one ours "${c%:*}" "${c#*:}" "$rep" \
-			"$ib1" "$g1" "$ib0" "$g0" peer
+		one stock "$c" "$rep" "$ib1" "$g1" "$ib0" "$g0" peer
+		RDMAV_DRIVERS=$OURS one ours "$c" "$rep" "$ib1" "$g1" "$ib0" "$g0" peer
 	done
 done
 unset RDMAV_DRIVERS
@@ -162,7 +174,7 @@ tx0=$(cat "/sys/class/net/$nd0/statistics/tx_bytes")
 t0=$SECONDS
 for rep in $(seq "$REPS"); do
 	for c in $CASES; do
-		one rxe "${c%:*}" "${c#*:}" "$rep" rxe1 "$r1" rxe0 "$r0" ""
+		one rxe "$c" "$rep" rxe1 "$r1" rxe0 "$r0" ""
 	done
 done
 echo "I rxe_seconds $((SECONDS - t0))"
@@ -192,14 +204,16 @@ if [ $ONLY_REPORT = 0 ]; then
 	echo "I host_load_before $load" >>"$RAW"
 	echo "I host_cpu $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)" >>"$RAW"
 fi
+"$TOP/tools/deps.sh" bench || die "installing gnuplot-nox (tools/deps.sh bench)"
 [ -s "$RAW" ] || die "no raw results in $RAW"
 grep -q '^X ' "$RAW" && die "guest setup failed: $(grep '^X ' "$RAW")"
 REPS=$(awk '$1 == "R" && $6 > n { n = $6 } END { print n + 0 }' "$RAW")
 
 # ---- the report -----------------------------------------------------------
-python3 - "$RAW" "$OUT" "$REPS" <<'PY'
+CHARTS=$BUILD/bench
+python3 - "$RAW" "$OUT" "$REPS" "$CHARTS" <<'PY'
 import statistics, sys
-raw, out, reps = sys.argv[1:4]
+raw, out, reps, charts = sys.argv[1:5]
 runs, mins, info, errs = {}, {}, {}, []
 for line in open(raw):
     f = line.split()
@@ -214,8 +228,11 @@ for line in open(raw):
 secs, date, rev = (info.get(k, "?") for k in ("wall_seconds", "date", "commit"))
 hcores, hcpu = info.get("host_cores", "?"), info.get("host_cpu", "?")
 cases = []
+multi = {}
 for (t, s, _d) in runs:
-    if (t, s) not in cases:
+    if "-q" in t:
+        multi.setdefault((t.split("-q")[0], s), set()).add(int(t.split("-q")[1]))
+    elif (t, s) not in cases:
         cases.append((t, s))
 order = ["ib_write_bw", "ib_read_bw", "ib_send_bw", "ib_write_lat", "ib_send_lat"]
 cases.sort(key=lambda c: (order.index(c[0]) if c[0] in order else 99, c[1]))
@@ -317,6 +334,31 @@ for t, s in cases:
         ratio(ou, st), ratio(st, rx), ratio(ou, rx)))
 L.append("")
 L.append("Geometric mean of the ratios over these cases: %s.\n" % gmean_line("_bw"))
+L.append("![ib_write_bw against message size](perf-bw.svg)\n")
+L.append("### Small-message rate (perftest MsgRate, thousands of messages/s)\n")
+L.append("| test | size | stock | ours | rxe | ours/stock | stock/rxe | ours/rxe |")
+L.append("|---|---|---|---|---|---|---|---|")
+for t, s in cases:
+    if not t.endswith("_bw") or s > 256:
+        continue
+    st, ou, rx = (med(t, s, d, mins) for d in ("stock", "ours", "rxe"))
+    st, ou, rx = (x * 1000 if x is not None else None for x in (st, ou, rx))
+    L.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        t, size(s), fmt(st), fmt(ou), fmt(rx), ratio(ou, st), ratio(st, rx),
+        ratio(ou, rx)))
+L.append("")
+for (t, s), qs in sorted(multi.items()):
+    L.append("### %s %s with several QPs (perftest -q, aggregate MB/s)\n" % (t, size(s)))
+    L.append("| QPs | stock | ours | rxe | ours/stock | stock/rxe | ours/rxe | ours vs 1 QP |")
+    L.append("|---|---|---|---|---|---|---|---|")
+    base = med(t, s, "ours")
+    for q in [1] + sorted(qs):
+        name = t if q == 1 else "%s-q%d" % (t, q)
+        st, ou, rx = (med(name, s, d) for d in ("stock", "ours", "rxe"))
+        L.append("| %d | %s | %s | %s | %s | %s | %s | %s |" % (
+            q, fmt(st), fmt(ou), fmt(rx), ratio(ou, st), ratio(st, rx),
+            ratio(ou, rx), ratio(ou, base)))
+    L.append("")
 L.append("## Latency (t_typical, us; lower is better)\n")
 L.append("| test | size | iters | stock | ours | rxe | ours/stock | stock/rxe | ours/rxe |")
 L.append("|---|---|---|---|---|---|---|---|---|")
@@ -340,6 +382,7 @@ for t, s in cases:
         ratio(ou, rx)))
 L.append("")
 L.append("Geometric mean of the t_min ratios: %s.\n" % gmean_line("_lat", mins))
+L.append("![ib_write_lat against message size](perf-lat.svg)\n")
 L.append("For latency a ratio below 1 means the first device is faster "
          "(e.g. stock/rxe = 0.5: the e810 round trip takes half rxe's). "
          "On a busy host the typical latencies turn bimodal: a run is either "
@@ -375,5 +418,34 @@ L.append("    taskset -c 0 ib_write_bw -d irdma0 -x <gid> -s 65536 -n 200 -p 185
 L.append("")
 L.append("Guest kernel log after the run: %s.\n" % info.get("dmesg", "?"))
 open(out, "w").write("\n".join(L))
+# the charts' data: one row per size, median of stock, ours, rxe ("?" if
+# missing; gnuplot skips those points)
+for name, t, src in (("bw", "ib_write_bw", runs), ("lat", "ib_write_lat", runs),
+                     ("latmin", "ib_write_lat", mins)):
+    with open("%s/chart-%s.dat" % (charts, name), "w") as f:
+        for s in sorted(x for (u, x) in cases if u == t):
+            f.write("%d %s\n" % (s, " ".join(
+                "%.3f" % v if v is not None else "?"
+                for v in (med(t, s, d, src) for d in ("stock", "ours", "rxe")))))
 PY
+# SVG charts next to the page (gnuplot-nox, tools/deps.sh bench)
+chart() { # NAME TITLE YLABEL DAT [DAT2]
+	local svg
+	svg=$(dirname "$OUT")/perf-$1.svg
+	{
+		echo "set terminal svg size 720,420 dynamic font 'sans,11'"
+		echo "set output '$svg'"
+		echo "set title '$2'"
+		echo "set xlabel 'message size (bytes)'; set ylabel '$3'"
+		echo "set logscale xy; set grid; set key top left; set datafile missing '?'"
+		echo "set xtics (8,64,256,1024,4096,16384,65536)"
+		echo -n "plot '$4' u 1:2 w lp t 'e810, stock provider', '$4' u 1:3 w lp t 'e810, our provider', '$4' u 1:4 w lp t 'rdma_rxe'"
+		[ -n "${5:-}" ] && echo -n ", '$5' u 1:3 w lp dt 2 t 'e810, ours, t_min', '$5' u 1:4 w lp dt 2 t 'rxe, t_min'"
+		echo
+	} | gnuplot || die "gnuplot failed for $svg"
+	# the SVG carries no date or path, so an unchanged run leaves it unchanged
+}
+chart bw "ib_write_bw (median of the runs)" "MB/s (2^20 B/s)" "$CHARTS/chart-bw.dat"
+chart lat "ib_write_lat (median t_typical; dashed: t_min)" "microseconds" \
+	"$CHARTS/chart-lat.dat" "$CHARTS/chart-latmin.dat"
 log "bench: report in $OUT, raw rows in $RAW"

@@ -28,6 +28,9 @@ HOST_PKGS=(
 	# guest image
 	debootstrap busybox-static kmod cpio e2fsprogs zstd xz-utils curl
 )
+# Only for the on-demand benchmark (tools/bench-perf.sh: the SVG charts of
+# docs/performance.md); make check does not install them.
+BENCH_PKGS=(gnuplot-nox)
 
 write_apt_config() {
 	mkdir -p "$APT_DIR/lists/partial"
@@ -271,8 +274,10 @@ main() {
 		relock
 		return
 	fi
+	[ "${1:-}" = bench ] && HOST_PKGS+=("${BENCH_PKGS[@]}")
 	install_host_pkgs
 	case "${1:-all}" in
+	bench) ;;
 	host)
 		fetch_ddp_package
 		fetch_ice_source "$KVER" "$KPKG_VERSION"

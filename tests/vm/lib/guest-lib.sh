@@ -463,12 +463,16 @@ result_row() {
 
 # perftest_argv TEST DEV GID SIZE ITERS PORT: sets PT_ARGV to one side's
 # command line: TEST (ib_write_bw, ib_send_lat, ...) on ib_device DEV with
-# RoCE GID index GID, -F (no CPU frequency check), -I for latency tests.
+# RoCE GID index GID, -F (no CPU frequency check), -I for latency tests,
+# then the words of PERFTEST_EXTRA (both sides, e.g. "-q 4": four QPs).
 perftest_argv() {
 	PT_ARGV=("$1" -d "$2" -x "$3" -s "$4" -n "$5" -p "$6" -F)
 	if [ "${1%_lat}" != "$1" ]; then
 		PT_ARGV+=(-I "$PERFTEST_INLINE")
 	fi
+	# shellcheck disable=SC2206 # word splitting is the point
+	[ -n "${PERFTEST_EXTRA:-}" ] && PT_ARGV+=($PERFTEST_EXTRA)
+	return 0
 }
 
 # perftest_run TEST SIZE ITERS SDEV SGID CDEV CGID SERVER_IP [NS]: one
