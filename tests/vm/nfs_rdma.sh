@@ -19,7 +19,13 @@
 #   * a small tree (nested directories, files of 0 B to 300 KiB, a
 #     symlink) copied in with cp -a compares equal with diff -r, read back
 #     through the mount;
-#   * umount exits 0 and the mount is gone; the kernel log stays clean.
+#   * umount exits 0 and the mount is gone;
+#   * a second mount survives knfsd being stopped and its module unloaded
+#     (a write started meanwhile waits, then completes once nfsd is back,
+#     with the right bytes on the server), and a reset of the client
+#     port's parent during a read and a write (the RDMA device goes and
+#     comes back; xprtrdma reconnects; both sha256 equal);
+#   * the kernel log stays clean (no hung task, oops or leak).
 # The server side needs nfs-kernel-server in the guest (tools/mkguest.sh).
 . "$E810_LIB"
 
@@ -154,6 +160,123 @@ if grep -q '^RESULT mount ok' /tmp/nfs-client.log; then
 	fi
 	res mounts | cut -d' ' -f1-4 | cut -c1-200 | sed 's/^/  mount: /'
 	grep -v '^RESULT' /tmp/nfs-client.log | head -5 | sed 's/^/  client: /'
+fi
+
+# ---- surviving a server restart and a parent reset ---------------------------
+# A second mount, made with only the network namespace entered (nsenter
+# --net): its transport lives in "peer" but the mount is in the root mount
+# namespace, so I/O can run in the background while the server changes.
+SURV=/mnt/nfs-survive
+mkdir -p "$SURV"
+head -c $((16 << 20)) /dev/urandom >"$SRC/mid" || fail "making the 16 MiB file"
+mid_sum=$(sha256sum <"$SRC/mid" | cut -d' ' -f1)
+
+# server_start: knfsd with the rdma listener (module loaded, /proc/fs/nfsd
+# mounted, 10 s lease and grace, mountd, 8 threads).
+server_start() {
+	modprobe nfsd &&
+		{ mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd; } &&
+		echo 10 >/proc/fs/nfsd/nfsv4leasetime &&
+		echo 10 >/proc/fs/nfsd/nfsv4gracetime &&
+		exportfs -ra && rpc.mountd -N 2 -N 3 && rpc.nfsd -N 3 8 &&
+		echo "rdma $PORT" >/proc/fs/nfsd/portlist
+}
+
+# server_stop: threads stopped, mountd gone (it holds nfsd's cache
+# channels open), exports dropped, /proc/fs/nfsd unmounted, nfsd unloaded.
+server_stop() {
+	rpc.nfsd 0 && pkill -x rpc.mountd && exportfs -ua &&
+		wait_for "! pgrep -x rpc.mountd >/dev/null" 10 &&
+		umount /proc/fs/nfsd && wait_for "rmmod nfsd 2>/dev/null" 20
+}
+
+# bg_job NAME CMD...: runs CMD in the background with its exit status in
+# /tmp/NAME.rc once done; bg_wait NAME SECONDS waits for it.
+bg_job() {
+	local n=$1
+	shift
+	rm -f "/tmp/$n.rc"
+	( "$@"; echo $? >"/tmp/$n.rc" ) &
+}
+bg_wait() {
+	wait_for "[ -s /tmp/$1.rc ]" "$2" && [ "$(cat "/tmp/$1.rc")" = 0 ]
+}
+
+if ! grep -q '^RESULT mount ok' /tmp/nfs-client.log; then
+	fail "no survival checks: the first mount failed"
+elif ! nsenter --net=/run/netns/peer timeout 120 mount -t nfs \
+	-o "vers=4.2,proto=rdma,port=$PORT" "192.168.81.1:$EXPORT" "$SURV"; then
+	fail "second mount (nsenter --net) failed"
+else
+	ok "second mount from namespace peer (nsenter --net), root mount namespace"
+	# 1. knfsd unloaded, a write started while it is gone, knfsd back:
+	#    the client waits (hard mount), reconnects, reclaims, finishes.
+	if server_stop && ! lsmod | grep -q '^nfsd '; then
+		ok "knfsd stopped and the nfsd module unloaded"
+	else
+		fail "could not stop knfsd and unload nfsd: $(lsmod | grep '^nfsd ')"
+	fi
+	bg_job w1 timeout 300 dd if="$SRC/mid" of="$SURV/mid" bs=1M conv=fsync status=none
+	sleep 8
+	if [ -s /tmp/w1.rc ]; then
+		fail "the write finished without a server: rc $(cat /tmp/w1.rc)"
+	else
+		ok "the client waits while there is no server (8 s)"
+	fi
+	server_start && ok "nfsd loaded again, rdma listener on $PORT" ||
+		fail "could not start knfsd again"
+	if bg_wait w1 240; then
+		ok "the waiting write completed after the server came back"
+	else
+		fail "the write after the server restart: rc $(cat /tmp/w1.rc 2>/dev/null || echo none)"
+	fi
+	expect_eq "sha256 of the server's copy (written across the restart)" \
+		"$mid_sum" "$(sha256sum <"$EXPORT/mid" | cut -d' ' -f1)"
+
+	# 2. the client port's parent reset in the middle of a read and a
+	#    write: the RDMA device goes away and comes back, the transport
+	#    reconnects, both finish with the right bytes.
+	echo 3 >/proc/sys/vm/drop_caches
+	head -c $((16 << 20)) /dev/urandom >"$SRC/mid2"
+	mid2_sum=$(sha256sum <"$SRC/mid2" | cut -d' ' -f1)
+	bg_job r2 bash -c "timeout 300 sha256sum <'$SURV/big' >/tmp/r2.sum"
+	bg_job w2 timeout 300 dd if="$SRC/mid2" of="$SURV/mid2" bs=1M conv=fsync status=none
+	sleep 2
+	devs=($(e810_pci_devs))
+	if [ "$E810_PARENT" = ice ]; then
+		echo 1 >"/sys/bus/pci/devices/${devs[1]}/reset" &&
+			ok "function reset of ${devs[1]} (client port) during I/O" ||
+			fail "function reset of ${devs[1]} refused"
+	else
+		out=$(ip netns exec peer ethtool --reset "$nd1" irq dma filter offload 2>&1) &&
+			ok "ethtool --reset $nd1 (client port) during I/O" ||
+			fail "ethtool --reset $nd1: $out"
+	fi
+	wait_for "[ -n \"\$(e810_ibdev_of ${devs[1]})\" ]" 60 &&
+		ok "the client port's RDMA device is back: $(e810_ibdev_of "${devs[1]}")" ||
+		fail "no RDMA device on ${devs[1]} after the reset"
+	bg_wait r2 240 && bg_wait w2 240 &&
+		ok "the read and the write across the reset completed" ||
+		fail "I/O across the reset: read rc $(cat /tmp/r2.rc 2>/dev/null || echo none), write rc $(cat /tmp/w2.rc 2>/dev/null || echo none)"
+	expect_eq "sha256 of the 64 MiB file read across the reset" \
+		"$src_sum" "$(cut -d' ' -f1 </tmp/r2.sum)"
+	expect_eq "sha256 of the server's copy written across the reset" \
+		"$mid2_sum" "$(sha256sum <"$EXPORT/mid2" | cut -d' ' -f1)"
+	echo 3 >/proc/sys/vm/drop_caches
+	expect_eq "sha256 of that file read back through the mount" \
+		"$mid2_sum" "$(timeout 120 sha256sum <"$SURV/mid2" | cut -d' ' -f1)"
+	# "xprt: rdma srcport bind_count connect_count ...": one connect at
+	# mount time, one after the restart, one after the reset
+	conns=$(awk -v m="$SURV" '$1 == "device" && $5 == m { on = 1; next }
+		$1 == "device" { on = 0 }
+		on && $1 == "xprt:" && $2 == "rdma" { print $5; exit }' /proc/self/mountstats)
+	if [ "${conns:-0}" -ge 3 ]; then
+		ok "the transport reconnected after the restart and the reset ($conns connects)"
+	else
+		fail "xprtrdma connect count ${conns:-none}, want >= 3 (the restart and the reset did not reach the transport)"
+	fi
+	timeout 60 umount "$SURV" && ok "umount of the second mount" ||
+		fail "umount of the second mount"
 fi
 
 # ---- teardown, and the kernel log ---------------------------------------------
