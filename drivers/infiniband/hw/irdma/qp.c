@@ -411,6 +411,154 @@ static const char *irdma_qp_type_name(enum ib_qp_type t)
 }
 
 /**
+ * irdma_qp_check_init() - refuse what irdma_create_qp() does not support
+ * @init: type, CQs, capabilities
+ * @udata: user data or NULL
+ *
+ * Context: Any context.
+ * Return: 0, -EOPNOTSUPP (type, flags, SRQ, a user or second-port GSI QP)
+ * or -EINVAL (a CQ missing).
+ */
+static int irdma_qp_check_init(const struct ib_qp_init_attr *init,
+			       struct ib_udata *udata)
+{
+	if (init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UD &&
+	    init->qp_type != IB_QPT_GSI)
+		return -EOPNOTSUPP;
+	if (init->create_flags || init->srq)
+		return -EOPNOTSUPP;
+	/* QP1 belongs to ib_mad; user space reaches MADs through umad. */
+	if (init->qp_type == IB_QPT_GSI && (udata || init->port_num > 1))
+		return -EOPNOTSUPP;
+	if (!init->send_cq || !init->recv_cq)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * irdma_qp_init_sw() - software state and ring geometry of a new QP
+ * @rf: per-function state
+ * @qp: the QP, not published yet
+ * @init: type, CQs, capabilities
+ * @udata: user data or NULL
+ *
+ * Context: Process context.
+ * Return: 0, or -EINVAL (CQs of the other kind, capabilities out of range).
+ */
+static int irdma_qp_init_sw(struct irdma_pci_f *rf, struct irdma_qp *qp,
+			    struct ib_qp_init_attr *init,
+			    struct ib_udata *udata)
+{
+	struct irdma_ucontext *uctx;
+	bool raw = true;
+
+	if (udata) {
+		uctx = rdma_udata_to_drv_context(udata, struct irdma_ucontext,
+						 ibucontext);
+		raw = uctx->use_raw_attrs;
+	}
+	qp->rf = rf;
+	/* GSI: a UD QP to the device (RoCEv2 has no special QP1 type). */
+	qp->hw_type = init->qp_type == IB_QPT_RC ? E810_QP_TYPE_ROCE_RC :
+						   E810_QP_TYPE_ROCE_UD;
+	qp->pd_id = to_irdma_pd(qp->ibqp.pd)->pd_id;
+	qp->scq = to_irdma_cq(init->send_cq);
+	qp->rcq = to_irdma_cq(init->recv_cq);
+	if (qp->scq->user != !!udata || qp->rcq->user != !!udata)
+		return -EINVAL;
+	qp->av.arp_idx = -1;
+	spin_lock_init(&qp->lock);
+	mutex_init(&qp->mutex);
+	INIT_WORK(&qp->ae_work, irdma_qp_ae_work);
+	return irdma_qp_sizes(qp, &init->cap, raw);
+}
+
+/**
+ * irdma_qp_mem_free() - release a QP's queue memory
+ * @qp: the QP; irdma_qp_user_init() or irdma_qp_kernel_init() succeeded
+ *
+ * Context: Process context.
+ */
+static void irdma_qp_mem_free(struct irdma_qp *qp)
+{
+	if (qp->user)
+		irdma_qbuf_release(qp->uctx, qp->qb);
+	else
+		irdma_qp_kernel_fini(qp);
+}
+
+/**
+ * irdma_qp_ws_attach_default() - give a new QP the qset of priority 0
+ * @qp: the QP, not published yet
+ *
+ * Priority 0 until an address vector says otherwise (upstream
+ * irdma_create_qp()); its qset is made now if it is the first.
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or a negative errno.
+ */
+static int irdma_qp_ws_attach_default(struct irdma_qp *qp)
+{
+	int err;
+
+	err = irdma_tc_wait_idle(qp->rf);
+	if (!err)
+		err = irdma_ws_qp_attach(qp, 0);
+	if (err)
+		ibdev_err(qp->ibqp.device, "QP %u: no RDMA qset for priority 0: %d\n",
+			  qp->qp_id, err);
+	return err;
+}
+
+/**
+ * irdma_qp_hw_create() - hand a new QP to the device (CREATE_QP, IDLE)
+ * @qp: the QP, its queues and context buffer allocated
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or the CQP op's errno.
+ */
+static int irdma_qp_hw_create(struct irdma_qp *qp)
+{
+	int err;
+
+	irdma_qp_ctx_write(qp);
+	err = irdma_qp_cqp(qp, E810_CQP_OP_CREATE_QP,
+			   E810_CQPSQ_QP_CQNUMVALID | E810_CQPSQ_QP_MACVALID |
+			   FIELD_PREP(E810_CQPSQ_QP_NEXTIWSTATE,
+				      E810_QP_STATE_IDLE));
+	if (err)
+		return err;
+	qp->hw_state = E810_QP_STATE_IDLE;
+	return 0;
+}
+
+/**
+ * irdma_qp_create_resp() - the create_qp response of a user QP
+ * @qp: the created QP
+ * @init: its creation attributes
+ * @udata: user data (struct irdma_create_qp_resp out)
+ *
+ * Context: Process context.
+ * Return: 0 or -EFAULT.
+ */
+static int irdma_qp_create_resp(struct irdma_qp *qp,
+				const struct ib_qp_init_attr *init,
+				struct ib_udata *udata)
+{
+	struct irdma_create_qp_resp resp = { };
+
+	resp.qp_id = qp->qp_id;
+	resp.actual_sq_size = qp->sq_depth >> qp->sq_shift;
+	resp.actual_rq_size = qp->rq_depth >> qp->rq_shift;
+	resp.qp_caps = IRDMA_QP_CAP_SEND_WITH_IMM | IRDMA_QP_CAP_ROCE;
+	if (init->qp_type == IB_QPT_RC)
+		resp.qp_caps |= IRDMA_QP_CAP_WRITE_WITH_IMM;
+	if (ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen)))
+		return -EFAULT;
+	return 0;
+}
+
+/**
  * irdma_create_qp() - create an RC or UD QP, user or kernel, or the GSI QP
  * @ibqp: allocated by ib_core
  * @init: type, CQs, capabilities
@@ -424,41 +572,13 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 {
 	struct irdma_pci_f *rf = to_iwdev(ibqp->device)->rf;
 	struct irdma_qp *qp = to_irdma_qp(ibqp);
-	struct irdma_create_qp_resp resp = { };
-	struct irdma_ucontext *uctx = NULL;
-	bool raw = true;
 	u32 id;
 	int err;
 
-	if (init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UD &&
-	    init->qp_type != IB_QPT_GSI)
-		return -EOPNOTSUPP;
-	if (init->create_flags || init->srq)
-		return -EOPNOTSUPP;
-	/* QP1 belongs to ib_mad; user space reaches MADs through umad. */
-	if (init->qp_type == IB_QPT_GSI && (udata || init->port_num > 1))
-		return -EOPNOTSUPP;
-	if (!init->send_cq || !init->recv_cq)
-		return -EINVAL;
-	if (udata) {
-		uctx = rdma_udata_to_drv_context(udata, struct irdma_ucontext,
-						 ibucontext);
-		raw = uctx->use_raw_attrs;
-	}
-	qp->rf = rf;
-	/* GSI: a UD QP to the device (RoCEv2 has no special QP1 type). */
-	qp->hw_type = init->qp_type == IB_QPT_RC ? E810_QP_TYPE_ROCE_RC :
-						   E810_QP_TYPE_ROCE_UD;
-	qp->pd_id = to_irdma_pd(ibqp->pd)->pd_id;
-	qp->scq = to_irdma_cq(init->send_cq);
-	qp->rcq = to_irdma_cq(init->recv_cq);
-	if (qp->scq->user != !!udata || qp->rcq->user != !!udata)
-		return -EINVAL;
-	qp->av.arp_idx = -1;
-	spin_lock_init(&qp->lock);
-	mutex_init(&qp->mutex);
-	INIT_WORK(&qp->ae_work, irdma_qp_ae_work);
-	err = irdma_qp_sizes(qp, &init->cap, raw);
+	err = irdma_qp_check_init(init, udata);
+	if (err)
+		return err;
+	err = irdma_qp_init_sw(rf, qp, init, udata);
 	if (err)
 		return err;
 
@@ -479,39 +599,16 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->attr.port_num = 1;
 	qp->attr.path_mtu = IB_MTU_1024;
 	qp->sq_sig_type = init->sq_sig_type;
-	/*
-	 * Priority 0 until an address vector says otherwise (upstream
-	 * irdma_create_qp()); its qset is made now if it is the first.
-	 */
-	err = irdma_tc_wait_idle(rf);
-	if (!err)
-		err = irdma_ws_qp_attach(qp, 0);
-	if (err) {
-		ibdev_err(ibqp->device, "QP %u: no RDMA qset for priority 0: %d\n",
-			  id, err);
+	err = irdma_qp_ws_attach_default(qp);
+	if (err)
 		goto err_mem;
-	}
-	irdma_qp_ctx_write(qp);
-	err = irdma_qp_cqp(qp, E810_CQP_OP_CREATE_QP,
-			   E810_CQPSQ_QP_CQNUMVALID | E810_CQPSQ_QP_MACVALID |
-			   FIELD_PREP(E810_CQPSQ_QP_NEXTIWSTATE,
-				      E810_QP_STATE_IDLE));
+	err = irdma_qp_hw_create(qp);
 	if (err)
 		goto err_ws;
-	qp->hw_state = E810_QP_STATE_IDLE;
-
 	if (udata) {
-		resp.qp_id = id;
-		resp.actual_sq_size = qp->sq_depth >> qp->sq_shift;
-		resp.actual_rq_size = qp->rq_depth >> qp->rq_shift;
-		resp.qp_caps = IRDMA_QP_CAP_SEND_WITH_IMM | IRDMA_QP_CAP_ROCE;
-		if (init->qp_type == IB_QPT_RC)
-			resp.qp_caps |= IRDMA_QP_CAP_WRITE_WITH_IMM;
-		if (ib_copy_to_udata(udata, &resp,
-				     min(sizeof(resp), udata->outlen))) {
-			err = -EFAULT;
+		err = irdma_qp_create_resp(qp, init, udata);
+		if (err)
 			goto err_destroy;
-		}
 	}
 	init->cap = qp->cap;
 	xa_store(&rf->qps, id, qp, GFP_KERNEL);
@@ -525,10 +622,7 @@ err_destroy:
 err_ws:
 	irdma_ws_qp_detach(qp);
 err_mem:
-	if (udata)
-		irdma_qbuf_release(uctx, qp->qb);
-	else
-		irdma_qp_kernel_fini(qp);
+	irdma_qp_mem_free(qp);
 err_ctx:
 	irdma_dma_free(rf, &qp->ctx);
 err_id:
@@ -563,10 +657,7 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	mutex_unlock(&qp->mutex);
 	irdma_ws_qp_detach(qp);
 	xa_erase(&rf->qps, qp->qp_id);
-	if (qp->user)
-		irdma_qbuf_release(qp->uctx, qp->qb);
-	else
-		irdma_qp_kernel_fini(qp);
+	irdma_qp_mem_free(qp);
 	if (qp->av.arp_idx >= 0)
 		irdma_arp_put(rf, qp->av.arp_idx);
 	irdma_dma_free(rf, &qp->ctx);
