@@ -874,41 +874,52 @@ static int irdma_qp_apply(struct irdma_qp *qp, enum ib_qp_state cur,
 	return -EINVAL;
 }
 
-/**
- * irdma_modify_qp() - IB state machine and attributes
- * @ibqp: the QP
- * @attr: the attributes
- * @mask: which of them are valid (IB_QP_*)
- * @udata: user data (struct irdma_modify_qp_req) or NULL
- *
- * Context: Process context, sleeps.
- * Return: 0 or a negative errno; on error nothing changed.
- */
-int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
-		    struct ib_udata *udata)
-{
-	struct irdma_qp *qp = to_irdma_qp(ibqp);
-	struct irdma_modify_qp_req req = { };
-	struct irdma_modify_qp_resp resp = { };
-	struct ib_qp_attr saved_attr;
-	struct irdma_qp_av av, saved_av;
-	enum ib_qp_state cur, new;
-	bool new_av = false;
-	u8 saved_up;
-	int err;
+/* What irdma_modify_qp() changes before the device op, to undo it. */
+struct irdma_qp_undo {
+	struct ib_qp_attr attr;
+	struct irdma_qp_av av;
+	u8 user_pri;
+};
 
+/**
+ * irdma_qp_modify_udata() - check and read the modify_qp user data
+ * @udata: user data or NULL
+ * @req: filled from struct irdma_modify_qp_req if there is one
+ *
+ * Context: Process context.
+ * Return: 0, -EINVAL (a request or response buffer too short) or -EFAULT.
+ */
+static int irdma_qp_modify_udata(struct ib_udata *udata,
+				 struct irdma_modify_qp_req *req)
+{
 	if (udata && udata->inlen) {
 		if (udata->inlen < offsetofend(struct irdma_modify_qp_req,
 					       rq_flush))
 			return -EINVAL;
-		if (ib_copy_from_udata(&req, udata,
-				       min(sizeof(req), udata->inlen)))
+		if (ib_copy_from_udata(req, udata,
+				       min(sizeof(*req), udata->inlen)))
 			return -EFAULT;
 	}
 	if (udata && udata->outlen &&
 	    udata->outlen < offsetofend(struct irdma_modify_qp_resp,
 					push_valid))
 		return -EINVAL;
+	return 0;
+}
+
+/**
+ * irdma_qp_modify_quiesce() - what a transition waits for before the mutex
+ * @qp: the QP
+ * @attr: the attributes
+ * @mask: which of them are valid
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or the errno of irdma_tc_wait_idle().
+ */
+static int irdma_qp_modify_quiesce(struct irdma_qp *qp,
+				   const struct ib_qp_attr *attr, int mask)
+{
+	int err;
 
 	/*
 	 * A QP that starts to transmit while a traffic-class change is in
@@ -926,66 +937,189 @@ int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	 */
 	if ((mask & IB_QP_STATE) && attr->qp_state == IB_QPS_RESET)
 		cancel_work(&qp->ae_work);
-	mutex_lock(&qp->mutex);
-	cur = mask & IB_QP_CUR_STATE ? attr->cur_qp_state : qp->state;
-	new = mask & IB_QP_STATE ? attr->qp_state : cur;
-	if (cur != qp->state ||
-	    !ib_modify_qp_is_ok(cur, new, ibqp->qp_type, mask)) {
-		ibdev_dbg(ibqp->device, "QP %u: %d -> %d with mask 0x%x refused\n",
-			  qp->qp_id, cur, new, mask);
-		err = -EINVAL;
-		goto out;
+	return 0;
+}
+
+/**
+ * irdma_qp_modify_check() - the transition and the attributes it names
+ * @qp: the QP; caller holds qp->mutex
+ * @attr: the attributes
+ * @mask: which of them are valid
+ * @cur: set to the current state (IB_QP_CUR_STATE or the QP's)
+ * @new: set to the state asked for (IB_QP_STATE or @cur)
+ *
+ * Context: Process context.
+ * Return: 0, -EINVAL (transition or a value out of range) or -EOPNOTSUPP.
+ */
+static int irdma_qp_modify_check(struct irdma_qp *qp, struct ib_qp_attr *attr,
+				 int mask, enum ib_qp_state *cur,
+				 enum ib_qp_state *new)
+{
+	*cur = mask & IB_QP_CUR_STATE ? attr->cur_qp_state : qp->state;
+	*new = mask & IB_QP_STATE ? attr->qp_state : *cur;
+	if (*cur != qp->state ||
+	    !ib_modify_qp_is_ok(*cur, *new, qp->ibqp.qp_type, mask)) {
+		ibdev_dbg(qp->ibqp.device, "QP %u: %d -> %d with mask 0x%x refused\n",
+			  qp->qp_id, *cur, *new, mask);
+		return -EINVAL;
 	}
-	err = irdma_qp_check_attr(qp, attr, mask);
+	return irdma_qp_check_attr(qp, attr, mask);
+}
+
+/**
+ * irdma_qp_modify_stage() - take the new attributes into the QP
+ * @qp: the QP; caller holds qp->mutex
+ * @attr: the attributes
+ * @mask: which of them are valid
+ * @av: the resolved address vector, or NULL if there is no new one
+ * @undo: filled with what the QP had, for irdma_qp_modify_undo()
+ *
+ * A new address vector's traffic class picks the priority and its qset;
+ * if that fails, the vector's ARP reference is dropped and nothing changed.
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or the errno of irdma_ws_qp_set_up().
+ */
+static int irdma_qp_modify_stage(struct irdma_qp *qp, struct ib_qp_attr *attr,
+				 int mask, const struct irdma_qp_av *av,
+				 struct irdma_qp_undo *undo)
+{
+	int err;
+
+	undo->attr = qp->attr;
+	undo->av = qp->av;
+	undo->user_pri = qp->user_pri;
+	if (av) {
+		err = irdma_ws_qp_set_up(qp, irdma_ws_up(av->tclass));
+		if (err) {
+			ibdev_err(qp->ibqp.device, "QP %u: no RDMA qset for priority %u: %d\n",
+				  qp->qp_id, irdma_ws_up(av->tclass), err);
+			irdma_arp_put(qp->rf, av->arp_idx);
+			return err;
+		}
+	}
+	irdma_qp_save_attr(qp, attr, mask);
+	if (av)
+		qp->av = *av;
+	return 0;
+}
+
+/**
+ * irdma_qp_transition() - the device side of @cur -> @new
+ * @qp: the QP; caller holds qp->mutex
+ * @cur: the current IB state
+ * @new: the new IB state
+ * @mask: which attributes are valid
+ * @req: the user's flush request (ERR -> ERR)
+ *
+ * ERR -> ERR flushes again if the provider asks (hw-reference 6.3), RESET
+ * -> RESET does nothing, everything else is irdma_qp_apply().
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or the CQP op's errno.
+ */
+static int irdma_qp_transition(struct irdma_qp *qp, enum ib_qp_state cur,
+			       enum ib_qp_state new, int mask,
+			       const struct irdma_modify_qp_req *req)
+{
+	if (new == IB_QPS_ERR && cur == IB_QPS_ERR) {
+		if (req->sq_flush || req->rq_flush)
+			return irdma_qp_flush(qp, req->sq_flush,
+					      req->rq_flush);
+		return 0;
+	}
+	if (new == IB_QPS_RESET && cur == IB_QPS_RESET)
+		return 0;
+	return irdma_qp_apply(qp, cur, new, mask);
+}
+
+/**
+ * irdma_qp_modify_undo() - back to the QP irdma_qp_modify_stage() found
+ * @qp: the QP; caller holds qp->mutex
+ * @av: the new address vector (its ARP reference is dropped) or NULL
+ * @undo: what the QP had
+ *
+ * Context: Process context, sleeps.
+ */
+static void irdma_qp_modify_undo(struct irdma_qp *qp,
+				 const struct irdma_qp_av *av,
+				 const struct irdma_qp_undo *undo)
+{
+	qp->attr = undo->attr;
+	qp->av = undo->av;
+	if (av) {
+		irdma_arp_put(qp->rf, av->arp_idx);
+		irdma_ws_qp_set_up(qp, undo->user_pri);
+	}
+}
+
+/**
+ * irdma_qp_modify_commit() - the QP is in @new: drop the old vector
+ * @qp: the QP; caller holds qp->mutex
+ * @av: the new address vector, or NULL (then the old one stays)
+ * @undo: what the QP had (its old vector's ARP reference is dropped)
+ * @new: the new IB state
+ *
+ * Context: Process context.
+ */
+static void irdma_qp_modify_commit(struct irdma_qp *qp,
+				   const struct irdma_qp_av *av,
+				   const struct irdma_qp_undo *undo,
+				   enum ib_qp_state new)
+{
+	if (av && undo->av.arp_idx >= 0)
+		irdma_arp_put(qp->rf, undo->av.arp_idx);
+	WRITE_ONCE(qp->state, new);
+	qp->attr.qp_state = new;
+	qp->attr.cur_qp_state = new;
+}
+
+/**
+ * irdma_modify_qp() - IB state machine and attributes
+ * @ibqp: the QP
+ * @attr: the attributes
+ * @mask: which of them are valid (IB_QP_*)
+ * @udata: user data (struct irdma_modify_qp_req) or NULL
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or a negative errno; on error nothing changed.
+ */
+int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		    struct ib_udata *udata)
+{
+	struct irdma_qp *qp = to_irdma_qp(ibqp);
+	struct irdma_modify_qp_req req = { };
+	struct irdma_modify_qp_resp resp = { };
+	struct irdma_qp_av av, *new_av = NULL;
+	struct irdma_qp_undo undo;
+	enum ib_qp_state cur, new;
+	int err;
+
+	err = irdma_qp_modify_udata(udata, &req);
+	if (err)
+		return err;
+	err = irdma_qp_modify_quiesce(qp, attr, mask);
+	if (err)
+		return err;
+	mutex_lock(&qp->mutex);
+	err = irdma_qp_modify_check(qp, attr, mask, &cur, &new);
 	if (err)
 		goto out;
 	if ((mask & IB_QP_AV) && ibqp->qp_type == IB_QPT_RC) {
 		err = irdma_qp_resolve_av(qp, attr, mask, &av);
 		if (err)
 			goto out;
-		new_av = true;
+		new_av = &av;
 	}
-
-	saved_attr = qp->attr;
-	saved_av = qp->av;
-	saved_up = qp->user_pri;
-	if (new_av) {
-		/* The GRH's traffic class picks the priority and its qset. */
-		err = irdma_ws_qp_set_up(qp, irdma_ws_up(av.tclass));
-		if (err) {
-			ibdev_err(ibqp->device, "QP %u: no RDMA qset for priority %u: %d\n",
-				  qp->qp_id, irdma_ws_up(av.tclass), err);
-			irdma_arp_put(qp->rf, av.arp_idx);
-			goto out;
-		}
-	}
-	irdma_qp_save_attr(qp, attr, mask);
-	if (new_av)
-		qp->av = av;
-	if (new == IB_QPS_ERR && cur == IB_QPS_ERR) {
-		/* The provider asks for another flush (hw-reference 6.3). */
-		err = 0;
-		if (req.sq_flush || req.rq_flush)
-			err = irdma_qp_flush(qp, req.sq_flush, req.rq_flush);
-	} else if (new == IB_QPS_RESET && cur == IB_QPS_RESET) {
-		err = 0;
-	} else {
-		err = irdma_qp_apply(qp, cur, new, mask);
-	}
+	err = irdma_qp_modify_stage(qp, attr, mask, new_av, &undo);
+	if (err)
+		goto out;
+	err = irdma_qp_transition(qp, cur, new, mask, &req);
 	if (err) {
-		qp->attr = saved_attr;
-		qp->av = saved_av;
-		if (new_av) {
-			irdma_arp_put(qp->rf, av.arp_idx);
-			irdma_ws_qp_set_up(qp, saved_up);
-		}
+		irdma_qp_modify_undo(qp, new_av, &undo);
 		goto out;
 	}
-	if (new_av && saved_av.arp_idx >= 0)
-		irdma_arp_put(qp->rf, saved_av.arp_idx);
-	WRITE_ONCE(qp->state, new);
-	qp->attr.qp_state = new;
-	qp->attr.cur_qp_state = new;
+	irdma_qp_modify_commit(qp, new_av, &undo, new);
 	if (udata && udata->outlen &&
 	    ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen)))
 		err = -EFAULT;
