@@ -411,6 +411,154 @@ static const char *irdma_qp_type_name(enum ib_qp_type t)
 }
 
 /**
+ * irdma_qp_check_init() - refuse what irdma_create_qp() does not support
+ * @init: type, CQs, capabilities
+ * @udata: user data or NULL
+ *
+ * Context: Any context.
+ * Return: 0, -EOPNOTSUPP (type, flags, SRQ, a user or second-port GSI QP)
+ * or -EINVAL (a CQ missing).
+ */
+static int irdma_qp_check_init(const struct ib_qp_init_attr *init,
+			       struct ib_udata *udata)
+{
+	if (init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UD &&
+	    init->qp_type != IB_QPT_GSI)
+		return -EOPNOTSUPP;
+	if (init->create_flags || init->srq)
+		return -EOPNOTSUPP;
+	/* QP1 belongs to ib_mad; user space reaches MADs through umad. */
+	if (init->qp_type == IB_QPT_GSI && (udata || init->port_num > 1))
+		return -EOPNOTSUPP;
+	if (!init->send_cq || !init->recv_cq)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * irdma_qp_init_sw() - software state and ring geometry of a new QP
+ * @rf: per-function state
+ * @qp: the QP, not published yet
+ * @init: type, CQs, capabilities
+ * @udata: user data or NULL
+ *
+ * Context: Process context.
+ * Return: 0, or -EINVAL (CQs of the other kind, capabilities out of range).
+ */
+static int irdma_qp_init_sw(struct irdma_pci_f *rf, struct irdma_qp *qp,
+			    struct ib_qp_init_attr *init,
+			    struct ib_udata *udata)
+{
+	struct irdma_ucontext *uctx;
+	bool raw = true;
+
+	if (udata) {
+		uctx = rdma_udata_to_drv_context(udata, struct irdma_ucontext,
+						 ibucontext);
+		raw = uctx->use_raw_attrs;
+	}
+	qp->rf = rf;
+	/* GSI: a UD QP to the device (RoCEv2 has no special QP1 type). */
+	qp->hw_type = init->qp_type == IB_QPT_RC ? E810_QP_TYPE_ROCE_RC :
+						   E810_QP_TYPE_ROCE_UD;
+	qp->pd_id = to_irdma_pd(qp->ibqp.pd)->pd_id;
+	qp->scq = to_irdma_cq(init->send_cq);
+	qp->rcq = to_irdma_cq(init->recv_cq);
+	if (qp->scq->user != !!udata || qp->rcq->user != !!udata)
+		return -EINVAL;
+	qp->av.arp_idx = -1;
+	spin_lock_init(&qp->lock);
+	mutex_init(&qp->mutex);
+	INIT_WORK(&qp->ae_work, irdma_qp_ae_work);
+	return irdma_qp_sizes(qp, &init->cap, raw);
+}
+
+/**
+ * irdma_qp_mem_free() - release a QP's queue memory
+ * @qp: the QP; irdma_qp_user_init() or irdma_qp_kernel_init() succeeded
+ *
+ * Context: Process context.
+ */
+static void irdma_qp_mem_free(struct irdma_qp *qp)
+{
+	if (qp->user)
+		irdma_qbuf_release(qp->uctx, qp->qb);
+	else
+		irdma_qp_kernel_fini(qp);
+}
+
+/**
+ * irdma_qp_ws_attach_default() - give a new QP the qset of priority 0
+ * @qp: the QP, not published yet
+ *
+ * Priority 0 until an address vector says otherwise (upstream
+ * irdma_create_qp()); its qset is made now if it is the first.
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or a negative errno.
+ */
+static int irdma_qp_ws_attach_default(struct irdma_qp *qp)
+{
+	int err;
+
+	err = irdma_tc_wait_idle(qp->rf);
+	if (!err)
+		err = irdma_ws_qp_attach(qp, 0);
+	if (err)
+		ibdev_err(qp->ibqp.device, "QP %u: no RDMA qset for priority 0: %d\n",
+			  qp->qp_id, err);
+	return err;
+}
+
+/**
+ * irdma_qp_hw_create() - hand a new QP to the device (CREATE_QP, IDLE)
+ * @qp: the QP, its queues and context buffer allocated
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or the CQP op's errno.
+ */
+static int irdma_qp_hw_create(struct irdma_qp *qp)
+{
+	int err;
+
+	irdma_qp_ctx_write(qp);
+	err = irdma_qp_cqp(qp, E810_CQP_OP_CREATE_QP,
+			   E810_CQPSQ_QP_CQNUMVALID | E810_CQPSQ_QP_MACVALID |
+			   FIELD_PREP(E810_CQPSQ_QP_NEXTIWSTATE,
+				      E810_QP_STATE_IDLE));
+	if (err)
+		return err;
+	qp->hw_state = E810_QP_STATE_IDLE;
+	return 0;
+}
+
+/**
+ * irdma_qp_create_resp() - the create_qp response of a user QP
+ * @qp: the created QP
+ * @init: its creation attributes
+ * @udata: user data (struct irdma_create_qp_resp out)
+ *
+ * Context: Process context.
+ * Return: 0 or -EFAULT.
+ */
+static int irdma_qp_create_resp(struct irdma_qp *qp,
+				const struct ib_qp_init_attr *init,
+				struct ib_udata *udata)
+{
+	struct irdma_create_qp_resp resp = { };
+
+	resp.qp_id = qp->qp_id;
+	resp.actual_sq_size = qp->sq_depth >> qp->sq_shift;
+	resp.actual_rq_size = qp->rq_depth >> qp->rq_shift;
+	resp.qp_caps = IRDMA_QP_CAP_SEND_WITH_IMM | IRDMA_QP_CAP_ROCE;
+	if (init->qp_type == IB_QPT_RC)
+		resp.qp_caps |= IRDMA_QP_CAP_WRITE_WITH_IMM;
+	if (ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen)))
+		return -EFAULT;
+	return 0;
+}
+
+/**
  * irdma_create_qp() - create an RC or UD QP, user or kernel, or the GSI QP
  * @ibqp: allocated by ib_core
  * @init: type, CQs, capabilities
@@ -424,41 +572,13 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 {
 	struct irdma_pci_f *rf = to_iwdev(ibqp->device)->rf;
 	struct irdma_qp *qp = to_irdma_qp(ibqp);
-	struct irdma_create_qp_resp resp = { };
-	struct irdma_ucontext *uctx = NULL;
-	bool raw = true;
 	u32 id;
 	int err;
 
-	if (init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UD &&
-	    init->qp_type != IB_QPT_GSI)
-		return -EOPNOTSUPP;
-	if (init->create_flags || init->srq)
-		return -EOPNOTSUPP;
-	/* QP1 belongs to ib_mad; user space reaches MADs through umad. */
-	if (init->qp_type == IB_QPT_GSI && (udata || init->port_num > 1))
-		return -EOPNOTSUPP;
-	if (!init->send_cq || !init->recv_cq)
-		return -EINVAL;
-	if (udata) {
-		uctx = rdma_udata_to_drv_context(udata, struct irdma_ucontext,
-						 ibucontext);
-		raw = uctx->use_raw_attrs;
-	}
-	qp->rf = rf;
-	/* GSI: a UD QP to the device (RoCEv2 has no special QP1 type). */
-	qp->hw_type = init->qp_type == IB_QPT_RC ? E810_QP_TYPE_ROCE_RC :
-						   E810_QP_TYPE_ROCE_UD;
-	qp->pd_id = to_irdma_pd(ibqp->pd)->pd_id;
-	qp->scq = to_irdma_cq(init->send_cq);
-	qp->rcq = to_irdma_cq(init->recv_cq);
-	if (qp->scq->user != !!udata || qp->rcq->user != !!udata)
-		return -EINVAL;
-	qp->av.arp_idx = -1;
-	spin_lock_init(&qp->lock);
-	mutex_init(&qp->mutex);
-	INIT_WORK(&qp->ae_work, irdma_qp_ae_work);
-	err = irdma_qp_sizes(qp, &init->cap, raw);
+	err = irdma_qp_check_init(init, udata);
+	if (err)
+		return err;
+	err = irdma_qp_init_sw(rf, qp, init, udata);
 	if (err)
 		return err;
 
@@ -479,39 +599,16 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->attr.port_num = 1;
 	qp->attr.path_mtu = IB_MTU_1024;
 	qp->sq_sig_type = init->sq_sig_type;
-	/*
-	 * Priority 0 until an address vector says otherwise (upstream
-	 * irdma_create_qp()); its qset is made now if it is the first.
-	 */
-	err = irdma_tc_wait_idle(rf);
-	if (!err)
-		err = irdma_ws_qp_attach(qp, 0);
-	if (err) {
-		ibdev_err(ibqp->device, "QP %u: no RDMA qset for priority 0: %d\n",
-			  id, err);
+	err = irdma_qp_ws_attach_default(qp);
+	if (err)
 		goto err_mem;
-	}
-	irdma_qp_ctx_write(qp);
-	err = irdma_qp_cqp(qp, E810_CQP_OP_CREATE_QP,
-			   E810_CQPSQ_QP_CQNUMVALID | E810_CQPSQ_QP_MACVALID |
-			   FIELD_PREP(E810_CQPSQ_QP_NEXTIWSTATE,
-				      E810_QP_STATE_IDLE));
+	err = irdma_qp_hw_create(qp);
 	if (err)
 		goto err_ws;
-	qp->hw_state = E810_QP_STATE_IDLE;
-
 	if (udata) {
-		resp.qp_id = id;
-		resp.actual_sq_size = qp->sq_depth >> qp->sq_shift;
-		resp.actual_rq_size = qp->rq_depth >> qp->rq_shift;
-		resp.qp_caps = IRDMA_QP_CAP_SEND_WITH_IMM | IRDMA_QP_CAP_ROCE;
-		if (init->qp_type == IB_QPT_RC)
-			resp.qp_caps |= IRDMA_QP_CAP_WRITE_WITH_IMM;
-		if (ib_copy_to_udata(udata, &resp,
-				     min(sizeof(resp), udata->outlen))) {
-			err = -EFAULT;
+		err = irdma_qp_create_resp(qp, init, udata);
+		if (err)
 			goto err_destroy;
-		}
 	}
 	init->cap = qp->cap;
 	xa_store(&rf->qps, id, qp, GFP_KERNEL);
@@ -525,10 +622,7 @@ err_destroy:
 err_ws:
 	irdma_ws_qp_detach(qp);
 err_mem:
-	if (udata)
-		irdma_qbuf_release(uctx, qp->qb);
-	else
-		irdma_qp_kernel_fini(qp);
+	irdma_qp_mem_free(qp);
 err_ctx:
 	irdma_dma_free(rf, &qp->ctx);
 err_id:
@@ -563,10 +657,7 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	mutex_unlock(&qp->mutex);
 	irdma_ws_qp_detach(qp);
 	xa_erase(&rf->qps, qp->qp_id);
-	if (qp->user)
-		irdma_qbuf_release(qp->uctx, qp->qb);
-	else
-		irdma_qp_kernel_fini(qp);
+	irdma_qp_mem_free(qp);
 	if (qp->av.arp_idx >= 0)
 		irdma_arp_put(rf, qp->av.arp_idx);
 	irdma_dma_free(rf, &qp->ctx);
@@ -783,41 +874,52 @@ static int irdma_qp_apply(struct irdma_qp *qp, enum ib_qp_state cur,
 	return -EINVAL;
 }
 
-/**
- * irdma_modify_qp() - IB state machine and attributes
- * @ibqp: the QP
- * @attr: the attributes
- * @mask: which of them are valid (IB_QP_*)
- * @udata: user data (struct irdma_modify_qp_req) or NULL
- *
- * Context: Process context, sleeps.
- * Return: 0 or a negative errno; on error nothing changed.
- */
-int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
-		    struct ib_udata *udata)
-{
-	struct irdma_qp *qp = to_irdma_qp(ibqp);
-	struct irdma_modify_qp_req req = { };
-	struct irdma_modify_qp_resp resp = { };
-	struct ib_qp_attr saved_attr;
-	struct irdma_qp_av av, saved_av;
-	enum ib_qp_state cur, new;
-	bool new_av = false;
-	u8 saved_up;
-	int err;
+/* What irdma_modify_qp() changes before the device op, to undo it. */
+struct irdma_qp_undo {
+	struct ib_qp_attr attr;
+	struct irdma_qp_av av;
+	u8 user_pri;
+};
 
+/**
+ * irdma_qp_modify_udata() - check and read the modify_qp user data
+ * @udata: user data or NULL
+ * @req: filled from struct irdma_modify_qp_req if there is one
+ *
+ * Context: Process context.
+ * Return: 0, -EINVAL (a request or response buffer too short) or -EFAULT.
+ */
+static int irdma_qp_modify_udata(struct ib_udata *udata,
+				 struct irdma_modify_qp_req *req)
+{
 	if (udata && udata->inlen) {
 		if (udata->inlen < offsetofend(struct irdma_modify_qp_req,
 					       rq_flush))
 			return -EINVAL;
-		if (ib_copy_from_udata(&req, udata,
-				       min(sizeof(req), udata->inlen)))
+		if (ib_copy_from_udata(req, udata,
+				       min(sizeof(*req), udata->inlen)))
 			return -EFAULT;
 	}
 	if (udata && udata->outlen &&
 	    udata->outlen < offsetofend(struct irdma_modify_qp_resp,
 					push_valid))
 		return -EINVAL;
+	return 0;
+}
+
+/**
+ * irdma_qp_modify_quiesce() - what a transition waits for before the mutex
+ * @qp: the QP
+ * @attr: the attributes
+ * @mask: which of them are valid
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or the errno of irdma_tc_wait_idle().
+ */
+static int irdma_qp_modify_quiesce(struct irdma_qp *qp,
+				   const struct ib_qp_attr *attr, int mask)
+{
+	int err;
 
 	/*
 	 * A QP that starts to transmit while a traffic-class change is in
@@ -835,66 +937,189 @@ int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	 */
 	if ((mask & IB_QP_STATE) && attr->qp_state == IB_QPS_RESET)
 		cancel_work(&qp->ae_work);
-	mutex_lock(&qp->mutex);
-	cur = mask & IB_QP_CUR_STATE ? attr->cur_qp_state : qp->state;
-	new = mask & IB_QP_STATE ? attr->qp_state : cur;
-	if (cur != qp->state ||
-	    !ib_modify_qp_is_ok(cur, new, ibqp->qp_type, mask)) {
-		ibdev_dbg(ibqp->device, "QP %u: %d -> %d with mask 0x%x refused\n",
-			  qp->qp_id, cur, new, mask);
-		err = -EINVAL;
-		goto out;
+	return 0;
+}
+
+/**
+ * irdma_qp_modify_check() - the transition and the attributes it names
+ * @qp: the QP; caller holds qp->mutex
+ * @attr: the attributes
+ * @mask: which of them are valid
+ * @cur: set to the current state (IB_QP_CUR_STATE or the QP's)
+ * @new: set to the state asked for (IB_QP_STATE or @cur)
+ *
+ * Context: Process context.
+ * Return: 0, -EINVAL (transition or a value out of range) or -EOPNOTSUPP.
+ */
+static int irdma_qp_modify_check(struct irdma_qp *qp, struct ib_qp_attr *attr,
+				 int mask, enum ib_qp_state *cur,
+				 enum ib_qp_state *new)
+{
+	*cur = mask & IB_QP_CUR_STATE ? attr->cur_qp_state : qp->state;
+	*new = mask & IB_QP_STATE ? attr->qp_state : *cur;
+	if (*cur != qp->state ||
+	    !ib_modify_qp_is_ok(*cur, *new, qp->ibqp.qp_type, mask)) {
+		ibdev_dbg(qp->ibqp.device, "QP %u: %d -> %d with mask 0x%x refused\n",
+			  qp->qp_id, *cur, *new, mask);
+		return -EINVAL;
 	}
-	err = irdma_qp_check_attr(qp, attr, mask);
+	return irdma_qp_check_attr(qp, attr, mask);
+}
+
+/**
+ * irdma_qp_modify_stage() - take the new attributes into the QP
+ * @qp: the QP; caller holds qp->mutex
+ * @attr: the attributes
+ * @mask: which of them are valid
+ * @av: the resolved address vector, or NULL if there is no new one
+ * @undo: filled with what the QP had, for irdma_qp_modify_undo()
+ *
+ * A new address vector's traffic class picks the priority and its qset;
+ * if that fails, the vector's ARP reference is dropped and nothing changed.
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or the errno of irdma_ws_qp_set_up().
+ */
+static int irdma_qp_modify_stage(struct irdma_qp *qp, struct ib_qp_attr *attr,
+				 int mask, const struct irdma_qp_av *av,
+				 struct irdma_qp_undo *undo)
+{
+	int err;
+
+	undo->attr = qp->attr;
+	undo->av = qp->av;
+	undo->user_pri = qp->user_pri;
+	if (av) {
+		err = irdma_ws_qp_set_up(qp, irdma_ws_up(av->tclass));
+		if (err) {
+			ibdev_err(qp->ibqp.device, "QP %u: no RDMA qset for priority %u: %d\n",
+				  qp->qp_id, irdma_ws_up(av->tclass), err);
+			irdma_arp_put(qp->rf, av->arp_idx);
+			return err;
+		}
+	}
+	irdma_qp_save_attr(qp, attr, mask);
+	if (av)
+		qp->av = *av;
+	return 0;
+}
+
+/**
+ * irdma_qp_transition() - the device side of @cur -> @new
+ * @qp: the QP; caller holds qp->mutex
+ * @cur: the current IB state
+ * @new: the new IB state
+ * @mask: which attributes are valid
+ * @req: the user's flush request (ERR -> ERR)
+ *
+ * ERR -> ERR flushes again if the provider asks (hw-reference 6.3), RESET
+ * -> RESET does nothing, everything else is irdma_qp_apply().
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or the CQP op's errno.
+ */
+static int irdma_qp_transition(struct irdma_qp *qp, enum ib_qp_state cur,
+			       enum ib_qp_state new, int mask,
+			       const struct irdma_modify_qp_req *req)
+{
+	if (new == IB_QPS_ERR && cur == IB_QPS_ERR) {
+		if (req->sq_flush || req->rq_flush)
+			return irdma_qp_flush(qp, req->sq_flush,
+					      req->rq_flush);
+		return 0;
+	}
+	if (new == IB_QPS_RESET && cur == IB_QPS_RESET)
+		return 0;
+	return irdma_qp_apply(qp, cur, new, mask);
+}
+
+/**
+ * irdma_qp_modify_undo() - back to the QP irdma_qp_modify_stage() found
+ * @qp: the QP; caller holds qp->mutex
+ * @av: the new address vector (its ARP reference is dropped) or NULL
+ * @undo: what the QP had
+ *
+ * Context: Process context, sleeps.
+ */
+static void irdma_qp_modify_undo(struct irdma_qp *qp,
+				 const struct irdma_qp_av *av,
+				 const struct irdma_qp_undo *undo)
+{
+	qp->attr = undo->attr;
+	qp->av = undo->av;
+	if (av) {
+		irdma_arp_put(qp->rf, av->arp_idx);
+		irdma_ws_qp_set_up(qp, undo->user_pri);
+	}
+}
+
+/**
+ * irdma_qp_modify_commit() - the QP is in @new: drop the old vector
+ * @qp: the QP; caller holds qp->mutex
+ * @av: the new address vector, or NULL (then the old one stays)
+ * @undo: what the QP had (its old vector's ARP reference is dropped)
+ * @new: the new IB state
+ *
+ * Context: Process context.
+ */
+static void irdma_qp_modify_commit(struct irdma_qp *qp,
+				   const struct irdma_qp_av *av,
+				   const struct irdma_qp_undo *undo,
+				   enum ib_qp_state new)
+{
+	if (av && undo->av.arp_idx >= 0)
+		irdma_arp_put(qp->rf, undo->av.arp_idx);
+	WRITE_ONCE(qp->state, new);
+	qp->attr.qp_state = new;
+	qp->attr.cur_qp_state = new;
+}
+
+/**
+ * irdma_modify_qp() - IB state machine and attributes
+ * @ibqp: the QP
+ * @attr: the attributes
+ * @mask: which of them are valid (IB_QP_*)
+ * @udata: user data (struct irdma_modify_qp_req) or NULL
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or a negative errno; on error nothing changed.
+ */
+int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		    struct ib_udata *udata)
+{
+	struct irdma_qp *qp = to_irdma_qp(ibqp);
+	struct irdma_modify_qp_req req = { };
+	struct irdma_modify_qp_resp resp = { };
+	struct irdma_qp_av av, *new_av = NULL;
+	struct irdma_qp_undo undo;
+	enum ib_qp_state cur, new;
+	int err;
+
+	err = irdma_qp_modify_udata(udata, &req);
+	if (err)
+		return err;
+	err = irdma_qp_modify_quiesce(qp, attr, mask);
+	if (err)
+		return err;
+	mutex_lock(&qp->mutex);
+	err = irdma_qp_modify_check(qp, attr, mask, &cur, &new);
 	if (err)
 		goto out;
 	if ((mask & IB_QP_AV) && ibqp->qp_type == IB_QPT_RC) {
 		err = irdma_qp_resolve_av(qp, attr, mask, &av);
 		if (err)
 			goto out;
-		new_av = true;
+		new_av = &av;
 	}
-
-	saved_attr = qp->attr;
-	saved_av = qp->av;
-	saved_up = qp->user_pri;
-	if (new_av) {
-		/* The GRH's traffic class picks the priority and its qset. */
-		err = irdma_ws_qp_set_up(qp, irdma_ws_up(av.tclass));
-		if (err) {
-			ibdev_err(ibqp->device, "QP %u: no RDMA qset for priority %u: %d\n",
-				  qp->qp_id, irdma_ws_up(av.tclass), err);
-			irdma_arp_put(qp->rf, av.arp_idx);
-			goto out;
-		}
-	}
-	irdma_qp_save_attr(qp, attr, mask);
-	if (new_av)
-		qp->av = av;
-	if (new == IB_QPS_ERR && cur == IB_QPS_ERR) {
-		/* The provider asks for another flush (hw-reference 6.3). */
-		err = 0;
-		if (req.sq_flush || req.rq_flush)
-			err = irdma_qp_flush(qp, req.sq_flush, req.rq_flush);
-	} else if (new == IB_QPS_RESET && cur == IB_QPS_RESET) {
-		err = 0;
-	} else {
-		err = irdma_qp_apply(qp, cur, new, mask);
-	}
+	err = irdma_qp_modify_stage(qp, attr, mask, new_av, &undo);
+	if (err)
+		goto out;
+	err = irdma_qp_transition(qp, cur, new, mask, &req);
 	if (err) {
-		qp->attr = saved_attr;
-		qp->av = saved_av;
-		if (new_av) {
-			irdma_arp_put(qp->rf, av.arp_idx);
-			irdma_ws_qp_set_up(qp, saved_up);
-		}
+		irdma_qp_modify_undo(qp, new_av, &undo);
 		goto out;
 	}
-	if (new_av && saved_av.arp_idx >= 0)
-		irdma_arp_put(qp->rf, saved_av.arp_idx);
-	WRITE_ONCE(qp->state, new);
-	qp->attr.qp_state = new;
-	qp->attr.cur_qp_state = new;
+	irdma_qp_modify_commit(qp, new_av, &undo, new);
 	if (udata && udata->outlen &&
 	    ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen)))
 		err = -EFAULT;

@@ -59,78 +59,129 @@ static u64 irdma_ip_pair(const u32 *w)
 	return FIELD_PREP(E810_QPC_IP_HI, w[0]) | FIELD_PREP(E810_QPC_IP_LO, w[1]);
 }
 
+/*
+ * The context is built in a zeroed array of qwords (c[]) by area, the way
+ * irdma_sc_qp_setctx_roce() groups its fields; a qword shared by two areas
+ * gets each area's fields ORed in.
+ */
+
 /**
- * irdma_qp_ctx_write() - build @qp's host context in its DMA buffer
- * @qp: the QP; caller holds its mutex, or the QP is not published yet
- *	(irdma_create_qp())
+ * irdma_qp_ctx_queues() - ring addresses and sizes, PD, CQs, qset
+ * @qp: the QP
+ * @c: the context qwords
  *
  * Context: Any context.
  */
-void irdma_qp_ctx_write(struct irdma_qp *qp)
+static void irdma_qp_ctx_queues(const struct irdma_qp *qp, u64 *c)
 {
-	const struct ib_qp_attr *a = &qp->attr;
-	const struct irdma_qp_av *av = &qp->av;
-	u64 c[E810_QP_CTX_SIZE / 8] = { };
-	u32 mtu = ib_mtu_enum_to_int(a->path_mtu ? a->path_mtu : IB_MTU_1024);
-	bool rc = qp->hw_type == E810_QP_TYPE_ROCE_RC;
-	unsigned int i;
-	u64 flags;
-
-	c[E810_QW(E810_QPC_CFG_OFF)] =
+	c[E810_QW(E810_QPC_CFG_OFF)] |=
 		FIELD_PREP(E810_QPC_RQWQESIZE, qp->rq_shift) |
-		FIELD_PREP(E810_QPC_PDIDXHI, qp->pd_id >> 16) |
+		FIELD_PREP(E810_QPC_PDIDXHI, qp->pd_id >> 16);
+	c[E810_QW(E810_QPC_SQADDR_OFF)] |= qp->sq_addr;
+	c[E810_QW(E810_QPC_RQADDR_OFF)] |= qp->rq_addr;
+	c[E810_QW(E810_QPC_SIZES_OFF)] |=
+		FIELD_PREP(E810_QPC_RQSIZE, irdma_qp_wq_size_code(qp->rq_depth)) |
+		FIELD_PREP(E810_QPC_SQSIZE, irdma_qp_wq_size_code(qp->sq_depth));
+	c[E810_QW(E810_QPC_PKEY_OFF)] |=
+		FIELD_PREP(E810_QPC_PDIDX, qp->pd_id & 0xFFFF);
+	c[E810_QW(E810_QPC_CQ_OFF)] |=
+		FIELD_PREP(E810_QPC_TXCQNUM, qp->scq->cq_id) |
+		FIELD_PREP(E810_QPC_RXCQNUM, qp->rcq->cq_id);
+	c[E810_QW(E810_QPC_COMPL_CTX_OFF)] |= qp->compl_ctx;
+	/* The qset of the QP's priority (ws.c, irdma_sc_qp_setctx_roce()). */
+	c[E810_QW(E810_QPC_QS_OFF)] |=
+		FIELD_PREP(E810_QPC_QSHANDLE, READ_ONCE(qp->qs_handle));
+}
+
+/**
+ * irdma_qp_ctx_roce_addr() - RoCEv2 addressing: IP, UDP, VLAN, MACs, ARP
+ * @qp: the QP (its address vector, if valid)
+ * @c: the context qwords
+ *
+ * Context: Any context.
+ */
+static void irdma_qp_ctx_roce_addr(const struct irdma_qp *qp, u64 *c)
+{
+	const struct irdma_qp_av *av = &qp->av;
+	bool vlan = av->valid && av->vlan < VLAN_N_VID;
+	bool arp = av->valid && av->arp_idx >= 0;
+
+	c[E810_QW(E810_QPC_CFG_OFF)] |=
 		(av->valid && av->ipv4 ? E810_QPC_IPV4 : 0) |
-		(av->valid && av->vlan < VLAN_N_VID ?
-		 E810_QPC_INSERTVLANTAG : 0);
-	c[E810_QW(E810_QPC_SQADDR_OFF)] = qp->sq_addr;
-	c[E810_QW(E810_QPC_RQADDR_OFF)] = qp->rq_addr;
-	c[E810_QW(E810_QPC_SIZES_OFF)] =
+		(vlan ? E810_QPC_INSERTVLANTAG : 0);
+	c[E810_QW(E810_QPC_SIZES_OFF)] |=
 		FIELD_PREP(E810_QPC_TTL, av->valid ? av->hop_limit :
 			   IRDMA_DEF_TTL) |
-		FIELD_PREP(E810_QPC_RQSIZE, irdma_qp_wq_size_code(qp->rq_depth)) |
-		FIELD_PREP(E810_QPC_SQSIZE, irdma_qp_wq_size_code(qp->sq_depth)) |
 		FIELD_PREP(E810_QPC_TOS, av->valid ? av->tclass : 0) |
 		FIELD_PREP(E810_QPC_SRCPORTNUM, av->valid ? av->sport : 0xC000) |
 		FIELD_PREP(E810_QPC_DESTPORTNUM, IRDMA_ROCE_DEST_PORT);
 	if (av->valid) {
 		/* Address words 0,1 and 2,3: one qword each, both ends. */
-		c[E810_QW(E810_QPC_DESTIP23_OFF)] = irdma_ip_pair(&av->dip[2]);
-		c[E810_QW(E810_QPC_DESTIP01_OFF)] = irdma_ip_pair(&av->dip[0]);
-		c[E810_QW(E810_QPC_LOCALIP23_OFF)] = irdma_ip_pair(&av->sip[2]);
-		c[E810_QW(E810_QPC_LOCALIP01_OFF)] = irdma_ip_pair(&av->sip[0]);
+		c[E810_QW(E810_QPC_DESTIP23_OFF)] |= irdma_ip_pair(&av->dip[2]);
+		c[E810_QW(E810_QPC_DESTIP01_OFF)] |= irdma_ip_pair(&av->dip[0]);
+		c[E810_QW(E810_QPC_LOCALIP23_OFF)] |= irdma_ip_pair(&av->sip[2]);
+		c[E810_QW(E810_QPC_LOCALIP01_OFF)] |= irdma_ip_pair(&av->sip[0]);
 	}
-	c[E810_QW(E810_QPC_MSS_OFF)] = FIELD_PREP(E810_QPC_SNDMSS, mtu) |
-		(av->valid && av->vlan < VLAN_N_VID ?
-		 FIELD_PREP(E810_QPC_VLANTAG, av->vlan | (u16)av->sl << 13) :
-		 0) |
-		(av->valid && av->arp_idx >= 0 ?
-		 FIELD_PREP(E810_QPC_ARPIDX, av->arp_idx) : 0);
-	c[E810_QW(E810_QPC_PKEY_OFF)] =
-		FIELD_PREP(E810_QPC_FLOWLABEL, av->valid ? av->flow_label : 0) |
+	c[E810_QW(E810_QPC_MSS_OFF)] |=
+		(vlan ? FIELD_PREP(E810_QPC_VLANTAG,
+				   av->vlan | (u16)av->sl << 13) : 0) |
+		(arp ? FIELD_PREP(E810_QPC_ARPIDX, av->arp_idx) : 0);
+	c[E810_QW(E810_QPC_PKEY_OFF)] |=
+		FIELD_PREP(E810_QPC_FLOWLABEL, av->valid ? av->flow_label : 0);
+	c[E810_QW(E810_QPC_MAC_OFF)] |=
+		FIELD_PREP(E810_QPC_MACADDRESS, ether_addr_to_u64(qp->rf->mac));
+	if (arp)
+		c[E810_QW(E810_QPC_REMEP_OFF)] |=
+			FIELD_PREP(E810_QPC_REMENDPOINTIDX, av->arp_idx);
+}
+
+/**
+ * irdma_qp_ctx_transport() - RoCE transport: MSS, P_Key, QPs, PSNs, retries
+ * @qp: the QP (its saved attributes)
+ * @c: the context qwords
+ *
+ * Context: Any context.
+ */
+static void irdma_qp_ctx_transport(const struct irdma_qp *qp, u64 *c)
+{
+	const struct ib_qp_attr *a = &qp->attr;
+	u32 mtu = ib_mtu_enum_to_int(a->path_mtu ? a->path_mtu : IB_MTU_1024);
+	bool rc = qp->hw_type == E810_QP_TYPE_ROCE_RC;
+
+	c[E810_QW(E810_QPC_MSS_OFF)] |= FIELD_PREP(E810_QPC_SNDMSS, mtu);
+	c[E810_QW(E810_QPC_PKEY_OFF)] |=
 		FIELD_PREP(E810_QPC_ACKCREDITS, IRDMA_ACK_CREDITS) |
-		FIELD_PREP(E810_QPC_PKEY, IRDMA_DEF_PKEY) |
-		FIELD_PREP(E810_QPC_PDIDX, qp->pd_id & 0xFFFF);
-	c[E810_QW(E810_QPC_DEST_OFF)] =
+		FIELD_PREP(E810_QPC_PKEY, IRDMA_DEF_PKEY);
+	c[E810_QW(E810_QPC_DEST_OFF)] |=
 		FIELD_PREP(E810_QPC_DESTQP, rc ? a->dest_qp_num : 0) |
 		FIELD_PREP(E810_QPC_QKEY, a->qkey);
-	c[E810_QW(E810_QPC_PSN_OFF)] =
+	c[E810_QW(E810_QPC_PSN_OFF)] |=
 		FIELD_PREP(E810_QPC_PSNNXT, a->sq_psn) |
 		FIELD_PREP(E810_QPC_LSN, IRDMA_LSN_DEFAULT);
-	c[E810_QW(E810_QPC_EPSN_OFF)] = FIELD_PREP(E810_QPC_EPSN, a->rq_psn);
-	c[E810_QW(E810_QPC_PSNMAX_OFF)] =
+	c[E810_QW(E810_QPC_EPSN_OFF)] |= FIELD_PREP(E810_QPC_EPSN, a->rq_psn);
+	c[E810_QW(E810_QPC_PSNMAX_OFF)] |=
 		FIELD_PREP(E810_QPC_PSNMAX, a->sq_psn) |
 		FIELD_PREP(E810_QPC_PSNUNA, a->sq_psn);
-	c[E810_QW(E810_QPC_CWND_OFF)] =
+	c[E810_QW(E810_QPC_CWND_OFF)] |=
 		FIELD_PREP(E810_QPC_CWNDROCE, IRDMA_CWND_ROCE);
-	c[E810_QW(E810_QPC_RETRY_OFF)] =
+	c[E810_QW(E810_QPC_RETRY_OFF)] |=
 		FIELD_PREP(E810_QPC_REXMIT_THRESH, a->retry_cnt) |
 		FIELD_PREP(E810_QPC_RNRNAK_THRESH, a->rnr_retry) |
 		FIELD_PREP(E810_QPC_RTOMIN, IRDMA_RTO_MIN);
-	c[E810_QW(E810_QPC_CQ_OFF)] =
-		FIELD_PREP(E810_QPC_TXCQNUM, qp->scq->cq_id) |
-		FIELD_PREP(E810_QPC_RXCQNUM, qp->rcq->cq_id);
-	c[E810_QW(E810_QPC_MAC_OFF)] =
-		FIELD_PREP(E810_QPC_MACADDRESS, ether_addr_to_u64(qp->rf->mac));
+}
+
+/**
+ * irdma_qp_ctx_flags() - the flags qword: ORD/IRD, rights, privileges
+ * @qp: the QP
+ *
+ * Context: Any context.
+ * Return: the qword.
+ */
+static u64 irdma_qp_ctx_flags(const struct irdma_qp *qp)
+{
+	const struct ib_qp_attr *a = &qp->attr;
+	bool rc = qp->hw_type == E810_QP_TYPE_ROCE_RC;
+	u64 flags;
 
 	flags = FIELD_PREP(E810_QPC_ORDSIZE, rc ? a->max_rd_atomic : 0) |
 		FIELD_PREP(E810_QPC_IRDSIZE,
@@ -146,14 +197,25 @@ void irdma_qp_ctx_write(struct irdma_qp *qp)
 			 E810_QPC_PRIVEN;
 	/* Windows may be bound on every QP (upstream's bind_en = true). */
 	flags |= E810_QPC_BINDEN;
-	c[E810_QW(E810_QPC_FLAGS_OFF)] = flags;
-	c[E810_QW(E810_QPC_COMPL_CTX_OFF)] = qp->compl_ctx;
-	/* The qset of the QP's priority (ws.c, irdma_sc_qp_setctx_roce()). */
-	c[E810_QW(E810_QPC_QS_OFF)] =
-		FIELD_PREP(E810_QPC_QSHANDLE, READ_ONCE(qp->qs_handle));
-	if (av->valid && av->arp_idx >= 0)
-		c[E810_QW(E810_QPC_REMEP_OFF)] =
-			FIELD_PREP(E810_QPC_REMENDPOINTIDX, av->arp_idx);
+	return flags;
+}
+
+/**
+ * irdma_qp_ctx_write() - build @qp's host context in its DMA buffer
+ * @qp: the QP; caller holds its mutex, or the QP is not published yet
+ *	(irdma_create_qp())
+ *
+ * Context: Any context.
+ */
+void irdma_qp_ctx_write(struct irdma_qp *qp)
+{
+	u64 c[E810_QP_CTX_SIZE / 8] = { };
+	unsigned int i;
+
+	irdma_qp_ctx_queues(qp, c);
+	irdma_qp_ctx_roce_addr(qp, c);
+	irdma_qp_ctx_transport(qp, c);
+	c[E810_QW(E810_QPC_FLAGS_OFF)] = irdma_qp_ctx_flags(qp);
 
 	for (i = 0; i < ARRAY_SIZE(c); i++)
 		irdma_set64(&qp->ctx, i * 8, c[i]);

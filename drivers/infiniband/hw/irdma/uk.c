@@ -191,16 +191,39 @@ static u8 irdma_access_rights(int access)
 	return r;
 }
 
-/* One fast-register WQE (one quantum, hw-reference 5.3). */
-static int irdma_post_reg_mr(struct irdma_qp *qp, const struct ib_reg_wr *rw,
-			     u64 *hdr, void **wqe_out, u32 *idx, bool *pol)
+/*
+ * A send WR in device terms (upstream's struct irdma_post_sq_info): what
+ * irdma_sq_wr_build() decided and irdma_sq_wqe_write() lays down.
+ */
+enum irdma_sq_body {
+	IRDMA_SQ_BODY_DATA,	/* send, write, read: SGEs or inline data */
+	IRDMA_SQ_BODY_LOCAL_INV,
+	IRDMA_SQ_BODY_REG_MR,
+};
+
+struct irdma_sq_wr {
+	u64 hdr;	/* header but ADDFRAGCNT and the valid bit */
+	u64 opq;	/* op-specific qword of a data WQE */
+	u32 bytes;	/* reported in the completion */
+	u32 quanta;
+	u8 wc_op;	/* enum ib_wc_opcode */
+	u8 body;	/* enum irdma_sq_body */
+	bool imm;
+	bool inl;
+};
+
+/**
+ * irdma_reg_mr_hdr() - header of a fast-register WQE
+ * @rw: the IB_WR_REG_MR work request
+ * @hdr: set to the opcode, STag, PBL level, page size and access rights
+ *
+ * Context: Any context.
+ * Return: 0, or -EINVAL for a page size without a device code.
+ */
+static int irdma_reg_mr_hdr(const struct ib_reg_wr *rw, u64 *hdr)
 {
 	struct irdma_mr *mr = to_irdma_mr(rw->mr);
-	u32 pble = mr->pble;
-	u64 pa = mr->pa;
 	u8 hps;
-	void *w;
-	int i;
 
 	switch (ilog2(rw->mr->page_size)) {
 	case 12:
@@ -215,15 +238,6 @@ static int irdma_post_reg_mr(struct irdma_qp *qp, const struct ib_reg_wr *rw,
 	default:
 		return -EINVAL;
 	}
-	i = irdma_sq_reserve(qp, 1, pol);
-	if (i < 0)
-		return i;
-	w = irdma_sq_slot(qp, i);
-	irdma_wqe_set(w, 0, rw->mr->iova);
-	irdma_wqe_set(w, 8, (pa & E810_WQE_FR_PBLADDR) |
-		      FIELD_PREP(E810_WQE_FR_PBLIDX_HI, pble >> 16));
-	irdma_wqe_set(w, 16, FIELD_PREP(E810_WQE_FR_LEN, rw->mr->length) |
-		      FIELD_PREP(E810_WQE_FR_PBLIDX_LO, pble & 0xFFFF));
 	*hdr = FIELD_PREP(E810_WQE_OPCODE, E810_OP_FAST_REG) |
 	       FIELD_PREP(E810_WQE_FR_STAGKEY, rw->key & 0xFF) |
 	       FIELD_PREP(E810_WQE_FR_STAGINDEX, rw->key >> 8) |
@@ -231,58 +245,81 @@ static int irdma_post_reg_mr(struct irdma_qp *qp, const struct ib_reg_wr *rw,
 	       FIELD_PREP(E810_WQE_FR_HPAGESIZE, hps) |
 	       FIELD_PREP(E810_WQE_STAGRIGHTS, irdma_access_rights(rw->access)) |
 	       E810_WQE_VABASEDTO;
-	*wqe_out = w;
-	*idx = i;
 	return 0;
 }
 
-/* Encodes one send WR; the header (with polarity) is written last. */
-static int irdma_post_one_send(struct irdma_qp *qp, const struct ib_send_wr *wr)
+/**
+ * irdma_sq_wr_mem_op() - translate a LOCAL_INV or REG_MR work request
+ * @ud: the QP is a UD QP
+ * @wr: the work request
+ * @s: its translation (one quantum, no payload)
+ *
+ * Context: Any context.
+ * Return: 0, or -EINVAL on a UD QP or for an unsupported page size.
+ */
+static int irdma_sq_wr_mem_op(bool ud, const struct ib_send_wr *wr,
+			      struct irdma_sq_wr *s)
 {
-	bool ud = irdma_qp_is_ud(qp);
-	bool imm = false, inl = wr->send_flags & IB_SEND_INLINE;
-	bool sol = wr->send_flags & IB_SEND_SOLICITED;
-	u32 quanta, bytes, addfrag = 0, n;
-	u64 opq = 0, hdr = 0;
-	u8 op, wc_op;
-	bool pol;
-	void *w;
-	u32 idx;
-	int i, err;
-
-	if (wr->num_sge < 0 || wr->num_sge > qp->cap.max_send_sge)
+	if (ud)
 		return -EINVAL;
-	bytes = irdma_sge_bytes(wr->sg_list, wr->num_sge);
+	s->quanta = 1;
+	s->bytes = 0;
+	if (wr->opcode == IB_WR_LOCAL_INV) {
+		s->body = IRDMA_SQ_BODY_LOCAL_INV;
+		s->hdr = FIELD_PREP(E810_WQE_OPCODE, E810_OP_LOCAL_INV);
+		s->wc_op = IB_WC_LOCAL_INV;
+		return 0;
+	}
+	s->body = IRDMA_SQ_BODY_REG_MR;
+	s->wc_op = IB_WC_REG_MR;
+	return irdma_reg_mr_hdr(reg_wr(wr), &s->hdr);
+}
+
+/**
+ * irdma_sq_wr_opcode() - device opcode and remote fields of a data WR
+ * @ud: the QP is a UD QP (sends only)
+ * @wr: a send, RDMA write or RDMA read work request
+ * @s: its translation: imm, opq, and in hdr the opcode and remote STag
+ *
+ * Context: Any context.
+ * Return: 0, or -EINVAL for an opcode the QP type (or inline data, for a
+ * read) does not allow.
+ */
+static int irdma_sq_wr_opcode(bool ud, const struct ib_send_wr *wr,
+			      struct irdma_sq_wr *s)
+{
+	bool sol = wr->send_flags & IB_SEND_SOLICITED;
+	u8 op;
 
 	switch (wr->opcode) {
 	case IB_WR_SEND_WITH_IMM:
-		imm = true;
+		s->imm = true;
 		fallthrough;
 	case IB_WR_SEND:
 		op = sol ? E810_OP_SEND_SOL : E810_OP_SEND;
-		wc_op = IB_WC_SEND;
+		s->wc_op = IB_WC_SEND;
 		break;
 	case IB_WR_SEND_WITH_INV:
 		if (ud)
 			return -EINVAL;
 		op = sol ? E810_OP_SEND_SOL_INV : E810_OP_SEND_INV;
-		hdr |= FIELD_PREP(E810_WQE_REMSTAG, wr->ex.invalidate_rkey);
-		wc_op = IB_WC_SEND;
+		s->hdr |= FIELD_PREP(E810_WQE_REMSTAG, wr->ex.invalidate_rkey);
+		s->wc_op = IB_WC_SEND;
 		break;
 	case IB_WR_RDMA_WRITE_WITH_IMM:
-		imm = true;
+		s->imm = true;
 		fallthrough;
 	case IB_WR_RDMA_WRITE:
 		if (ud)
 			return -EINVAL;
 		op = sol ? E810_OP_RDMA_WRITE_SOL : E810_OP_RDMA_WRITE;
-		opq = rdma_wr(wr)->remote_addr;
-		hdr |= FIELD_PREP(E810_WQE_REMSTAG, rdma_wr(wr)->rkey);
-		wc_op = IB_WC_RDMA_WRITE;
+		s->opq = rdma_wr(wr)->remote_addr;
+		s->hdr |= FIELD_PREP(E810_WQE_REMSTAG, rdma_wr(wr)->rkey);
+		s->wc_op = IB_WC_RDMA_WRITE;
 		break;
 	case IB_WR_RDMA_READ_WITH_INV:
 	case IB_WR_RDMA_READ:
-		if (ud || inl)
+		if (ud || s->inl)
 			return -EINVAL;
 		/*
 		 * irdma_uk_rdma_read() with inv_stag: only the opcode differs;
@@ -291,93 +328,215 @@ static int irdma_post_one_send(struct irdma_qp *qp, const struct ib_send_wr *wr)
 		 */
 		op = wr->opcode == IB_WR_RDMA_READ ? E810_OP_RDMA_READ :
 						     E810_OP_RDMA_READ_LOC_INV;
-		opq = rdma_wr(wr)->remote_addr;
-		hdr |= FIELD_PREP(E810_WQE_REMSTAG, rdma_wr(wr)->rkey);
-		wc_op = IB_WC_RDMA_READ;
+		s->opq = rdma_wr(wr)->remote_addr;
+		s->hdr |= FIELD_PREP(E810_WQE_REMSTAG, rdma_wr(wr)->rkey);
+		s->wc_op = IB_WC_RDMA_READ;
 		break;
-	case IB_WR_LOCAL_INV:
-		if (ud)
-			return -EINVAL;
-		i = irdma_sq_reserve(qp, 1, &pol);
-		if (i < 0)
-			return i;
-		idx = i;
-		w = irdma_sq_slot(qp, idx);
-		irdma_wqe_set(w, 0, 0);
-		irdma_wqe_set(w, 8, FIELD_PREP(E810_WQE_INV_STAG,
-					       wr->ex.invalidate_rkey));
-		irdma_wqe_set(w, 16, 0);
-		hdr = FIELD_PREP(E810_WQE_OPCODE, E810_OP_LOCAL_INV);
-		quanta = 1;
-		wc_op = IB_WC_LOCAL_INV;
-		bytes = 0;
-		goto finish;
-	case IB_WR_REG_MR:
-		if (ud)
-			return -EINVAL;
-		err = irdma_post_reg_mr(qp, reg_wr(wr), &hdr, &w, &idx, &pol);
-		if (err)
-			return err;
-		quanta = 1;
-		wc_op = IB_WC_REG_MR;
-		bytes = 0;
-		goto finish;
 	default:
 		return -EINVAL;
 	}
+	s->hdr |= FIELD_PREP(E810_WQE_OPCODE, op);
+	return 0;
+}
 
+/**
+ * irdma_sq_wr_data() - translate a send, RDMA write or RDMA read
+ * @qp: the kernel QP
+ * @wr: the work request
+ * @s: its translation; bytes and inl already set
+ *
+ * Context: Any context.
+ * Return: 0, or -EINVAL (opcode, or inline data over the QP's limit).
+ */
+static int irdma_sq_wr_data(struct irdma_qp *qp, const struct ib_send_wr *wr,
+			    struct irdma_sq_wr *s)
+{
+	bool ud = irdma_qp_is_ud(qp);
+	int err;
+
+	err = irdma_sq_wr_opcode(ud, wr, s);
+	if (err)
+		return err;
 	if (ud) {
-		opq = FIELD_PREP(E810_WQE_UD_QKEY, ud_wr(wr)->remote_qkey) |
-		      FIELD_PREP(E810_WQE_UD_DESTQPN, ud_wr(wr)->remote_qpn);
-		hdr |= FIELD_PREP(E810_WQE_AHID,
-				  to_irdma_ah(ud_wr(wr)->ah)->ah_id);
+		s->opq = FIELD_PREP(E810_WQE_UD_QKEY, ud_wr(wr)->remote_qkey) |
+			 FIELD_PREP(E810_WQE_UD_DESTQPN, ud_wr(wr)->remote_qpn);
+		s->hdr |= FIELD_PREP(E810_WQE_AHID,
+				     to_irdma_ah(ud_wr(wr)->ah)->ah_id);
 	}
-	if (inl) {
-		if (bytes > qp->cap.max_inline_data)
+	if (s->imm)
+		s->hdr |= E810_WQE_IMMDATAFLAG;
+	if (s->inl) {
+		if (s->bytes > qp->cap.max_inline_data)
 			return -EINVAL;
-		quanta = e810_inline_quanta(bytes);
+		s->quanta = e810_inline_quanta(s->bytes);
+		s->hdr |= E810_WQE_INLINEDATAFLAG |
+			  FIELD_PREP(E810_WQE_INLINEDATALEN, s->bytes);
 	} else {
-		n = wr->num_sge + imm;
-		quanta = e810_frag_quanta(n);
+		s->quanta = e810_frag_quanta(wr->num_sge + s->imm);
 	}
-	i = irdma_sq_reserve(qp, quanta, &pol);
-	if (i < 0)
-		return i;
-	idx = i;
-	w = irdma_sq_slot(qp, idx);
-	memset(w, 0, (size_t)quanta * E810_WQE_QUANTUM);
-	if (imm) {
-		irdma_wqe_set(w, E810_WQE_IMM_OFF,
-			      be32_to_cpu(wr->ex.imm_data));
-		hdr |= E810_WQE_IMMDATAFLAG;
-	}
-	irdma_wqe_set(w, E810_WQE_OPQ_OFF, opq);
-	if (inl) {
-		irdma_put_inline(w, wr->sg_list, wr->num_sge, pol);
-		hdr |= E810_WQE_INLINEDATAFLAG |
-		       FIELD_PREP(E810_WQE_INLINEDATALEN, bytes);
-	} else {
-		addfrag = irdma_put_sges(w, wr->sg_list, wr->num_sge, imm,
-					 pol);
-	}
-	hdr |= FIELD_PREP(E810_WQE_OPCODE, op) |
-	       FIELD_PREP(E810_WQE_ADDFRAGCNT, addfrag);
+	return 0;
+}
 
-finish:
+/**
+ * irdma_sq_wr_build() - translate and check one send WR
+ * @qp: the kernel QP
+ * @wr: the work request
+ * @s: filled: header fields and flags, op-specific qword, size in quanta,
+ *	byte count and completion opcode
+ *
+ * Nothing touches the ring: every refusal comes before space is reserved.
+ *
+ * Context: Any context.
+ * Return: 0 or -EINVAL.
+ */
+static int irdma_sq_wr_build(struct irdma_qp *qp, const struct ib_send_wr *wr,
+			     struct irdma_sq_wr *s)
+{
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	if (wr->num_sge < 0 || wr->num_sge > qp->cap.max_send_sge)
+		return -EINVAL;
+	s->bytes = irdma_sge_bytes(wr->sg_list, wr->num_sge);
+	s->inl = wr->send_flags & IB_SEND_INLINE;
+	if (wr->opcode == IB_WR_LOCAL_INV || wr->opcode == IB_WR_REG_MR)
+		err = irdma_sq_wr_mem_op(irdma_qp_is_ud(qp), wr, s);
+	else
+		err = irdma_sq_wr_data(qp, wr, s);
+	if (err)
+		return err;
 	if ((wr->send_flags & IB_SEND_SIGNALED) ||
 	    qp->sq_sig_type == IB_SIGNAL_ALL_WR)
-		hdr |= E810_WQE_SIGCOMPL;
+		s->hdr |= E810_WQE_SIGCOMPL;
 	if (wr->send_flags & IB_SEND_FENCE)
-		hdr |= E810_WQE_READFENCE;
+		s->hdr |= E810_WQE_READFENCE;
+	return 0;
+}
+
+/**
+ * irdma_put_local_inv() - body of a local-invalidate WQE
+ * @w: its quantum
+ * @stag: the STag to invalidate
+ *
+ * Context: Any context.
+ */
+static void irdma_put_local_inv(void *w, u32 stag)
+{
+	irdma_wqe_set(w, 0, 0);
+	irdma_wqe_set(w, 8, FIELD_PREP(E810_WQE_INV_STAG, stag));
+	irdma_wqe_set(w, 16, 0);
+}
+
+/**
+ * irdma_put_reg_mr() - body of a fast-register WQE (hw-reference 5.3)
+ * @w: its quantum
+ * @rw: the IB_WR_REG_MR work request
+ *
+ * Context: Any context.
+ */
+static void irdma_put_reg_mr(void *w, const struct ib_reg_wr *rw)
+{
+	struct irdma_mr *mr = to_irdma_mr(rw->mr);
+	u32 pble = mr->pble;
+
+	irdma_wqe_set(w, 0, rw->mr->iova);
+	irdma_wqe_set(w, 8, (mr->pa & E810_WQE_FR_PBLADDR) |
+		      FIELD_PREP(E810_WQE_FR_PBLIDX_HI, pble >> 16));
+	irdma_wqe_set(w, 16, FIELD_PREP(E810_WQE_FR_LEN, rw->mr->length) |
+		      FIELD_PREP(E810_WQE_FR_PBLIDX_LO, pble & 0xFFFF));
+}
+
+/**
+ * irdma_put_data() - body of a send, RDMA write or RDMA read WQE
+ * @w: its first quantum (@s->quanta of them reserved)
+ * @wr: the work request (SGEs, immediate data)
+ * @s: its translation
+ * @pol: the WQE's pass polarity
+ *
+ * Context: Any context.
+ * Return: the header's ADDFRAGCNT field (0 with inline data).
+ */
+static u64 irdma_put_data(void *w, const struct ib_send_wr *wr,
+			  const struct irdma_sq_wr *s, bool pol)
+{
+	u32 addfrag;
+
+	memset(w, 0, (size_t)s->quanta * E810_WQE_QUANTUM);
+	if (s->imm)
+		irdma_wqe_set(w, E810_WQE_IMM_OFF,
+			      be32_to_cpu(wr->ex.imm_data));
+	irdma_wqe_set(w, E810_WQE_OPQ_OFF, s->opq);
+	if (s->inl) {
+		irdma_put_inline(w, wr->sg_list, wr->num_sge, pol);
+		return 0;
+	}
+	addfrag = irdma_put_sges(w, wr->sg_list, wr->num_sge, s->imm, pol);
+	return FIELD_PREP(E810_WQE_ADDFRAGCNT, addfrag);
+}
+
+/**
+ * irdma_sq_wqe_write() - lay a translated send WR down in the SQ
+ * @qp: the kernel QP
+ * @wr: the work request
+ * @s: its translation
+ * @idx: the WQE's first quantum, reserved by irdma_sq_reserve()
+ * @pol: its pass polarity
+ *
+ * The body and the tracking entry first, then a write barrier, then the
+ * header with the valid bit: from then on the device may fetch the WQE.
+ *
+ * Context: Any context; caller holds qp->lock.
+ */
+static void irdma_sq_wqe_write(struct irdma_qp *qp,
+			       const struct ib_send_wr *wr,
+			       const struct irdma_sq_wr *s, u32 idx, bool pol)
+{
+	void *w = irdma_sq_slot(qp, idx);
+	u64 hdr = s->hdr;
+
+	switch (s->body) {
+	case IRDMA_SQ_BODY_LOCAL_INV:
+		irdma_put_local_inv(w, wr->ex.invalidate_rkey);
+		break;
+	case IRDMA_SQ_BODY_REG_MR:
+		irdma_put_reg_mr(w, reg_wr(wr));
+		break;
+	default:
+		hdr |= irdma_put_data(w, wr, s, pol);
+		break;
+	}
 	qp->sq_trk[idx] = (struct irdma_sq_trk){
 		.wr_id = wr->wr_id,
-		.bytes = bytes,
-		.quanta = quanta,
-		.wc_op = wc_op,
+		.bytes = s->bytes,
+		.quanta = s->quanta,
+		.wc_op = s->wc_op,
 		.signaled = !!(hdr & E810_WQE_SIGCOMPL),
 	};
 	dma_wmb();
 	irdma_wqe_set(w, E810_WQE_HDR_OFF, hdr | (pol ? E810_WQE_VALID : 0));
+}
+
+/**
+ * irdma_post_one_send() - check, reserve and write one send WR
+ * @qp: the kernel QP; caller holds qp->lock
+ * @wr: the work request
+ *
+ * Context: Any context.
+ * Return: 0, -EINVAL (the WR), or -ENOMEM (SQ full).
+ */
+static int irdma_post_one_send(struct irdma_qp *qp, const struct ib_send_wr *wr)
+{
+	struct irdma_sq_wr s;
+	bool pol;
+	int idx, err;
+
+	err = irdma_sq_wr_build(qp, wr, &s);
+	if (err)
+		return err;
+	idx = irdma_sq_reserve(qp, s.quanta, &pol);
+	if (idx < 0)
+		return idx;
+	irdma_sq_wqe_write(qp, wr, &s, idx, pol);
 	return 0;
 }
 
