@@ -5,6 +5,7 @@
  *
  *   smc_stream server smc|tcp ADDR PORT BYTES
  *   smc_stream client smc|tcp ADDR PORT BYTES
+ *   smc_stream ueid-add NAME
  *
  * The server accepts one connection on ADDR:PORT, the client connects to
  * it (retrying for 60 s while nobody listens). Both then stream BYTES of
@@ -23,10 +24,18 @@
  *   gid ..., peer_gid ..., role client|server
  * The exit status is 0 when the data is complete and right, whatever
  * the mode (the script decides what mode it wants).
+ *
+ * ueid-add puts NAME into the kernel's user-defined EID table (generic
+ * netlink SMC_GEN_NETLINK, SMC_NETLINK_ADD_UEID, what "smcr ueid add"
+ * sends): SMC-Rv2 is only proposed and accepted with an EID both sides
+ * share (net/smc smc_find_proposal_devices(): smc_clc_ueid_count()), and
+ * off s390 there is no system EID. An EID already there counts as added.
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <linux/genetlink.h>
 #include <linux/netlink.h>
+#include <linux/smc.h>
 #include <linux/smc_diag.h>
 #include <linux/sock_diag.h>
 #include <netinet/in.h>
@@ -220,6 +229,106 @@ static int smc_diag(unsigned long ino)
 	return found ? 0 : -1;
 }
 
+/*
+ * One request on a generic netlink socket and the first message back:
+ * the ACK's error (0 or -errno), or the reply's length with it in buf.
+ */
+static int genl_call(int nl, void *req, size_t len, char *buf, size_t cap)
+{
+	struct nlmsghdr *h = (struct nlmsghdr *)buf;
+	ssize_t n;
+
+	if (send(nl, req, len, 0) < 0) {
+		return -errno;
+	}
+	n = recv(nl, buf, cap, 0);
+	if (n < (ssize_t)NLMSG_HDRLEN || !NLMSG_OK(h, n)) {
+		return -EIO;
+	}
+	if (h->nlmsg_type == NLMSG_ERROR) {
+		return ((struct nlmsgerr *)NLMSG_DATA(h))->error;
+	}
+	return n;
+}
+
+struct genl_req {
+	struct nlmsghdr nlh;
+	struct genlmsghdr g;
+	struct nlattr a;
+	char data[64];
+};
+
+static void genl_req_init(struct genl_req *r, uint16_t type, uint16_t flags,
+			  uint8_t cmd, uint8_t version, uint16_t attr,
+			  const void *val, size_t len)
+{
+	memset(r, 0, sizeof(*r));
+	r->nlh.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN + NLA_HDRLEN + len);
+	r->nlh.nlmsg_type = type;
+	r->nlh.nlmsg_flags = NLM_F_REQUEST | flags;
+	r->g.cmd = cmd;
+	r->g.version = version;
+	r->a.nla_type = attr;
+	r->a.nla_len = NLA_HDRLEN + len;
+	memcpy(r->data, val, len);
+}
+
+static int ueid_add(const char *name)
+{
+	static char buf[8192];
+	char eid[SMC_MAX_EID_LEN + 1];
+	struct genl_req r;
+	struct nlattr *a;
+	int nl, n, fam = -1, rc;
+
+	if (strlen(name) > SMC_MAX_EID_LEN) {
+		fprintf(stderr, "ueid-add: %s is longer than %d\n", name, SMC_MAX_EID_LEN);
+		return 2;
+	}
+	nl = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (nl < 0) {
+		perror("socket(NETLINK_GENERIC)");
+		return 1;
+	}
+	/* no ACK asked: the reply is the one message to read */
+	genl_req_init(&r, GENL_ID_CTRL, 0, CTRL_CMD_GETFAMILY, 1,
+		      CTRL_ATTR_FAMILY_NAME, SMC_GENL_FAMILY_NAME,
+		      sizeof(SMC_GENL_FAMILY_NAME));
+	n = genl_call(nl, &r, r.nlh.nlmsg_len, buf, sizeof(buf));
+	if (n < 0) {
+		fprintf(stderr, "ueid-add: no %s family: %s\n", SMC_GENL_FAMILY_NAME,
+			strerror(-n));
+		return 1;
+	}
+	a = (struct nlattr *)(buf + NLMSG_HDRLEN + GENL_HDRLEN);
+	for (int rest = n - NLMSG_HDRLEN - GENL_HDRLEN;
+	     rest >= (int)NLA_HDRLEN && a->nla_len >= NLA_HDRLEN && a->nla_len <= rest;
+	     rest -= NLA_ALIGN(a->nla_len),
+	     a = (struct nlattr *)((char *)a + NLA_ALIGN(a->nla_len))) {
+		if (a->nla_type == CTRL_ATTR_FAMILY_ID) {
+			fam = *(uint16_t *)((char *)a + NLA_HDRLEN);
+		}
+	}
+	if (fam < 0) {
+		fprintf(stderr, "ueid-add: no family id in the reply\n");
+		return 1;
+	}
+	/* 32 characters, blank padded, NUL terminated, as smc-tools sends it */
+	memset(eid, ' ', SMC_MAX_EID_LEN);
+	memcpy(eid, name, strlen(name));
+	eid[SMC_MAX_EID_LEN] = 0;
+	genl_req_init(&r, fam, NLM_F_ACK, SMC_NETLINK_ADD_UEID, SMC_GENL_FAMILY_VERSION,
+		      SMC_NLA_EID_TABLE_ENTRY, eid, sizeof(eid));
+	rc = genl_call(nl, &r, r.nlh.nlmsg_len, buf, sizeof(buf));
+	close(nl);
+	if (rc < 0 && rc != -EEXIST) {
+		fprintf(stderr, "ueid-add %s: %s\n", name, strerror(-rc));
+		return 1;
+	}
+	printf("RESULT ueid %s%s\n", name, rc == -EEXIST ? " (already there)" : "");
+	return 0;
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -287,8 +396,12 @@ int main(int argc, char **argv)
 	struct stat st;
 	double t0, dt;
 
+	if (argc == 3 && !strcmp(argv[1], "ueid-add")) {
+		return ueid_add(argv[2]);
+	}
 	if (argc != 6) {
-		fprintf(stderr, "usage: %s server|client smc|tcp ADDR PORT BYTES\n", argv[0]);
+		fprintf(stderr, "usage: %s server|client smc|tcp ADDR PORT BYTES\n"
+			"       %s ueid-add NAME\n", argv[0], argv[0]);
 		return 2;
 	}
 	server = !strcmp(argv[1], "server");
