@@ -36,7 +36,8 @@ PROG=/mnt/host/progs/smc_stream
 
 # ---- SMB Direct: what the guest kernel was built with --------------------------
 smb_direct_reason() {
-	local cfg=/boot/config-$(uname -r) opts
+	local cfg opts
+	cfg=/boot/config-$(uname -r)
 	if [ -r /proc/config.gz ]; then
 		opts=$(zcat /proc/config.gz | grep -E 'CONFIG_(CIFS_SMB_DIRECT|SMB_SERVER_SMBDIRECT)[ =]')
 		cfg=/proc/config.gz
