@@ -72,6 +72,10 @@ install_modules() {
 	cp "$TOP/drivers/net/ethernet/intel/ice_lite/ice_lite.ko" \
 	   "$TOP/drivers/infiniband/hw/irdma/irdma.ko" "$mdir/updates/"
 	depmod -b "$ROOT" "$KVER"
+	# The kernel's configuration where a Debian host keeps it: scenarios
+	# read what the guest kernel was built without (smc_r: SMB Direct).
+	mkdir -p "$ROOT/boot"
+	cp "$KDIR/boot/config-$KVER" "$ROOT/boot/"
 }
 
 # The DDP package the stock ice loads (intel/ice/ddp/ice.pkg after its
