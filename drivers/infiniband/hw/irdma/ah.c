@@ -23,6 +23,7 @@
 
 #include "main.h"
 #include "mr.h"
+#include "qp.h"
 
 /* An address as the device wants it: host-order words, word 0 first. */
 struct irdma_ip {
@@ -179,11 +180,12 @@ static int irdma_ah_cqp(struct irdma_pci_f *rf, struct irdma_ah *ah,
 		FIELD_PREP(E810_CQPSQ_AH_TC, grh->traffic_class) |
 		FIELD_PREP(E810_CQPSQ_AH_PDINDEXLO, ah->pd_id & 0xffff);
 	if (vlan_id < VLAN_N_VID) {
-		/* The tag carries the priority (the SL on RoCE) as PCP. */
+		/* PCP: the user priority of the traffic class, as for QPs */
 		q[E810_QW(E810_CQPSQ_AH_VLAN_OFF)] |=
 			FIELD_PREP(E810_CQPSQ_AH_VLANTAG,
 				   vlan_id |
-				   (rdma_ah_get_sl(attr) << VLAN_PRIO_SHIFT));
+				   (u16)irdma_ws_up(sgid_attr, grh->traffic_class) <<
+				   VLAN_PRIO_SHIFT);
 		hdr |= E810_CQPSQ_AH_INSERTVLANTAG;
 	}
 	q[E810_QW(E810_CQPSQ_AH_FLOW_OFF)] =

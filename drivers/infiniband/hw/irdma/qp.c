@@ -781,8 +781,8 @@ static int irdma_qp_resolve_av(struct irdma_qp *qp, struct ib_qp_attr *attr,
 	ether_addr_copy(av->dmac, attr->ah_attr.roce.dmac);
 	if (is_zero_ether_addr(av->dmac) || is_multicast_ether_addr(av->dmac))
 		return -EINVAL;
-	av->sl = rdma_ah_get_sl(&attr->ah_attr);
 	av->tclass = grh->traffic_class;
+	av->up = irdma_ws_up(sgid, av->tclass);
 	av->hop_limit = grh->hop_limit;
 	av->flow_label = grh->flow_label;
 	dqpn = mask & IB_QP_DEST_QPN ? attr->dest_qp_num : qp->attr.dest_qp_num;
@@ -990,10 +990,10 @@ static int irdma_qp_modify_stage(struct irdma_qp *qp, struct ib_qp_attr *attr,
 	undo->av = qp->av;
 	undo->user_pri = qp->user_pri;
 	if (av) {
-		err = irdma_ws_qp_set_up(qp, irdma_ws_up(av->tclass));
+		err = irdma_ws_qp_set_up(qp, av->up);
 		if (err) {
 			ibdev_err(qp->ibqp.device, "QP %u: no RDMA qset for priority %u: %d\n",
-				  qp->qp_id, irdma_ws_up(av->tclass), err);
+				  qp->qp_id, av->up, err);
 			irdma_arp_put(qp->rf, av->arp_idx);
 			return err;
 		}

@@ -59,7 +59,7 @@ struct irdma_qp_av {
 	u32 dip[4];
 	u8 dmac[ETH_ALEN];
 	u16 vlan;	/* VLAN id, 0xffff if none */
-	u8 sl;
+	u8 up;		/* user priority: qset and VLAN PCP */
 	u8 tclass;
 	u8 hop_limit;
 	u32 flow_label;
@@ -193,7 +193,7 @@ int irdma_poll_one(struct irdma_cq *cq, struct ib_wc *wc);
 int irdma_flush_one(struct irdma_cq *cq, struct ib_wc *wc);
 
 /* ws.c */
-u8 irdma_ws_up(u8 tclass);
+u8 irdma_ws_up(const struct ib_gid_attr *sgid, u8 tclass);
 int irdma_ws_qp_attach(struct irdma_qp *qp, u8 up);
 void irdma_ws_qp_detach(struct irdma_qp *qp);
 int irdma_ws_qp_set_up(struct irdma_qp *qp, u8 up);

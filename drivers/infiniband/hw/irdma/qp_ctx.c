@@ -124,7 +124,7 @@ static void irdma_qp_ctx_roce_addr(const struct irdma_qp *qp, u64 *c)
 	}
 	c[E810_QW(E810_QPC_MSS_OFF)] |=
 		(vlan ? FIELD_PREP(E810_QPC_VLANTAG,
-				   av->vlan | (u16)av->sl << 13) : 0) |
+				   av->vlan | (u16)av->up << VLAN_PRIO_SHIFT) : 0) |
 		(arp ? FIELD_PREP(E810_QPC_ARPIDX, av->arp_idx) : 0);
 	c[E810_QW(E810_QPC_PKEY_OFF)] |=
 		FIELD_PREP(E810_QPC_FLOWLABEL, av->valid ? av->flow_label : 0);

@@ -27,6 +27,7 @@
  */
 
 #include <linux/bitfield.h>
+#include <linux/if_vlan.h>
 #include <linux/net.h>
 #include <linux/seq_file.h>
 #include <net/route.h>
@@ -232,17 +233,31 @@ static void irdma_ws_put(struct irdma_pci_f *rf, u8 tc)
 }
 
 /**
- * irdma_ws_up() - the user priority of a QP's traffic
+ * irdma_ws_up() - the user priority of a QP's or AH's traffic
+ * @sgid: the source GID's attribute (its netdev may be a VLAN device)
  * @tclass: the traffic class (DSCP and ECN) of its GRH
  *
- * As upstream irdma_modify_qp_roce() takes it (without a DSCP map):
- * rt_tos2priority() of the IP TOS byte.
+ * As upstream irdma_modify_qp_roce() and irdma_create_ah() take it
+ * (without a DSCP map): rt_tos2priority() of the IP TOS byte, through the
+ * VLAN device's egress priority map when the GID belongs to one
+ * (upstream irdma_roce_get_vlan_prio()). It picks the qset and is the PCP
+ * of the VLAN tag; the address's SL plays no part on RoCE.
  *
+ * Context: Any context.
  * Return: 0..7.
  */
-u8 irdma_ws_up(u8 tclass)
+u8 irdma_ws_up(const struct ib_gid_attr *sgid, u8 tclass)
 {
-	return rt_tos2priority(tclass) & (IRDMA_MAX_UP - 1);
+	u8 up = rt_tos2priority(tclass) & (IRDMA_MAX_UP - 1);
+	struct net_device *ndev;
+
+	rcu_read_lock();
+	ndev = rcu_dereference(sgid->ndev);
+	if (ndev && is_vlan_dev(ndev))
+		up = (vlan_dev_get_egress_qos_mask(ndev, up) & VLAN_PRIO_MASK) >>
+		     VLAN_PRIO_SHIFT;
+	rcu_read_unlock();
+	return up;
 }
 
 /**
