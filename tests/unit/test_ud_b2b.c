@@ -422,6 +422,29 @@ static void test_ud_send_error_sqe_recover(void **state)
     ud_rig_free(r);
 }
 
+/* The debug knob fails the next send of one UD QP, once. */
+static void test_ud_inject_send_error(void **state)
+{
+    UdRig *r = ud_rig_new();
+    E810Core *core = &r->b->h[0]->core;
+    DpCqe e;
+    DpAe ae;
+
+    e810_core_inject_ud_send_error(core, r->qp[0].id);
+    side_send(r, 0, r->key[0], 0, 64);
+    assert_true(dp_poll_cq(&r->cq[0], &e));
+    assert_true(e.sq && e.error);
+    assert_int_equal(e.minor, E810_FLUSH_PROT_ERR);
+    assert_true(dp_poll_ae(&r->b->dev[0], &ae));
+    assert_int_equal(ae.code, E810_AE_AMP_BAD_STAG_KEY);
+    assert_int_equal(core->inject_ud_send_err, 0);
+    assert_true(core->rdma.qp[r->qp[0].id].sq_error);
+    assert_true(dp_qp_modify(&r->qp[0], E810_QP_STATE_RTS));
+    ud_recv(r, &r->qp[1], 0, 4096);
+    expect_send_ok(r, side_send(r, 0, r->key[0], 0, 64));
+    ud_rig_free(r);
+}
+
 /* An RC QP's send error stays fatal: ERROR, both queues flushed. */
 static void test_rc_send_error_still_fatal(void **state)
 {
@@ -554,6 +577,7 @@ int main(void)
         cmocka_unit_test(test_resize_after_doorbells),
         cmocka_unit_test(test_ud_send_error_sqe_recover),
         cmocka_unit_test(test_rc_send_error_still_fatal),
+        cmocka_unit_test(test_ud_inject_send_error),
     };
 
     cmocka_set_message_output(CM_OUTPUT_TAP);
