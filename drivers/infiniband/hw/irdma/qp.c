@@ -1038,17 +1038,17 @@ out:
 	mutex_unlock(&qp->mutex);
 }
 
-/* Up to 1 s for the AE of a UD send error to move the QP to SQE. */
+/*
+ * Up to 1 s for the AE of a UD send error to move the QP to SQE. Polled:
+ * ib_mad calls from a WQ_MEM_RECLAIM workqueue, which must not flush
+ * ae_work (system_wq).
+ */
 static void irdma_qp_wait_sqe(struct irdma_qp *qp)
 {
 	int i;
 
-	for (i = 0; i < 50 && READ_ONCE(qp->state) == IB_QPS_RTS; i++) {
-		flush_work(&qp->ae_work);
-		if (READ_ONCE(qp->state) != IB_QPS_RTS)
-			break;
+	for (i = 0; i < 50 && READ_ONCE(qp->state) == IB_QPS_RTS; i++)
 		msleep(20);
-	}
 }
 
 /* The IB event of an error AE, or 0 for AEs that are not errors. */
