@@ -155,6 +155,11 @@ void e810_core_inject_pe_criterr(E810Core *core)
     }
 }
 
+void e810_core_inject_ud_send_error(E810Core *core, uint32_t qp_id)
+{
+    core->inject_ud_send_err = qp_id;
+}
+
 int e810_core_set_roce_drop_ppm(E810Core *core, uint32_t ppm)
 {
     return e810_xport_set_drop_ppm(core, ppm);

@@ -110,6 +110,7 @@ typedef struct E810Core {
     uint32_t work_pending;
     bool in_work;                       /* e810_core_run_work() running */
     E810CoreStats stats;
+    uint32_t inject_ud_send_err;        /* QP id, 0: none (debug knob) */
 } E810Core;
 
 /* Lifetime. @pf_id is the PCI function number (PF_FUNC_RID). */
@@ -147,6 +148,14 @@ void e810_core_set_link(E810Core *core, bool up);
  */
 #define E810_PE_CRITERR_INJECTED    0x00000001u
 void e810_core_inject_pe_criterr(E810Core *core);
+
+/*
+ * Debug knob: the next send that UD QP @qp_id (1: the GSI QP) fetches fails
+ * as one with a bad lkey would (AE AMP_BAD_STAG_KEY, the QP enters Send
+ * Queue Error), so a test can fail a send of ib_mad's QP1. One shot; 0
+ * disarms. Survives device resets.
+ */
+void e810_core_inject_ud_send_error(E810Core *core, uint32_t qp_id);
 
 /*
  * Debug knob: RoCE loss injection. Each RoCE frame the transport sends to

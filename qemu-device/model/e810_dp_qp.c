@@ -10,6 +10,13 @@
  * errors (an lkey in a WQE) report PROT_ERR whatever the AMP_* code, as
  * IB defines a local protection error; remote ones keep the kernel's map.
  *
+ * A UD QP in RTS whose send fails (any SQ fault but an unreadable ring)
+ * enters the IB Send Queue Error state instead: one AE, the SQ flushed
+ * with the AE's code, the QP stays in RTS with its RQ receiving, and work
+ * posted meanwhile is flushed. MODIFY_QP to RTS flushes what was posted up
+ * to then and restarts the SQ at its fetch position (ib_mad's SQE -> RTS
+ * recovery of QP1, ib_mad_send_error()).
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <stdlib.h>
@@ -39,13 +46,24 @@ void e810_dp_qp_fatal(E810Core *core, E810Qp *qp, uint16_t ae, uint8_t source,
                     source == E810_AE_SOURCE_SQ_0111;
     bool was_error = qp->state == E810_QP_STATE_ERROR;
 
-    if (!qp->fatal) {
-        qp->fatal = true;
-        e810_qp_raise_ae(core, id, ae, source, wqe_idx);
-    }
     if (is_amp(ae) && local_source(source) &&
         code != E810_FLUSH_MW_BIND_ERR) {
         code = E810_FLUSH_PROT_ERR;
+    }
+    if (sq_fault && qp->type == E810_QP_TYPE_ROCE_UD &&
+        qp->state == E810_QP_STATE_RTS && !qp->fatal &&
+        ae != E810_AE_LCE_QP_CATASTROPHIC) {
+        /* Send Queue Error: the RQ goes on (see the top). */
+        if (!qp->sq_error) {
+            qp->sq_error = true;
+            e810_qp_raise_ae(core, id, ae, source, wqe_idx);
+        }
+        e810_sq_flush(core, qp, E810_CQE_MAJ_FLUSH, code);
+        return;
+    }
+    if (!qp->fatal) {
+        qp->fatal = true;
+        e810_qp_raise_ae(core, id, ae, source, wqe_idx);
     }
     qp->state = E810_QP_STATE_ERROR;
     qp->flush_sq = true;
@@ -95,6 +113,17 @@ void e810_dp_qp_release(E810Core *core, E810Qp *qp)
     qp->rq.ready = false;
 }
 
+void e810_dp_qp_sq_recover(E810Core *core, E810Qp *qp)
+{
+    if (!qp->sq_error || qp->state != E810_QP_STATE_RTS) {
+        return;
+    }
+    /* Posted in SQE: flushed, as the driver has reported it by now. */
+    e810_sq_flush(core, qp, E810_CQE_MAJ_FLUSH, E810_FLUSH_GENERAL_ERR);
+    qp->sq_error = false;
+    e810_dp_sq_kick(core, qp - core->rdma.qp);
+}
+
 void e810_dp_qp_state(E810Core *core, E810Qp *qp, uint8_t old_state)
 {
     uint32_t id = qp - core->rdma.qp;
@@ -115,6 +144,7 @@ void e810_dp_qp_state(E810Core *core, E810Qp *qp, uint8_t old_state)
         e810_xport_qp_reset(core, id);
         e810_dp_qp_release(core, qp);
         qp->fatal = false;
+        qp->sq_error = false;
         qp->flush_sq = false;
         qp->flush_rq = false;
         /* A reset QP starts over unsuspended, as a created one does. */

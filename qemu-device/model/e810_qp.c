@@ -271,6 +271,9 @@ void e810_op_modify_qp(E810Core *core, const E810CqpWqe *w,
 
         qp->state = next;
         e810_dp_qp_state(core, qp, old);
+        if (next == E810_QP_STATE_RTS) {
+            e810_dp_qp_sq_recover(core, qp);    /* UD SQE -> RTS */
+        }
     }
     check_qs_handle(core, qp, id);
 }

@@ -279,6 +279,7 @@ typedef struct E810Qp {
     E810SqState sq;
     E810RqState rq;
     bool fatal;             /* AE raised: no further AEs until reset */
+    bool sq_error;          /* UD send error: SQ stopped, RQ live (IB SQE) */
 } E810Qp;
 
 typedef struct E810Mr {
@@ -613,6 +614,9 @@ void e810_sq_process(struct E810Core *core);
  * transport, or kicks the SQ for WQEs posted before RTS. */
 void e810_dp_qp_state(struct E810Core *core, struct E810Qp *qp,
                       uint8_t old_state);
+/* MODIFY_QP to RTS of a UD QP in Send Queue Error: what was posted is
+ * flushed, then the SQ runs again from its fetch position. */
+void e810_dp_qp_sq_recover(struct E810Core *core, struct E810Qp *qp);
 /* QP destroyed (or the tables freed): drops the data-path state. */
 void e810_dp_qp_release(struct E810Core *core, struct E810Qp *qp);
 /*

@@ -527,9 +527,9 @@ static bool send_transport(E810Core *core, E810Qp *qp, E810SendWqe *w,
     uint32_t kicks = sq->kicks;
 
     if (e810_xport_send(core, qp, w)) {
-        return qp->state == E810_QP_STATE_RTS;
+        return qp->state == E810_QP_STATE_RTS && !qp->sq_error;
     }
-    if (qp->state != E810_QP_STATE_RTS) {
+    if (qp->state != E810_QP_STATE_RTS || qp->sq_error) {
         return false;   /* it failed the QP meanwhile: all flushed */
     }
     memset(s, 0, sizeof(*s));
@@ -571,7 +571,7 @@ static bool sq_step(E810Core *core, E810Qp *qp, E810SendWqe *w)
     advance(sq, quanta);
     if (!is_transport_op(w->opcode)) {
         e810_dp_complete_sq(core, qp, w, local_op(core, qp, w, q), 0);
-        return qp->state == E810_QP_STATE_RTS;
+        return qp->state == E810_QP_STATE_RTS && !qp->sq_error;
     }
     return send_transport(core, qp, w, s, idx, pol);
 }
@@ -584,9 +584,9 @@ static bool sq_turn(E810Core *core, E810Qp *qp, unsigned budget,
     bool more = false;
 
     *used = 0;
-    if (qp->state == E810_QP_STATE_ERROR) {
+    if (qp->state == E810_QP_STATE_ERROR || qp->sq_error) {
         /* Work posted to a QP in error is flushed (hw-reference 5.6). */
-        if (qp->flush_sq) {
+        if (qp->flush_sq || qp->sq_error) {
             e810_sq_flush(core, qp, E810_CQE_MAJ_FLUSH,
                           E810_FLUSH_GENERAL_ERR);
         }

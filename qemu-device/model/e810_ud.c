@@ -68,6 +68,11 @@ bool e810_ud_send(E810Core *core, E810Qp *qp, const E810SendWqe *wqe)
     E810RocePkt p;
     uint16_t status;
 
+    if (core->inject_ud_send_err && core->inject_ud_send_err == wqe->qp_id) {
+        core->inject_ud_send_err = 0;    /* debug knob: a bad lkey */
+        e810_dp_complete_sq(core, qp, wqe, E810_AE_AMP_BAD_STAG_KEY, 0);
+        return true;
+    }
     if (wqe->opcode != E810_OP_SEND && wqe->opcode != E810_OP_SEND_SOL) {
         e810_dp_complete_sq(core, qp, wqe, E810_AE_WQE_UNEXPECTED_OPCODE, 0);
         return true;

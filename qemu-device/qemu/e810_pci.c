@@ -20,6 +20,9 @@
  *                             deterministic, kept across resets)
  *   x-roce-drop-seed=N        restarts the loss sequence from seed N (0: the
  *                             function's default)
+ *   x-inject-ud-send-error=N  the next send of UD QP N (1: the GSI QP) fails
+ *                             as with a bad lkey (Send Queue Error); reads
+ *                             back N until it happened, then 0
  * and read with qom-get:
  *   x-xport-stats             the RoCE transport counters, "name=value ..."
  *                             (tx_packets, tx_dropped_injected,
@@ -420,6 +423,33 @@ static void e810_set_roce_drop_ppm(Object *obj, Visitor *v, const char *name,
     }
 }
 
+static void e810_get_inject_ud_send_error(Object *obj, Visitor *v,
+                                          const char *name, void *opaque,
+                                          Error **errp)
+{
+    E810State *s = E810(obj);
+    uint32_t qp_id = s->core.inject_ud_send_err;
+
+    visit_type_uint32(v, name, &qp_id, errp);
+}
+
+static void e810_set_inject_ud_send_error(Object *obj, Visitor *v,
+                                          const char *name, void *opaque,
+                                          Error **errp)
+{
+    E810State *s = E810(obj);
+    uint32_t qp_id;
+
+    if (!visit_type_uint32(v, name, &qp_id, errp)) {
+        return;
+    }
+    if (!DEVICE(obj)->realized) {
+        error_setg(errp, "%s: device not realized", name);
+        return;
+    }
+    e810_core_inject_ud_send_error(&s->core, qp_id);
+}
+
 static void e810_get_roce_drop_seed(Object *obj, Visitor *v, const char *name,
                                     void *opaque, Error **errp)
 {
@@ -522,6 +552,11 @@ static void e810_class_init(ObjectClass *oc, void *data)
                               e810_set_roce_drop_seed, NULL, NULL);
     object_class_property_set_description(oc, "x-roce-drop-seed",
         "debug: restart the RoCE loss sequence from this seed (0: default)");
+    object_class_property_add(oc, "x-inject-ud-send-error", "uint32",
+                              e810_get_inject_ud_send_error,
+                              e810_set_inject_ud_send_error, NULL, NULL);
+    object_class_property_set_description(oc, "x-inject-ud-send-error",
+        "debug: the next send of this UD QP id fails as with a bad lkey");
     object_class_property_add_str(oc, "x-xport-stats",
                                   e810_get_xport_stats, NULL);
     object_class_property_set_description(oc, "x-xport-stats",

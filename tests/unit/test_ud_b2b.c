@@ -1,8 +1,9 @@
 /*
  * UD over RoCEv2 between two device models joined back to back: address
  * handles to headers, DETH and Q_Key checks, the 40-byte GRH area, the
- * UD fields of the receive CQE, datagrams too long for the path MTU, and
- * multicast delivery to every QP attached to a group.
+ * UD fields of the receive CQE, datagrams too long for the path MTU,
+ * multicast delivery to every QP attached to a group, and the Send Queue
+ * Error state a failing UD send enters (RQ live, MODIFY_QP RTS recovers).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -145,14 +146,19 @@ static void ud_recv(UdRig *r, DpQp *qp, uint64_t off, uint32_t len)
     dp_post_recv(qp, &sge, 1);
 }
 
-static void expect_send_ok(UdRig *r, uint32_t idx)
+static void expect_send_ok2(UdRig *r, unsigned side, uint32_t idx)
 {
     DpCqe e;
 
-    assert_true(dp_poll_cq(&r->cq[0], &e));
+    assert_true(dp_poll_cq(&r->cq[side], &e));
     assert_true(e.sq);
     assert_false(e.error);
     assert_int_equal(e.wqe_idx, idx);
+}
+
+static void expect_send_ok(UdRig *r, uint32_t idx)
+{
+    expect_send_ok2(r, 0, idx);
 }
 
 static void test_ud_send_sizes(void **state)
@@ -317,6 +323,165 @@ static void test_ud_too_long_and_bad_ah(void **state)
     ud_rig_free(r);
 }
 
+/* A send of @len bytes at @off of side @side's buffer from qp[@side]. */
+static uint32_t side_send(UdRig *r, unsigned side, uint32_t lkey,
+                          uint64_t off, uint32_t len)
+{
+    DpSend s;
+    uint32_t idx;
+
+    memset(&s, 0, sizeof(s));
+    s.op = E810_OP_SEND;
+    s.signaled = true;
+    s.nsge = 1;
+    s.sge[0].addr = r->buf[side] + off;
+    s.sge[0].len = len;
+    s.sge[0].lkey = lkey;
+    s.ah_id = AH_PEER;
+    s.dest_qpn = r->qp[!side].id;
+    s.qkey = QKEY;
+    idx = dp_post_send(&r->qp[side], &s);
+    dp_ring(&r->qp[side], false);
+    b2b_run(r->b);
+    return idx;
+}
+
+/*
+ * A UD send with a bad lkey: the SQ enters Send Queue Error (one AE, the
+ * WQE fails with PROT_ERR, later sends are flushed and nothing goes out),
+ * the QP stays in RTS and keeps receiving; MODIFY_QP to RTS (ib_mad's
+ * SQE -> RTS, ib_mad_send_error()) restarts the SQ where it stands.
+ */
+static void test_ud_send_error_sqe_recover(void **state)
+{
+    UdRig *r = ud_rig_new();
+    E810Qp *mq = &r->b->h[0]->core.rdma.qp[r->qp[0].id];
+    E810Sge sge = { r->buf[0] + 32768, 4096, r->key[0] };
+    uint64_t tx;
+    uint32_t idx;
+    unsigned i;
+    DpCqe e;
+    DpAe ae;
+
+    create_ah(r, 1, AH_PEER, r->b->h[0]->core.mac, B2B_IP(1), B2B_IP(0));
+    dp_post_recv(&r->qp[0], &sge, 1);
+    tx = b2b_stats(r->b, 0)->tx_packets;
+
+    idx = side_send(r, 0, r->key[0] ^ 0x5a, 0, 64);
+    assert_true(dp_poll_cq(&r->cq[0], &e));
+    assert_true(e.sq && e.error);
+    assert_int_equal(e.wqe_idx, idx);
+    assert_int_equal(e.major, E810_CQE_MAJ_FLUSH);
+    assert_int_equal(e.minor, E810_FLUSH_PROT_ERR);
+    assert_false(dp_poll_cq(&r->cq[0], &e));
+    assert_true(dp_poll_ae(&r->b->dev[0], &ae));
+    assert_int_equal(ae.source, E810_AE_SOURCE_SQ);
+    assert_int_equal(ae.id, r->qp[0].id);
+    assert_true(ae.code >= E810_AE_AMP_UNALLOCATED_STAG &&
+                ae.code <= E810_AE_AMP_FASTREG_PBLE_MISMATCH);
+    assert_int_equal(mq->state, E810_QP_STATE_RTS);
+    assert_true(mq->sq_error);
+
+    /* Posted in SQE: flushed, no second AE, nothing on the wire. */
+    side_send(r, 0, r->key[0], 0, 64);
+    assert_true(dp_poll_cq(&r->cq[0], &e));
+    assert_true(e.sq && e.error);
+    assert_int_equal(e.minor, E810_FLUSH_GENERAL_ERR);
+    assert_false(dp_poll_ae(&r->b->dev[0], &ae));
+    assert_int_equal(b2b_stats(r->b, 0)->tx_packets, tx);
+
+    /* The RQ was not flushed and still receives. */
+    b2b_fill(ubuf(r, 1, 0), 300, 4);
+    expect_send_ok2(r, 1, side_send(r, 1, r->key[1], 0, 300));
+    assert_true(dp_poll_cq(&r->cq[0], &e));
+    assert_false(e.sq || e.error);
+    assert_int_equal(e.len, 340);
+    assert_true(b2b_check(mem_ptr(r->b->h[0], r->buf[0] + 32768 + 40), 300,
+                          4));
+
+    /* SQE -> RTS: sends flow again, payloads intact. */
+    assert_true(dp_qp_modify(&r->qp[0], E810_QP_STATE_RTS));
+    assert_false(mq->sq_error);
+    for (i = 0; i < 4; i++) {
+        ud_recv(r, &r->qp[1], 4096 * i, 4096);
+        b2b_fill(ubuf(r, 0, 1024 * i), 100 + i, 10 + i);
+        expect_send_ok2(r, 0, side_send(r, 0, r->key[0], 1024 * i, 100 + i));
+        assert_true(dp_poll_cq(&r->cq[1], &e));
+        assert_false(e.sq || e.error);
+        assert_int_equal(e.len, 140 + i);
+        assert_true(b2b_check(ubuf(r, 1, 4096 * i + 40), 100 + i, 10 + i));
+    }
+    assert_int_equal(b2b_stats(r->b, 0)->tx_packets, tx + 4);
+
+    /* A second error after the recovery raises its own AE again. */
+    side_send(r, 0, r->key[0] ^ 0x5a, 0, 64);
+    assert_true(dp_poll_cq(&r->cq[0], &e));
+    assert_true(e.error);
+    assert_true(dp_poll_ae(&r->b->dev[0], &ae));
+    assert_true(mq->sq_error);
+    ud_rig_free(r);
+}
+
+/* The debug knob fails the next send of one UD QP, once. */
+static void test_ud_inject_send_error(void **state)
+{
+    UdRig *r = ud_rig_new();
+    E810Core *core = &r->b->h[0]->core;
+    DpCqe e;
+    DpAe ae;
+
+    e810_core_inject_ud_send_error(core, r->qp[0].id);
+    side_send(r, 0, r->key[0], 0, 64);
+    assert_true(dp_poll_cq(&r->cq[0], &e));
+    assert_true(e.sq && e.error);
+    assert_int_equal(e.minor, E810_FLUSH_PROT_ERR);
+    assert_true(dp_poll_ae(&r->b->dev[0], &ae));
+    assert_int_equal(ae.code, E810_AE_AMP_BAD_STAG_KEY);
+    assert_int_equal(core->inject_ud_send_err, 0);
+    assert_true(core->rdma.qp[r->qp[0].id].sq_error);
+    assert_true(dp_qp_modify(&r->qp[0], E810_QP_STATE_RTS));
+    ud_recv(r, &r->qp[1], 0, 4096);
+    expect_send_ok(r, side_send(r, 0, r->key[0], 0, 64));
+    ud_rig_free(r);
+}
+
+/* An RC QP's send error stays fatal: ERROR, both queues flushed. */
+static void test_rc_send_error_still_fatal(void **state)
+{
+    UdRig *r = ud_rig_new();
+    DpQp rc;
+    E810Sge sge = { r->buf[0] + 32768, 4096, r->key[0] };
+    E810Qp *mq;
+    DpSend s;
+    DpCqe e;
+    bool sq = false, rq = false;
+
+    dp_qp_create(&r->b->dev[0], &rc, E810_QP_TYPE_ROCE_RC, &r->cq[0],
+                 &r->cq[0], 64, 16, 1, false, false);
+    dp_qp_rts(&rc);
+    mq = &r->b->h[0]->core.rdma.qp[rc.id];
+    dp_post_recv(&rc, &sge, 1);
+    memset(&s, 0, sizeof(s));
+    s.op = E810_OP_SEND;
+    s.signaled = true;
+    s.nsge = 1;
+    s.sge[0].addr = r->buf[0];
+    s.sge[0].len = 64;
+    s.sge[0].lkey = r->key[0] ^ 0x5a;
+    dp_post_send(&rc, &s);
+    dp_ring(&rc, false);
+    b2b_run(r->b);
+    while (dp_poll_cq(&r->cq[0], &e)) {
+        assert_true(e.error);
+        sq |= e.sq;
+        rq |= !e.sq;
+    }
+    assert_true(sq && rq);
+    assert_int_equal(mq->state, E810_QP_STATE_ERROR);
+    assert_false(mq->sq_error);
+    ud_rig_free(r);
+}
+
 /*
  * A CQ resize (MODIFY_CQ) that reaches the device after SQ doorbells:
  * those WQEs complete into the old ring, as on hardware, where they are
@@ -410,6 +575,9 @@ int main(void)
         cmocka_unit_test(test_ud_multicast),
         cmocka_unit_test(test_ud_priv_stag0),
         cmocka_unit_test(test_resize_after_doorbells),
+        cmocka_unit_test(test_ud_send_error_sqe_recover),
+        cmocka_unit_test(test_rc_send_error_still_fatal),
+        cmocka_unit_test(test_ud_inject_send_error),
     };
 
     cmocka_set_message_output(CM_OUTPUT_TAP);

@@ -10,7 +10,10 @@
 # with ours (RDMAV_DRIVERS, docs/testing.md). With ours also one
 # ibv_rc_pingpong -N run and a pyverbs test of ibv_qp_ex/ibv_cq_ex: send
 # with immediate over an SGE list, inline send, RDMA write (+immediate),
-# RDMA read, wr_abort and a batched post, each payload compared. One
+# RDMA read, wr_abort and a batched post, each payload compared. Under
+# our irdma, with both providers, a UD QP's send error (SQE) and its
+# SQE -> RTS recovery (progs/ud_sqe.c; the stock irdma.ko moves the QP to
+# ERR as upstream does, so not there). One
 # long RC run (1200 round trips) makes every ring wrap. Port 1 lives in namespace "peer", so the
 # RoCEv2 traffic really crosses the hub. Each run must exit 0 on both
 # sides and report size * iters * 2 bytes moved.
@@ -391,6 +394,24 @@ sys.exit(1 if fails else 0)
 EOF
 }
 
+# A UD send error (bad lkey) takes the QP to SQE, its RQ still receiving;
+# ibv_modify_qp(RTS, cur_qp_state SQE) -- ib_mad's recovery of QP1 --
+# brings it back and 8 datagrams arrive with their checksums
+# (progs/ud_sqe.c).
+ud_sqe() {
+	local label=$1 out l
+	out=$(timeout 60 /mnt/host/progs/ud_sqe "$ib0" 192.168.81.1 2>&1)
+	local rc=$?
+	while read -r l; do
+		case "$l" in
+		ok:*) ok "$label: ud_sqe: ${l#ok: }" ;;
+		FAIL:*) fail "$label: ud_sqe: ${l#FAIL: }" ;;
+		esac
+	done <<<"$out"
+	[ $rc -eq 0 ] && grep -q '^ok:' <<<"$out" ||
+		fail "$label: ud_sqe exits $rc: $(grep -v '^ok:' <<<"$out" | tail -3)"
+}
+
 run_provider() {
 	local label=$1 probe s
 	probe=$(qp_probe 2>&1 | tail -1)
@@ -413,6 +434,8 @@ run_provider() {
 	for s in $UD_SIZES; do
 		run_pp "$label" ibv_ud_pingpong "$s" -c || break
 	done
+	# the stock irdma.ko moves the QP to ERR instead (upstream behaviour)
+	[ "${E810_RDMA_DRIVER:-ours}" = stock ] || ud_sqe "$label"
 	[ "$label" = ours ] || return
 	local out l
 	out=$(qpx_ops 2>&1)

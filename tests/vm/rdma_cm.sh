@@ -16,6 +16,11 @@
 #   * ucmatose: 3 connections x 10 messages, both sides exit 0 and report
 #     "data transfers complete" and "return status 0";
 #   * udaddy (UD through SIDR): 3 "connections" x 10 messages, same checks.
+# Then, under our irdma, a send error on QP 1 of e810-0 (the model's x-inject-ud-send-error
+# knob fails ib_mad's next MAD send as a bad lkey would): ib_mad moves QP 1
+# SQE -> RTS (ib_mad_send_error()), QP 1 is in RTS again and an rping
+# connection set up afterwards works (the connection whose CM REQ failed
+# may fail, it is not judged).
 # The kernel log must stay clean. MAD traffic needs kernel AHs created
 # and destroyed without sleeping (ib_cm holds spinlocks) and STag 0 on
 # privileged QPs (ib_mad's buffers use the local DMA lkey): see
@@ -147,6 +152,60 @@ for E810_PROVIDER in ${PROVIDERS_OVERRIDE:-stock ours}; do
 	run_cm ucmatose
 	run_cm udaddy
 done
+
+# ---- a send error on QP 1: ib_mad's SQE -> RTS recovery ---------------
+gsi_send_error() {
+	local srv cli sp crc src reply line got
+	srv=$(mktemp) cli=$(mktemp)
+	reply=$(host_qmp '{"execute":"qom-set","arguments":{"path":"/machine/peripheral/e810-0","property":"x-inject-ud-send-error","value":1}}') ||
+		{ fail "qom-set x-inject-ud-send-error: $reply"; return; }
+	ip netns exec peer timeout 90 rping -s -a 192.168.81.2 -p 7175 \
+		-C "$RPING_COUNT" -S 64 -v >"$srv" 2>&1 &
+	sp=$!
+	sleep 1
+	# The CM REQ of this one is the MAD that fails.
+	timeout 30 rping -c -a 192.168.81.2 -p 7175 -C "$RPING_COUNT" -S 64 \
+		-v >/dev/null 2>&1
+	crc=$?
+	echo "rping with the failing MAD: rc $crc"
+	if [ $crc -eq 0 ]; then
+		# another MAD failed: this server is done, start the next one
+		wait "$sp"
+		ip netns exec peer timeout 60 rping -s -a 192.168.81.2 -p 7175 \
+			-C "$RPING_COUNT" -S 64 -v >"$srv" 2>&1 &
+		sp=$!
+		sleep 1
+	fi
+	reply=$(host_qmp '{"execute":"qom-get","arguments":{"path":"/machine/peripheral/e810-0","property":"x-inject-ud-send-error"}}')
+	case "$reply" in
+	*'"return": 0'*) ok "the injected QP 1 send error happened" ;;
+	*) fail "the injected QP 1 send error did not happen: $reply" ;;
+	esac
+	wait_for "rdma resource show qp link $ib0/1 lqpn 1 | grep -q 'state RTS'" 10
+	line=$(rdma resource show qp link "$ib0/1" lqpn 1 2>/dev/null)
+	if echo "$line" | grep -q 'state RTS'; then
+		ok "$ib0: QP 1 back in RTS after the send error"
+	else
+		fail "$ib0: QP 1 not in RTS after the send error: '$line'"
+	fi
+	timeout 40 rping -c -a 192.168.81.2 -p 7175 -C "$RPING_COUNT" -S 64 \
+		-v >"$cli" 2>&1
+	crc=$?
+	wait "$sp"
+	src=$?
+	got=$(grep -c '^ping data: ' "$cli")
+	if [ $crc -eq 0 ] && [ $src -eq 0 ] && [ "$got" -eq "$RPING_COUNT" ]; then
+		ok "rping connection after the QP 1 send error: $got pings, both sides exit 0"
+	else
+		fail "rping after the QP 1 send error (client rc $crc, server rc $src, $got ping lines)"
+		tail -4 "$cli" | sed 's/^/  client: /'
+		tail -4 "$srv" | sed 's/^/  server: /'
+	fi
+	rm -f "$srv" "$cli"
+}
+# the stock irdma.ko moves QP 1 to ERR on the AE (upstream's
+# irdma_process_aeq()), so ib_mad cannot recover it there: ours only
+[ "${E810_RDMA_DRIVER:-ours}" = stock ] || gsi_send_error
 
 bad=$(dmesg | grep -E 'on MAD QP|ib_mad_send_error|CQP hung')
 if [ -z "$bad" ]; then

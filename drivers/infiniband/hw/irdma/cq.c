@@ -484,7 +484,8 @@ static bool irdma_cq_flush_pending(struct irdma_cq *cq)
 	list_for_each_entry(l, &cq->qps, node) {
 		qp = l->sq ? container_of(l, struct irdma_qp, slink) :
 			     container_of(l, struct irdma_qp, rlink);
-		if (l->sq ? qp->flush_sq && qp->sq.tail != qp->sq.head :
+		if (l->sq ? qp->flush_sq &&
+			    qp->sq.tail != irdma_qp_sq_flush_end(qp) :
 			    qp->flush_rq && qp->rq.tail != qp->rq.head)
 			return true;
 	}

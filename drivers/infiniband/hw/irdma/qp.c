@@ -23,6 +23,7 @@
  */
 
 #include <linux/bitfield.h>
+#include <linux/delay.h>
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
 #include <linux/log2.h>
@@ -284,6 +285,7 @@ static void irdma_qp_kernel_reset(struct irdma_qp *qp)
 	qp->rq.polarity = true;
 	qp->flush_sq = false;
 	qp->flush_rq = false;
+	qp->sq_draining = false;
 	spin_unlock_irqrestore(&qp->lock, flags);
 }
 
@@ -373,7 +375,41 @@ static int irdma_qp_to_err(struct irdma_qp *qp, bool sq, bool rq)
 	return err;
 }
 
+/*
+ * SQE -> RTS of a UD QP: MODIFY_QP to RTS even though the device state
+ * already is RTS (the emulated E810 keeps a UD QP whose send failed in RTS
+ * with its SQ stopped, docs/hw-model.md): the device flushes what was
+ * posted and restarts the SQ. A kernel QP's software flush then covers the
+ * WQEs up to the device's fetch position (its doorbell shadow area), and
+ * WQEs posted after that go to the device. Caller holds qp->mutex.
+ */
+static int irdma_qp_sq_recover(struct irdma_qp *qp)
+{
+	unsigned long flags;
+	u32 end;
+	int err;
+
+	err = irdma_qp_hw_modify(qp, E810_QP_STATE_RTS, E810_CQPSQ_QP_ORDVALID);
+	if (err || qp->user)
+		return err;
+	spin_lock_irqsave(&qp->lock, flags);
+	end = FIELD_GET(E810_QP_DBSA_HW_SQ_TAIL,
+			irdma_get64(&qp->kbuf, qp->shadow_pa - qp->kbuf.pa)) &
+	      (qp->sq.size - 1);
+	qp->sq_flush_end = end;
+	qp->sq_draining = qp->flush_sq && qp->sq.tail != end;
+	if (!qp->sq_draining)
+		qp->flush_sq = false;
+	if (end != qp->sq.head)
+		irdma_sq_ring(qp);	/* posted since: the device's now */
+	spin_unlock_irqrestore(&qp->lock, flags);
+	if (qp->sq_draining)
+		irdma_cq_kick(qp->scq);
+	return 0;
+}
+
 static void irdma_qp_ae_work(struct work_struct *work);
+static void irdma_qp_wait_sqe(struct irdma_qp *qp);
 
 /* ---- create / destroy ------------------------------------------------------ */
 
@@ -862,6 +898,9 @@ static int irdma_qp_apply(struct irdma_qp *qp, enum ib_qp_state cur,
 					  qp->av.valid && qp->av.arp_idx >= 0 ?
 					  E810_CQPSQ_QP_ARPTABIDXVALID : 0);
 	case IB_QPS_RTS:
+		if (cur == IB_QPS_SQE)
+			return irdma_qp_sq_recover(qp);
+		fallthrough;
 	case IB_QPS_SQE:
 		return irdma_qp_hw_modify(qp, qp->hw_state == E810_QP_STATE_RTS ?
 					  0 : E810_QP_STATE_RTS,
@@ -935,8 +974,19 @@ static int irdma_qp_modify_quiesce(struct irdma_qp *qp,
 	 * An error AE of the incarnation being reset must not reach the
 	 * next one (a queued ae_work would move the new INIT/RTR QP to ERR).
 	 */
-	if ((mask & IB_QP_STATE) && attr->qp_state == IB_QPS_RESET)
+	if ((mask & IB_QP_STATE) && attr->qp_state == IB_QPS_RESET) {
 		cancel_work(&qp->ae_work);
+		clear_bit(IRDMA_QP_AE_FATAL, &qp->ae_flags);
+		clear_bit(IRDMA_QP_AE_SQE, &qp->ae_flags);
+	}
+	/*
+	 * ib_mad_send_error() recovers from the error completion, which can
+	 * be polled before the send error's AE moved the QP to SQE.
+	 */
+	if ((mask & IB_QP_STATE) && (mask & IB_QP_CUR_STATE) &&
+	    attr->qp_state == IB_QPS_RTS && attr->cur_qp_state == IB_QPS_SQE &&
+	    irdma_qp_is_ud(qp))
+		irdma_qp_wait_sqe(qp);
 	return 0;
 }
 
@@ -1167,19 +1217,63 @@ int irdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 
 /* ---- asynchronous events ----------------------------------------------------- */
 
+/*
+ * A UD send error: the device stopped the SQ and flushed it (the RQ goes
+ * on); software reports the kernel WQEs it had outstanding.
+ */
+static void irdma_qp_to_sqe(struct irdma_qp *qp)
+{
+	unsigned long flags;
+
+	lockdep_assert_held(&qp->mutex);
+	if (!qp->user) {
+		spin_lock_irqsave(&qp->lock, flags);
+		qp->flush_sq = true;
+		qp->sq_draining = false;
+		spin_unlock_irqrestore(&qp->lock, flags);
+		irdma_cq_kick(qp->scq);
+	}
+	WRITE_ONCE(qp->state, IB_QPS_SQE);
+	qp->attr.qp_state = IB_QPS_SQE;
+}
+
 static void irdma_qp_ae_work(struct work_struct *work)
 {
 	struct irdma_qp *qp = container_of(work, struct irdma_qp, ae_work);
+	bool fatal = test_and_clear_bit(IRDMA_QP_AE_FATAL, &qp->ae_flags);
+	bool sqe = test_and_clear_bit(IRDMA_QP_AE_SQE, &qp->ae_flags);
 
 	mutex_lock(&qp->mutex);
 	/* RESET and INIT QPs carry no traffic: the AE is a stale one. */
-	if (qp->state != IB_QPS_RESET && qp->state != IB_QPS_INIT &&
-	    qp->state != IB_QPS_ERR &&
-	    !qp->rf->resetting && !irdma_qp_to_err(qp, true, true)) {
+	if ((!fatal && !sqe) || qp->state == IB_QPS_RESET ||
+	    qp->state == IB_QPS_INIT || qp->state == IB_QPS_ERR ||
+	    qp->rf->resetting)
+		goto out;
+	if (sqe && !fatal && qp->state == IB_QPS_RTS) {
+		irdma_qp_to_sqe(qp);
+		goto out;
+	}
+	/* Else a fatal error, or a UD send error outside RTS (then fatal). */
+	if ((fatal || qp->state != IB_QPS_SQE) &&
+	    !irdma_qp_to_err(qp, true, true)) {
 		WRITE_ONCE(qp->state, IB_QPS_ERR);
 		qp->attr.qp_state = IB_QPS_ERR;
 	}
+out:
 	mutex_unlock(&qp->mutex);
+}
+
+/*
+ * Up to 1 s for the AE of a UD send error to move the QP to SQE. Polled:
+ * ib_mad calls from a WQ_MEM_RECLAIM workqueue, which must not flush
+ * ae_work (system_wq).
+ */
+static void irdma_qp_wait_sqe(struct irdma_qp *qp)
+{
+	int i;
+
+	for (i = 0; i < 50 && READ_ONCE(qp->state) == IB_QPS_RTS; i++)
+		msleep(20);
 }
 
 /* The IB event of an error AE, or 0 for AEs that are not errors. */
@@ -1248,6 +1342,19 @@ bool irdma_qp_ae(struct irdma_pci_f *rf, u32 qp_id, u16 code, u8 src,
 				  "QP %u: AE 0x%04x (%s) source 0x%x WQE %u\n",
 				  qp_id, code, irdma_ae_name(code), src,
 				  wqe_idx);
+			/*
+			 * A UD send error is the Send Queue Error state of
+			 * IB: reported by the completion, no async event.
+			 */
+			if (irdma_qp_is_ud(qp) &&
+			    (src == E810_AE_SOURCE_SQ ||
+			     src == E810_AE_SOURCE_SQ_0111) &&
+			    code != E810_AE_LCE_QP_CATASTROPHIC) {
+				set_bit(IRDMA_QP_AE_SQE, &qp->ae_flags);
+				queue_work(system_wq, &qp->ae_work);
+				goto out;
+			}
+			set_bit(IRDMA_QP_AE_FATAL, &qp->ae_flags);
 			if (qp->ibqp.event_handler) {
 				ev.device = qp->ibqp.device;
 				ev.element.qp = &qp->ibqp;
@@ -1257,6 +1364,7 @@ bool irdma_qp_ae(struct irdma_pci_f *rf, u32 qp_id, u16 code, u8 src,
 			queue_work(system_wq, &qp->ae_work);
 		}
 	}
+out:
 	xa_unlock(&rf->qps);
 	return !!qp;
 }

@@ -104,9 +104,14 @@ struct irdma_qp_av {
  * @rlink: link on @rcq's list (kernel)
  * @flush_sq: kernel: outstanding SQ WQEs complete with flush status
  * @flush_rq: kernel: outstanding RQ WQEs complete with flush status
+ * @sq_draining: kernel: @flush_sq covers the WQEs up to @sq_flush_end only
+ *	(those the device flushed before an SQE -> RTS recovery)
+ * @sq_flush_end: kernel: the device's SQ fetch position at that recovery
+ * @ae_flags: IRDMA_QP_AE_* of AEs @ae_work has yet to act on
  * @lock: kernel rings and flush flags
  * @mutex: serializes modify/destroy
- * @ae_work: moves the QP to ERR after a fatal AE
+ * @ae_work: moves the QP to ERR after a fatal AE, a UD QP to SQE after a
+ *	send error
  * @last_ae: last AE code seen
  * @user_pri: user priority of the QP's traffic (ws.c)
  * @ws_tc: traffic class whose qset the QP holds (ws.c)
@@ -149,6 +154,9 @@ struct irdma_qp {
 	struct irdma_cq_link rlink;
 	bool flush_sq;
 	bool flush_rq;
+	bool sq_draining;
+	u32 sq_flush_end;
+	unsigned long ae_flags;
 	spinlock_t lock;	/* kernel rings, flush flags */
 	struct mutex mutex;	/* modify, destroy */
 	struct work_struct ae_work;
@@ -162,6 +170,15 @@ struct irdma_qp {
 static inline struct irdma_qp *to_irdma_qp(struct ib_qp *ibqp)
 {
 	return container_of(ibqp, struct irdma_qp, ibqp);
+}
+
+#define IRDMA_QP_AE_FATAL	0	/* ae_flags bit: to ERR */
+#define IRDMA_QP_AE_SQE		1	/* ae_flags bit: UD send error, to SQE */
+
+/* Last SQ quantum (exclusive) a kernel flush reports; caller holds lock. */
+static inline u32 irdma_qp_sq_flush_end(const struct irdma_qp *qp)
+{
+	return qp->sq_draining ? qp->sq_flush_end : qp->sq.head;
 }
 
 /* UD and the GSI QP (a UD QP to the device) share the UD paths. */
@@ -185,6 +202,7 @@ void irdma_qp_ctx_write(struct irdma_qp *qp);
 u32 irdma_qp_wq_size_code(u32 quanta);
 
 /* uk.c: kernel rings */
+void irdma_sq_ring(struct irdma_qp *qp);
 int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		    const struct ib_send_wr **bad_wr);
 int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,

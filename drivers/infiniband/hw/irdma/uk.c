@@ -540,6 +540,14 @@ static int irdma_post_one_send(struct irdma_qp *qp, const struct ib_send_wr *wr)
 	return 0;
 }
 
+/* The SQ doorbell of a kernel QP; caller holds qp->lock. */
+void irdma_sq_ring(struct irdma_qp *qp)
+{
+	/* WQEs visible before the doorbell. */
+	wmb();
+	irdma_wr32(qp->rf, E810_WQEALLOC, qp->qp_id);
+}
+
 /**
  * irdma_post_send() - post kernel send WRs and ring the SQ doorbell
  * @ibqp: a kernel QP in RTS, SQD, SQE or ERR (then the WRs are flushed)
@@ -572,12 +580,10 @@ int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		}
 		posted = true;
 	}
-	flush = qp->flush_sq;
-	if (posted && !flush) {
-		/* WQEs visible before the doorbell. */
-		wmb();
-		irdma_wr32(qp->rf, E810_WQEALLOC, qp->qp_id);
-	}
+	/* Recovering from SQE, new WQEs go to the device again. */
+	flush = qp->flush_sq && !qp->sq_draining;
+	if (posted && !flush)
+		irdma_sq_ring(qp);
 	spin_unlock_irqrestore(&qp->lock, flags);
 	if (posted && flush)
 		irdma_cq_kick(qp->scq);
@@ -795,8 +801,14 @@ int irdma_poll_one(struct irdma_cq *cq, struct ib_wc *wc)
 		if (wqe_idx >= qp->sq.size)
 			goto skip;
 		if (wc->status == IB_WC_WR_FLUSH_ERR) {
-			/* Software reports every outstanding WQE. */
-			qp->flush_sq = true;
+			/*
+			 * Software reports every outstanding WQE. A UD QP in
+			 * RTS takes that from its AE work (SQE) or recovery:
+			 * a flush CQE polled after SQE -> RTS is a stale one.
+			 */
+			if (!irdma_qp_is_ud(qp) ||
+			    READ_ONCE(qp->state) != IB_QPS_RTS)
+				qp->flush_sq = true;
 			goto skip;
 		}
 		t = &qp->sq_trk[wqe_idx];
@@ -845,7 +857,8 @@ int irdma_flush_one(struct irdma_cq *cq, struct ib_wc *wc)
 			     container_of(l, struct irdma_qp, rlink);
 		spin_lock(&qp->lock);
 		if (l->sq) {
-			while (qp->flush_sq && qp->sq.tail != qp->sq.head) {
+			while (qp->flush_sq &&
+			       qp->sq.tail != irdma_qp_sq_flush_end(qp)) {
 				t = &qp->sq_trk[qp->sq.tail];
 				qp->sq.tail = (qp->sq.tail + t->quanta) &
 					      (qp->sq.size - 1);
@@ -855,6 +868,11 @@ int irdma_flush_one(struct irdma_cq *cq, struct ib_wc *wc)
 				wc->wr_id = t->wr_id;
 				wc->opcode = t->wc_op;
 				goto found;
+			}
+			if (qp->sq_draining) {
+				/* All the device flushed is reported. */
+				qp->sq_draining = false;
+				qp->flush_sq = false;
 			}
 		} else if (qp->flush_rq && qp->rq.tail != qp->rq.head) {
 			memset(wc, 0, sizeof(*wc));
