@@ -202,6 +202,26 @@ bg_wait() {
 	wait_for "[ -s /tmp/$1.rc ]" "$2" && [ "$(cat "/tmp/$1.rc")" = 0 ]
 }
 
+# nfs_rate MNT NAME: writes the 64 MiB file to MNT/NAME (fsync'ed), reads
+# it back after a cache drop, checks its sha256 on the server and through
+# MNT; sets RATE to "W MiB/s write, R MiB/s read".
+nfs_rate() {
+	local t0 t1 t2 sum
+	t0=$(date +%s%N)
+	timeout 300 dd if="$SRC/big" of="$1/$2" bs=1M conv=fsync status=none ||
+		fail "$2: write failed"
+	t1=$(date +%s%N)
+	echo 3 >/proc/sys/vm/drop_caches
+	sum=$(timeout 300 sha256sum <"$1/$2" | cut -d' ' -f1)
+	t2=$(date +%s%N)
+	[ "$sum" = "$src_sum" ] || fail "$2: sha256 read back $sum"
+	[ "$(sha256sum <"$EXPORT/$2" | cut -d' ' -f1)" = "$src_sum" ] ||
+		fail "$2: the server's copy differs"
+	rm -f "$EXPORT/$2"
+	RATE=$(awk -v w=$((t1 - t0)) -v r=$((t2 - t1)) \
+		'BEGIN { printf "%.1f MiB/s write, %.1f MiB/s read", 64e9 / w, 64e9 / r }')
+}
+
 if ! grep -q '^RESULT mount ok' /tmp/nfs-client.log; then
 	fail "no survival checks: the first mount failed"
 elif ! nsenter --net=/run/netns/peer timeout 120 mount -t nfs \
@@ -209,6 +229,21 @@ elif ! nsenter --net=/run/netns/peer timeout 120 mount -t nfs \
 	fail "second mount (nsenter --net) failed"
 else
 	ok "second mount from namespace peer (nsenter --net), root mount namespace"
+	# 0. throughput, NFS over RDMA against NFS over TCP on the same ports
+	#    (printed for docs/performance.md, not judged)
+	nfs_rate "$SURV" rate-rdma
+	rate_rdma=$RATE
+	TCPM=/mnt/nfs-tcp
+	mkdir -p "$TCPM"
+	if nsenter --net=/run/netns/peer timeout 120 mount -t nfs \
+		-o vers=4.2,proto=tcp "192.168.81.1:$EXPORT" "$TCPM"; then
+		nfs_rate "$TCPM" rate-tcp
+		rate_tcp=$RATE
+		timeout 60 umount "$TCPM" || fail "umount of the TCP mount"
+		echo "  64 MiB through NFSv4.2: rdma $rate_rdma; tcp $rate_tcp"
+	else
+		fail "NFS over TCP mount for the comparison failed"
+	fi
 	# 1. knfsd unloaded, a write started while it is gone, knfsd back:
 	#    the client waits (hard mount), reconnects, reclaims, finishes.
 	if server_stop && ! lsmod | grep -q '^nfsd '; then
