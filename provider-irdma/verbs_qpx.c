@@ -112,6 +112,34 @@ static void x_local_inv(struct ibv_qp_ex *qpx, uint32_t rkey)
 	s->inv_stag = rkey;
 }
 
+/*
+ * ibv_wr_bind_mw(): the BIND_MW of an IBV_WR_BIND_MW work request, built by
+ * the same rules (e810p_bind_wr_to_uk()); a refused bind fails the batch
+ * at ibv_wr_complete(). A type 2 window takes its new key when the bind is
+ * built, as the key is the consumer's choice.
+ */
+static void x_bind_mw(struct ibv_qp_ex *qpx, struct ibv_mw *mw, uint32_t rkey,
+		      const struct ibv_mw_bind_info *bind_info)
+{
+	struct e810u_swr *s = wr_begin(qpx, E810_OP_BIND_MW, E810_OP_BIND_MW);
+	struct e810p_qp *qp = to_eqpx(qpx);
+	struct ibv_send_wr wr = { .opcode = IBV_WR_BIND_MW };
+	int ret;
+
+	wr.bind_mw.mw = mw;
+	wr.bind_mw.rkey = rkey;
+	if (bind_info)
+		wr.bind_mw.bind_info = *bind_info;
+	ret = bind_info ? e810p_bind_wr_to_uk(qp->uk.ud, &wr, s) : EINVAL;
+	if (ret) {
+		if (!qp->x.err)
+			qp->x.err = ret;
+		return;
+	}
+	if (mw->type == IBV_MW_TYPE_2)
+		mw->rkey = s->rkey;
+}
+
 static struct e810p_qp *setter_qp(struct ibv_qp_ex *qpx)
 {
 	struct e810p_qp *qp = to_eqpx(qpx);
@@ -250,6 +278,8 @@ void e810p_qpx_init(struct e810p_qp *qp, uint64_t ops)
 		qpx->wr_rdma_read = x_rdma_read;
 	if (ops & IBV_QP_EX_WITH_LOCAL_INV)
 		qpx->wr_local_inv = x_local_inv;
+	if (ops & IBV_QP_EX_WITH_BIND_MW)
+		qpx->wr_bind_mw = x_bind_mw;
 	qpx->wr_set_sge = x_set_sge;
 	qpx->wr_set_sge_list = x_set_sge_list;
 	qpx->wr_set_inline_data = x_set_inline_data;
