@@ -135,10 +135,10 @@ from pyverbs.pyverbs_error import PyverbsRDMAError
 import pyverbs.enums as e
 
 ACC = (e.IBV_ACCESS_LOCAL_WRITE | e.IBV_ACCESS_REMOTE_WRITE |
-       e.IBV_ACCESS_REMOTE_READ)
+       e.IBV_ACCESS_REMOTE_READ | e.IBV_ACCESS_MW_BIND)
 OPS = (e.IBV_QP_EX_WITH_SEND | e.IBV_QP_EX_WITH_SEND_WITH_IMM |
        e.IBV_QP_EX_WITH_RDMA_WRITE | e.IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |
-       e.IBV_QP_EX_WITH_RDMA_READ)
+       e.IBV_QP_EX_WITH_RDMA_READ | e.IBV_QP_EX_WITH_BIND_MW)
 WCF = (e.IBV_WC_EX_WITH_BYTE_LEN | e.IBV_WC_EX_WITH_IMM |
        e.IBV_WC_EX_WITH_QP_NUM | e.IBV_WC_EX_WITH_SRC_QP)
 fails = 0
@@ -390,6 +390,43 @@ if resized:
           "%s %s" % (w1, w2))
     check("resize: payloads", b.mr.read(40, 0) == d1 and
           b.mr.read(40, 64) == d2)
+
+# 8. ibv_wr_bind_mw: b binds a type 2 window over 512 bytes of its MR at
+#    offset 1024 with a key it chose; a writes through the window, then
+#    one byte past its end, which must fail (a's QP is in error after
+#    that: the last step)
+from pyverbs.mr import MW, MWBindInfo
+from pyverbs.base import inc_rkey
+mw = MW(b.pd, e.IBV_MW_TYPE_2)
+key = inc_rkey(mw.rkey)
+b.qp.wr_start()
+b.qp.wr_id = 801
+b.qp.wr_flags = e.IBV_SEND_SIGNALED
+b.qp.wr_bind_mw(mw, key, MWBindInfo(b.mr, b.mr.buf + 1024, 512,
+                                    e.IBV_ACCESS_REMOTE_WRITE))
+b.qp.wr_complete()
+c = b.poll() or {}
+check("bind_mw: completion", c.get("status") == 0 and c.get("wr_id") == 801 and
+      c.get("op") == e.IBV_WC_BIND_MW, str(c))
+check("bind_mw: the window has the chosen key", mw.rkey == key,
+      "%#x != %#x" % (mw.rkey, key))
+p = fresh(a, 128, 0)
+a.qp.wr_start()
+begin(802)
+a.qp.wr_rdma_write(key, b.mr.buf + 1024 + 384)
+a.qp.wr_set_sge(SGE(a.mr.buf, 128, a.mr.lkey))
+a.qp.wr_complete()
+send_done("write through the window", 802)
+check("bind_mw: remote memory through the window", b.mr.read(128, 1408) == p)
+a.qp.wr_start()
+begin(803)
+a.qp.wr_rdma_write(key, b.mr.buf + 1024 + 385)
+a.qp.wr_set_sge(SGE(a.mr.buf, 128, a.mr.lkey))
+a.qp.wr_complete()
+c = a.poll() or {}
+check("bind_mw: a write one byte past the window fails",
+      c.get("status") == e.IBV_WC_REM_ACCESS_ERR and c.get("wr_id") == 803,
+      str(c))
 sys.exit(1 if fails else 0)
 EOF
 }

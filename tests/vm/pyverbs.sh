@@ -183,8 +183,12 @@ for E810_PROVIDER in ${PROVIDERS_OVERRIDE:-stock ours}; do
 			*.*) id="${t##*.} (tests.$t)" t=${t##*.} ;;
 			*) id="$t (tests.test_mr.MWTest.$t)" ;;
 			esac
-			if grep -qF "$id" "$out" &&
-			   ! grep -F "$id" "$out" | grep -q skipped &&
+			# its verdict: "... ok" on its line, or "ok" on a line of
+			# its own when the test printed something in between
+			v=$(awk -v id="$id" 'index($0, id) { on = 1; print; next }
+				on && /^test[a-z_0-9]* \(/ { exit } on { print }' "$out")
+			if grep -qE '(\.\.\. |^)ok$' <<<"$v" &&
+			   ! grep -q skipped <<<"$v" &&
 			   ! grep -qE "^(FAIL|ERROR): $t " "$out"; then
 				ok "$p: MW test $t ran and passed"
 			else
