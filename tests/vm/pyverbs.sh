@@ -172,7 +172,9 @@ for E810_PROVIDER in ${PROVIDERS_OVERRIDE:-stock ours}; do
 	# our irdma type 2 too (bind, local and remote invalidation,
 	# deallocation).
 	mw_tests=""
-	[ "$p" = stock ] && mw_tests="test_mw_type1 test_invalidate_mw_type1 test_reg_mw_wrong_type"
+	# (test_reg_mw_wrong_type is no such test: a type 3 window is refused
+	# with EOPNOTSUPP, which it reports as a skip, allowlisted above)
+	[ "$p" = stock ] && mw_tests="test_mw_type1 test_invalidate_mw_type1"
 	# (our provider binds type 2 windows through ibv_qp_ex too:
 	# ibv_wr_bind_mw, test_qpex's QpExTestCase)
 	[ "$p" = ours ] && [ "${E810_RDMA_DRIVER:-ours}" = ours ] &&
