@@ -84,7 +84,8 @@ iters() {
 # the perftest scenario, guest-lib.sh) of CASE (TEST:SIZE[:QPS]) with the
 # server on SDEV (in namespace NS, or the root one if empty), client on
 # CDEV; one R line, or an E line when perftest failed or printed garbage
-# (retried once). With QPS > 1 the test is named TEST-qQPS in the rows.
+# (retried once). With QPS > 1 the test is named TEST-qQPS in the rows
+# (perftest then reports QPS times the iterations, all QPs together).
 one() {
 	local label=$1 t size q name rep=$3 n try row v m
 	IFS=: read -r t size q <<<"$2"
@@ -102,7 +103,7 @@ one() {
 		fi
 		perftest_clean
 		if [ "$PT_CRC" -eq 0 ] && [ "$PT_SRC" -eq 0 ] &&
-		   [ "$(cut -d' ' -f1,2 <<<"$row")" = "$size $n" ] &&
+		   [ "$(cut -d' ' -f1,2 <<<"$row")" = "$size $((n * q))" ] &&
 		   [[ $v =~ ^[0-9]+(\.[0-9]+)?$ ]] && [ "$v" != 0.00 ] &&
 		   [[ $m =~ ^[0-9]+(\.[0-9]+)?$ ]]; then
 			echo "R $label $name $size $n $rep $v $m"
