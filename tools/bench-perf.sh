@@ -87,13 +87,14 @@ iters() {
 # (retried once). With QPS > 1 the test is named TEST-qQPS in the rows
 # (perftest then reports QPS times the iterations, all QPs together).
 one() {
-	local label=$1 t size q name rep=$3 n try row v m
+	local label=$1 t size q name extra rep=$3 n try row v m
 	IFS=: read -r t size q <<<"$2"
-	q=${q:-1} name=$t
-	[ "$q" = 1 ] || name=$t-q$q
+	q=${q:-1} name=$t extra=
+	[ "$q" = 1 ] || name=$t-q$q extra="-q $q"
 	n=$(iters "$t" "$size")
 	for try in 1 2; do
-		PERFTEST_EXTRA="-q $q" perftest_run "$t" "$size" "$n" "$4" "$5" \
+		# (-q only for several QPs: the latency tests refuse it at all)
+		PERFTEST_EXTRA=$extra perftest_run "$t" "$size" "$n" "$4" "$5" \
 			"$6" "$7" "$PEER_IP" "$8"
 		row=$PT_CROW
 		if [ "${t%_lat}" != "$t" ]; then
