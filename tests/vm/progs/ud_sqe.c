@@ -34,26 +34,9 @@ struct side {
 static void side_init(struct side *s, struct ibv_context *ctx,
 		      struct ibv_pd *pd)
 {
-	struct ibv_qp_init_attr ia = { 0 };
 	struct ibv_qp_attr a = { 0 };
 
-	s->cq = ibv_create_cq(ctx, 64, NULL, NULL, 0);
-	if (!s->cq) {
-		vt_fail("create_cq: %s", strerror(errno));
-		exit(1);
-	}
-	ia.send_cq = s->cq;
-	ia.recv_cq = s->cq;
-	ia.qp_type = IBV_QPT_UD;
-	ia.cap.max_send_wr = 16;
-	ia.cap.max_recv_wr = 16;
-	ia.cap.max_send_sge = 1;
-	ia.cap.max_recv_sge = 1;
-	s->qp = ibv_create_qp(pd, &ia);
-	if (!s->qp) {
-		vt_fail("create_qp: %s", strerror(errno));
-		exit(1);
-	}
+	s->qp = vt_create_qp(ctx, pd, IBV_QPT_UD, 64, 16, &s->cq);
 	a.qp_state = IBV_QPS_INIT;
 	a.port_num = 1;
 	a.qkey = QKEY;

@@ -117,6 +117,33 @@ bool vt_expect_errno(const char *what, bool failed, int err, int want)
 			vt_errname(want, b2, sizeof(b2)));
 }
 
+struct ibv_qp *vt_create_qp(struct ibv_context *ctx, struct ibv_pd *pd,
+			    enum ibv_qp_type type, int cqe, uint32_t wr,
+			    struct ibv_cq **cq)
+{
+	struct ibv_qp_init_attr ia = { 0 };
+	struct ibv_qp *qp;
+
+	*cq = ibv_create_cq(ctx, cqe, NULL, NULL, 0);
+	if (!*cq) {
+		vt_fail("create_cq: %s", strerror(errno));
+		exit(1);
+	}
+	ia.send_cq = *cq;
+	ia.recv_cq = *cq;
+	ia.qp_type = type;
+	ia.cap.max_send_wr = wr;
+	ia.cap.max_recv_wr = wr;
+	ia.cap.max_send_sge = 1;
+	ia.cap.max_recv_sge = 1;
+	qp = ibv_create_qp(pd, &ia);
+	if (!qp) {
+		vt_fail("create_qp: %s", strerror(errno));
+		exit(1);
+	}
+	return qp;
+}
+
 struct ibv_context *vt_open_device(const char *name)
 {
 	struct ibv_device **list;

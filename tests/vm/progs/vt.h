@@ -45,6 +45,15 @@ bool vt_expect_errno(const char *what, bool failed, int err, int want);
 struct ibv_context *vt_open_device(const char *name);
 
 /*
+ * A CQ of "cqe" entries (in *cq) and a QP of "type" on it for both queues,
+ * "wr" work requests deep each way with one SGE; exits with a FAIL when
+ * either cannot be created.
+ */
+struct ibv_qp *vt_create_qp(struct ibv_context *ctx, struct ibv_pd *pd,
+			    enum ibv_qp_type type, int cqe, uint32_t wr,
+			    struct ibv_cq **cq);
+
+/*
  * Index of the RoCEv2 GID of port 1 that holds the IPv4-mapped address
  * ipv4 (dotted quad), or -1.
  */
