@@ -11,6 +11,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -44,6 +45,31 @@ bool e810_core_dma_read(E810Core *core, uint64_t addr, void *buf, size_t len)
     e810_core_log(core, E810_LOG_GUEST_ERROR, "DMA read of %zu bytes at 0x%llx "
                   "failed", len, (unsigned long long)addr);
     return false;
+}
+
+/*
+ * The guest fills a WQE and writes its header (valid bit) last, after a
+ * write barrier (irdma_uk_post_send(), dma_wmb()), while the device may
+ * be fetching further down the same ring (it fetches while the valid bit
+ * matches, not up to a doorbell index). One copy of the whole entry can
+ * read the body before the guest wrote it and the header after: a WQE
+ * that looks valid with the previous pass's addresses. So the header word
+ * is read first and the rest only after an acquire fence.
+ */
+bool e810_core_dma_read_entry(E810Core *core, uint64_t addr, void *buf,
+                              size_t len, size_t valid_off)
+{
+    uint8_t *p = buf;
+    size_t tail = valid_off + 8;
+
+    assert(tail <= len);
+    if (!e810_core_dma_read(core, addr + valid_off, p + valid_off, 8)) {
+        return false;
+    }
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    return (!valid_off || e810_core_dma_read(core, addr, p, valid_off)) &&
+           (tail == len ||
+            e810_core_dma_read(core, addr + tail, p + tail, len - tail));
 }
 
 bool e810_core_dma_write(E810Core *core, uint64_t addr, const void *buf,

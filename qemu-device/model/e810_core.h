@@ -189,9 +189,21 @@ size_t e810_core_receive(E810Core *core, const uint8_t *buf, size_t len);
 void e810_core_log(E810Core *core, E810LogLevel level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void e810_core_request_work(E810Core *core, uint32_t work);
-/* Host memory through the embedder; false (and a log line) on failure. */
+/*
+ * Host memory through the embedder; false (and a log line) on failure.
+ * Calls are ordered as issued, against the guest's CPUs too (QEMU's
+ * dma_memory_rw() begins with a full barrier, dma_barrier()): a valid bit
+ * written by a later call is seen after the data of an earlier one.
+ */
 bool e810_core_dma_read(E810Core *core, uint64_t addr, void *buf, size_t len);
 bool e810_core_dma_write(E810Core *core, uint64_t addr, const void *buf,
                          size_t len);
+/*
+ * Reads a @len-byte ring entry the guest publishes by writing the 8-byte
+ * word at @valid_off last (its valid bit): that word first, the rest
+ * after it, so an entry seen valid is seen whole.
+ */
+bool e810_core_dma_read_entry(E810Core *core, uint64_t addr, void *buf,
+                              size_t len, size_t valid_off);
 
 #endif /* E810_CORE_H */

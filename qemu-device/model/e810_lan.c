@@ -22,6 +22,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <endian.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "e810_core.h"
@@ -500,8 +501,17 @@ static void rx_fill(E810Core *core, E810RxQueue *rxq, const uint8_t *buf,
         wb.mir_id_umb_cast = FIELD_PREP(E810_RX_FLEX_UMBCAST, m->umbcast);
         wb.ptype_flex_flags0 = htole16(m->ptype & E810_RX_FLEX_PTYPE);
         wb.pkt_len = htole16(chunk & E810_RX_FLEX_PKT_LEN);
-        wb.status_error0 = htole16(status);
-        e810_core_dma_write(core, daddr, &wb, sizeof(wb));
+        /*
+         * DD goes last, as the CQ's valid bit: ice_clean_rx_irq() reads
+         * status_error0, then (dma_rmb()) the rest of the descriptor.
+         */
+        if (e810_core_dma_write(core, daddr, &wb, sizeof(wb))) {
+            wb.status_error0 = htole16(status);
+            e810_core_dma_write(core, daddr +
+                                offsetof(struct e810_rx_flex_desc_nic,
+                                         status_error0),
+                                &wb.status_error0, sizeof(wb.status_error0));
+        }
         rxq->head = (rxq->head + 1) % rxq->qlen;
     }
 }

@@ -61,7 +61,7 @@ static bool rq_read(E810Core *core, E810Qp *qp, uint32_t entry, uint64_t *q)
     } else {
         pa = qp->rq.base + off;
     }
-    if (!e810_core_dma_read(core, pa, q, size)) {
+    if (!e810_core_dma_read_entry(core, pa, q, size, E810_WQE_HDR_OFF)) {
         return false;
     }
     for (i = 0; i < size / 8; i++) {

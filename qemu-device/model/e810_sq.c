@@ -115,7 +115,7 @@ static bool sq_addr(E810Core *core, E810Qp *qp, uint32_t idx, uint64_t *pa)
                              E810_HMC_PD_SHIFT, off, pa);
 }
 
-/* Reads quantum @idx as four host-order qwords. */
+/* Reads quantum @idx as four host-order qwords, its valid word first. */
 static bool read_quantum(E810Core *core, E810Qp *qp, uint32_t idx,
                          uint64_t q[4])
 {
@@ -123,7 +123,8 @@ static bool read_quantum(E810Core *core, E810Qp *qp, uint32_t idx,
     unsigned i;
 
     if (!sq_addr(core, qp, idx, &pa) ||
-        !e810_core_dma_read(core, pa, q, E810_WQE_QUANTUM)) {
+        !e810_core_dma_read_entry(core, pa, q, E810_WQE_QUANTUM,
+                                  E810_WQE_HDR_OFF)) {
         return false;
     }
     for (i = 0; i < 4; i++) {

@@ -44,15 +44,35 @@ static uint8_t *dma_ptr(Harness *h, uint64_t addr, size_t len)
     return NULL;
 }
 
+void harness_race_arm(Harness *h, uint64_t lo, uint64_t word,
+                      void (*fn)(void *arg), void *arg)
+{
+    h->race_lo = lo;
+    h->race_word = word;
+    h->race_fn = fn;
+    h->race_arg = arg;
+}
+
 /* Like an IOMMU: anything outside the test memory is a DMA error. */
 static int h_dma_read(void *opaque, uint64_t addr, void *buf, size_t len)
 {
-    uint8_t *p = dma_ptr(opaque, addr, len);
+    Harness *h = opaque;
+    uint8_t *p = dma_ptr(h, addr, len);
+    size_t before = 0;
+    void (*fn)(void *arg) = h->race_fn;
 
     if (!p) {
         return -1;
     }
-    memcpy(buf, p, len);
+    if (fn && addr < h->race_word + 8 && addr + len > h->race_lo) {
+        h->race_fn = NULL;
+        if (addr < h->race_word) {
+            before = h->race_word - addr < len ? h->race_word - addr : len;
+        }
+        memcpy(buf, p, before);
+        fn(h->race_arg);
+    }
+    memcpy((uint8_t *)buf + before, p + before, len - before);
     return 0;
 }
 

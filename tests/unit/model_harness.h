@@ -59,6 +59,15 @@ typedef struct Harness {
     bool (*xport_send)(struct Harness *h, struct E810Qp *qp,
                        const struct E810SendWqe *wqe);
     void *xport_send_arg;
+    /*
+     * A guest CPU racing the device (harness_race_arm()): the first DMA
+     * read that touches [race_lo, race_word + 8) copies what lies below
+     * race_word, then race_fn runs (the guest writes), then the rest is
+     * copied, as a device copying an entry while a CPU fills it would see.
+     */
+    uint64_t race_lo, race_word;
+    void (*race_fn)(void *arg);
+    void *race_arg;
     /* Optional extra device memory at XMEM_BASE (harness_xmem_alloc). */
     uint8_t *xmem;
     size_t xmem_size;
@@ -67,6 +76,10 @@ typedef struct Harness {
 
 /* Extra memory for large buffers (above the 8 MiB array). */
 #define XMEM_BASE 0x100000000ull
+
+/* Arms the race above for the entry [lo, word + 8); it fires once. */
+void harness_race_arm(Harness *h, uint64_t lo, uint64_t word,
+                      void (*fn)(void *arg), void *arg);
 
 /* Allocates and initialises a core as PCI function @pf_id. */
 Harness *harness_new(uint8_t pf_id);

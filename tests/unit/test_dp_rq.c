@@ -172,6 +172,49 @@ static void test_wrap(void **state)
     }
 }
 
+typedef struct RacePost {
+    DpQp *qp;
+    E810Sge sge;
+    uint32_t idx;
+} RacePost;
+
+static void race_post(void *arg)
+{
+    RacePost *r = arg;
+
+    r->idx = dp_post_recv(r->qp, &r->sge, 1);
+}
+
+/*
+ * A SEND arrives while the guest is writing the RQ entry it will land in
+ * (no doorbell orders the two): the entry must be taken whole, with the
+ * new buffer, never last lap's buffer under this lap's valid bit.
+ */
+static void test_take_races_post(void **state)
+{
+    Fix *f = *state;
+    RacePost r = { .qp = &f->qp, .sge = sg(f, 8192, 64) };
+    E810Sge old = sg(f, 0, 64);
+    E810RecvInfo info = { .byte_len = 64, .bth_opcode = BTH_RC_SEND_ONLY };
+    E810RecvWqe w;
+    unsigned i;
+    DpCqe e;
+
+    for (i = 0; i < f->qp.rq_entries; i++) {
+        dp_post_recv(&f->qp, &old, 1);
+        assert_true(e810_dp_rq_take(&f->h->core, mqp(f), &w));
+        e810_dp_complete_rq(&f->h->core, mqp(f), &w, &info);
+        assert_true(dp_poll_cq(&f->rcq, &e));
+    }
+    harness_race_arm(f->h, f->qp.rq_pa, f->qp.rq_pa + E810_WQE_HDR_OFF,
+                     race_post, &r);
+    assert_true(e810_dp_rq_take(&f->h->core, mqp(f), &w));
+    assert_null(f->h->race_fn);
+    assert_int_equal(w.wqe_idx, 0);
+    assert_int_equal(w.num_sge, 1);
+    assert_int_equal(w.sge[0].addr, f->buf + 8192);
+}
+
 /* UD: the GRH area, the payload after it, source QPN/MAC/VLAN in the CQE. */
 static void test_ud_grh(void **state)
 {
@@ -353,6 +396,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_take_scatter_complete, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_wrap, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_take_races_post, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ud_grh, setup, teardown),
         cmocka_unit_test_setup_teardown(test_too_long, setup, teardown),
         cmocka_unit_test_setup_teardown(test_flush_wqes, setup, teardown),

@@ -265,6 +265,66 @@ static void test_padding_and_wrap(void **state)
     assert_true(f->h->core.rdma.stats.sq_wqes > 300);
 }
 
+/* The guest's half of test_fetch_races_post(): posts WQE B. */
+typedef struct RacePost {
+    DpQp *qp;
+    DpSend s;
+    uint32_t idx;
+} RacePost;
+
+static void race_post(void *arg)
+{
+    RacePost *r = arg;
+
+    r->idx = dp_post_send(r->qp, &r->s);
+}
+
+/*
+ * The device fetches while the valid bit matches, so it can read a slot
+ * while the guest is filling it (vCPU and device run in different
+ * threads). Slot 1 still holds last pass's WQE; the guest writes WQE B
+ * there, header last, in the middle of the device's read of the slot. A
+ * fetch that took the body before the header would run B with the old
+ * pass's address; the model reads the header first, so B is B.
+ */
+static void test_fetch_races_post(void **state)
+{
+    Fix *f = *state;
+    DpSend s = { .op = E810_OP_RDMA_WRITE, .nsge = 1, .signaled = true,
+                 .rkey = 0x77, .remote_va = 0x9000 };
+    RacePost r = { .qp = &f->qp, .s = s };
+    E810Qp *m = dp_model_qp(&f->qp);
+    unsigned i;
+    DpCqe e;
+
+    /* One pass of one-quantum WRITEs from "old" addresses. */
+    for (i = 0; i < f->qp.sq_quanta; i++) {
+        s.sge[0] = sge(0xd0000000ull + 0x1000 * i, 64, 0x42);
+        assert_int_equal(dp_send_quanta(&s), 1);
+        dp_post_send(&f->qp, &s);
+        go(f);
+        assert_int_equal(f->tap.n, 1);
+        e810_dp_complete_sq(&f->h->core, m, &f->tap.w[0], 0, 64);
+        assert_true(dp_poll_cq(&f->scq, &e));
+        f->tap.n = 0;
+    }
+    assert_int_equal(f->qp.sq_head, 0);
+    /* WQE A at slot 0, then the doorbell; B lands during the fetch. */
+    s.sge[0] = sge(0xa0000000ull, 64, 0x42);
+    dp_post_send(&f->qp, &s);
+    r.s.sge[0] = sge(0xb0000000ull, 64, 0x42);
+    harness_race_arm(f->h, f->qp.sq_pa + E810_WQE_QUANTUM,
+                     f->qp.sq_pa + E810_WQE_QUANTUM + E810_WQE_HDR_OFF,
+                     race_post, &r);
+    go(f);
+    assert_null(f->h->race_fn);             /* the race did happen */
+    assert_int_equal(r.idx, 1);
+    assert_int_equal(f->tap.n, 2);
+    assert_int_equal(f->tap.w[0].sge[0].addr, 0xa0000000ull);
+    assert_int_equal(f->tap.w[1].wqe_idx, 1);
+    assert_int_equal(f->tap.w[1].sge[0].addr, 0xb0000000ull);
+}
+
 /*
  * Only signalled WQEs get CQEs, in SQ order even when the transport
  * finishes a younger WQE first.
@@ -669,6 +729,10 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_opcodes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fetch_races_post, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_fetch_races_post, setup_virt,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_opcodes, setup_virt, teardown),
         cmocka_unit_test_setup_teardown(test_imm_and_frags, setup, teardown),
         cmocka_unit_test_setup_teardown(test_inline, setup, teardown),

@@ -40,6 +40,20 @@ static u64 irdma_wqe_get(const void *wqe, size_t off)
 	return le64_to_cpu(READ_ONCE(*(const __le64 *)(wqe + off)));
 }
 
+/*
+ * Zeroes the @bytes of a WQE but its header. The device takes a WQE as soon
+ * as the header's valid bit matches the pass, without waiting for a
+ * doorbell (hw-reference 5.1): a header cleared to 0 is valid in every pass
+ * of polarity 0, and the device would run the half-written WQE as a
+ * zero-length RDMA WRITE and skip the real one. The header keeps last
+ * pass's valid bit until it is written, last.
+ */
+static void irdma_wqe_clear(void *wqe, size_t bytes)
+{
+	memset(wqe, 0, E810_WQE_HDR_OFF);
+	memset(wqe + E810_WQE_HDR_OFF + 8, 0, bytes - E810_WQE_HDR_OFF - 8);
+}
+
 static void irdma_put_frag(void *wqe, size_t off, u64 addr, u32 lkey, u32 len,
 			   bool pol)
 {
@@ -461,7 +475,7 @@ static u64 irdma_put_data(void *w, const struct ib_send_wr *wr,
 {
 	u32 addfrag;
 
-	memset(w, 0, (size_t)s->quanta * E810_WQE_QUANTUM);
+	irdma_wqe_clear(w, (size_t)s->quanta * E810_WQE_QUANTUM);
 	if (s->imm)
 		irdma_wqe_set(w, E810_WQE_IMM_OFF,
 			      be32_to_cpu(wr->ex.imm_data));
@@ -629,7 +643,7 @@ int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		}
 		w = r->va + ((size_t)r->head << (qp->rq_shift +
 						 E810_WQE_QUANTUM_SHIFT));
-		memset(w, 0, E810_WQE_QUANTUM << qp->rq_shift);
+		irdma_wqe_clear(w, E810_WQE_QUANTUM << qp->rq_shift);
 		addfrag = irdma_put_sges(w, wr->sg_list, wr->num_sge, false,
 					 r->polarity);
 		qp->rq_wrid[r->head] = wr->wr_id;
