@@ -234,9 +234,10 @@ run_one() {
 	[ "$tool" = ib_write_bw ] && gopt=-x
 	e_cmd+=("$gopt" "${GIDX[e$fam]}" "$@")
 	r_cmd+=("$gopt" "${GIDX[r$fam]}" "$@")
-	local s_cmd c_cmd peer
+	local s_cmd c_cmd peer s_ns=()
 	if [ "$dir" = "rxe->e810" ]; then
 		s_cmd=("${e_cmd[@]}") c_cmd=("${r_cmd[@]}") peer=$V4_E
+		s_ns=(ip netns exec "$NS")
 	else
 		s_cmd=("${r_cmd[@]}") c_cmd=("${e_cmd[@]}") peer=$V4_R
 	fi
@@ -245,7 +246,9 @@ run_one() {
 	before=$(snapshot)
 	"${s_cmd[@]}" >"$srv" 2>&1 &
 	sp=$!
-	sleep 1.5
+	# All three tools listen on 18515 once their QP exists.
+	wait_for "${s_ns[*]} ss -ltn | grep -q ':18515 '" 20 ||
+		echo "note: $tool server not listening after 20 s"
 	"${c_cmd[@]}" "$peer" >"$cli" 2>&1
 	crc=$?
 	wait "$sp"

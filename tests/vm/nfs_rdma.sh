@@ -312,18 +312,15 @@ else
 	bg_job w2 timeout 300 dd if="$SRC/mid2" of="$SURV/mid2" bs=1M conv=fsync status=none
 	sleep 2
 	devs=($(e810_pci_devs))
-	if [ "$E810_PARENT" = ice ]; then
-		echo 1 >"/sys/bus/pci/devices/${devs[1]}/reset" &&
-			ok "function reset of ${devs[1]} (client port) during I/O" ||
-			fail "function reset of ${devs[1]} refused"
+	old_idx=$(ibdev_index "$(e810_ibdev_of "${devs[1]}")")
+	out=$(port_parent_reset "${devs[1]}" "$nd1" peer 2>&1) &&
+		ok "parent reset ($E810_PARENT) of ${devs[1]} (client port) during I/O" ||
+		fail "parent reset of ${devs[1]}: $out"
+	if back=$(wait_ibdev_back "${devs[1]}" "$old_idx" 60); then
+		ok "the client port's RDMA device is back: $back (index $old_idx -> $(ibdev_index "$back"))"
 	else
-		out=$(ip netns exec peer ethtool --reset "$nd1" irq dma filter offload 2>&1) &&
-			ok "ethtool --reset $nd1 (client port) during I/O" ||
-			fail "ethtool --reset $nd1: $out"
+		fail "no new RDMA device on ${devs[1]} after the reset"
 	fi
-	wait_for "[ -n \"\$(e810_ibdev_of ${devs[1]})\" ]" 60 &&
-		ok "the client port's RDMA device is back: $(e810_ibdev_of "${devs[1]}")" ||
-		fail "no RDMA device on ${devs[1]} after the reset"
 	bg_wait r2 240 && bg_wait w2 240 &&
 		ok "the read and the write across the reset completed" ||
 		fail "I/O across the reset: read rc $(cat /tmp/r2.rc 2>/dev/null || echo none), write rc $(cat /tmp/w2.rc 2>/dev/null || echo none)"

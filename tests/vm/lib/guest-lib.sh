@@ -218,6 +218,37 @@ e810_ibdev_of() {
 	done
 }
 
+# ib_device index of $1 (rdma dev show's "N:"): a new registration of a
+# device gets a new index, also under the same name.
+ibdev_index() {
+	rdma dev show "$1" 2>/dev/null | sed -n '1s/^\([0-9]*\): .*/\1/p'
+}
+
+# port_parent_reset PCI NETDEV [NETNS]: resets the parent of one e810
+# function the way its driver offers: the stock ice through the PCI
+# function reset (sysfs), ice_lite through ethtool --reset. The RDMA
+# device of the function goes away and, asynchronously, comes back.
+port_parent_reset() {
+	local ns=()
+	[ -n "$3" ] && ns=(ip netns exec "$3")
+	if [ "$E810_PARENT" = ice ]; then
+		echo 1 >"/sys/bus/pci/devices/$1/reset"
+	else
+		"${ns[@]}" ethtool --reset "$2" irq dma filter offload
+	fi
+}
+
+# wait_ibdev_back PCI OLD_INDEX SECONDS: waits until PCI function PCI has
+# an ib_device registered after the one of index OLD_INDEX, port 1
+# ACTIVE; prints its name.
+wait_ibdev_back() {
+	local name
+	wait_for "name=\$(e810_ibdev_of $1) && [ -n \"\$name\" ] &&
+		[ \"\$(ibdev_index \$name)\" != '$2' ] &&
+		[ \"\$(rdma_port_state \$name)\" = ACTIVE ]" "$3" || return 1
+	echo "$name"
+}
+
 # State word of port 1 of ib_device $1 as `rdma link` shows it (ACTIVE,
 # DOWN, ...), or empty.
 rdma_port_state() {

@@ -1099,7 +1099,15 @@ static void irdma_qp_modify_undo(struct irdma_qp *qp,
 	qp->av = undo->av;
 	if (av) {
 		irdma_arp_put(qp->rf, av->arp_idx);
-		irdma_ws_qp_set_up(qp, undo->user_pri);
+		/*
+		 * The old priority's qset may be gone by now (its last QP was
+		 * this one) and a new one may not come (a TC change pending, a
+		 * CQP error): the QP then keeps the new qset, which works, and
+		 * its user_pri says so.
+		 */
+		if (irdma_ws_qp_set_up(qp, undo->user_pri))
+			ibdev_warn(qp->ibqp.device, "QP %u: modify failed, QP stays on the qset of priority %u\n",
+				   qp->qp_id, qp->user_pri);
 	}
 }
 
