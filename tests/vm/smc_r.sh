@@ -30,6 +30,9 @@
 #   * a reset of the client port's parent during a 64 MiB exchange: both
 #     sides end (no hang), every received byte is right, and a new
 #     16 MiB exchange after the device is back runs on SMC-R on it;
+#   * irdma unloaded and loaded again: a 64 MiB exchange started with no
+#     RDMA device falls back to TCP and stays right across the reload,
+#     and the next exchange runs on SMC-R on the new devices;
 #   * clean dmesg.
 # Also: SMB Direct (cifs/ksmbd over RDMA) is reported as not testable
 # with the reason read from the guest kernel's own configuration.
@@ -78,21 +81,30 @@ fi
 
 rdma_two_ports || finish
 
-# run_pair TAG MODE PORT BYTES: one smc_stream server of MODE (root
+# start_pair TAG MODE PORT BYTES: one smc_stream server of MODE (root
 # namespace, 192.168.81.1) and its client (namespace peer) moving BYTES
-# each way; their output in /tmp/smc-{server,client}-TAG.log.
-run_pair() {
-	local spid crc src
+# each way, in the background (SPID, CPID); their output in
+# /tmp/smc-{server,client}-TAG.log. wait_pair: their exit statuses into
+# SRC and CRC.
+start_pair() {
 	timeout 300 "$PROG" server "$2" 192.168.81.1 "$3" "$4" \
 		>"/tmp/smc-server-$1.log" 2>&1 &
-	spid=$!
+	SPID=$!
 	ip netns exec peer timeout 300 "$PROG" client "$2" 192.168.81.1 "$3" "$4" \
-		>"/tmp/smc-client-$1.log" 2>&1
-	crc=$?
-	wait "$spid"
-	src=$?
-	[ "$crc" = 0 ] && [ "$src" = 0 ] && ok "$1: both sides exit 0" ||
-		fail "$1: client exit $crc, server exit $src: $(grep -v '^RESULT' "/tmp/smc-client-$1.log" "/tmp/smc-server-$1.log" | head -3 | tr '\n' ' ')"
+		>"/tmp/smc-client-$1.log" 2>&1 &
+	CPID=$!
+}
+wait_pair() {
+	wait "$CPID"; CRC=$?
+	wait "$SPID"; SRC=$?
+}
+
+# run_pair TAG MODE PORT BYTES: start_pair, wait_pair, both must exit 0.
+run_pair() {
+	start_pair "$@"
+	wait_pair
+	[ "$CRC" = 0 ] && [ "$SRC" = 0 ] && ok "$1: both sides exit 0" ||
+		fail "$1: client exit $CRC, server exit $SRC: $(grep -v '^RESULT' "/tmp/smc-client-$1.log" "/tmp/smc-server-$1.log" | head -3 | tr '\n' ' ')"
 }
 
 # res SIDE TAG KEY: a RESULT value of one side's log.
@@ -215,12 +227,7 @@ echo "  throughput (both ways together): TCP $(res client tcp mibps) MiB/s, SMC-
 # runs on SMC-R again, on the new device.
 devs=($(e810_pci_devs))
 old_idx=$(ibdev_index "$ib1")
-timeout 120 "$PROG" server smc 192.168.81.1 5103 "$BYTES" \
-	>/tmp/smc-server-reset.log 2>&1 &
-spid=$!
-ip netns exec peer timeout 120 "$PROG" client smc 192.168.81.1 5103 "$BYTES" \
-	>/tmp/smc-client-reset.log 2>&1 &
-cpid=$!
+start_pair reset smc 5103 "$BYTES"
 # Reset once the exchange runs over RDMA (the client's RDMA WRITEs grow).
 w0=$(hw_counter "$ib1" iwOutRdmaWrites)
 wait_for "[ \"\$(hw_counter $ib1 iwOutRdmaWrites)\" -gt $w0 ]" 30 ||
@@ -228,11 +235,10 @@ wait_for "[ \"\$(hw_counter $ib1 iwOutRdmaWrites)\" -gt $w0 ]" 30 ||
 out=$(port_parent_reset "${devs[1]}" "$nd1" peer 2>&1) &&
 	ok "parent reset ($E810_PARENT) of ${devs[1]} (client port) during the exchange" ||
 	fail "parent reset of ${devs[1]}: $out"
-wait "$cpid"; crc=$?
-wait "$spid"; src=$?
-[ "$crc" != 124 ] && [ "$src" != 124 ] &&
-	ok "reset: both sides ended (client exit $crc, server exit $src; received $(res client reset recv_bytes) / $(res server reset recv_bytes) of $BYTES)" ||
-	fail "reset: a side hung (client exit $crc, server exit $src)"
+wait_pair
+[ "$CRC" != 124 ] && [ "$SRC" != 124 ] &&
+	ok "reset: both sides ended (client exit $CRC, server exit $SRC; received $(res client reset recv_bytes) / $(res server reset recv_bytes) of $BYTES)" ||
+	fail "reset: a side hung (client exit $CRC, server exit $SRC)"
 expect_eq "reset: what the client received is right" ok "$(res client reset data)"
 expect_eq "reset: what the server received is right" ok "$(res server reset data)"
 if ib1=$(wait_ibdev_back "${devs[1]}" "$old_idx" 60) &&
@@ -245,6 +251,37 @@ run_pair after smc 5104 $((16 << 20))
 check_data after $((16 << 20))
 expect_eq "after the reset: client's mode" smcr "$(res client after mode)"
 expect_eq "after the reset: client's link device" "$ib1" "$(res client after ib)"
+
+# ---- irdma unloaded and loaded again under a running exchange -------------------
+# With no RDMA device SMC has nothing to propose: a connection made while
+# irdma is out falls back to TCP (smc_diag gives the reason) and must
+# carry its data right while irdma comes back underneath it; the next
+# connection runs on SMC-R again, on the devices irdma registered anew.
+old0=$(ibdev_index "$ib0") old1=$(ibdev_index "$ib1")
+rmmod irdma && ok "rmmod irdma with SMC-R link groups gone or going" ||
+	fail "rmmod irdma: $(lsmod | grep -w irdma)"
+start_pair noib smc 5105 "$BYTES"
+sleep 1
+modprobe irdma && ok "modprobe irdma during the exchange" || fail "modprobe irdma"
+wait_pair
+[ "$CRC" = 0 ] && [ "$SRC" = 0 ] &&
+	ok "no device: both sides exit 0 across the reload" ||
+	fail "no device: client exit $CRC, server exit $SRC: $(grep -v '^RESULT' /tmp/smc-client-noib.log /tmp/smc-server-noib.log | head -3 | tr '\n' ' ')"
+check_data noib "$BYTES"
+expect_eq "no device: client's mode" fallback "$(res client noib mode)"
+echo "  no device: fallback reason $(res client noib fallback_reason) (client), $(res server noib fallback_reason) (server)"
+if ib0=$(wait_ibdev_back "${devs[0]}" "$old0" 60) &&
+   ib1=$(wait_ibdev_back "${devs[1]}" "$old1" 60) &&
+   wait_for "roce_gid_index $ib0 192.168.81.1 >/dev/null && roce_gid_index $ib1 192.168.82.2 >/dev/null" 20; then
+	ok "irdma registered both devices again: $ib0, $ib1, GIDs for .81.1 and .82.2"
+else
+	fail "after modprobe irdma: no new devices with GIDs ($ib0/$ib1)"
+fi
+run_pair reload smc 5106 $((16 << 20))
+check_data reload $((16 << 20))
+expect_eq "after the reload: server's mode" smcr "$(res server reload mode)"
+expect_eq "after the reload: client's mode" smcr "$(res client reload mode)"
+expect_eq "after the reload: client's link device" "$ib1" "$(res client reload ib)"
 new_dmesg | grep -iE 'smc|irdma' | tail -10 | sed 's/^/  dmesg: /'
 dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"
 finish
