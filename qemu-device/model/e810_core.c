@@ -49,12 +49,13 @@ bool e810_core_dma_read(E810Core *core, uint64_t addr, void *buf, size_t len)
 
 /*
  * The guest fills a WQE and writes its header (valid bit) last, after a
- * write barrier (irdma_uk_post_send(), dma_wmb()), while the device may
- * be fetching further down the same ring (it fetches while the valid bit
- * matches, not up to a doorbell index). One copy of the whole entry can
- * read the body before the guest wrote it and the header after: a WQE
- * that looks valid with the previous pass's addresses. So the header word
- * is read first and the rest only after an acquire fence.
+ * write barrier (upstream irdma_uk_rdma_write() and the other writers:
+ * dma_wmb(), then the header), while the device may be fetching further
+ * down the same ring (it fetches while the valid bit matches, not up to a
+ * doorbell index). One copy of the whole entry can read the body before
+ * the guest wrote it and the header after: a WQE that looks valid with
+ * the previous pass's addresses. So the header word is read first and the
+ * rest only after an acquire fence.
  */
 bool e810_core_dma_read_entry(E810Core *core, uint64_t addr, void *buf,
                               size_t len, size_t valid_off)
