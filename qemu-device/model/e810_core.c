@@ -113,6 +113,7 @@ int e810_core_init(E810Core *core, const E810CoreOps *ops, void *opaque,
     core->ops = ops;
     core->opaque = opaque;
     core->pf_id = pf_id;
+    core->hmc_sds = E810_PE_SDS_DEFAULT;
     ret = e810_regfile_init(&core->regs);
     if (ret) {
         return ret;
@@ -138,6 +139,15 @@ void e810_core_fini(E810Core *core)
     e810_xport_fini(core);
     e810_rdma_fini(core);
     e810_regfile_fini(&core->regs);
+}
+
+int e810_core_set_hmc_sds(E810Core *core, uint32_t sds)
+{
+    if (sds < 1 || sds > E810_PE_SDS_LIMIT) {
+        return -EINVAL;
+    }
+    core->hmc_sds = sds;
+    return 0;
 }
 
 void e810_core_reset(E810Core *core)

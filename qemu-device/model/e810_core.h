@@ -111,12 +111,20 @@ typedef struct E810Core {
     bool in_work;                       /* e810_core_run_work() running */
     E810CoreStats stats;
     uint32_t inject_ud_send_err;        /* QP id, 0: none (debug knob) */
+    uint32_t hmc_sds;                   /* FPM space in SDs (e810_hmc.c) */
 } E810Core;
 
 /* Lifetime. @pf_id is the PCI function number (PF_FUNC_RID). */
 int e810_core_init(E810Core *core, const E810CoreOps *ops, void *opaque,
                    uint8_t pf_id);
 void e810_core_fini(E810Core *core);
+
+/*
+ * The function's FPM space in 2 MiB segments (QUERY_FPM_VAL MAX_PE_SDS,
+ * E810_PE_SDS_DEFAULT after init); takes effect at the next HMC reset (PF
+ * reset or power-on). -EINVAL outside 1..E810_PE_SDS_LIMIT.
+ */
+int e810_core_set_hmc_sds(E810Core *core, uint32_t sds);
 
 /* Power-on reset: every register to its reset value, all state dropped. */
 void e810_core_reset(E810Core *core);

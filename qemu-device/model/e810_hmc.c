@@ -38,38 +38,43 @@ typedef struct E810FpmParam {
     .commit_off = E810_FPM_COMMIT_##t##_OFF }
 
 /*
- * Self-consistent with the GEN_2 driver's sizing (cfg_fpm_val): 1024 QPs
- * pass the Q1 check (roundup_pow2(127 * 2 * 1024 + 512) = 262144), every
- * derived count (CQ = 2 QP, HTE, XF = 4 * block * QP, TIMER, RRF/OOISC =
- * 32 QP, free lists = count / block) stays within its maximum, and all of
- * it with the PBLE space fits E810_PE_MAX_PE_SDS, so the driver takes the
- * maxima unchanged. About 15 MiB of host memory for the objects, plus
- * PBLE pages on demand.
+ * The maxima a function reports. Where a real E810 is known they are its
+ * values (an E810 PF shows 4194304 MRs and 131072 AHs through irdma: MR,
+ * FSIAV); QP, CQ and the per-QP objects allow 256K QPs, the top of the
+ * upstream resource table (irdma_cfg_fpm_val() with limits_sel 7), each
+ * at least what that sizing derives from the QP count: CQ = 2 QP, HTE =
+ * roundup_pow2(QP + FSIMC) * HT multiplier, XF = 4 * XF block * QP, Q1 =
+ * roundup_pow2(127 * 2 * QP + 512), TIMER = (QP / 512 + 1) * bucket,
+ * RRF and OOISC = 32 QP, each free list = count / block. What a driver
+ * actually gets is decided by the function's FPM space (hmc->max_sds,
+ * E810_PE_SDS_DEFAULT by default): the driver shrinks its request until
+ * the layout fits. PBLE room is large because upstream gives every spare
+ * SD to PBLEs (256K PBLEs per SD) after its sizing loop.
  */
 static const E810FpmParam fpm_params[E810_HMC_OBJ_MAX] = {
-    P(QP, 1024, 512, 0),
-    P(CQ, 2048, 64, 0),
+    P(QP, 262144, 512, 0),
+    P(CQ, 524288, 64, 0),
     P(SRQ, 0, 0, 0),
-    P(HTE, 16384, 32, 0),
+    P(HTE, 2097152, 32, 0),
     P(ARP, 2048, 64, 0),
     [E810_HMC_APBVT] = { .max = 1, .size = E810_HMC_APBVT_OBJ_SIZE,
                          .query_off = NO_SLOT,
                          .commit_off = E810_FPM_COMMIT_APBVT_OFF },
-    P(MR, 16384, 64, 0),
-    P(XF, 16384, 64, 0),
-    P(XFFL, 4096, E810_HMC_FL_OBJ_SIZE, E810_PE_XF_BLOCK),
-    P(Q1, 262144, 32, 0),
-    P(Q1FL, 4096, E810_HMC_FL_OBJ_SIZE, E810_PE_Q1_BLOCK),
-    P(TIMER, 2048, 64, 0),
+    P(MR, 4194304, 64, 0),
+    P(XF, 4194304, 64, 0),
+    P(XFFL, 1048576, E810_HMC_FL_OBJ_SIZE, E810_PE_XF_BLOCK),
+    P(Q1, 134217728, 32, 0),
+    P(Q1FL, 2097152, E810_HMC_FL_OBJ_SIZE, E810_PE_Q1_BLOCK),
+    P(TIMER, 524288, 64, 0),
     P(FSIMC, 1024, 64, 0),
-    P(FSIAV, 8192, 64, 0),
-    P(PBLE, 4194304, E810_HMC_PBLE_OBJ_SIZE, 0),
-    P(RRF, 32768, 32, 0),
-    P(RRFFL, 512, E810_HMC_FL_OBJ_SIZE, E810_PE_RRF_BLOCK),
-    P(HDR, 1024, 128, 0),
+    P(FSIAV, 131072, 64, 0),
+    P(PBLE, 268435456, E810_HMC_PBLE_OBJ_SIZE, 0),
+    P(RRF, 8388608, 32, 0),
+    P(RRFFL, 131072, E810_HMC_FL_OBJ_SIZE, E810_PE_RRF_BLOCK),
+    P(HDR, 262144, 128, 0),
     P(MD, 1024, 64, 0),
-    P(OOISC, 32768, 64, 0),
-    P(OOISCFFL, 512, E810_HMC_FL_OBJ_SIZE, E810_PE_OOISCF_BLOCK),
+    P(OOISC, 8388608, 64, 0),
+    P(OOISCFFL, 131072, E810_HMC_FL_OBJ_SIZE, E810_PE_OOISCF_BLOCK),
 };
 
 /* Model's PFHMC_ERRORINFO.ERROR_TYPE values (the real ones are unknown). */
@@ -96,6 +101,7 @@ void e810_hmc_reset(E810Core *core)
     unsigned t;
 
     memset(hmc, 0, sizeof(*hmc));
+    hmc->max_sds = core->hmc_sds;
     for (t = 0; t < E810_HMC_OBJ_MAX; t++) {
         hmc->obj[t].max = fpm_params[t].max;
         hmc->obj[t].size = fpm_params[t].size;
@@ -204,7 +210,7 @@ bool e810_hmc_translate(E810Core *core, enum e810_hmc_obj_type type,
     }
     fpm = o->base + (uint64_t)idx * o->size + off;
     sd_idx = fpm >> E810_HMC_SD_SHIFT;
-    if (sd_idx >= E810_PE_MAX_PE_SDS || !hmc->sd[sd_idx].valid) {
+    if (sd_idx >= hmc->max_sds || !hmc->sd[sd_idx].valid) {
         return fault(core, type, HMC_ERR_SD, fpm, "segment not valid");
     }
     sd = &hmc->sd[sd_idx];
@@ -307,14 +313,14 @@ bool e810_pble_resolve(E810Core *core, uint32_t first, uint8_t lpbl,
 /* ---- segment descriptors ----------------------------------------------- */
 
 /* Checks one SD command/data pair; 0 or the minor error code. */
-static uint16_t sd_check(uint32_t cmd, uint64_t data)
+static uint16_t sd_check(const E810Hmc *hmc, uint32_t cmd, uint64_t data)
 {
     unsigned bp = FIELD_GET(E810_HMC_SDDATA_BPCOUNT, data);
 
     if (!(cmd & E810_HMC_SDCMD_WR)) {
         return E810_CQP_MIN_BAD_PARAM;      /* reads only via PFHMC_SDCMD */
     }
-    if (FIELD_GET(E810_HMC_SDCMD_IDX, cmd) >= E810_PE_MAX_PE_SDS) {
+    if (FIELD_GET(E810_HMC_SDCMD_IDX, cmd) >= hmc->max_sds) {
         return E810_CQP_MIN_BAD_INDEX;
     }
     if ((data & E810_HMC_SDDATA_VALID) &&
@@ -353,10 +359,10 @@ void e810_hmc_sdcmd_write(E810Core *core, uint32_t val)
     unsigned idx = FIELD_GET(E810_HMC_SDCMD_IDX, val);
     uint64_t data = ((uint64_t)*hi << 32) | *lo;
 
-    if (idx >= E810_PE_MAX_PE_SDS) {
+    if (idx >= core->rdma.hmc.max_sds) {
         /* Beyond the function's SDs: dropped, as the hardware does. */
         e810_core_log(core, E810_LOG_GUEST_ERROR, "PFHMC_SDCMD: SD %u beyond "
-                      "the %u of this function", idx, E810_PE_MAX_PE_SDS);
+                      "the %u of this function", idx, core->rdma.hmc.max_sds);
         return;
     }
     if (!(val & E810_HMC_SDCMD_WR)) {
@@ -365,7 +371,7 @@ void e810_hmc_sdcmd_write(E810Core *core, uint32_t val)
         *hi = data >> 32;
         return;
     }
-    if (sd_check(val, data)) {
+    if (sd_check(&core->rdma.hmc, val, data)) {
         e810_core_log(core, E810_LOG_GUEST_ERROR, "PFHMC_SDCMD: bad SD data "
                       "0x%llx for SD %u", (unsigned long long)data, idx);
         return;
@@ -380,9 +386,9 @@ void e810_hmc_pdinv_write(E810Core *core, uint32_t val)
     unsigned pd = FIELD_GET(E810_PFHMC_PDINV_PMPDIDX, val);
     E810PdCacheEntry *e;
 
-    if (sd >= E810_PE_MAX_PE_SDS) {
+    if (sd >= hmc->max_sds) {
         e810_core_log(core, E810_LOG_GUEST_ERROR, "PFHMC_PDINV: SD %u beyond "
-                      "the %u of this function", sd, E810_PE_MAX_PE_SDS);
+                      "the %u of this function", sd, hmc->max_sds);
         return;
     }
     e = &hmc->pd_cache[(sd * E810_HMC_PD_PER_SD + pd) % E810_PE_PD_CACHE];
@@ -416,7 +422,7 @@ void e810_op_query_fpm_val(E810Core *core, const E810CqpWqe *w,
     }
     buf[E810_QW(E810_FPM_QUERY_SD_OFF)] =
         htole64(FIELD_PREP(E810_FPM_FIRST_PE_SD_INDEX, 0) |
-                FIELD_PREP(E810_FPM_MAX_PE_SDS, E810_PE_MAX_PE_SDS));
+                FIELD_PREP(E810_FPM_MAX_PE_SDS, core->rdma.hmc.max_sds));
     for (t = 0; t < E810_HMC_OBJ_MAX; t++) {
         const E810FpmParam *p = &fpm_params[t];
         uint64_t v;
@@ -534,11 +540,13 @@ void e810_op_commit_fpm_val(E810Core *core, const E810CqpWqe *w,
         hmc->obj[t].cnt = requested(buf, t);
     }
     sds = layout(hmc);
-    if (sds > E810_PE_MAX_PE_SDS) {
+    if (sds > hmc->max_sds) {
+        uint32_t max_sds = hmc->max_sds;
+
         e810_hmc_reset(core);
         e810_cqp_err(core, res, E810_CQP_MIN_BAD_SIZE, "layout needs %llu "
                      "SDs, the function has %u", (unsigned long long)sds,
-                     E810_PE_MAX_PE_SDS);
+                     max_sds);
         return;
     }
     hmc->sd_cnt = sds;
@@ -604,7 +612,8 @@ void e810_op_update_pe_sds(E810Core *core, const E810CqpWqe *w,
     }
     /* All or nothing: check every entry before applying any. */
     for (i = 0; i < n; i++) {
-        uint16_t minor = sd_check(FIELD_GET(E810_CQPSQ_UPESD_SDCMD, cmd[i]),
+        uint16_t minor = sd_check(&core->rdma.hmc,
+                                  FIELD_GET(E810_CQPSQ_UPESD_SDCMD, cmd[i]),
                                   data[i]);
 
         if (minor) {

@@ -33,7 +33,13 @@ struct E810RocePkt;
 /* ---- device parameters (what QUERY_FPM_VAL and friends report) -------- */
 
 enum {
-    E810_PE_MAX_PE_SDS = 32,        /* SDs of this function's FPM space */
+    /*
+     * SDs of this function's FPM space (QUERY_FPM_VAL MAX_PE_SDS): the
+     * device property "hmc-sds", this by default; at most the SD indexes
+     * PFHMC_SDCMD can name (docs/hw-reference.md 3.5).
+     */
+    E810_PE_SDS_DEFAULT = 32,
+    E810_PE_SDS_LIMIT = 4096,
     E810_PE_MAX_CEQS = 256,
     E810_PE_HT_MULTIPLIER = 4,
     E810_PE_TIMER_BUCKET = 512,
@@ -158,7 +164,8 @@ typedef struct E810Hmc {
     bool pages_allocated;   /* SHMC_PAGES_ALLOCATED seen */
     E810HmcObj obj[E810_HMC_OBJ_MAX];
     uint32_t sd_cnt;        /* SDs the committed layout spans */
-    E810Sd sd[E810_PE_MAX_PE_SDS];
+    uint32_t max_sds;       /* SDs of the function (E810Core.hmc_sds) */
+    E810Sd sd[E810_PE_SDS_LIMIT];
     E810PdCacheEntry pd_cache[E810_PE_PD_CACHE];
     uint64_t faults;        /* translations refused */
 } E810Hmc;

@@ -65,6 +65,8 @@ struct E810State {
     MemoryRegion msix;
     QEMUBH *work_bh;
     QEMUTimer *xport_timer;     /* RoCE retransmission / RNR waits */
+    /* FPM space of the function in SDs (QUERY_FPM_VAL MAX_PE_SDS). */
+    uint32_t hmc_sds;
     /* Loss injector knobs; may be set before realize (-device ...). */
     uint32_t roce_drop_ppm;
     uint64_t roce_drop_seed;
@@ -241,6 +243,11 @@ static void e810_realize(PCIDevice *pdev, Error **errp)
     if (ret) {
         error_setg_errno(errp, -ret, "e810: cannot initialise device core");
         goto err_timer;
+    }
+    if (e810_core_set_hmc_sds(&s->core, s->hmc_sds)) {
+        error_setg(errp, "e810: hmc-sds %" PRIu32 " is outside 1..%u",
+                   s->hmc_sds, E810_PE_SDS_LIMIT);
+        goto err_core;
     }
     /* Knobs given on the command line (the values were checked then). */
     e810_core_set_roce_drop_seed(&s->core, s->roce_drop_seed);
@@ -510,6 +517,7 @@ static char *e810_get_hmc_counts(Object *obj, Error **errp)
 
 static const Property e810_properties[] = {
     DEFINE_NIC_PROPERTIES(E810State, conf),
+    DEFINE_PROP_UINT32("hmc-sds", E810State, hmc_sds, E810_PE_SDS_DEFAULT),
 };
 
 static void e810_class_init(ObjectClass *oc, void *data)

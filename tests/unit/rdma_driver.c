@@ -248,6 +248,8 @@ uint32_t rd_est_sd(RdmaDriver *d)
     return (size + E810_HMC_SD_SIZE - 1) >> E810_HMC_SD_SHIFT;
 }
 
+#define RD_FPM_MULTIPLIER 1024u   /* upstream FPM_MULTIPLIER */
+
 static uint32_t q1_cnt(uint32_t qp)
 {
     return pow2_at_least(127 * 2 * qp + 512);   /* max_hw_ird = 127, RoCE */
@@ -256,7 +258,7 @@ static uint32_t q1_cnt(uint32_t qp)
 unsigned rd_size_fpm(RdmaDriver *d, uint32_t qp_req)
 {
     RdmaHmcObj *o = d->obj;
-    uint32_t qp, mr, pble, p;
+    uint32_t qp, mr, pble, p, sds = 0, diff;
     unsigned t, loops = 0;
 
     for (t = 0; t < E810_HMC_OBJ_MAX; t++) {
@@ -303,16 +305,53 @@ unsigned rd_size_fpm(RdmaDriver *d, uint32_t qp_req)
         o[E810_HMC_TIMER].cnt = (round_up(qp, 512) / 512 + 1) *
                                 d->timer_bucket;
         o[E810_HMC_PBLE].cnt = pble;
-        if (rd_est_sd(d) <= d->max_sds) {
+        sds = rd_est_sd(d);
+        if (sds <= d->max_sds) {
             break;
         }
-        /* The driver's finer steps end the same way: halve everything. */
-        mr /= 2;
-        pble /= 2;
-        if (qp > 128) {
+        /* irdma_cfg_fpm_val()'s shrinking, step for step */
+        diff = sds - d->max_sds;
+        if (diff > 128) {
+            if (!(loops % 2) && qp > 128) {
+                qp /= 2;
+            } else {
+                mr /= 2;
+                pble /= 2;
+            }
+            continue;
+        }
+        if (pble > 512 * RD_FPM_MULTIPLIER * diff) {
+            pble -= 256 * RD_FPM_MULTIPLIER * diff;
+            continue;
+        } else if (pble > 100 * RD_FPM_MULTIPLIER) {
+            pble -= 10 * RD_FPM_MULTIPLIER;
+        } else if (pble > RD_FPM_MULTIPLIER) {
+            pble -= RD_FPM_MULTIPLIER;
+        } else if (qp <= 128) {
+            if (o[E810_HMC_FSIMC].cnt > 256) {
+                o[E810_HMC_FSIMC].cnt /= 2;
+            }
+            if (o[E810_HMC_FSIAV].cnt > 256) {
+                o[E810_HMC_FSIAV].cnt /= 2;
+            }
+        }
+        if (mr > RD_FPM_MULTIPLIER) {
+            mr -= RD_FPM_MULTIPLIER;
+        }
+        if (!(loops % 10) && qp > 128) {
             qp /= 2;
+            if (o[E810_HMC_FSIAV].cnt > 256) {
+                o[E810_HMC_FSIAV].cnt /= 2;
+            }
         }
     } while (loops < 2000);
+    if (sds > d->max_sds) {
+        return 0;
+    }
+    /* Spare SDs become PBLEs, 256K per SD. */
+    if (loops > 1 && sds < d->max_sds) {
+        o[E810_HMC_PBLE].cnt += (d->max_sds - sds) * 256 * RD_FPM_MULTIPLIER;
+    }
     return loops;
 }
 
@@ -544,7 +583,7 @@ void rd_bringup(Harness *h, RdmaDriver *d)
     rd_init(h, d, 64);
     assert_int_equal(rd_cqp_create(d), E810_CCQPSTATUS_CCQP_DONE);
     rd_query_fpm(d);
-    assert_int_equal(rd_size_fpm(d, 262144), 1);
+    assert_true(rd_size_fpm(d, 262144) > 0);
     assert_true(rd_commit_fpm(d) > 0);
     rd_direct_sd(d, 0);
     assert_false(rd_create_ccq(d, 256).error);

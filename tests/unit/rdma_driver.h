@@ -99,7 +99,10 @@ bool rd_do(RdmaDriver *d, unsigned op, uint64_t hdr, const uint64_t *q);
 
 /* QUERY_FPM_VAL (parsed into d->obj[].max/size and the misc fields). */
 void rd_query_fpm(RdmaDriver *d);
-/* The GEN_2 driver's sizing for @qp_req QPs; returns its loop count. */
+/*
+ * The GEN_2 driver's sizing for @qp_req QPs (irdma_cfg_fpm_val()); returns
+ * its loop count, 0 if no layout fits the function's SDs.
+ */
 unsigned rd_size_fpm(RdmaDriver *d, uint32_t qp_req);
 /* SDs the sizing needs, the driver's estimate. */
 uint32_t rd_est_sd(RdmaDriver *d);

@@ -297,6 +297,8 @@ static void test_stags(void **state)
                                  E810_ACCESS_LOCAL_READ |
                                  E810_ACCESS_REMOTE_WRITE) |
                       E810_CQPSQ_STAG_REMACCENABLED;
+    uint32_t nmr;
+    unsigned bits;
     E810Mr *mr;
 
     /* REG_MR of a single-page MR. */
@@ -310,19 +312,22 @@ static void test_stags(void **state)
     assert_int_equal(mr->rights, E810_ACCESS_LOCAL_READ |
                                  E810_ACCESS_REMOTE_WRITE);
     /*
-     * In use; in use through the driver-key bits above the 14 index bits
-     * of a 16384-entry table (they name MR 100 too, as irdma_create_stag()
-     * relies on); bad PBL level; PBLE beyond the count.
+     * In use; in use through the driver-key bits above the index bits of
+     * the committed table (at least 14: irdma_create_stag()'s mrdrvbits,
+     * which name MR 100 too, as the driver relies on); bad PBL level;
+     * PBLE beyond the count.
      */
-    assert_int_equal(e810_hmc_count(&d->h->core, E810_HMC_MR), 16384);
+    nmr = e810_hmc_count(&d->h->core, E810_HMC_MR);
+    for (bits = 14; (1u << bits) < nmr; bits++) {
+    }
     assert_int_equal(stag_op(d, E810_CQP_OP_REG_MR, 100, 1, mr_hdr, 4096,
                              0).minor, E810_CQP_MIN_STAG_INVALID);
-    assert_int_equal(stag_op(d, E810_CQP_OP_REG_MR, 0xa50000 | 100, 1,
+    assert_int_equal(stag_op(d, E810_CQP_OP_REG_MR, 5u << bits | 100, 1,
                              mr_hdr, 4096, 0).minor,
                      E810_CQP_MIN_STAG_INVALID);
     /* A driver key in the STag: the MR lands at the masked index. */
-    assert_false(stag_op(d, E810_CQP_OP_REG_MR, 0x5a0000 | 200, 0x11, mr_hdr,
-                         4096, 0).error);
+    assert_false(stag_op(d, E810_CQP_OP_REG_MR, 3u << bits | 200, 0x11,
+                         mr_hdr, 4096, 0).error);
     assert_true(d->h->core.rdma.mr[200].valid);
     assert_int_equal(d->h->core.rdma.mr[200].key, 0x11);
     assert_int_equal(stag_op(d, E810_CQP_OP_REG_MR, 101, 1, mr_hdr |
@@ -330,7 +335,8 @@ static void test_stags(void **state)
                              0).minor, E810_CQP_MIN_BAD_PARAM);
     assert_int_equal(stag_op(d, E810_CQP_OP_REG_MR, 101, 1, mr_hdr |
                              FIELD_PREP(E810_CQPSQ_STAG_LPBLSIZE, 1), 8192,
-                             4194304).minor, E810_CQP_MIN_BAD_INDEX);
+                             e810_hmc_count(&d->h->core, E810_HMC_PBLE)).minor,
+                     E810_CQP_MIN_BAD_INDEX);
     assert_int_equal(stag_op(d, E810_CQP_OP_REG_MR, 101, 1, mr_hdr |
                              FIELD_PREP(E810_CQPSQ_STAG_HPAGESIZE, 3), 8192,
                              0).minor, E810_CQP_MIN_BAD_PARAM);

@@ -143,6 +143,8 @@ static void test_checks(void **state)
     uint32_t rw_ = dp_mr_buf(&f->dev, DP_PD, buf, 4096, RW_ALL);
     uint32_t other = dp_mr_buf(&f->dev, DP_PD + 1, buf, 4096, RW_ALL);
     uint8_t b[64] = { 0 };
+    uint32_t nmr;
+    unsigned bits;
     uint16_t st;
 
     assert_true(rw(f, &f->qp, ro, buf, b, 64, E810_MEM_LOCAL_READ, &st));
@@ -156,9 +158,15 @@ static void test_checks(void **state)
     assert_false(rw(f, &f->qp, 3000u << 8, buf, b, 64, E810_MEM_LOCAL_READ,
                     &st));
     assert_int_equal(st, E810_AE_AMP_UNALLOCATED_STAG);
-    /* Bits above the table's 14 index bits are the driver's: MR 16383. */
-    assert_false(rw(f, &f->qp, 0xffffff00u, buf, b, 64, E810_MEM_LOCAL_READ,
-                    &st));
+    /*
+     * Bits above the table's index bits (at least 14) are the driver's:
+     * with all of them set this is the last MR, which is not allocated.
+     */
+    nmr = e810_hmc_count(&f->h->core, E810_HMC_MR);
+    for (bits = 14; (1u << bits) < nmr; bits++) {
+    }
+    assert_false(rw(f, &f->qp, (0xffffffu << bits | (nmr - 1)) << 8, buf, b,
+                    64, E810_MEM_LOCAL_READ, &st));
     assert_int_equal(st, E810_AE_AMP_UNALLOCATED_STAG);
     assert_false(rw(f, &f->qp, other, buf, b, 64, E810_MEM_LOCAL_READ, &st));
     assert_int_equal(st, E810_AE_AMP_BAD_PD);

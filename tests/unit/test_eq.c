@@ -48,7 +48,8 @@ static void test_ceq_create_checks(void **state)
     assert_int_equal(ceq_fails(&d, 1, 16, 0, vmap, 0), E810_CQP_MIN_BAD_PARAM);
     assert_int_equal(ceq_fails(&d, 1, 16, 0, vmap |
                                FIELD_PREP(E810_CQPSQ_EQ_LPBLSIZE, 1),
-                               4194304), E810_CQP_MIN_BAD_INDEX);
+                               e810_hmc_count(&h->core, E810_HMC_PBLE)),
+                     E810_CQP_MIN_BAD_INDEX);
     assert_int_equal(ceq_fails(&d, 1, 16, ring, 0, 0), 0);
     assert_int_equal(ceq_fails(&d, 1, 16, ring, 0, 0), E810_CQP_MIN_BAD_STATE);
     assert_false(rd_exec(&d, E810_CQP_OP_DESTROY_CEQ,

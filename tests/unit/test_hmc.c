@@ -6,6 +6,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -43,14 +44,20 @@ static void test_query_buffer(void **state)
     rd_query_fpm(&d);
     b = d.query_pa;
     assert_true(rd_mem64(&d, b + E810_FPM_QUERY_SD_OFF) == 32ull << 32);
-    assert_true(rd_mem64(&d, b + E810_FPM_QUERY_QP_OFF) == (9ull << 32 | 1024));
-    assert_true(rd_mem64(&d, b + E810_FPM_QUERY_CQ_OFF) == (6ull << 32 | 2048));
+    assert_true(rd_mem64(&d, b + E810_FPM_QUERY_QP_OFF) ==
+                (9ull << 32 | 262144));
+    assert_true(rd_mem64(&d, b + E810_FPM_QUERY_CQ_OFF) ==
+                (6ull << 32 | 524288));
+    assert_true(rd_mem64(&d, b + E810_FPM_QUERY_MR_OFF) ==
+                (6ull << 32 | 4194304));
+    assert_true(rd_mem64(&d, b + E810_FPM_QUERY_FSIAV_OFF) ==
+                (6ull << 32 | 131072));
     assert_true(rd_mem64(&d, b + E810_FPM_QUERY_SRQ_OFF) == 0);
     assert_true(rd_mem64(&d, b + E810_FPM_QUERY_XFFL_OFF) ==
-                (4ull << 32 | 4096));
+                (4ull << 32 | 1048576));
     assert_true(rd_mem64(&d, b + E810_FPM_QUERY_Q1FL_OFF) ==
-                (64ull << 32 | 4096));
-    assert_true(rd_mem64(&d, b + E810_FPM_QUERY_PBLE_OFF) == 4194304);
+                (64ull << 32 | 2097152));
+    assert_true(rd_mem64(&d, b + E810_FPM_QUERY_PBLE_OFF) == 268435456);
     assert_true(rd_mem64(&d, b + E810_FPM_QUERY_MISC_OFF) ==
                 (512ull << 32 | 4 << 16 | 256));
     assert_int_equal(d.obj[E810_HMC_Q1].size, 32);
@@ -80,7 +87,10 @@ static void test_commit_layout(void **state)
     uint64_t v;
 
     committed(h, &d);
-    /* QP 0: 1024 x 512; then CQ: 2048 x 64; bases in 512-byte units. */
+    /*
+     * The 256K-QP maxima shrunk to the default 32 SDs: QP 0: 1024 x 512;
+     * then CQ: 2048 x 64; bases in 512-byte units.
+     */
     v = rd_mem64(&d, d.commit_pa + E810_FPM_COMMIT_QP_OFF);
     assert_true(v == 1024);
     v = rd_mem64(&d, d.commit_pa + E810_FPM_COMMIT_CQ_OFF);
@@ -90,9 +100,14 @@ static void test_commit_layout(void **state)
     assert_true(rd_mem64(&d, d.commit_pa + E810_FPM_COMMIT_SRQ_OFF) == 0);
     /* The driver's SD count (end of the highest object) is the model's. */
     assert_int_equal(d.sd_cnt, h->core.rdma.hmc.sd_cnt);
-    assert_int_equal(e810_hmc_count(&h->core, E810_HMC_PBLE), 4194304);
-    assert_true(d.obj[E810_HMC_PBLE].base + 4194304ull * 8 ==
+    /* PBLEs last, given every spare SD (256K PBLEs each) by the sizing. */
+    v = e810_hmc_count(&h->core, E810_HMC_PBLE);
+    assert_int_equal(v, d.obj[E810_HMC_PBLE].cnt);
+    assert_true(d.obj[E810_HMC_PBLE].base + v * 8 <=
                 (uint64_t)d.sd_cnt * E810_HMC_SD_SIZE);
+    assert_true(d.obj[E810_HMC_PBLE].base + v * 8 +
+                256 * 1024 * 8 > (uint64_t)d.sd_cnt * E810_HMC_SD_SIZE);
+    assert_int_equal(d.sd_cnt, E810_PE_SDS_DEFAULT);
 }
 
 static void test_commit_over_maximum(void **state)
@@ -396,6 +411,49 @@ static void test_sd_registers(void **state)
     assert_false(e810_hmc_translate(&h->core, E810_HMC_QP, 3, 0, &pa, NULL));
 }
 
+/*
+ * The function's FPM space is a device knob ("hmc-sds"): out-of-range
+ * values are refused, a new one shows in QUERY_FPM_VAL after the reset, and
+ * the driver's sizing then lands on the profile it buys: 160 SDs give the
+ * 16K QPs (and more than 64K MRs) of the scale scenario, 32 give 1024.
+ * SDs beyond the new space are dropped, the last one inside is taken.
+ */
+static void test_sds_knob(void **state)
+{
+    Harness *h = *state;
+    RdmaDriver d;
+    uint64_t sd_pa, data;
+
+    assert_int_equal(e810_core_set_hmc_sds(&h->core, 0), -EINVAL);
+    assert_int_equal(e810_core_set_hmc_sds(&h->core, E810_PE_SDS_LIMIT + 1),
+                     -EINVAL);
+    assert_int_equal(e810_core_set_hmc_sds(&h->core, 160), 0);
+    /* Not before the reset: the committed-to space does not move. */
+    assert_int_equal(h->core.rdma.hmc.max_sds, E810_PE_SDS_DEFAULT);
+    e810_core_reset(&h->core);
+    rd_init(h, &d, 64);
+    assert_int_equal(rd_cqp_create(&d), E810_CCQPSTATUS_CCQP_DONE);
+    rd_query_fpm(&d);
+    assert_int_equal(d.max_sds, 160);
+    assert_true(rd_size_fpm(&d, 262144) > 0);
+    assert_int_equal(d.obj[E810_HMC_QP].cnt, 16384);
+    assert_int_equal(d.obj[E810_HMC_CQ].cnt, 32768);
+    assert_true(d.obj[E810_HMC_MR].cnt >= 65536);
+    assert_true(rd_commit_fpm(&d) > 0);
+    assert_int_equal(e810_hmc_count(&h->core, E810_HMC_QP), 16384);
+    assert_true(h->core.rdma.hmc.sd_cnt <= 160);
+
+    sd_pa = mem_alloc_aligned(h, 4096, 4096);
+    data = rd_sd_data(sd_pa, false, true);
+    wr32(h, E810_PFHMC_SDDATALOW, (uint32_t)data);
+    wr32(h, E810_PFHMC_SDDATAHIGH, data >> 32);
+    wr32(h, E810_PFHMC_SDCMD, rd_sd_cmd(160));
+    assert_int_equal(h->log_guest_error, 1);
+    wr32(h, E810_PFHMC_SDCMD, rd_sd_cmd(159));
+    assert_int_equal(h->log_guest_error, 1);
+    assert_true(h->core.rdma.hmc.sd[159].valid);
+}
+
 /* An object without backing memory cannot be created (AEQ not needed). */
 static void test_unbacked_object(void **state)
 {
@@ -466,6 +524,7 @@ int main(void)
         T(test_update_sds_all_or_nothing),
         T(test_update_sds_bad_entries),
         T(test_sd_registers),
+        T(test_sds_knob),
         T(test_unbacked_object),
         T(test_shmc_pages_allocated),
         cmocka_unit_test(test_function_one),

@@ -70,21 +70,26 @@ static void step_query_fpm(Bring *b)
     assert_int_equal(FIELD_GET(E810_CQPTAIL_WQTAIL, rd32(h, E810_CQPTAIL)), 1);
     assert_int_equal(b->d.first_sd, 0);
     assert_int_equal(b->d.max_sds, 32);
-    assert_int_equal(b->d.obj[E810_HMC_QP].max, 1024);
+    assert_int_equal(b->d.obj[E810_HMC_QP].max, 262144);
     assert_int_equal(b->d.obj[E810_HMC_QP].size, 512);
-    assert_int_equal(b->d.obj[E810_HMC_CQ].max, 2048);
-    assert_int_equal(b->d.obj[E810_HMC_MR].max, 16384);
-    assert_int_equal(b->d.obj[E810_HMC_PBLE].max, 4194304);
+    assert_int_equal(b->d.obj[E810_HMC_CQ].max, 524288);
+    assert_int_equal(b->d.obj[E810_HMC_MR].max, 4194304);
+    assert_int_equal(b->d.obj[E810_HMC_PBLE].max, 268435456);
     assert_int_equal(b->d.max_ceqs, 256);
     assert_true(b->d.xf_block && b->d.q1_block && b->d.rrf_block && b->d.ooiscf_block);
 }
 
-/* 4. The driver's sizing takes the maxima at once (loop count 1). */
+/*
+ * 4. The driver's sizing shrinks the maxima (256K QPs) to the function's
+ * default 32 SDs: 1024 QPs.
+ */
 static void step_size_fpm(Bring *b)
 {
 
 
-    assert_int_equal(rd_size_fpm(&b->d, 262144), 1);
+    assert_int_equal(b->d.max_sds, E810_PE_SDS_DEFAULT);
+    assert_int_equal(b->d.obj[E810_HMC_QP].max, 262144);
+    assert_true(rd_size_fpm(&b->d, 262144) > 1);
     assert_int_equal(b->d.obj[E810_HMC_QP].cnt, 1024);
     assert_int_equal(b->d.obj[E810_HMC_CQ].cnt, 2048);
     assert_int_equal(b->d.obj[E810_HMC_Q1].cnt, 262144);

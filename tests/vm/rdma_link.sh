@@ -70,16 +70,16 @@ for d in "${devs[@]}"; do
 	expect_eq "$ib node_guid" "$guid" "$(ibv_attr "$ib" node_guid)"
 	# Counts from the committed HMC, as the model saw them. The stock
 	# irdma reserves QP 0-2 and CQ 0-2 (GSI, ILQ, IEQ), MR index 0 and
-	# PD 0-2 at probe and reports what is left; ours reports the table
-	# (and keeps PD 0 back).
+	# PD 0-2 at probe and reports what is left; ours keeps QP 0-1 (GSI),
+	# CQ 0 (CCQ), MR index 0, AH 0 and PD 0 back and reports the rest.
 	hq=$(model_hmc_count "$d" QP)
 	[ -n "$hq" ] && [ "$hq" -gt 0 ] || fail "$d: no HMC QP count from the model: '$hq'"
-	rq=0 rc=0 rm=0 rp=1
-	[ "$E810_RDMA_DRIVER" = stock ] && rq=3 rc=3 rm=1 rp=3
+	rq=2 rc=1 rm=1 ra=1 rp=1
+	[ "$E810_RDMA_DRIVER" = stock ] && rq=3 rc=3 rm=1 ra=0 rp=3
 	expect_eq "$ib max_qp = HMC QP - $rq" $((hq - rq)) "$(ibv_attr "$ib" max_qp)"
 	expect_eq "$ib max_cq = HMC CQ - $rc" $(($(model_hmc_count "$d" CQ) - rc)) "$(ibv_attr "$ib" max_cq)"
 	expect_eq "$ib max_mr = HMC MR - $rm" $(($(model_hmc_count "$d" MR) - rm)) "$(ibv_attr "$ib" max_mr)"
-	expect_eq "$ib max_ah = HMC FSIAV" "$(model_hmc_count "$d" FSIAV)" "$(ibv_attr "$ib" max_ah)"
+	expect_eq "$ib max_ah = HMC FSIAV - $ra" $(($(model_hmc_count "$d" FSIAV) - ra)) "$(ibv_attr "$ib" max_ah)"
 	expect_eq "$ib max_mcast_grp = HMC QP" "$hq" "$(ibv_attr "$ib" max_mcast_grp)"
 	expect_eq "$ib max_pd" $((262144 - rp)) "$(ibv_attr "$ib" max_pd)"
 	if [ "$E810_RDMA_DRIVER" = ours ]; then

@@ -35,13 +35,18 @@ static const u32 irdma_qp_limits[] = {
 	128, 1024, 2048, 4096, 16384, 65536, 131072, 262144,
 };
 
-static unsigned int limits_sel;
+/* Upstream GEN_2 always asks for the largest profile (irdma_fill_device_info). */
+static unsigned int limits_sel = 7;
 module_param(limits_sel, uint, 0444);
 MODULE_PARM_DESC(limits_sel,
-		 "Resource profile 0-7: QPs 128, 1K, 2K, 4K, 16K, 64K, 128K, 256K (capped by the device; default 0)");
+		 "Resource profile 0-7: QPs 128, 1K, 2K, 4K, 16K, 64K, 128K, 256K (capped by the device and its HMC space; default 7)");
 
 #define IRDMA_MAX_HW_IRD	127	/* hw-reference 2.7 */
 #define IRDMA_FPM_MAX_LOOPS	2000
+#define IRDMA_FPM_MULTIPLIER	1024	/* upstream FPM_MULTIPLIER */
+#define IRDMA_FPM_FAR_SDS	128	/* "far over": halve, do not trim */
+#define IRDMA_FPM_MIN_QPS	128
+#define IRDMA_PBLES_PER_SPARE_SD	(256 * IRDMA_FPM_MULTIPLIER)
 #define IRDMA_SD_ENTRIES_INLINE	E810_CQPSQ_UPESD_INLINE_ENTRIES
 
 static const char * const irdma_hmc_obj_names[E810_HMC_OBJ_MAX] = {
@@ -152,12 +157,54 @@ static u32 irdma_hmc_q1_cnt(u32 qp)
 	return roundup_pow_of_two(IRDMA_MAX_HW_IRD * 2 * qp + 512);
 }
 
+/*
+ * One step of shrinking a layout that needs @over more SDs than the function
+ * has, in the order of upstream's irdma_cfg_fpm_val(), so that a profile
+ * gives the same counts under both drivers: far over, QPs and MR/PBLEs are
+ * halved in turn; close, PBLEs go first, then MRs a block at a time and QPs
+ * every tenth step; at 128 QPs multicast groups and AHs give way.
+ */
+static void irdma_hmc_shrink(struct irdma_hmc_obj *o, u32 over,
+			     unsigned int step, u32 *qp, u32 *mr, u32 *pble)
+{
+	if (over > IRDMA_FPM_FAR_SDS) {
+		if (!(step % 2) && *qp > IRDMA_FPM_MIN_QPS) {
+			*qp /= 2;
+		} else {
+			*mr /= 2;
+			*pble /= 2;
+		}
+		return;
+	}
+	if (*pble > 512 * IRDMA_FPM_MULTIPLIER * over) {
+		*pble -= 256 * IRDMA_FPM_MULTIPLIER * over;
+		return;
+	}
+	if (*pble > 100 * IRDMA_FPM_MULTIPLIER) {
+		*pble -= 10 * IRDMA_FPM_MULTIPLIER;
+	} else if (*pble > IRDMA_FPM_MULTIPLIER) {
+		*pble -= IRDMA_FPM_MULTIPLIER;
+	} else if (*qp <= IRDMA_FPM_MIN_QPS) {
+		if (o[E810_HMC_FSIMC].cnt > 256)
+			o[E810_HMC_FSIMC].cnt /= 2;
+		if (o[E810_HMC_FSIAV].cnt > 256)
+			o[E810_HMC_FSIAV].cnt /= 2;
+	}
+	if (*mr > IRDMA_FPM_MULTIPLIER)
+		*mr -= IRDMA_FPM_MULTIPLIER;
+	if (!(step % 10) && *qp > IRDMA_FPM_MIN_QPS) {
+		*qp /= 2;
+		if (o[E810_HMC_FSIAV].cnt > 256)
+			o[E810_HMC_FSIAV].cnt /= 2;
+	}
+}
+
 /* Sizes every object for qp_wanted QPs (cfg_fpm_val, hw-reference 3.3). */
 static int irdma_hmc_size(struct irdma_pci_f *rf)
 {
 	struct irdma_hmc *hmc = &rf->hmc;
 	struct irdma_hmc_obj *o = hmc->obj;
-	u32 qp, mr, pble;
+	u32 qp, mr, pble, sds = 0;
 	unsigned int t, loops;
 
 	for (t = 0; t < E810_HMC_OBJ_MAX; t++)
@@ -175,9 +222,9 @@ static int irdma_hmc_size(struct irdma_pci_f *rf)
 	o[E810_HMC_APBVT].cnt = 1;
 	o[E810_HMC_SRQ].cnt = 0;
 
-	for (loops = 0; loops < IRDMA_FPM_MAX_LOOPS; loops++) {
+	for (loops = 1; loops <= IRDMA_FPM_MAX_LOOPS; loops++) {
 		o[E810_HMC_QP].cnt = qp;
-		o[E810_HMC_CQ].cnt = min(2 * qp, o[E810_HMC_CQ].max);
+		o[E810_HMC_CQ].cnt = min(2 * qp, o[E810_HMC_CQ].cnt);
 		o[E810_HMC_MR].cnt = mr;
 		o[E810_HMC_HTE].cnt =
 			roundup_pow_of_two(round_up(qp + o[E810_HMC_FSIMC].cnt,
@@ -200,18 +247,21 @@ static int irdma_hmc_size(struct irdma_pci_f *rf)
 		o[E810_HMC_TIMER].cnt = (round_up(qp, 512) / 512 + 1) *
 					hmc->timer_bucket;
 		o[E810_HMC_PBLE].cnt = pble;
-		if (irdma_hmc_est_sds(hmc) <= hmc->max_sds)
+		sds = irdma_hmc_est_sds(hmc);
+		if (sds <= hmc->max_sds)
 			break;
-		mr /= 2;
-		pble /= 2;
-		if (qp > 128)
-			qp /= 2;
+		irdma_hmc_shrink(o, sds - hmc->max_sds, loops, &qp, &mr, &pble);
 	}
-	if (loops == IRDMA_FPM_MAX_LOOPS) {
+	if (sds > hmc->max_sds) {
 		dev_err(irdma_rf_to_dev(rf), "HMC: no layout fits %u SDs\n",
 			hmc->max_sds);
 		return -ENOSPC;
 	}
+	/* As upstream: the SDs left over hold PBLEs (256K per SD). */
+	if (loops > 1 && sds < hmc->max_sds)
+		o[E810_HMC_PBLE].cnt = min_t(u64, o[E810_HMC_PBLE].max,
+					     pble + (u64)(hmc->max_sds - sds) *
+					     IRDMA_PBLES_PER_SPARE_SD);
 	return 0;
 }
 

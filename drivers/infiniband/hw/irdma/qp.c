@@ -43,8 +43,6 @@
 #include "mr.h"
 #include "qp.h"
 
-#define IRDMA_GSI_QP_ID		1
-#define IRDMA_FIRST_QP_ID	2
 #define IRDMA_QP_CTX_ALLOC	512	/* context, 256-byte aligned */
 #define IRDMA_PSN_MASK		0xFFFFFF
 

@@ -26,6 +26,10 @@ struct irdma_qbuf;
 #define IRDMA_MAX_IRD		127
 #define IRDMA_MAX_ORD		255
 
+/* QP 0 is never used on RoCE; QP 1 is the GSI QP; users get the rest. */
+#define IRDMA_GSI_QP_ID		1
+#define IRDMA_FIRST_QP_ID	2
+
 /* Software tracking of one SQ WQE, kept at its first quantum. */
 struct irdma_sq_trk {
 	u64 wr_id;

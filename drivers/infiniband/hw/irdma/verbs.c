@@ -77,22 +77,26 @@ static int irdma_query_device(struct ib_device *ibdev,
 	props->hw_ver = pdev->revision;
 	props->page_size_cap = SZ_4K | SZ_2M | SZ_1G;
 	props->max_mr_size = IRDMA_MAX_MR_SIZE;
-	props->max_qp = o[E810_HMC_QP].cnt;
+	/*
+	 * As upstream, what is left after the ids the driver keeps: QP 0-1,
+	 * CQ 0 (the CCQ), MR/STag index 0 and AH 0 are never handed out.
+	 */
+	props->max_qp = o[E810_HMC_QP].cnt - IRDMA_FIRST_QP_ID;
 	props->max_qp_wr = IRDMA_MAX_QP_WR;
 	props->max_send_sge = IRDMA_MAX_SGE;
 	props->max_recv_sge = IRDMA_MAX_SGE;
 	props->max_sge_rd = IRDMA_MAX_SGE;
-	props->max_cq = o[E810_HMC_CQ].cnt;
+	props->max_cq = o[E810_HMC_CQ].cnt - 1;
 	props->max_cqe = IRDMA_MAX_CQ_REQ;
-	props->max_mr = o[E810_HMC_MR].cnt;
+	props->max_mr = o[E810_HMC_MR].cnt - 1;
 	/* Windows take their STags from the same index space. */
-	props->max_mw = o[E810_HMC_MR].cnt;
+	props->max_mw = props->max_mr;
 	/* PD 0 is never handed out (irdma_alloc_pd()). */
 	props->max_pd = IRDMA_MAX_PDS - 1;
 	props->max_qp_rd_atom = IRDMA_MAX_IRD;
 	props->max_qp_init_rd_atom = IRDMA_MAX_ORD;
 	props->atomic_cap = IB_ATOMIC_NONE;
-	props->max_ah = o[E810_HMC_FSIAV].cnt;
+	props->max_ah = o[E810_HMC_FSIAV].cnt - 1;
 	props->max_mcast_grp = o[E810_HMC_QP].cnt;
 	props->max_mcast_qp_attach = E810_MG_MAX_QPS;
 	props->max_total_mcast_qp_attach = o[E810_HMC_QP].cnt *
