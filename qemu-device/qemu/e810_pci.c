@@ -89,6 +89,37 @@ static int e810_dma_write(void *opaque, uint64_t addr, const void *buf,
     return pci_dma_write(PCI_DEVICE(s), addr, buf, len) == MEMTX_OK ? 0 : -1;
 }
 
+/*
+ * Guest memory in place (E810CoreOps.dma_map): a payload that stays in
+ * the device is read once, by the receive path, instead of copied into a
+ * frame first. pci_dma_map() goes through the function's bus master
+ * address space as pci_dma_read() does; it may return a shorter range or
+ * NULL (MMIO behind a busy bounce buffer), and the core then falls back
+ * to e810_dma_read(). pci_dma_read() starts with dma_barrier(); so does
+ * a map, so the payload is not read ahead of the WQE that named it.
+ */
+static void *e810_dma_map(void *opaque, uint64_t addr, size_t *len,
+                          bool write)
+{
+    dma_addr_t dlen = *len;
+    void *p;
+
+    smp_mb();
+    p = pci_dma_map(PCI_DEVICE(opaque), addr, &dlen,
+                    write ? DMA_DIRECTION_FROM_DEVICE :
+                            DMA_DIRECTION_TO_DEVICE);
+    *len = p ? MIN(dlen, *len) : 0;
+    return p;
+}
+
+static void e810_dma_unmap(void *opaque, void *ptr, size_t len, bool write,
+                           size_t access_len)
+{
+    pci_dma_unmap(PCI_DEVICE(opaque), ptr, len,
+                  write ? DMA_DIRECTION_FROM_DEVICE : DMA_DIRECTION_TO_DEVICE,
+                  access_len);
+}
+
 static void e810_msix_notify(void *opaque, unsigned vector)
 {
     PCIDevice *pdev = PCI_DEVICE(opaque);
@@ -152,6 +183,8 @@ static void e810_timer_cb(void *opaque)
 static const E810CoreOps e810_core_ops = {
     .dma_read = e810_dma_read,
     .dma_write = e810_dma_write,
+    .dma_map = e810_dma_map,
+    .dma_unmap = e810_dma_unmap,
     .msix_notify = e810_msix_notify,
     .schedule_work = e810_schedule_work,
     .transmit = e810_transmit,

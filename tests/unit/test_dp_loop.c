@@ -343,6 +343,74 @@ static void test_send_with_invalidate(void **state)
     assert_int_equal(e[0].minor, E810_FLUSH_REM_ACCESS_ERR);
 }
 
+/*
+ * The payload by reference (E810CoreOps.dma_map): with direct maps the
+ * loopback frames carry it in place; maps cut short or failing fall back
+ * to the copy, with the same bytes and CQEs. Every map is given back.
+ */
+static void map_mode_round(Fix *f, int mode)
+{
+    unsigned long calls = f->h->map_calls;
+
+    f->h->map_mode = mode;
+    memset(mem_ptr(f->h, f->bbuf), 0, 3 * 4096);
+    memset(mem_ptr(f->h, f->abuf + 6000), 0, 3000);
+    send_recv(f, LEN);
+    write_read(f, LEN, 3000);
+    assert_true(f->h->map_calls > calls);
+    assert_int_equal(f->h->maps_live, 0);
+}
+
+static void test_map_direct(void **state)
+{
+    map_mode_round(*state, HARNESS_MAP_DIRECT);
+}
+
+static void test_map_short(void **state)
+{
+    map_mode_round(*state, HARNESS_MAP_SHORT);
+}
+
+static void test_map_fail(void **state)
+{
+    map_mode_round(*state, HARNESS_MAP_FAIL);
+}
+
+/*
+ * A bad lkey fails the same way whether the payload would have been
+ * mapped or copied: the checks run before any map.
+ */
+static void test_map_bad_lkey(void **state)
+{
+    Fix *f = *state;
+    int modes[2] = { HARNESS_MAP_DIRECT, HARNESS_MAP_FAIL };
+    unsigned minor[2], i;
+
+    for (i = 0; i < 2; i++) {
+        DpSend w = { .op = E810_OP_RDMA_WRITE, .signaled = true, .nsge = 1,
+                     .rkey = f->bkey, .remote_va = f->bbuf };
+        DpQp c, d;
+        DpCqe e;
+
+        f->h->map_mode = modes[i];
+        dp_qp_create(&f->dev, &c, E810_QP_TYPE_ROCE_RC, &f->scq, &f->rcq,
+                     64, 16, 1, false, false);
+        dp_qp_create(&f->dev, &d, E810_QP_TYPE_ROCE_RC, &f->scq, &f->rcq,
+                     64, 16, 1, false, false);
+        connect(&c, d.id);
+        connect(&d, c.id);
+        w.sge[0] = (E810Sge){ .addr = f->abuf, .len = 2048,
+                              .lkey = f->akey ^ 0x40 };
+        dp_post_send(&c, &w);
+        dp_ring(&c, false);
+        assert_int_equal(poll_all(f, &f->scq, &e, 1), 1);
+        assert_true(e.error);
+        minor[i] = e.minor;
+        assert_int_equal(f->h->maps_live, 0);
+    }
+    assert_int_equal(minor[0], minor[1]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -357,6 +425,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_write_imm_read_multi_packet,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_rkey, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_map_direct, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_map_short, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_map_fail, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_map_bad_lkey, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_with_local_inv, setup,
                                         teardown),
     };
