@@ -1,9 +1,15 @@
 /*
- * Emulated E810: RoCEv2 ICRC, a slicing-by-8 CRC-32.
+ * Emulated E810: RoCEv2 ICRC, CRC-32 by carry-less multiplication where
+ * the host has it (x86-64 PCLMULQDQ, checked at run time), else a
+ * slicing-by-8 table.
  *
- * Eight 256-entry tables let the loop consume eight bytes per step; the
- * payload is the only per-byte work of the data path, so this is the
- * path that matters for throughput (issue 7: no other per-byte work).
+ * The payload is the only per-byte work of the data path besides the
+ * copies, and a frame for the wire is summed twice (sent, received), so
+ * this is what bounds throughput between two devices (issue 7). Slicing
+ * by 8 runs at a byte or two per cycle; folding 64 bytes per step with
+ * carry-less multiplies (Intel's white paper "Fast CRC Computation for
+ * Generic Polynomials Using PCLMULQDQ Instruction", the method of
+ * Linux's arch/x86 crc32 code) runs near memory speed.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -42,7 +48,7 @@ static void crc_tab_init(void)
     crc_tab_ready = true;
 }
 
-uint32_t e810_crc32_update(uint32_t crc, const void *buf, size_t len)
+uint32_t e810_crc32_update_table(uint32_t crc, const void *buf, size_t len)
 {
     const uint8_t *p = buf;
 
@@ -64,6 +70,119 @@ uint32_t e810_crc32_update(uint32_t crc, const void *buf, size_t len)
         crc = (crc >> 8) ^ crc_tab[0][(crc ^ *p++) & 0xff];
     }
     return crc;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+#define HAVE_CRC_CLMUL 1
+
+/*
+ * Folding constants for the reflected polynomial 0xEDB88320: x^n mod P
+ * for the fold distances, bit-reflected and shifted as the paper's
+ * reflected variant needs them (the values Linux's crc32-pclmul_asm.S
+ * names R1..R5), then P itself and Barrett's mu for the final reduction.
+ */
+#define K_FOLD512_LO    0x154442bd4ull  /* 4 x 128 bits ahead, low half */
+#define K_FOLD512_HI    0x1c6e41596ull  /* ... high half */
+#define K_FOLD128_LO    0x1751997d0ull  /* 128 bits ahead, low half */
+#define K_FOLD128_HI    0x0ccaa009eull  /* ... high half; also 128 -> 64 */
+#define K_FOLD64        0x163cd6124ull  /* 64 -> 32 */
+#define K_POLY          0x1db710641ull  /* P, reflected, with x^32 */
+#define K_MU            0x1f7011641ull  /* floor(x^64 / P), reflected */
+
+__attribute__((target("pclmul,sse4.1")))
+static inline __m128i fold(__m128i x, __m128i k, __m128i data)
+{
+    __m128i hi = _mm_clmulepi64_si128(x, k, 0x11);
+    __m128i lo = _mm_clmulepi64_si128(x, k, 0x00);
+
+    return _mm_xor_si128(_mm_xor_si128(lo, hi), data);
+}
+
+/* @len >= 64 and a multiple of 16; any alignment. */
+__attribute__((target("pclmul,sse4.1")))
+static uint32_t crc32_clmul(uint32_t crc, const uint8_t *p, size_t len)
+{
+    const __m128i k512 = _mm_set_epi64x(K_FOLD512_HI, K_FOLD512_LO);
+    const __m128i k128 = _mm_set_epi64x(K_FOLD128_HI, K_FOLD128_LO);
+    const __m128i k64 = _mm_set_epi64x(0, K_FOLD64);
+    const __m128i pmu = _mm_set_epi64x(K_MU, K_POLY);
+    const __m128i mask32 = _mm_set_epi32(0, 0, 0, -1);
+    __m128i x0, x1, x2, x3, t;
+
+    x0 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)p),
+                       _mm_cvtsi32_si128((int)crc));
+    x1 = _mm_loadu_si128((const __m128i *)(p + 16));
+    x2 = _mm_loadu_si128((const __m128i *)(p + 32));
+    x3 = _mm_loadu_si128((const __m128i *)(p + 48));
+    p += 64;
+    len -= 64;
+    /* Four independent lanes, each folded 512 bits forward. */
+    while (len >= 64) {
+        x0 = fold(x0, k512, _mm_loadu_si128((const __m128i *)p));
+        x1 = fold(x1, k512, _mm_loadu_si128((const __m128i *)(p + 16)));
+        x2 = fold(x2, k512, _mm_loadu_si128((const __m128i *)(p + 32)));
+        x3 = fold(x3, k512, _mm_loadu_si128((const __m128i *)(p + 48)));
+        p += 64;
+        len -= 64;
+    }
+    /* The lanes into one, then the remaining 16-byte blocks. */
+    x0 = fold(x0, k128, x1);
+    x0 = fold(x0, k128, x2);
+    x0 = fold(x0, k128, x3);
+    while (len >= 16) {
+        x0 = fold(x0, k128, _mm_loadu_si128((const __m128i *)p));
+        p += 16;
+        len -= 16;
+    }
+    /* 128 -> 64 bits (this also appends the 32 zero bits a CRC needs). */
+    t = _mm_clmulepi64_si128(x0, k128, 0x10);
+    x0 = _mm_xor_si128(_mm_srli_si128(x0, 8), t);
+    /* 64 -> 32 bits. */
+    t = _mm_srli_si128(x0, 4);
+    x0 = _mm_clmulepi64_si128(_mm_and_si128(x0, mask32), k64, 0x00);
+    x0 = _mm_xor_si128(x0, t);
+    /* Barrett reduction, bit-reflected: the remainder in dword 1. */
+    t = x0;
+    x0 = _mm_clmulepi64_si128(_mm_and_si128(x0, mask32), pmu, 0x10);
+    x0 = _mm_clmulepi64_si128(_mm_and_si128(x0, mask32), pmu, 0x00);
+    x0 = _mm_xor_si128(x0, t);
+    return (uint32_t)_mm_extract_epi32(x0, 1);
+}
+
+/* -1 not probed yet, 0 no, 1 yes; a race only probes twice. */
+static int clmul_ok = -1;
+
+bool e810_crc32_accelerated(void)
+{
+    if (clmul_ok < 0) {
+        __builtin_cpu_init();
+        clmul_ok = __builtin_cpu_supports("pclmul") &&
+                   __builtin_cpu_supports("sse4.1");
+    }
+    return clmul_ok;
+}
+#else
+bool e810_crc32_accelerated(void)
+{
+    return false;
+}
+#endif
+
+uint32_t e810_crc32_update(uint32_t crc, const void *buf, size_t len)
+{
+#ifdef HAVE_CRC_CLMUL
+    /* Below 64 bytes the set-up costs more than the table. */
+    if (len >= 64 && e810_crc32_accelerated()) {
+        size_t bulk = len & ~(size_t)15;
+
+        crc = crc32_clmul(crc, buf, bulk);
+        return e810_crc32_update_table(crc, (const uint8_t *)buf + bulk,
+                                       len - bulk);
+    }
+#endif
+    return e810_crc32_update_table(crc, buf, len);
 }
 
 uint32_t e810_icrc(const uint8_t *l3, size_t len, bool ipv4)

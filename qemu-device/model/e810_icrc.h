@@ -19,8 +19,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Raw CRC-32 register update (no pre/post inversion); table-driven. */
+/*
+ * Raw CRC-32 register update (no pre/post inversion): carry-less multiply
+ * folding when e810_crc32_accelerated(), else (and for short tails) the
+ * table. e810_crc32_update_table() is the table alone, for tests.
+ */
 uint32_t e810_crc32_update(uint32_t crc, const void *buf, size_t len);
+uint32_t e810_crc32_update_table(uint32_t crc, const void *buf, size_t len);
+bool e810_crc32_accelerated(void);
 
 /*
  * ICRC of a RoCEv2 packet. @l3 points at the IP header, @len covers the
