@@ -45,8 +45,27 @@ static void free_dead(E810Xport *xp)
 
 static void loop_free(E810Core *core, E810LoopFrame *f)
 {
+    E810Xport *xp = core->xport;
+
     e810_core_dma_unmap(core, &f->map);
+    if (f->spare && xp->nspare < E810_XPORT_SPARE_MAX) {
+        f->next = xp->spare;
+        xp->spare = f;
+        xp->nspare++;
+        return;
+    }
     free(f);
+}
+
+static void free_spares(E810Xport *xp)
+{
+    while (xp->spare) {
+        E810LoopFrame *f = xp->spare;
+
+        xp->spare = f->next;
+        free(f);
+    }
+    xp->nspare = 0;
 }
 
 static void drop_loop(E810Core *core)
@@ -103,6 +122,7 @@ void e810_xport_fini(E810Core *core)
     xp->depth = 0;
     e810_xport_reset(core);
     free_dead(xp);
+    free_spares(xp);
     free(xp->qp);
     free(xp);
     core->xport = NULL;
@@ -395,14 +415,23 @@ static void loop_queue_ref(E810Core *core, const uint8_t *frame, size_t len,
                   E810_ROCE_MAX_HDR;
     E810LoopFrame *f;
 
-    if (xp->loop_bytes + len > E810_XPORT_LOOP_MAX ||
-        !(f = malloc(sizeof(*f) + keep))) {
+    if (xp->loop_bytes + len > E810_XPORT_LOOP_MAX) {
+        f = NULL;
+    } else if (keep == E810_ROCE_MAX_HDR && xp->spare) {
+        f = xp->spare;
+        xp->spare = f->next;
+        xp->nspare--;
+    } else {
+        f = malloc(sizeof(*f) + keep);
+    }
+    if (!f) {
         xp->stats.loop_overflow++;  /* lost: the transport recovers */
         if (map) {
             e810_core_dma_unmap(core, map);
         }
         return;
     }
+    f->spare = keep == E810_ROCE_MAX_HDR;
     f->next = NULL;
     f->len = len;
     f->wire = wire;
@@ -610,6 +639,9 @@ bool e810_xport_send(E810Core *core, E810Qp *qp, const E810SendWqe *wqe)
     E810XQp *x;
     bool ok;
 
+    /* A new message: PBLEs read ahead are good for one message only. */
+    e810_pble_cache_drop(core);
+
     if (qp->type == E810_QP_TYPE_ROCE_UD) {
         e810_xport_enter(core);
         ok = e810_ud_send(core, qp, wqe);
@@ -689,6 +721,10 @@ static void rx_parsed(E810Core *core, const E810RocePkt *p,
 
     st->rx_packets++;
     st->rx_bytes += len;
+    if ((e810_roce_op_flags(p->opcode) & E810_OPF_FIRST) ||
+        p->opcode == E810_BTH_RC_READ_REQ) {
+        e810_pble_cache_drop(core);     /* a new message (as on send) */
+    }
     e810_rdma_stat_rx(core, p, frame, len);
     if ((p->opcode & 0xe0) == 0x60) {
         e810_ud_receive(core, p);

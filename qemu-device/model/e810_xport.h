@@ -199,8 +199,12 @@ typedef struct E810LoopFrame {
     E810DmaMap map;
     uint32_t hlen;
     uint32_t paylen;
+    bool spare;             /* E810_ROCE_MAX_HDR bytes: reusable */
     uint8_t data[];
 } E810LoopFrame;
+
+/* Header-only frames kept for reuse at most (one window's worth). */
+#define E810_XPORT_SPARE_MAX    E810_XPORT_WINDOW
 
 typedef struct E810Xport {
     E810XQp **qp;           /* by QP id; NULL = no state yet */
@@ -209,6 +213,9 @@ typedef struct E810Xport {
     E810XQp *dead;          /* freed when depth returns to 0 */
     E810LoopFrame *loop_head, *loop_tail;
     size_t loop_bytes;
+    /* Header-only loopback frames freed, for the next ones (no malloc). */
+    E810LoopFrame *spare;
+    unsigned nspare;
     uint64_t armed;         /* deadline the device timer is set to; 0 none */
     uint32_t work_next;     /* QP the next work run serves first */
     uint32_t timer_next;    /* QP the next timer run serves first */

@@ -344,6 +344,56 @@ static void test_send_with_invalidate(void **state)
 }
 
 /*
+ * PBLEs read ahead are good for one message only: the driver rewrites a
+ * fast-registered MR's PBLE (the READ before invalidated it) and
+ * registers it again (FAST_REG), and the next READ lands in the new page,
+ * not in the one the old entry named.
+ */
+static void test_pble_cache_refreshed(void **state)
+{
+    Fix *f = *state;
+    uint64_t pg[2] = { f->abuf + 8192, f->bbuf + 8192 }, va = 0x700000;
+    uint32_t sink = dp_mr_alloc(&f->dev, DP_PD, 0x61);
+    uint32_t first = dp_pble_write(&f->dev, &pg[0], 1);
+    DpSend rd = { .op = E810_OP_RDMA_READ_LOC_INV, .signaled = true, .nsge = 1,
+                  .rkey = f->bkey, .remote_va = f->bbuf + 100 };
+    uint8_t *src = mem_ptr(f->h, f->bbuf + 100);
+    DpSend fr;
+    DpQp c, d;
+    DpCqe e[2];
+    unsigned i, k;
+
+    dp_qp_create(&f->dev, &c, E810_QP_TYPE_ROCE_RC, &f->scq, &f->rcq, 64,
+                 16, 1, false, true);
+    dp_qp_create(&f->dev, &d, E810_QP_TYPE_ROCE_RC, &f->scq, &f->rcq, 64,
+                 16, 1, false, true);
+    connect(&c, d.id);
+    connect(&d, c.id);
+    for (i = 0; i < 2000; i++) {
+        src[i] = (uint8_t)(i * 5 + 1);
+    }
+    for (k = 0; k < 2; k++) {
+        uint32_t key = (sink & ~0xffu) | (0x61 + k);
+
+        memset(mem_ptr(f->h, pg[0]), 0, 4096);
+        memset(mem_ptr(f->h, pg[1]), 0, 4096);
+        rd_set64(&f->dev.d, rd_back_object(&f->dev.d, E810_HMC_PBLE, first),
+                 pg[k]);
+        fr = dp_fast_reg(key, va, first, 0, 4096, RW_ALL, E810_LPBL_LEVEL1);
+        rd.sge[0] = (E810Sge){ .addr = va + 8, .len = 2000, .lkey = key };
+        dp_post_send(&c, &fr);
+        dp_post_send(&c, &rd);
+        dp_ring(&c, true);
+        assert_int_equal(poll_all(f, &f->scq, e, 2), 2);
+        assert_false(e[0].error);
+        assert_false(e[1].error);
+        assert_memory_equal(mem_ptr(f->h, pg[k] + 8), src, 2000);
+        assert_int_equal(((uint8_t *)mem_ptr(f->h, pg[1 - k] + 8))[1],
+                         0);
+    }
+}
+
+/*
  * The payload by reference (E810CoreOps.dma_map): with direct maps the
  * loopback frames carry it in place; maps cut short or failing fall back
  * to the copy, with the same bytes and CQEs. Every map is given back.
@@ -425,6 +475,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_write_imm_read_multi_packet,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_rkey, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pble_cache_refreshed, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_map_direct, setup, teardown),
         cmocka_unit_test_setup_teardown(test_map_short, setup, teardown),
         cmocka_unit_test_setup_teardown(test_map_fail, setup, teardown),
