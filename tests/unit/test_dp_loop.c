@@ -91,6 +91,17 @@ static int teardown(void **state)
     return 0;
 }
 
+/* Two more RC QPs of the device, connected to each other. */
+static void qp_pair(Fix *f, DpQp *c, DpQp *d, bool kernel)
+{
+    dp_qp_create(&f->dev, c, E810_QP_TYPE_ROCE_RC, &f->scq, &f->rcq, 64, 16,
+                 1, false, kernel);
+    dp_qp_create(&f->dev, d, E810_QP_TYPE_ROCE_RC, &f->scq, &f->rcq, 64, 16,
+                 1, false, kernel);
+    connect(c, d->id);
+    connect(d, c->id);
+}
+
 /* Collects CQEs until @want arrived (the work may need several runs). */
 static unsigned poll_all(Fix *f, DpCq *cq, DpCqe *e, unsigned want)
 {
@@ -240,12 +251,7 @@ static void test_read_with_local_inv(void **state)
     DpCqe e[2];
     DpAe ae;
 
-    dp_qp_create(&f->dev, &c, E810_QP_TYPE_ROCE_RC, &f->scq, &f->rcq, 64,
-                 16, 1, false, true);
-    dp_qp_create(&f->dev, &d, E810_QP_TYPE_ROCE_RC, &f->scq, &f->rcq, 64,
-                 16, 1, false, true);
-    connect(&c, d.id);
-    connect(&d, c.id);
+    qp_pair(f, &c, &d, true);
     for (i = 0; i < 3000; i++) {
         src[i] = (uint8_t)(i * 13 + 5);
     }
@@ -363,12 +369,7 @@ static void test_pble_cache_refreshed(void **state)
     DpCqe e[2];
     unsigned i, k;
 
-    dp_qp_create(&f->dev, &c, E810_QP_TYPE_ROCE_RC, &f->scq, &f->rcq, 64,
-                 16, 1, false, true);
-    dp_qp_create(&f->dev, &d, E810_QP_TYPE_ROCE_RC, &f->scq, &f->rcq, 64,
-                 16, 1, false, true);
-    connect(&c, d.id);
-    connect(&d, c.id);
+    qp_pair(f, &c, &d, true);
     for (i = 0; i < 2000; i++) {
         src[i] = (uint8_t)(i * 5 + 1);
     }
@@ -443,12 +444,7 @@ static void test_map_bad_lkey(void **state)
         DpCqe e;
 
         f->h->map_mode = modes[i];
-        dp_qp_create(&f->dev, &c, E810_QP_TYPE_ROCE_RC, &f->scq, &f->rcq,
-                     64, 16, 1, false, false);
-        dp_qp_create(&f->dev, &d, E810_QP_TYPE_ROCE_RC, &f->scq, &f->rcq,
-                     64, 16, 1, false, false);
-        connect(&c, d.id);
-        connect(&d, c.id);
+        qp_pair(f, &c, &d, false);
         w.sge[0] = (E810Sge){ .addr = f->abuf, .len = 2048,
                               .lkey = f->akey ^ 0x40 };
         dp_post_send(&c, &w);
