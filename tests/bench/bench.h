@@ -13,7 +13,7 @@
  * Static functions in a header: each bench program is one source file
  * linked with the unit tests' harness (Makefile).
  *
- * Usage of each program: [message bytes] [total MiB] [mtu]
+ * Usage of each program: [message bytes] [MiB per round] [mtu]
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -26,6 +26,8 @@
 #include "b2b.h"
 
 #define BENCH_BUF_BYTES (32u << 20)
+/* Model then memcpy, this many times over; the best of each counts. */
+#define BENCH_ROUNDS    5
 /* WQEs kept posted; the SQ and the transport's window take them. */
 #define BENCH_DEPTH     64
 
@@ -68,7 +70,10 @@ static int bench_main(int argc, char **argv, const char *name, unsigned op,
     unsigned rs = wire ? 1 : 0;         /* the responder's device */
     uint64_t src, dst, done = 0, sent = 0;
     uint32_t skey, dkey;
-    double t0, t_model, t_copy;
+    double t0, t_model[BENCH_ROUNDS], t_copy[BENCH_ROUNDS];
+    double best_model, best_copy;
+    uint64_t n;
+    unsigned r;
     uint8_t *copy_src, *copy_dst;
     unsigned long pkts;
     B2B *b;
@@ -107,60 +112,79 @@ static int bench_main(int argc, char **argv, const char *name, unsigned op,
      */
     memset(copy_dst, 0, BENCH_BUF_BYTES);
 
-    t0 = bench_now();
-    while (done < total) {
-        while (sent < total && sent - done < BENCH_DEPTH * (uint64_t)msg) {
-            uint64_t off = (sent % BENCH_BUF_BYTES / msg) * msg;
-            DpSend s;
+    for (r = 0; r < BENCH_ROUNDS; r++) {
+        t0 = bench_now();
+        while (done < total * (r + 1)) {
+            while (sent < total * (r + 1) &&
+                   sent - done < BENCH_DEPTH * (uint64_t)msg) {
+                uint64_t off = (sent % BENCH_BUF_BYTES / msg) * msg;
+                DpSend s;
 
-            memset(&s, 0, sizeof(s));
-            s.op = op;
-            s.signaled = true;
-            s.nsge = 1;
-            s.sge[0].addr = (read ? dst : src) + off;
-            s.sge[0].len = msg;
-            s.sge[0].lkey = read ? dkey : skey;
-            s.remote_va = (read ? src : dst) + off;
-            s.rkey = read ? skey : dkey;
-            dp_post_send(&a, &s);
-            sent += msg;
-        }
-        dp_ring(&a, false);
-        while (b2b_step(b)) {
-        }
-        while (dp_poll_cq(&cq[0], &e)) {
-            if (e.error) {
-                fprintf(stderr, "%s failed: major %u minor %u\n", name,
-                        e.major, e.minor);
-                return 1;
+                memset(&s, 0, sizeof(s));
+                s.op = op;
+                s.signaled = true;
+                s.nsge = 1;
+                s.sge[0].addr = (read ? dst : src) + off;
+                s.sge[0].len = msg;
+                s.sge[0].lkey = read ? dkey : skey;
+                s.remote_va = (read ? src : dst) + off;
+                s.rkey = read ? skey : dkey;
+                dp_post_send(&a, &s);
+                sent += msg;
             }
-            done += msg;
+            dp_ring(&a, false);
+            while (b2b_step(b)) {
+            }
+            while (dp_poll_cq(&cq[0], &e)) {
+                if (e.error) {
+                    fprintf(stderr, "%s failed: major %u minor %u\n", name,
+                            e.major, e.minor);
+                    return 1;
+                }
+                done += msg;
+            }
         }
-    }
-    t_model = bench_now() - t0;
-    if (memcmp(copy_src, copy_dst, msg)) {
-        fprintf(stderr, "%s: payload mismatch\n", name);
-        return 1;
+        t_model[r] = bench_now() - t0;
+        if (memcmp(copy_src, copy_dst, msg)) {
+            fprintf(stderr, "%s: payload mismatch\n", name);
+            return 1;
+        }
+
+        t0 = bench_now();
+        for (n = 0; n < total; n += msg) {
+            uint64_t off = (n % BENCH_BUF_BYTES / msg) * msg;
+
+            memcpy(copy_dst + off, copy_src + off, msg);
+        }
+        t_copy[r] = bench_now() - t0;
+        if (copy_dst[msg / 2] != 0x5a) {
+            return 1;
+        }
     }
     pkts = b->h[0]->core.xport->stats.tx_packets +
            (wire ? b->h[1]->core.xport->stats.tx_packets : 0);
-
-    t0 = bench_now();
-    for (sent = 0; sent < total; sent += msg) {
-        uint64_t off = (sent % BENCH_BUF_BYTES / msg) * msg;
-
-        memcpy(copy_dst + off, copy_src + off, msg);
+    /*
+     * The host is shared: the best of each is what the code can do, the
+     * ratios of the rounds show how much the neighbours took.
+     */
+    best_model = t_model[0];
+    best_copy = t_copy[0];
+    for (r = 1; r < BENCH_ROUNDS; r++) {
+        best_model = t_model[r] < best_model ? t_model[r] : best_model;
+        best_copy = t_copy[r] < best_copy ? t_copy[r] : best_copy;
     }
-    t_copy = bench_now() - t0;
-    if (copy_dst[msg / 2] != 0x5a) {
-        return 1;
+    printf("%s: %u-byte %s, MTU %u, %llu MiB x %u rounds, %lu packets\n",
+           name, msg, read ? "READs" : "WRITEs", mtu,
+           (unsigned long long)(total >> 20), BENCH_ROUNDS, pkts);
+    printf("  model  %8.1f MB/s (%.3f s, best round)\n",
+           total / best_model / 1e6, best_model);
+    printf("  memcpy %8.1f MB/s (%.3f s, best round)\n",
+           total / best_copy / 1e6, best_copy);
+    printf("  ratio  %.3f (rounds:", best_copy / best_model);
+    for (r = 0; r < BENCH_ROUNDS; r++) {
+        printf(" %.3f", t_copy[r] / t_model[r]);
     }
-    printf("%s: %u-byte %s, MTU %u, %llu MiB, %lu packets\n", name, msg,
-           read ? "READs" : "WRITEs", mtu, (unsigned long long)(total >> 20),
-           pkts);
-    printf("  model  %8.1f MB/s (%.3f s)\n", total / t_model / 1e6, t_model);
-    printf("  memcpy %8.1f MB/s (%.3f s)\n", total / t_copy / 1e6, t_copy);
-    printf("  ratio  %.3f\n", t_copy / t_model);
+    printf(")\n");
     b2b_free(b);
     return 0;
 }

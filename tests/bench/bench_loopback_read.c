@@ -3,7 +3,7 @@
  * memcpy() measured in the same run (bench.h): the READ responses go
  * through the device's own MAC back to the requester.
  *
- * Usage: bench_loopback_read [message bytes] [total MiB] [mtu]
+ * Usage: bench_loopback_read [message bytes] [MiB per round] [mtu]
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

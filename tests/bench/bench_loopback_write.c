@@ -3,7 +3,7 @@
  * memcpy() measured in the same run (bench.h): one device, two RC QPs
  * connected to each other through the device's own MAC.
  *
- * Usage: bench_loopback_write [message bytes] [total MiB] [mtu]
+ * Usage: bench_loopback_write [message bytes] [MiB per round] [mtu]
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -5,7 +5,7 @@
  * Every frame carries its ICRC, computed by the sender and checked by the
  * receiver.
  *
- * Usage: bench_wire_write [message bytes] [total MiB] [mtu]
+ * Usage: bench_wire_write [message bytes] [MiB per round] [mtu]
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
