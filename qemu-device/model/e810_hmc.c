@@ -287,7 +287,8 @@ void e810_pble_cache_drop(E810Core *core)
  * uncached read would (the same faults), then reads up to
  * E810_PBLE_CACHE_RUN entries from there that lie in the same backing
  * page and below the committed count, so nothing is read that a plain
- * read of a later entry would refuse.
+ * read of a later entry would refuse. A buffer's leaf list is walked in
+ * order, so one read serves the next 31 pages.
  */
 static bool pble_read(E810Core *core, uint64_t idx, uint64_t *val)
 {
@@ -300,9 +301,12 @@ static bool pble_read(E810Core *core, uint64_t idx, uint64_t *val)
         return false;
     }
     for (i = 0; i < E810_PBLE_CACHE_BLOCKS; i++) {
-        b = &hmc->pble_cache[i];
+        unsigned k = (hmc->pble_last + i) % E810_PBLE_CACHE_BLOCKS;
+
+        b = &hmc->pble_cache[k];
         if (b->n && b->epoch == hmc->pble_epoch && idx >= b->idx &&
             idx - b->idx < b->n) {
+            hmc->pble_last = k;
             *val = le64toh(b->ent[idx - b->idx]);
             return true;
         }
@@ -315,7 +319,8 @@ static bool pble_read(E810Core *core, uint64_t idx, uint64_t *val)
     n = hmc->obj[E810_HMC_PBLE].cnt - idx;
     n = n < left ? n : left;
     n = n < E810_PBLE_CACHE_RUN ? n : E810_PBLE_CACHE_RUN;
-    b = &hmc->pble_cache[hmc->pble_next++ % E810_PBLE_CACHE_BLOCKS];
+    hmc->pble_last = hmc->pble_next++ % E810_PBLE_CACHE_BLOCKS;
+    b = &hmc->pble_cache[hmc->pble_last];
     b->n = 0;
     /* One page of guest memory: readable as a whole or not at all. */
     if (!e810_core_dma_read(core, pa, b->ent, n * 8)) {

@@ -154,7 +154,7 @@ typedef struct E810PdCacheEntry {
 } E810PdCacheEntry;
 
 #define E810_PBLE_CACHE_BLOCKS  4
-#define E810_PBLE_CACHE_RUN     8   /* entries read at once (64 bytes) */
+#define E810_PBLE_CACHE_RUN     32  /* entries read at once (256 bytes) */
 
 typedef struct E810PbleBlock {
     uint64_t epoch;
@@ -181,6 +181,7 @@ typedef struct E810Hmc {
      */
     uint64_t pble_epoch;
     unsigned pble_next;     /* block to refill next (round robin) */
+    unsigned pble_last;     /* block that answered last: tried first */
     E810PbleBlock pble_cache[E810_PBLE_CACHE_BLOCKS];
 } E810Hmc;
 
