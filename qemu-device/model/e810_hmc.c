@@ -304,8 +304,8 @@ static bool pble_read(E810Core *core, uint64_t idx, uint64_t *val)
         unsigned k = (hmc->pble_last + i) % E810_PBLE_CACHE_BLOCKS;
 
         b = &hmc->pble_cache[k];
-        if (b->n && b->epoch == hmc->pble_epoch && idx >= b->idx &&
-            idx - b->idx < b->n) {
+        /* Unsigned: an index below the block wraps and is out too. */
+        if (idx - b->idx < b->n && b->epoch == hmc->pble_epoch) {
             hmc->pble_last = k;
             *val = le64toh(b->ent[idx - b->idx]);
             return true;
