@@ -93,21 +93,32 @@ static int e810_dma_write(void *opaque, uint64_t addr, const void *buf,
  * Guest memory in place (E810CoreOps.dma_map): a payload that stays in
  * the device is read once, by the receive path, instead of copied into a
  * frame first. pci_dma_map() goes through the function's bus master
- * address space as pci_dma_read() does; it may return a shorter range or
- * NULL (MMIO behind a busy bounce buffer), and the core then falls back
- * to e810_dma_read(). pci_dma_read() starts with dma_barrier(); so does
- * a map, so the payload is not read ahead of the WQE that named it.
+ * address space as pci_dma_read() does, and may map less than asked (the
+ * core then reads the plain way). Only RAM is used in place: for anything
+ * else address_space_map() hands out a bounce buffer and drops the
+ * result of filling it, so MMIO, unassigned addresses, a failed IOMMU
+ * translation or bus mastering off would read as data instead of
+ * failing. Such a map is given back at once and NULL returned, and
+ * e810_dma_read() reports the error as before. pci_dma_read() starts
+ * with dma_barrier(); so does a map, so the payload is not read ahead of
+ * the WQE that named it.
  */
 static void *e810_dma_map(void *opaque, uint64_t addr, size_t *len,
                           bool write)
 {
+    PCIDevice *pdev = PCI_DEVICE(opaque);
+    DMADirection dir = write ? DMA_DIRECTION_FROM_DEVICE :
+                               DMA_DIRECTION_TO_DEVICE;
     dma_addr_t dlen = *len;
+    ram_addr_t offset;
     void *p;
 
     smp_mb();
-    p = pci_dma_map(PCI_DEVICE(opaque), addr, &dlen,
-                    write ? DMA_DIRECTION_FROM_DEVICE :
-                            DMA_DIRECTION_TO_DEVICE);
+    p = pci_dma_map(pdev, addr, &dlen, dir);
+    if (p && !memory_region_from_host(p, &offset)) {
+        pci_dma_unmap(pdev, p, dlen, dir, 0);   /* a bounce buffer */
+        p = NULL;
+    }
     *len = p ? MIN(dlen, *len) : 0;
     return p;
 }
