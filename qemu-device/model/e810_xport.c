@@ -371,13 +371,17 @@ int e810_xport_format_stats(E810Core *core, char *buf, size_t len)
 static bool mac_is_ours(E810Core *core, const uint8_t *mac)
 {
     E810Rdma *r = &core->rdma;
-    unsigned i;
+    uint64_t used = r->loc_mac_used;
 
     if (!memcmp(mac, core->mac, 6)) {
         return true;
     }
-    for (i = 0; i < E810_LOC_MAC_TABLE_SIZE; i++) {
-        if ((r->loc_mac_used & (1ull << i)) && !memcmp(mac, r->loc_mac[i], 6)) {
+    /* Only the entries in use: every frame sent asks (most for a peer). */
+    while (used) {
+        unsigned i = __builtin_ctzll(used);
+
+        used &= used - 1;
+        if (i < E810_LOC_MAC_TABLE_SIZE && !memcmp(mac, r->loc_mac[i], 6)) {
             return true;
         }
     }
