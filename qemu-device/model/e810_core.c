@@ -85,6 +85,41 @@ bool e810_core_dma_write(E810Core *core, uint64_t addr, const void *buf,
     return false;
 }
 
+bool e810_core_dma_map(E810Core *core, uint64_t addr, size_t len,
+                       E810DmaMap *map)
+{
+    size_t got = len;
+    void *p;
+
+    map->ptr = NULL;
+    map->len = 0;
+    if (!core->ops->dma_map || !len) {
+        return false;
+    }
+    p = core->ops->dma_map(core->opaque, addr, &got, false);
+    if (!p) {
+        return false;
+    }
+    if (got < len) {
+        /* Part of it only (a region boundary): read it the plain way. */
+        core->ops->dma_unmap(core->opaque, p, got, false, 0);
+        return false;
+    }
+    map->ptr = p;
+    map->len = got;     /* what dma_unmap() is given back */
+    return true;
+}
+
+void e810_core_dma_unmap(E810Core *core, E810DmaMap *map)
+{
+    if (map->ptr) {
+        core->ops->dma_unmap(core->opaque, (void *)map->ptr, map->len, false,
+                             0);
+        map->ptr = NULL;
+        map->len = 0;
+    }
+}
+
 void e810_core_request_work(E810Core *core, uint32_t work)
 {
     bool idle = !core->work_pending;

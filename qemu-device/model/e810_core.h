@@ -39,6 +39,20 @@ typedef struct E810CoreOps {
     int (*dma_read)(void *opaque, uint64_t addr, void *buf, size_t len);
     int (*dma_write)(void *opaque, uint64_t addr, const void *buf,
                      size_t len);
+    /*
+     * Optional (both or neither): host memory in place, so that a payload
+     * is moved once instead of through a bounce buffer. dma_map() returns
+     * a host pointer to [addr, addr + *len) for reading (@write false) or
+     * writing, and may shorten *len; NULL when nothing can be mapped. The
+     * core uses a mapping only when it covers the whole range, and falls
+     * back to dma_read/dma_write otherwise, so a failed or short map
+     * behaves exactly as the plain access would (a DMA error if that
+     * fails too). Every pointer returned is given back with dma_unmap(),
+     * @len as mapped, @access_len the bytes written (0 for a read).
+     */
+    void *(*dma_map)(void *opaque, uint64_t addr, size_t *len, bool write);
+    void (*dma_unmap)(void *opaque, void *ptr, size_t len, bool write,
+                      size_t access_len);
     /* Deliver MSI-X vector @vector (already checked against masks). */
     void (*msix_notify)(void *opaque, unsigned vector);
     /* Ask for e810_core_run_work() to be called soon, outside MMIO. */
@@ -206,6 +220,21 @@ void e810_core_request_work(E810Core *core, uint32_t work);
 bool e810_core_dma_read(E810Core *core, uint64_t addr, void *buf, size_t len);
 bool e810_core_dma_write(E810Core *core, uint64_t addr, const void *buf,
                          size_t len);
+/*
+ * A mapping of guest memory (ops->dma_map). e810_core_dma_map() maps all
+ * of [addr, addr + len) for reading or returns false (no map op, a failed
+ * or a short map: the caller reads with e810_core_dma_read() instead, and
+ * nothing is counted or logged, the fallback reports any error). The
+ * bytes may be read until e810_core_dma_unmap(); unmapping a map that
+ * failed (ptr NULL) does nothing.
+ */
+typedef struct E810DmaMap {
+    const uint8_t *ptr;
+    size_t len;
+} E810DmaMap;
+bool e810_core_dma_map(E810Core *core, uint64_t addr, size_t len,
+                       E810DmaMap *map);
+void e810_core_dma_unmap(E810Core *core, E810DmaMap *map);
 /*
  * Reads a @len-byte ring entry the guest publishes by writing the 8-byte
  * word at @valid_off last (its valid bit): that word first, the rest

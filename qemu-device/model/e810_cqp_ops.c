@@ -381,6 +381,8 @@ void e810_cqp_execute(E810Core *core, const E810CqpWqe *w, E810CqpResult *res)
     unsigned op = FIELD_GET(E810_CQPSQ_OPCODE, e810_wqe_hdr(w));
     E810CqpOpFn *fn = cqp_ops[op];
 
+    /* Any op may have changed PBLEs or the MRs using them. */
+    e810_pble_cache_drop(core);
     if (!fn) {
         e810_core_log(core, E810_LOG_UNIMP, "CQP opcode 0x%02x %s is not "
                       "modelled", op, e810_cqp_op_name(op));

@@ -49,6 +49,7 @@
 
 struct E810Core;
 struct E810Qp;
+struct E810DmaMap;
 
 /* Most fragments one WQE can encode: 8 quanta, 1 in quantum 0 + 2 x 7. */
 #define E810_DP_MAX_SGE         15
@@ -154,6 +155,21 @@ bool e810_dp_remote_read(struct E810Core *core, struct E810Qp *qp,
                          uint32_t rkey, uint64_t va, void *buf, uint32_t len,
                          uint16_t *status);
 /*
+ * The payload in place instead of copied (a frame that stays in the
+ * device carries it by reference, e810_xport_tx_mapped()): gather and
+ * remote read with the same checks and statuses, true with *@map to give
+ * back (e810_core_dma_unmap()) when the bytes are one mapped run. False
+ * with *@status 0: not mappable so (inline data, SGE or page breaks, no
+ * map op, a short or failed map), the caller copies with the functions
+ * above; false with *@status set: the access itself failed.
+ */
+bool e810_dp_gather_map(struct E810Core *core, struct E810Qp *qp,
+                        const E810SendWqe *wqe, uint64_t off, uint32_t len,
+                        struct E810DmaMap *map, uint16_t *status);
+bool e810_dp_remote_read_map(struct E810Core *core, struct E810Qp *qp,
+                             uint32_t rkey, uint64_t va, uint32_t len,
+                             struct E810DmaMap *map, uint16_t *status);
+/*
  * Requester side of RDMA READ: writes response bytes at offset @off of the
  * READ WQE's local SGEs (LOCAL_WRITE right). Same contract as gather.
  */
@@ -244,6 +260,18 @@ enum {
 bool e810_mem_access(struct E810Core *core, struct E810Qp *qp, uint32_t stag,
                      uint64_t va, void *buf, uint32_t len, int kind,
                      uint16_t *status);
+
+/*
+ * The same checks as e810_mem_access() for reading @len bytes, then the
+ * range mapped in place (ops->dma_map) when it is one physically
+ * contiguous run the embedder maps whole: true, *@map to give back with
+ * e810_core_dma_unmap(). False with *@status = the AE code when a check
+ * fails; false with *@status 0 when it cannot be mapped so (no map op, a
+ * page break, a short or failed map): the caller copies instead.
+ */
+bool e810_mem_map_read(struct E810Core *core, struct E810Qp *qp,
+                       uint32_t stag, uint64_t va, uint32_t len, int kind,
+                       struct E810DmaMap *map, uint16_t *status);
 
 /* PD of a QP, from its context (PDIDX | PDIDXHI << 16). */
 uint32_t e810_dp_qp_pd(const struct E810Qp *qp);

@@ -283,30 +283,82 @@ bool e810_hmc_check_backed(E810Core *core, enum e810_hmc_obj_type type,
     return false;
 }
 
+void e810_pble_cache_drop(E810Core *core)
+{
+    core->rdma.hmc.pble_epoch++;
+}
+
+/*
+ * PBLE @idx through the cache. A miss translates @idx exactly as an
+ * uncached read would (the same faults), then reads up to
+ * E810_PBLE_CACHE_RUN entries from there that lie in the same backing
+ * page and below the committed count, so nothing is read that a plain
+ * read of a later entry would refuse. A buffer's leaf list is walked in
+ * order, so one read serves the next 31 pages.
+ */
+static bool pble_read(E810Core *core, uint64_t idx, uint64_t *val)
+{
+    E810Hmc *hmc = &core->rdma.hmc;
+    E810PbleBlock *b;
+    uint64_t pa, n, left;
+    unsigned i;
+
+    if (idx > UINT32_MAX) {
+        return false;
+    }
+    for (i = 0; i < E810_PBLE_CACHE_BLOCKS; i++) {
+        unsigned k = (hmc->pble_last + i) % E810_PBLE_CACHE_BLOCKS;
+
+        b = &hmc->pble_cache[k];
+        /* Unsigned: an index below the block wraps and is out too. */
+        if (idx - b->idx < b->n && b->epoch == hmc->pble_epoch) {
+            hmc->pble_last = k;
+            *val = le64toh(b->ent[idx - b->idx]);
+            return true;
+        }
+    }
+    if (!e810_hmc_translate(core, E810_HMC_PBLE, (uint32_t)idx, 0, &pa,
+                            NULL)) {
+        return false;
+    }
+    left = (E810_HMC_PD_SIZE - (pa & (E810_HMC_PD_SIZE - 1))) / 8;
+    n = hmc->obj[E810_HMC_PBLE].cnt - idx;
+    n = n < left ? n : left;
+    n = n < E810_PBLE_CACHE_RUN ? n : E810_PBLE_CACHE_RUN;
+    hmc->pble_last = hmc->pble_next++ % E810_PBLE_CACHE_BLOCKS;
+    b = &hmc->pble_cache[hmc->pble_last];
+    b->n = 0;
+    /* One page of guest memory: readable as a whole or not at all. */
+    if (!e810_core_dma_read(core, pa, b->ent, n * 8)) {
+        return false;
+    }
+    b->epoch = hmc->pble_epoch;
+    b->idx = idx;
+    b->n = n;
+    *val = le64toh(b->ent[0]);
+    return true;
+}
+
 bool e810_pble_resolve(E810Core *core, uint32_t first, uint8_t lpbl,
                        unsigned shift, uint64_t off, uint64_t *pa)
 {
-    uint64_t page = off >> shift, idx, pble;
+    uint64_t page = off >> shift, pble;
 
     if (lpbl == E810_LPBL_LEVEL2) {
         /* The root entry holds the PBLE index of a leaf list of 512. */
-        idx = (uint64_t)first + page / E810_PBLE_LEAF_ENTRIES;
-        if (idx > UINT32_MAX ||
-            !e810_hmc_read(core, E810_HMC_PBLE, idx, 0, &pble, 8)) {
+        if (!pble_read(core, (uint64_t)first + page / E810_PBLE_LEAF_ENTRIES,
+                       &pble)) {
             return false;
         }
-        first = (uint32_t)le64toh(pble);
+        first = (uint32_t)pble;
         page %= E810_PBLE_LEAF_ENTRIES;
     } else if (lpbl != E810_LPBL_LEVEL1) {
         return false;
     }
-    idx = (uint64_t)first + page;
-    if (idx > UINT32_MAX ||
-        !e810_hmc_read(core, E810_HMC_PBLE, idx, 0, &pble, 8)) {
+    if (!pble_read(core, (uint64_t)first + page, &pble)) {
         return false;
     }
-    *pa = (le64toh(pble) & ~((1ull << shift) - 1)) +
-          (off & ((1ull << shift) - 1));
+    *pa = (pble & ~((1ull << shift) - 1)) + (off & ((1ull << shift) - 1));
     return true;
 }
 
@@ -342,6 +394,7 @@ static void sd_apply(E810Core *core, uint32_t cmd, uint64_t data)
     sd->bp_count = FIELD_GET(E810_HMC_SDDATA_BPCOUNT, data);
     sd->pa = data & E810_HMC_SDDATA_ADDR;
     pd_cache_drop_sd(hmc, idx);
+    e810_pble_cache_drop(core);
 }
 
 static uint64_t sd_data(const E810Sd *sd)
@@ -395,6 +448,7 @@ void e810_hmc_pdinv_write(E810Core *core, uint32_t val)
     if (e->sd == sd && e->pd == pd) {
         e->valid = false;
     }
+    e810_pble_cache_drop(core);
 }
 
 /* ---- CQP ops ----------------------------------------------------------- */

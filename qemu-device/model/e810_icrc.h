@@ -19,8 +19,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Raw CRC-32 register update (no pre/post inversion); table-driven. */
+/*
+ * Raw CRC-32 register update (no pre/post inversion): carry-less multiply
+ * folding in the fastest form the host runs (checked at run time), the
+ * table for short tails and where there is none.
+ * e810_crc32_update_table() is the table alone, for tests.
+ */
 uint32_t e810_crc32_update(uint32_t crc, const void *buf, size_t len);
+uint32_t e810_crc32_update_table(uint32_t crc, const void *buf, size_t len);
+/*
+ * The forms there are, slowest first: the table, 128-bit carry-less
+ * multiplies (PCLMULQDQ), 512-bit ones (AVX-512 VPCLMULQDQ). _best() is
+ * the fastest this host runs; _update_with() uses @impl or the best one
+ * below it (a test compares each with the table).
+ */
+enum {
+    E810_CRC_TABLE,
+    E810_CRC_CLMUL,
+    E810_CRC_VCLMUL,
+};
+unsigned e810_crc32_best(void);
+uint32_t e810_crc32_update_with(unsigned impl, uint32_t crc, const void *buf,
+                                size_t len);
 
 /*
  * ICRC of a RoCEv2 packet. @l3 points at the IP header, @len covers the

@@ -121,66 +121,86 @@ static bool mr_run(E810Core *core, const E810Mr *mr, uint64_t off,
     return true;
 }
 
-bool e810_mem_access(E810Core *core, E810Qp *qp, uint32_t stag, uint64_t va,
-                     void *buf, uint32_t len, int kind, uint16_t *status)
+/*
+ * Every check of an access (docs/hw-reference.md 4.4) before a byte moves:
+ * NULL *@mr with a status of 0 is the privileged QP's local DMA key (@va
+ * is a bus address), else *@mr is the MR whose pages hold the range from
+ * byte *@off (a window is already replaced by its parent).
+ */
+static bool mem_check(E810Core *core, E810Qp *qp, uint32_t stag, uint64_t va,
+                      uint32_t len, int kind, E810Mr **pmr, uint64_t *poff,
+                      uint16_t *status)
 {
-    bool write = kind == E810_MEM_LOCAL_WRITE || kind == E810_MEM_REMOTE_WRITE;
-    uint8_t *p = buf;
-    uint64_t off, pa, run;
+    uint64_t off;
     E810Mr *mr;
 
     *status = 0;
-    if (!len) {
-        return true;
-    }
+    *pmr = NULL;
     /*
      * STag 0 on a privileged (kernel) QP is the local DMA key: the address
      * is a bus address, no MR is consulted. Remote keys never are.
      */
     if (!stag && (kind == E810_MEM_LOCAL_READ || kind == E810_MEM_LOCAL_WRITE) &&
         (qp->ctx[E810_QW(E810_QPC_FLAGS_OFF)] & E810_QPC_PRIVEN)) {
-        if (write ? !e810_core_dma_write(core, va, p, len) :
-                    !e810_core_dma_read(core, va, p, len)) {
-            *status = E810_AE_LCE_QP_CATASTROPHIC;
-            goto fail;
-        }
-        core->rdma.stats.dp_dma_bytes += len;
         return true;
     }
     mr = stag_mr(core, stag, status);
     if (!mr) {
-        goto fail;
+        return false;
     }
     if (mr->pd != e810_dp_qp_pd(qp)) {
         *status = E810_AE_AMP_BAD_PD;
-        goto fail;
+        return false;
     }
     /* A type-2 window serves only the QP that bound it (IB type 2B). */
     if (mr->is_mw && !mr->mw_type1 && mr->mw_qp != qp - core->rdma.qp) {
         *status = E810_AE_AMP_BAD_QP;
-        goto fail;
+        return false;
     }
     /* Windows grant remote access only: never usable as an lkey. */
     if ((mr->is_mw && (kind == E810_MEM_LOCAL_READ ||
                        kind == E810_MEM_LOCAL_WRITE)) ||
         !rights_ok(qp, mr, kind)) {
         *status = E810_AE_AMP_RIGHTS_VIOLATION;
-        goto fail;
+        return false;
     }
     /* Zero-based MRs are addressed by offset, VA-based ones by VA. */
     off = mr->zero_based ? va : va - mr->va;
     if ((!mr->zero_based && va < mr->va) || off > mr->len ||
         len > mr->len - off) {
         *status = E810_AE_AMP_BOUNDS_VIOLATION;
-        goto fail;
+        return false;
     }
     /* Within the window's bounds: continue in its parent MR. */
     if (mr->is_mw) {
         off += mr->mw_off;
         mr = &core->rdma.mr[mr->mw_parent];
     }
+    *pmr = mr;
+    *poff = off;
+    return true;
+}
+
+bool e810_mem_access(E810Core *core, E810Qp *qp, uint32_t stag, uint64_t va,
+                     void *buf, uint32_t len, int kind, uint16_t *status)
+{
+    bool write = kind == E810_MEM_LOCAL_WRITE || kind == E810_MEM_REMOTE_WRITE;
+    uint8_t *p = buf;
+    uint64_t off = 0, pa, run;
+    E810Mr *mr;
+
+    *status = 0;
+    if (!len) {
+        return true;
+    }
+    if (!mem_check(core, qp, stag, va, len, kind, &mr, &off, status)) {
+        goto fail;
+    }
     while (len) {
-        if (!mr_run(core, mr, off, len, &pa, &run)) {
+        if (!mr) {
+            pa = va;                    /* local DMA key: one bus range */
+            run = len;
+        } else if (!mr_run(core, mr, off, len, &pa, &run)) {
             *status = E810_AE_AMP_BOUNDS_VIOLATION;   /* PBL unreachable */
             goto fail;
         }
@@ -201,6 +221,36 @@ fail:
     return false;
 }
 
+bool e810_mem_map_read(E810Core *core, E810Qp *qp, uint32_t stag, uint64_t va,
+                       uint32_t len, int kind, E810DmaMap *map,
+                       uint16_t *status)
+{
+    uint64_t off = 0, pa = va, run = len;
+    E810Mr *mr;
+
+    map->ptr = NULL;
+    map->len = 0;
+    if (!core->ops->dma_map || !len) {
+        *status = 0;
+        return false;
+    }
+    if (!mem_check(core, qp, stag, va, len, kind, &mr, &off, status)) {
+        core->rdma.stats.dp_access_errors++;
+        return false;
+    }
+    /*
+     * Only a range that is one physically contiguous run is mapped; the
+     * caller copies anything else with e810_mem_access(), which checks
+     * the same again and reports an unreachable PBL.
+     */
+    if ((mr && !mr_run(core, mr, off, len, &pa, &run)) || run < len ||
+        !e810_core_dma_map(core, pa, len, map)) {
+        return false;
+    }
+    core->rdma.stats.dp_dma_bytes += len;
+    return true;
+}
+
 /* ---- the transport-facing wrappers (e810_dp.h) --------------------------- */
 
 bool e810_dp_remote_write(E810Core *core, E810Qp *qp, uint32_t rkey,
@@ -217,6 +267,14 @@ bool e810_dp_remote_read(E810Core *core, E810Qp *qp, uint32_t rkey,
 {
     return e810_mem_access(core, qp, rkey, va, buf, len, E810_MEM_REMOTE_READ,
                            status);
+}
+
+bool e810_dp_remote_read_map(E810Core *core, E810Qp *qp, uint32_t rkey,
+                             uint64_t va, uint32_t len, E810DmaMap *map,
+                             uint16_t *status)
+{
+    return e810_mem_map_read(core, qp, rkey, va, len, E810_MEM_REMOTE_READ,
+                             map, status);
 }
 
 /*
@@ -268,6 +326,29 @@ bool e810_dp_gather(E810Core *core, E810Qp *qp, const E810SendWqe *wqe,
     return sge_walk(core, qp, wqe->sge, wqe->num_sge, off, buf, len,
                     E810_MEM_LOCAL_READ, E810_AE_WQE_INVALID_PARAMETER,
                     status);
+}
+
+bool e810_dp_gather_map(E810Core *core, E810Qp *qp, const E810SendWqe *wqe,
+                        uint64_t off, uint32_t len, E810DmaMap *map,
+                        uint16_t *status)
+{
+    unsigned i;
+
+    *status = 0;
+    if (wqe->inline_data) {
+        return false;       /* a few bytes in the WQE copy: copied */
+    }
+    for (i = 0; i < wqe->num_sge; i++) {
+        if (off < wqe->sge[i].len) {
+            /* Only a packet within one SGE is mapped; others are copied. */
+            return wqe->sge[i].len - off >= len &&
+                   e810_mem_map_read(core, qp, wqe->sge[i].lkey,
+                                     wqe->sge[i].addr + off, len,
+                                     E810_MEM_LOCAL_READ, map, status);
+        }
+        off -= wqe->sge[i].len;
+    }
+    return false;
 }
 
 bool e810_dp_read_resp_scatter(E810Core *core, E810Qp *qp,

@@ -232,7 +232,8 @@ static bool send_data_pkt(E810Core *core, E810Qp *qp, E810XQp *x,
     uint32_t len = w->total_len - off < x->mtu ? w->total_len - off : x->mtu;
     bool first = k == 0, last = k + 1 == e->npkts;
     E810RocePkt p;
-    uint16_t status;
+    E810DmaMap map;
+    uint16_t status = 0;
 
     memset(&p, 0, sizeof(p));
     e810_xport_rc_headers(core, qp, &p);
@@ -253,8 +254,20 @@ static bool send_data_pkt(E810Core *core, E810Qp *qp, E810XQp *x,
     p.dma_len = w->total_len;
     p.imm = w->imm;
     p.ieth = w->inv_stag;
-    if (len && !e810_dp_gather(core, qp, w, off, frame + e810_roce_hdr_len(&p),
-                               len, &status)) {
+    /* To ourselves: the payload stays where it is until it is received. */
+    if (len && e810_xport_local(core, &p) &&
+        e810_dp_gather_map(core, qp, w, off, len, &map, &status)) {
+        if (p.ackreq) {
+            rtt_start(core, x, p.psn);
+        }
+        count_tx(core, qp, x, p.psn, p.opcode);
+        e810_xport_tx_mapped(core, qp, &p, frame, &map, len);
+        return true;
+    }
+    if (len && (status ||
+                !e810_dp_gather(core, qp, w, off,
+                                frame + e810_roce_hdr_len(&p), len,
+                                &status))) {
         fail_wqe(core, qp, e, status);
         return false;
     }
@@ -784,7 +797,9 @@ void e810_rc_read_step(E810Core *core, E810Qp *qp, E810XQp *x)
             uint32_t chunk = x->rd.len - off < mtu ?
                              (uint32_t)(x->rd.len - off) : mtu;
             E810RocePkt r;
+            E810DmaMap map;
             uint16_t status;
+            bool mapped;
 
             memset(&r, 0, sizeof(r));
             e810_xport_rc_headers(core, qp, &r);
@@ -795,10 +810,16 @@ void e810_rc_read_step(E810Core *core, E810Qp *qp, E810XQp *x)
             r.psn = e810_psn_add(x->rd.psn, k);
             r.syndrome = E810_AETH_ACK | E810_AETH_CREDIT_INVALID;
             r.msn = x->rd.msn;
-            if (chunk &&
-                !e810_dp_remote_read(core, qp, x->rd.rkey, x->rd.va + off,
-                                     frame + e810_roce_hdr_len(&r), chunk,
-                                     &status)) {
+            status = 0;
+            mapped = chunk && e810_xport_local(core, &r) &&
+                     e810_dp_remote_read_map(core, qp, x->rd.rkey,
+                                             x->rd.va + off, chunk, &map,
+                                             &status);
+            if (chunk && !mapped &&
+                (status ||
+                 !e810_dp_remote_read(core, qp, x->rd.rkey, x->rd.va + off,
+                                      frame + e810_roce_hdr_len(&r), chunk,
+                                      &status))) {
                 E810RocePkt req = { .opcode = E810_BTH_RC_READ_REQ,
                                     .psn = x->rd.psn };
 
@@ -810,7 +831,11 @@ void e810_rc_read_step(E810Core *core, E810Qp *qp, E810XQp *x)
                 return;
             }
             x->rd_next++;
-            e810_xport_tx(core, qp, &r, frame, chunk);
+            if (mapped) {
+                e810_xport_tx_mapped(core, qp, &r, frame, &map, chunk);
+            } else {
+                e810_xport_tx(core, qp, &r, frame, chunk);
+            }
             core->xport->stats.read_resp_sent++;
         }
         if (x->rd_next < x->rd.npkts || !read_next_queued(x)) {

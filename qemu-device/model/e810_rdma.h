@@ -159,6 +159,16 @@ typedef struct E810PdCacheEntry {
     uint64_t pa;            /* backing page */
 } E810PdCacheEntry;
 
+#define E810_PBLE_CACHE_BLOCKS  4
+#define E810_PBLE_CACHE_RUN     32  /* entries read at once (256 bytes) */
+
+typedef struct E810PbleBlock {
+    uint64_t epoch;
+    uint64_t idx;           /* PBLE index of ent[0] */
+    unsigned n;             /* 0: empty */
+    uint64_t ent[E810_PBLE_CACHE_RUN];  /* little-endian, as in memory */
+} E810PbleBlock;
+
 typedef struct E810Hmc {
     bool committed;
     bool pages_allocated;   /* SHMC_PAGES_ALLOCATED seen */
@@ -168,6 +178,18 @@ typedef struct E810Hmc {
     E810Sd sd[E810_PE_SDS_LIMIT];
     E810PdCacheEntry pd_cache[E810_PE_PD_CACHE];
     uint64_t faults;        /* translations refused */
+    /*
+     * PBLEs read ahead by e810_pble_resolve(), as the hardware's PBLE
+     * cache would hold them: runs of consecutive entries, good while
+     * their epoch is pble_epoch. e810_pble_cache_drop() moves the epoch
+     * at each message start and whenever the device is told memory
+     * changed (every CQP op, FAST_REG/BIND_MW/LOCAL_INV WQEs, SD and PD
+     * changes), so a message never sees entries read for an older one.
+     */
+    uint64_t pble_epoch;
+    unsigned pble_next;     /* block to refill next (round robin) */
+    unsigned pble_last;     /* block that answered last: tried first */
+    E810PbleBlock pble_cache[E810_PBLE_CACHE_BLOCKS];
 } E810Hmc;
 
 /* ---- objects ----------------------------------------------------------- */
@@ -521,6 +543,8 @@ int e810_hmc_format_counts(struct E810Core *core, char *buf, size_t len);
  * consumer key. @stag_hi is STag >> 8, as the CQP STag WQEs carry it.
  */
 uint32_t e810_stag_index(struct E810Core *core, uint32_t stag_hi);
+/* PBLEs read ahead are not used any more (E810Hmc.pble_epoch). */
+void e810_pble_cache_drop(struct E810Core *core);
 /*
  * Host address of byte @off of a buffer described by a PBL starting at
  * PBLE @first (@lpbl: E810_LPBL_LEVEL1 or _LEVEL2, pages of 1 << @shift).

@@ -448,3 +448,23 @@ E810RoceErr e810_roce_parse(const uint8_t *f, size_t len, E810RocePkt *p,
     p->paylen = (uint32_t)(body - p->pad);
     return E810_ROCE_OK;
 }
+
+E810RoceErr e810_roce_parse_ref(const uint8_t *hdr, size_t hlen, size_t len,
+                                const uint8_t *payload, uint32_t paylen,
+                                E810RocePkt *p)
+{
+    E810RoceErr err;
+
+    if (hlen > len || len - hlen < paylen) {
+        return E810_ROCE_BAD_LEN;
+    }
+    err = e810_roce_parse(hdr, len, p, false);
+    if (err) {
+        return err;
+    }
+    if (p->payload != hdr + hlen || p->paylen != paylen) {
+        return E810_ROCE_BAD_LEN;
+    }
+    p->payload = payload;
+    return E810_ROCE_OK;
+}

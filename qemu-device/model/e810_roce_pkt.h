@@ -176,6 +176,19 @@ size_t e810_roce_finish(E810RocePkt *p, uint8_t *frame, uint32_t paylen,
 E810RoceErr e810_roce_parse(const uint8_t *frame, size_t len, E810RocePkt *p,
                             bool icrc);
 
+/*
+ * A frame that carries its payload by reference (a loopback frame,
+ * e810_xport_tx_mapped()): the first @hlen bytes (every header) are at
+ * @hdr, which has room for E810_ROCE_MAX_HDR bytes at least; the
+ * @paylen payload bytes are at @payload; the frame is @len bytes long.
+ * Parsed as e810_roce_parse() without the ICRC check, which reads nothing
+ * past the headers; E810_ROCE_BAD_LEN unless the payload is exactly
+ * where and as long as the caller says.
+ */
+E810RoceErr e810_roce_parse_ref(const uint8_t *hdr, size_t hlen, size_t len,
+                                const uint8_t *payload, uint32_t paylen,
+                                E810RocePkt *p);
+
 /* Cheap test for the Rx steering: IPv4/IPv6 + UDP to port 4791. */
 bool e810_roce_is_rocev2(const uint8_t *frame, size_t len);
 

@@ -435,6 +435,8 @@ static uint16_t local_op(E810Core *core, E810Qp *qp, const E810SendWqe *w,
 {
     uint16_t st = 0;
 
+    /* FAST_REG comes with PBLEs the driver just wrote. */
+    e810_pble_cache_drop(core);
     switch (w->opcode) {
     case E810_OP_FAST_REG:
         return e810_mr_fast_reg(core, qp, q);

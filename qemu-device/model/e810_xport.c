@@ -43,13 +43,40 @@ static void free_dead(E810Xport *xp)
     }
 }
 
-static void drop_loop(E810Xport *xp)
+static void loop_free(E810Core *core, E810LoopFrame *f)
 {
+    E810Xport *xp = core->xport;
+
+    e810_core_dma_unmap(core, &f->map);
+    if (f->spare && xp->nspare < E810_XPORT_SPARE_MAX) {
+        f->next = xp->spare;
+        xp->spare = f;
+        xp->nspare++;
+        return;
+    }
+    free(f);
+}
+
+static void free_spares(E810Xport *xp)
+{
+    while (xp->spare) {
+        E810LoopFrame *f = xp->spare;
+
+        xp->spare = f->next;
+        free(f);
+    }
+    xp->nspare = 0;
+}
+
+static void drop_loop(E810Core *core)
+{
+    E810Xport *xp = core->xport;
+
     while (xp->loop_head) {
         E810LoopFrame *f = xp->loop_head;
 
         xp->loop_head = f->next;
-        free(f);
+        loop_free(core, f);
     }
     xp->loop_tail = NULL;
     xp->loop_bytes = 0;
@@ -75,7 +102,7 @@ void e810_xport_reset(E810Core *core)
         return;
     }
     drop_all_qps(core);
-    drop_loop(xp);
+    drop_loop(core);
     if (!xp->depth) {
         free_dead(xp);
     }
@@ -95,6 +122,7 @@ void e810_xport_fini(E810Core *core)
     xp->depth = 0;
     e810_xport_reset(core);
     free_dead(xp);
+    free_spares(xp);
     free(xp->qp);
     free(xp);
     core->xport = NULL;
@@ -343,13 +371,17 @@ int e810_xport_format_stats(E810Core *core, char *buf, size_t len)
 static bool mac_is_ours(E810Core *core, const uint8_t *mac)
 {
     E810Rdma *r = &core->rdma;
-    unsigned i;
+    uint64_t used = r->loc_mac_used;
 
     if (!memcmp(mac, core->mac, 6)) {
         return true;
     }
-    for (i = 0; i < E810_LOC_MAC_TABLE_SIZE; i++) {
-        if ((r->loc_mac_used & (1ull << i)) && !memcmp(mac, r->loc_mac[i], 6)) {
+    /* Only the entries in use: every frame sent asks (most for a peer). */
+    while (used) {
+        unsigned i = __builtin_ctzll(used);
+
+        used &= used - 1;
+        if (i < E810_LOC_MAC_TABLE_SIZE && !memcmp(mac, r->loc_mac[i], 6)) {
             return true;
         }
     }
@@ -373,27 +405,52 @@ static bool mcast_attached(E810Core *core, const uint8_t *mac)
  * Queues a frame for our own receive once the outermost entry point
  * returns (e810_xport_exit()): a frame we sent to ourselves (@wire false),
  * or one from the wire that arrived while we were still transmitting
- * (@wire true; see e810_xport_receive()).
+ * (@wire true; see e810_xport_receive()). With @map, @frame holds only
+ * the @hlen header bytes and the @paylen payload bytes stay in place
+ * (the queue owns @map from here on).
  */
-static void loop_queue(E810Core *core, const uint8_t *frame, size_t len,
-                       bool wire)
+static void loop_queue_ref(E810Core *core, const uint8_t *frame, size_t len,
+                           bool wire, E810DmaMap *map, uint32_t hlen,
+                           uint32_t paylen)
 {
     E810Xport *xp = core->xport;
+    /* e810_roce_parse_ref() may look at E810_ROCE_MAX_HDR bytes. */
+    size_t keep = !map ? len : hlen > E810_ROCE_MAX_HDR ? hlen :
+                  E810_ROCE_MAX_HDR;
     E810LoopFrame *f;
 
     if (xp->loop_bytes + len > E810_XPORT_LOOP_MAX) {
-        xp->stats.loop_overflow++;  /* lost: the transport recovers */
-        return;
+        f = NULL;
+    } else if (keep == E810_ROCE_MAX_HDR && xp->spare) {
+        f = xp->spare;
+        xp->spare = f->next;
+        xp->nspare--;
+    } else {
+        f = malloc(sizeof(*f) + keep);
     }
-    f = malloc(sizeof(*f) + len);
     if (!f) {
-        xp->stats.loop_overflow++;
+        xp->stats.loop_overflow++;  /* lost: the transport recovers */
+        if (map) {
+            e810_core_dma_unmap(core, map);
+        }
         return;
     }
+    f->spare = keep == E810_ROCE_MAX_HDR;
     f->next = NULL;
     f->len = len;
     f->wire = wire;
-    memcpy(f->data, frame, len);
+    f->hlen = hlen;
+    f->paylen = paylen;
+    if (map) {
+        f->map = *map;
+        map->ptr = NULL;
+        memcpy(f->data, frame, hlen);
+        memset(f->data + hlen, 0, keep - hlen);
+    } else {
+        f->map.ptr = NULL;
+        f->map.len = 0;
+        memcpy(f->data, frame, len);
+    }
     if (xp->loop_tail) {
         xp->loop_tail->next = f;
     } else {
@@ -406,6 +463,39 @@ static void loop_queue(E810Core *core, const uint8_t *frame, size_t len,
     } else {
         xp->stats.loopback++;
     }
+}
+
+static void loop_queue(E810Core *core, const uint8_t *frame, size_t len,
+                       bool wire)
+{
+    loop_queue_ref(core, frame, len, wire, NULL, 0, 0);
+}
+
+bool e810_xport_local(E810Core *core, const E810RocePkt *p)
+{
+    return !(p->dmac[0] & 1) && mac_is_ours(core, p->dmac);
+}
+
+void e810_xport_tx_mapped(E810Core *core, const E810Qp *qp, E810RocePkt *p,
+                          uint8_t *frame, E810DmaMap *map, uint32_t paylen)
+{
+    E810Xport *xp = core->xport;
+    size_t hl = e810_roce_hdr_len(p);
+    size_t len;
+
+    if (!e810_xport_local(core, p)) {
+        /* Not for us after all: the bytes go into the frame after all. */
+        memcpy(frame + hl, map->ptr, paylen);
+        e810_core_dma_unmap(core, map);
+        e810_xport_tx(core, qp, p, frame, paylen);
+        return;
+    }
+    /* Headers only: the pad and ICRC land after them, never read. */
+    len = e810_roce_finish(p, frame, paylen, false);
+    xp->stats.tx_packets++;
+    xp->stats.tx_bytes += len;
+    e810_rdma_stat_tx(core, qp, p, len);
+    loop_queue_ref(core, frame, len, false, map, hl, paylen);
 }
 
 void e810_xport_tx(E810Core *core, const E810Qp *qp, E810RocePkt *p,
@@ -504,6 +594,7 @@ void e810_xport_enter(E810Core *core)
 
 static void rx_one(E810Core *core, const uint8_t *frame, size_t len,
                    bool icrc);
+static void rx_one_ref(E810Core *core, const E810LoopFrame *f);
 
 void e810_xport_exit(E810Core *core)
 {
@@ -536,8 +627,12 @@ void e810_xport_exit(E810Core *core)
             xp->loop_tail = NULL;
         }
         xp->loop_bytes -= f->len;
-        rx_one(core, f->data, f->len, f->wire);
-        free(f);
+        if (f->map.ptr) {
+            rx_one_ref(core, f);
+        } else {
+            rx_one(core, f->data, f->len, f->wire);
+        }
+        loop_free(core, f);
     }
     xp->depth = 0;
     free_dead(xp);
@@ -547,6 +642,9 @@ bool e810_xport_send(E810Core *core, E810Qp *qp, const E810SendWqe *wqe)
 {
     E810XQp *x;
     bool ok;
+
+    /* A new message: PBLEs read ahead are good for one message only. */
+    e810_pble_cache_drop(core);
 
     if (qp->type == E810_QP_TYPE_ROCE_UD) {
         e810_xport_enter(core);
@@ -617,29 +715,26 @@ bool e810_xport_wants(E810Core *core, const uint8_t *frame, size_t len)
                           : mac_is_ours(core, frame);
 }
 
-static void rx_one(E810Core *core, const uint8_t *frame, size_t len,
-                   bool icrc)
+/* A frame that passed e810_roce_parse*(): counted and handed on. */
+static void rx_parsed(E810Core *core, const E810RocePkt *p,
+                      const uint8_t *frame, size_t len)
 {
     E810XportStats *st = &core->xport->stats;
-    E810RocePkt p;
-    E810RoceErr err;
     E810Qp *qp;
     E810XQp *x;
 
-    err = e810_roce_parse(frame, len, &p, icrc);
-    if (err) {
-        st->rx_drop[err]++;
-        e810_rdma_stat_rx_short(core, frame, len);
-        return;
-    }
     st->rx_packets++;
     st->rx_bytes += len;
-    e810_rdma_stat_rx(core, &p, frame, len);
-    if ((p.opcode & 0xe0) == 0x60) {
-        e810_ud_receive(core, &p);
+    if ((e810_roce_op_flags(p->opcode) & E810_OPF_FIRST) ||
+        p->opcode == E810_BTH_RC_READ_REQ) {
+        e810_pble_cache_drop(core);     /* a new message (as on send) */
+    }
+    e810_rdma_stat_rx(core, p, frame, len);
+    if ((p->opcode & 0xe0) == 0x60) {
+        e810_ud_receive(core, p);
         return;
     }
-    qp = e810_qp_get(core, p.dqpn);
+    qp = e810_qp_get(core, p->dqpn);
     if (!qp || qp->type != E810_QP_TYPE_ROCE_RC ||
         (qp->state != E810_QP_STATE_RTR && qp->state != E810_QP_STATE_RTS &&
          qp->state != E810_QP_STATE_SQD)) {
@@ -651,17 +746,48 @@ static void rx_one(E810Core *core, const uint8_t *frame, size_t len,
                                   e810_qpc(qp, E810_QPC_PKEY_OFF));
 
         /* Only the 15-bit key is compared; 0 means none configured. */
-        if (mine && ((mine ^ p.pkey) & 0x7fff)) {
+        if (mine && ((mine ^ p->pkey) & 0x7fff)) {
             st->rx_bad_pkey++;
             return;
         }
     }
-    x = e810_xqp_get(core, p.dqpn);
+    x = e810_xqp_get(core, p->dqpn);
     if (!x) {
         st->rx_bad_qp++;
         return;
     }
-    e810_rc_receive(core, qp, x, &p);
+    e810_rc_receive(core, qp, x, p);
+}
+
+static void rx_one(E810Core *core, const uint8_t *frame, size_t len,
+                   bool icrc)
+{
+    E810RocePkt p;
+    E810RoceErr err;
+
+    err = e810_roce_parse(frame, len, &p, icrc);
+    if (err) {
+        core->xport->stats.rx_drop[err]++;
+        e810_rdma_stat_rx_short(core, frame, len);
+        return;
+    }
+    rx_parsed(core, &p, frame, len);
+}
+
+/* A loopback frame whose payload is still in the sender's memory. */
+static void rx_one_ref(E810Core *core, const E810LoopFrame *f)
+{
+    E810RocePkt p;
+    E810RoceErr err;
+
+    err = e810_roce_parse_ref(f->data, f->hlen, f->len, f->map.ptr,
+                              f->paylen, &p);
+    if (err) {
+        core->xport->stats.rx_drop[err]++;
+        return;
+    }
+    /* The statistics look at the headers only (p.l3 is in f->data). */
+    rx_parsed(core, &p, f->data, f->len);
 }
 
 /*

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "e810_core.h"
 #include "e810_dp.h"
 #include "e810_roce_pkt.h"
 
@@ -187,10 +188,23 @@ typedef struct E810XQp {
 
 typedef struct E810LoopFrame {
     struct E810LoopFrame *next;
-    size_t len;
+    size_t len;             /* the whole frame, a payload by reference too */
     bool wire;              /* from the wire (ICRC to check), not looped */
+    /*
+     * Payload by reference (e810_xport_tx_mapped()): data holds the
+     * headers (hlen bytes), the payload is read in place through map at
+     * delivery and the mapping given back after it. map.ptr NULL: the
+     * whole frame is in data.
+     */
+    E810DmaMap map;
+    uint32_t hlen;
+    uint32_t paylen;
+    bool spare;             /* E810_ROCE_MAX_HDR bytes: reusable */
     uint8_t data[];
 } E810LoopFrame;
+
+/* Header-only frames kept for reuse at most (one window's worth). */
+#define E810_XPORT_SPARE_MAX    E810_XPORT_WINDOW
 
 typedef struct E810Xport {
     E810XQp **qp;           /* by QP id; NULL = no state yet */
@@ -199,6 +213,9 @@ typedef struct E810Xport {
     E810XQp *dead;          /* freed when depth returns to 0 */
     E810LoopFrame *loop_head, *loop_tail;
     size_t loop_bytes;
+    /* Header-only loopback frames freed, for the next ones (no malloc). */
+    E810LoopFrame *spare;
+    unsigned nspare;
     uint64_t armed;         /* deadline the device timer is set to; 0 none */
     uint32_t work_next;     /* QP the next work run serves first */
     uint32_t timer_next;    /* QP the next timer run serves first */
@@ -250,6 +267,21 @@ void e810_xport_rc_headers(struct E810Core *core, struct E810Qp *qp,
  * @qp (NULL: none) is the QP whose statistics instance counts it. */
 void e810_xport_tx(struct E810Core *core, const struct E810Qp *qp,
                    E810RocePkt *p, uint8_t *frame, uint32_t paylen);
+/*
+ * Does @p (headers filled) stay in the device: unicast to one of our own
+ * MACs. Such a frame needs no ICRC and may carry its payload by reference.
+ */
+bool e810_xport_local(struct E810Core *core, const E810RocePkt *p);
+/*
+ * e810_xport_tx() for a frame that stays in the device with its @paylen
+ * payload bytes in place at @map (from e810_dp_gather_map() or
+ * e810_dp_remote_read_map()) instead of in @frame: they are moved once,
+ * by the receive path, straight from the sender's memory to the
+ * receiver's. Takes over @map (given back after delivery or on a drop).
+ */
+void e810_xport_tx_mapped(struct E810Core *core, const struct E810Qp *qp,
+                          E810RocePkt *p, uint8_t *frame, E810DmaMap *map,
+                          uint32_t paylen);
 /* Path MTU of @qp's context, clamped to 256..4096. */
 uint32_t e810_xport_mtu(struct E810Qp *qp);
 uint64_t e810_qpc(const struct E810Qp *qp, unsigned off);

@@ -91,6 +91,48 @@ static int e810_dma_write(void *opaque, uint64_t addr, const void *buf,
     return pci_dma_write(PCI_DEVICE(s), addr, buf, len) == MEMTX_OK ? 0 : -1;
 }
 
+/*
+ * Guest memory in place (E810CoreOps.dma_map): a payload that stays in
+ * the device is read once, by the receive path, instead of copied into a
+ * frame first. pci_dma_map() goes through the function's bus master
+ * address space as pci_dma_read() does, and may map less than asked (the
+ * core then reads the plain way). Only RAM is used in place: for anything
+ * else address_space_map() hands out a bounce buffer and drops the
+ * result of filling it, so MMIO, unassigned addresses, a failed IOMMU
+ * translation or bus mastering off would read as data instead of
+ * failing. Such a map is given back at once and NULL returned, and
+ * e810_dma_read() reports the error as before. pci_dma_read() starts
+ * with dma_barrier(); so does a map, so the payload is not read ahead of
+ * the WQE that named it.
+ */
+static void *e810_dma_map(void *opaque, uint64_t addr, size_t *len,
+                          bool write)
+{
+    PCIDevice *pdev = PCI_DEVICE(opaque);
+    DMADirection dir = write ? DMA_DIRECTION_FROM_DEVICE :
+                               DMA_DIRECTION_TO_DEVICE;
+    dma_addr_t dlen = *len;
+    ram_addr_t offset;
+    void *p;
+
+    smp_mb();
+    p = pci_dma_map(pdev, addr, &dlen, dir);
+    if (p && !memory_region_from_host(p, &offset)) {
+        pci_dma_unmap(pdev, p, dlen, dir, 0);   /* a bounce buffer */
+        p = NULL;
+    }
+    *len = p ? MIN(dlen, *len) : 0;
+    return p;
+}
+
+static void e810_dma_unmap(void *opaque, void *ptr, size_t len, bool write,
+                           size_t access_len)
+{
+    pci_dma_unmap(PCI_DEVICE(opaque), ptr, len,
+                  write ? DMA_DIRECTION_FROM_DEVICE : DMA_DIRECTION_TO_DEVICE,
+                  access_len);
+}
+
 static void e810_msix_notify(void *opaque, unsigned vector)
 {
     PCIDevice *pdev = PCI_DEVICE(opaque);
@@ -154,6 +196,8 @@ static void e810_timer_cb(void *opaque)
 static const E810CoreOps e810_core_ops = {
     .dma_read = e810_dma_read,
     .dma_write = e810_dma_write,
+    .dma_map = e810_dma_map,
+    .dma_unmap = e810_dma_unmap,
     .msix_notify = e810_msix_notify,
     .schedule_work = e810_schedule_work,
     .transmit = e810_transmit,

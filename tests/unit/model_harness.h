@@ -68,11 +68,26 @@ typedef struct Harness {
     uint64_t race_lo, race_word;
     void (*race_fn)(void *arg);
     void *race_arg;
+    /*
+     * ops->dma_map: direct pointers (HARNESS_MAP_DIRECT, the default),
+     * maps cut to half the length asked (HARNESS_MAP_SHORT) or failing
+     * (HARNESS_MAP_FAIL); the core must then read the plain way. Counts
+     * calls and mappings not yet given back.
+     */
+    int map_mode;
+    unsigned long map_calls;
+    long maps_live;
     /* Optional extra device memory at XMEM_BASE (harness_xmem_alloc). */
     uint8_t *xmem;
     size_t xmem_size;
     uint64_t xmem_next;
 } Harness;
+
+enum {
+    HARNESS_MAP_DIRECT,
+    HARNESS_MAP_SHORT,
+    HARNESS_MAP_FAIL,
+};
 
 /* Extra memory for large buffers (above the 8 MiB array). */
 #define XMEM_BASE 0x100000000ull

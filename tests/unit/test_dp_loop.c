@@ -91,6 +91,17 @@ static int teardown(void **state)
     return 0;
 }
 
+/* Two more RC QPs of the device, connected to each other. */
+static void qp_pair(Fix *f, DpQp *c, DpQp *d, bool kernel)
+{
+    dp_qp_create(&f->dev, c, E810_QP_TYPE_ROCE_RC, &f->scq, &f->rcq, 64, 16,
+                 1, false, kernel);
+    dp_qp_create(&f->dev, d, E810_QP_TYPE_ROCE_RC, &f->scq, &f->rcq, 64, 16,
+                 1, false, kernel);
+    connect(c, d->id);
+    connect(d, c->id);
+}
+
 /* Collects CQEs until @want arrived (the work may need several runs). */
 static unsigned poll_all(Fix *f, DpCq *cq, DpCqe *e, unsigned want)
 {
@@ -240,12 +251,7 @@ static void test_read_with_local_inv(void **state)
     DpCqe e[2];
     DpAe ae;
 
-    dp_qp_create(&f->dev, &c, E810_QP_TYPE_ROCE_RC, &f->scq, &f->rcq, 64,
-                 16, 1, false, true);
-    dp_qp_create(&f->dev, &d, E810_QP_TYPE_ROCE_RC, &f->scq, &f->rcq, 64,
-                 16, 1, false, true);
-    connect(&c, d.id);
-    connect(&d, c.id);
+    qp_pair(f, &c, &d, true);
     for (i = 0; i < 3000; i++) {
         src[i] = (uint8_t)(i * 13 + 5);
     }
@@ -343,6 +349,114 @@ static void test_send_with_invalidate(void **state)
     assert_int_equal(e[0].minor, E810_FLUSH_REM_ACCESS_ERR);
 }
 
+/*
+ * PBLEs read ahead are good for one message only: the driver rewrites a
+ * fast-registered MR's PBLE (the READ before invalidated it) and
+ * registers it again (FAST_REG), and the next READ lands in the new page,
+ * not in the one the old entry named.
+ */
+static void test_pble_cache_refreshed(void **state)
+{
+    Fix *f = *state;
+    uint64_t pg[2] = { f->abuf + 8192, f->bbuf + 8192 }, va = 0x700000;
+    uint32_t sink = dp_mr_alloc(&f->dev, DP_PD, 0x61);
+    uint32_t first = dp_pble_write(&f->dev, &pg[0], 1);
+    DpSend rd = { .op = E810_OP_RDMA_READ_LOC_INV, .signaled = true, .nsge = 1,
+                  .rkey = f->bkey, .remote_va = f->bbuf + 100 };
+    uint8_t *src = mem_ptr(f->h, f->bbuf + 100);
+    DpSend fr;
+    DpQp c, d;
+    DpCqe e[2];
+    unsigned i, k;
+
+    qp_pair(f, &c, &d, true);
+    for (i = 0; i < 2000; i++) {
+        src[i] = (uint8_t)(i * 5 + 1);
+    }
+    for (k = 0; k < 2; k++) {
+        uint32_t key = (sink & ~0xffu) | (0x61 + k);
+
+        memset(mem_ptr(f->h, pg[0]), 0, 4096);
+        memset(mem_ptr(f->h, pg[1]), 0, 4096);
+        rd_set64(&f->dev.d, rd_back_object(&f->dev.d, E810_HMC_PBLE, first),
+                 pg[k]);
+        fr = dp_fast_reg(key, va, first, 0, 4096, RW_ALL, E810_LPBL_LEVEL1);
+        rd.sge[0] = (E810Sge){ .addr = va + 8, .len = 2000, .lkey = key };
+        dp_post_send(&c, &fr);
+        dp_post_send(&c, &rd);
+        dp_ring(&c, true);
+        assert_int_equal(poll_all(f, &f->scq, e, 2), 2);
+        assert_false(e[0].error);
+        assert_false(e[1].error);
+        assert_memory_equal(mem_ptr(f->h, pg[k] + 8), src, 2000);
+        assert_int_equal(((uint8_t *)mem_ptr(f->h, pg[1 - k] + 8))[1],
+                         0);
+    }
+}
+
+/*
+ * The payload by reference (E810CoreOps.dma_map): with direct maps the
+ * loopback frames carry it in place; maps cut short or failing fall back
+ * to the copy, with the same bytes and CQEs. Every map is given back.
+ */
+static void map_mode_round(Fix *f, int mode)
+{
+    unsigned long calls = f->h->map_calls;
+
+    f->h->map_mode = mode;
+    memset(mem_ptr(f->h, f->bbuf), 0, 3 * 4096);
+    memset(mem_ptr(f->h, f->abuf + 6000), 0, 3000);
+    send_recv(f, LEN);
+    write_read(f, LEN, 3000);
+    assert_true(f->h->map_calls > calls);
+    assert_int_equal(f->h->maps_live, 0);
+}
+
+static void test_map_direct(void **state)
+{
+    map_mode_round(*state, HARNESS_MAP_DIRECT);
+}
+
+static void test_map_short(void **state)
+{
+    map_mode_round(*state, HARNESS_MAP_SHORT);
+}
+
+static void test_map_fail(void **state)
+{
+    map_mode_round(*state, HARNESS_MAP_FAIL);
+}
+
+/*
+ * A bad lkey fails the same way whether the payload would have been
+ * mapped or copied: the checks run before any map.
+ */
+static void test_map_bad_lkey(void **state)
+{
+    Fix *f = *state;
+    int modes[2] = { HARNESS_MAP_DIRECT, HARNESS_MAP_FAIL };
+    unsigned minor[2], i;
+
+    for (i = 0; i < 2; i++) {
+        DpSend w = { .op = E810_OP_RDMA_WRITE, .signaled = true, .nsge = 1,
+                     .rkey = f->bkey, .remote_va = f->bbuf };
+        DpQp c, d;
+        DpCqe e;
+
+        f->h->map_mode = modes[i];
+        qp_pair(f, &c, &d, false);
+        w.sge[0] = (E810Sge){ .addr = f->abuf, .len = 2048,
+                              .lkey = f->akey ^ 0x40 };
+        dp_post_send(&c, &w);
+        dp_ring(&c, false);
+        assert_int_equal(poll_all(f, &f->scq, &e, 1), 1);
+        assert_true(e.error);
+        minor[i] = e.minor;
+        assert_int_equal(f->h->maps_live, 0);
+    }
+    assert_int_equal(minor[0], minor[1]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -357,6 +471,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_write_imm_read_multi_packet,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_rkey, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pble_cache_refreshed, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_map_direct, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_map_short, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_map_fail, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_map_bad_lkey, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_with_local_inv, setup,
                                         teardown),
     };

@@ -301,8 +301,16 @@ static void test_pble_levels(void **state)
     assert_true(e810_pble_resolve(core, 100, E810_LPBL_LEVEL2, 12,
                                   513ull * 4096, &pa));
     assert_true(pa == 0xdef000);
-    /* 2 MiB pages keep 21 offset bits. */
+    /*
+     * 2 MiB pages keep 21 offset bits. PBLE 12 was read ahead with 10 and
+     * 11: the old value until the cache is dropped (as each message start,
+     * CQP op and FAST_REG does), the new one after.
+     */
     rd_set64(&d, base + 8 * 12, 0x40000000);
+    assert_true(e810_pble_resolve(core, 12, E810_LPBL_LEVEL1, 21, 0x12345,
+                                  &pa));
+    assert_true(pa == 0x12345);
+    e810_pble_cache_drop(core);
     assert_true(e810_pble_resolve(core, 12, E810_LPBL_LEVEL1, 21, 0x12345,
                                   &pa));
     assert_true(pa == 0x40012345);

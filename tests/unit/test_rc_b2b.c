@@ -525,7 +525,7 @@ static void test_max_msg_mtu256_responder(void **state)
     RcRig *r = rig_new(256);
     E810Core *c = &r->b->h[0]->core;
     E810Qp *qp = e810_qp_get(c, r->qp[0].id);
-    E810RocePkt p;
+    E810RocePkt p = { 0 };  /* rc_headers() fills only L2..L4 */
     DpAe ae;
 
     e810_xport_enter(c);
