@@ -527,9 +527,24 @@ static uint64_t layout(E810Hmc *hmc)
     }
     if (hmc->obj[E810_HMC_PBLE].cnt) {
         E810HmcObj *o = &hmc->obj[E810_HMC_PBLE];
+        uint64_t room = (uint64_t)hmc->max_sds << E810_HMC_SD_SHIFT;
+        uint64_t packed = fpm + (((uint64_t)o->cnt * o->size +
+                                  E810_FPM_BASE_UNIT - 1) &
+                                 ~(uint64_t)(E810_FPM_BASE_UNIT - 1));
 
         o->base = (fpm + E810_HMC_SD_SIZE - 1) & ~(uint64_t)(E810_HMC_SD_SIZE -
                                                              1);
+        /*
+         * The driver sized the function by packing everything (upstream
+         * irdma_est_sd()); the SD of their own the PBLEs get here costs up
+         * to one SD more. When only that does not fit, the function holds
+         * fewer PBLEs: the count written back says so, and the driver
+         * takes the counts from it (irdma_sc_parse_fpm_commit_buf()).
+         */
+        if (packed <= room && o->base < room &&
+            o->base + (uint64_t)o->cnt * o->size > room) {
+            o->cnt = (room - o->base) / o->size;
+        }
         fpm = o->base + (uint64_t)o->cnt * o->size;
     }
     return (fpm + E810_HMC_SD_SIZE - 1) >> E810_HMC_SD_SHIFT;

@@ -462,6 +462,49 @@ static void test_sds_knob(void **state)
     assert_true(h->core.rdma.hmc.sd[159].valid);
 }
 
+/*
+ * The driver sizes by packing (irdma_est_sd()) and gives the spare SDs to
+ * PBLEs; the PBLEs' own SD boundary then overruns the function: the
+ * commit still succeeds, with fewer PBLEs written back, and the layout
+ * ends within the function's SDs. 128 QPs (limits_sel 0) do that with the
+ * default 32 SDs. Beyond what packing allows it is still refused.
+ */
+static void test_commit_trims_pbles(void **state)
+{
+    Harness *h = *state;
+    RdmaDriver d;
+    uint32_t asked;
+    uint64_t end;
+
+    rd_init(h, &d, 64);
+    assert_int_equal(rd_cqp_create(&d), E810_CCQPSTATUS_CCQP_DONE);
+    rd_query_fpm(&d);
+    assert_true(rd_size_fpm(&d, 128) > 1);
+    assert_int_equal(d.obj[E810_HMC_QP].cnt, 128);
+    assert_true(rd_est_sd(&d) <= d.max_sds);
+    asked = d.obj[E810_HMC_PBLE].cnt;
+    assert_true(rd_commit_fpm(&d) > 0);
+    assert_true(d.obj[E810_HMC_PBLE].cnt < asked);
+    assert_int_equal(e810_hmc_count(&h->core, E810_HMC_PBLE),
+                     d.obj[E810_HMC_PBLE].cnt);
+    assert_int_equal(d.obj[E810_HMC_PBLE].base % E810_HMC_SD_SIZE, 0);
+    end = d.obj[E810_HMC_PBLE].base + d.obj[E810_HMC_PBLE].cnt * 8ull;
+    assert_true(end <= (uint64_t)d.max_sds * E810_HMC_SD_SIZE);
+    assert_true(end + E810_HMC_SD_SIZE >
+                (uint64_t)d.max_sds * E810_HMC_SD_SIZE);
+
+    /* One SD's worth of PBLEs more than packing allows: refused. */
+    e810_core_reset(&h->core);
+    rd_init(h, &d, 64);
+    assert_int_equal(rd_cqp_create(&d), E810_CCQPSTATUS_CCQP_DONE);
+    rd_query_fpm(&d);
+    assert_true(rd_size_fpm(&d, 128) > 1);
+    d.obj[E810_HMC_PBLE].cnt += E810_HMC_SD_SIZE / 8;
+    assert_int_equal(rd_commit_fpm(&d), 0);
+    assert_int_equal(rd32(h, E810_CQPERRCODES),
+                     ERRCODES(E810_CQP_MIN_BAD_SIZE));
+}
+
 /* An object without backing memory cannot be created (AEQ not needed). */
 static void test_unbacked_object(void **state)
 {
@@ -522,6 +565,7 @@ int main(void)
         T(test_query_other_function),
         T(test_commit_layout),
         T(test_commit_over_maximum),
+        T(test_commit_trims_pbles),
         T(test_commit_short_buffer),
         T(test_commit_while_queues_exist),
         T(test_direct_sd_translation),
