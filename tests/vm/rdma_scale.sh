@@ -1,10 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # topology: hub2
-# timeout: 1500
+# timeout: 1200
 # memory: 2G
 # e810-props: hmc-sds=160
-# check: on-demand
 # Scale: 16382 RC QPs and 65536 MRs live at once on one e810 function,
 # used and destroyed (progs/scale_qp_mr.c), then the same on rdma_rxe over
 # the same netdev in the same boot for the time per object.
