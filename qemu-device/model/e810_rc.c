@@ -234,6 +234,7 @@ static bool send_data_pkt(E810Core *core, E810Qp *qp, E810XQp *x,
     E810RocePkt p;
     E810DmaMap map;
     uint16_t status = 0;
+    bool mapped;
 
     memset(&p, 0, sizeof(p));
     e810_xport_rc_headers(core, qp, &p);
@@ -255,19 +256,12 @@ static bool send_data_pkt(E810Core *core, E810Qp *qp, E810XQp *x,
     p.imm = w->imm;
     p.ieth = w->inv_stag;
     /* To ourselves: the payload stays where it is until it is received. */
-    if (len && e810_xport_local(core, &p) &&
-        e810_dp_gather_map(core, qp, w, off, len, &map, &status)) {
-        if (p.ackreq) {
-            rtt_start(core, x, p.psn);
-        }
-        count_tx(core, qp, x, p.psn, p.opcode);
-        e810_xport_tx_mapped(core, qp, &p, frame, &map, len);
-        return true;
-    }
-    if (len && (status ||
-                !e810_dp_gather(core, qp, w, off,
-                                frame + e810_roce_hdr_len(&p), len,
-                                &status))) {
+    mapped = len && e810_xport_local(core, &p) &&
+             e810_dp_gather_map(core, qp, w, off, len, &map, &status);
+    if (len && !mapped &&
+        (status || !e810_dp_gather(core, qp, w, off,
+                                   frame + e810_roce_hdr_len(&p), len,
+                                   &status))) {
         fail_wqe(core, qp, e, status);
         return false;
     }
@@ -275,7 +269,11 @@ static bool send_data_pkt(E810Core *core, E810Qp *qp, E810XQp *x,
         rtt_start(core, x, p.psn);
     }
     count_tx(core, qp, x, p.psn, p.opcode);
-    e810_xport_tx(core, qp, &p, frame, len);
+    if (mapped) {
+        e810_xport_tx_mapped(core, qp, &p, frame, &map, len);
+    } else {
+        e810_xport_tx(core, qp, &p, frame, len);
+    }
     return true;
 }
 

@@ -483,14 +483,7 @@ void e810_xport_tx_mapped(E810Core *core, const E810Qp *qp, E810RocePkt *p,
     size_t hl = e810_roce_hdr_len(p);
     size_t len;
 
-    if (!e810_xport_local(core, p)) {
-        /* Not for us after all: the bytes go into the frame after all. */
-        memcpy(frame + hl, map->ptr, paylen);
-        e810_core_dma_unmap(core, map);
-        e810_xport_tx(core, qp, p, frame, paylen);
-        return;
-    }
-    /* Headers only: the pad and ICRC land after them, never read. */
+    /* A local frame (callers checked): headers only, no pad or ICRC read. */
     len = e810_roce_finish(p, frame, paylen, false);
     xp->stats.tx_packets++;
     xp->stats.tx_bytes += len;

@@ -277,7 +277,8 @@ bool e810_xport_local(struct E810Core *core, const E810RocePkt *p);
  * payload bytes in place at @map (from e810_dp_gather_map() or
  * e810_dp_remote_read_map()) instead of in @frame: they are moved once,
  * by the receive path, straight from the sender's memory to the
- * receiver's. Takes over @map (given back after delivery or on a drop).
+ * receiver's. Only for frames e810_xport_local() said stay in the device.
+ * Takes over @map (given back after delivery or on a drop).
  */
 void e810_xport_tx_mapped(struct E810Core *core, const struct E810Qp *qp,
                           E810RocePkt *p, uint8_t *frame, E810DmaMap *map,
