@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # topology: hub2
 # timeout: 300
+# boot: shared
 # ice_lite publishes one auxiliary device ice_lite.roce.N per function, a
 # child of that PCI function, and irdma binds to each.
 . "$E810_LIB"

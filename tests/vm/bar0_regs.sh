@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # topology: hub2
 # timeout: 300
+# boot: shared
 # BAR0 read through irdma (debugfs) shows the documented reset values:
 # PE ready, 8 MiB doorbell space, reset done, NVM loaded, firmware in normal
 # mode, PF number equal to the PCI function, and the CQP irdma created

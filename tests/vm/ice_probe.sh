@@ -3,6 +3,7 @@
 # topology: hub2
 # parent: ice
 # timeout: 400
+# boot: shared
 # The guest kernel's stock ice drives both emulated E810 functions: it
 # probes them with the DDP package from /lib/firmware loaded (no Safe
 # Mode), reports the firmware, NVM and package versions the model gives

@@ -3,6 +3,7 @@
 # topology: hub2
 # parent: ice_lite ice
 # timeout: 300
+# boot: shared
 # Each e810 function has an Ethernet netdev of the parent (ice_lite or the
 # stock ice): the MAC address the
 # firmware reports (manage MAC read = QEMU's mac property) as current and

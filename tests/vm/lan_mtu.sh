@@ -3,6 +3,7 @@
 # topology: hub2
 # parent: ice_lite ice
 # timeout: 300
+# boot: shared
 # MTU 1500 -> 9000 -> 1500 on both ports while they run (ice_lite restarts
 # the rings with Rx buffers sized for the new MTU): at 9000 an 8972-byte
 # ping with DF (a 9000-byte IP packet) crosses both ways and 8973 bytes is

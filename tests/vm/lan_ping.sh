@@ -3,6 +3,7 @@
 # topology: hub2
 # parent: ice_lite ice
 # timeout: 300
+# boot: shared
 # The two ports as two hosts (port 1 in a network namespace), on the QEMU
 # hub: 100 pings each way at 10 ms intervals without a single loss (ping
 # also checks every reply's payload), ARP resolves each side to the

@@ -3,6 +3,7 @@
 # topology: hub2
 # parent: ice_lite
 # timeout: 600
+# boot: shared
 # PF reset and rebuild while a ping runs on port 0, three times, through
 # the parent's own interface. The run under the stock ice (E810_PARENT=ice,
 # `tools/vm run --parent ice`) is kept out of make check for now: in one

@@ -3,6 +3,7 @@
 # topology: hub2
 # parent: ice_lite ice
 # timeout: 600
+# boot: shared
 # 64 MiB of random data over TCP between the two ports (port 1 in a
 # network namespace), once in each direction: the receiver pipes what it
 # got through sha256sum and the checksum and byte count must match the

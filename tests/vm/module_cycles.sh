@@ -3,6 +3,7 @@
 # topology: hub2
 # parent: ice_lite ice
 # timeout: 900
+# boot: shared
 # Ten cycles (E810_CYCLES) of rmmod irdma <parent> / modprobe <parent> irdma (parent
 # ice_lite, or the stock ice): every cycle
 # unbinds and rebinds both functions, gives back MSI-X vectors, BAR0 and

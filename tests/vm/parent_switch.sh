@@ -3,6 +3,7 @@
 # topology: hub2
 # parent: ice_lite
 # timeout: 300
+# boot: shared
 # Both parents on the same functions in one boot: each function is taken
 # from ice_lite and handed to the stock ice with driver_override (ice
 # finds the DDP package the first download left on the device, publishes

@@ -3,6 +3,7 @@
 # topology: hub2
 # parent: ice_lite ice
 # timeout: 300
+# boot: shared
 # The two emulated E810 functions enumerate with the real identity and BAR
 # layout, and the parent (ice_lite, or the stock ice) binds to both with
 # its MSI-X vectors.

@@ -3,6 +3,7 @@
 # topology: hub2
 # rdma-driver: ours stock
 # timeout: 900
+# boot: shared
 # also-parent: ice
 # perftest between irdma0 (client, root namespace) and irdma1 (server,
 # namespace "peer", so both the TCP exchange and the RoCEv2 traffic cross

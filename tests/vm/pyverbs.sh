@@ -3,6 +3,7 @@
 # topology: hub2
 # rdma-driver: ours stock
 # timeout: 1200
+# boot: shared
 # also-parent: ice
 # rdma-core 56.1's own test suite (pyverbs, tests/run_tests.py) against
 # irdma0, once through the stock provider and once through ours

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # topology: hub2
 # timeout: 300
+# boot: shared
 # also-parent: ice
 # The engine's ARP cache follows the netdev (irdma debugfs "arp"): each of
 # its addresses has a "local" entry with the netdev's MAC once added, none

@@ -3,6 +3,7 @@
 # topology: hub2
 # rdma-driver: ours stock
 # timeout: 600
+# boot: shared
 # also-parent: ice
 # RDMA CM over RoCEv2 between irdma0 and irdma1 (port 1 in namespace
 # "peer", so every MAD and data packet crosses the emulated hub). Needs the

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # topology: hub2
 # timeout: 300
+# boot: shared
 # The CQP watchdog: the model's x-inject-cqp-stall knob freezes e810-0's
 # control QP (WQEs no longer consumed). The next CQP command (a MANAGE_ARP
 # for a new address) makes no progress; irdma declares the CQP hung,

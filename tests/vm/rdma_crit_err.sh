@@ -3,6 +3,7 @@
 # topology: hub2
 # parent: ice_lite ice
 # timeout: 300
+# boot: shared
 # A critical error reported by the device ends in a parent reset and a
 # re-probe: the model's x-inject-pe-criterr knob on e810-0 (QMP qom-set
 # through the runner) sets GLPE_CRITERR and PFINT_OICR.PE_CRITERR; the

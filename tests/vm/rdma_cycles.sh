@@ -3,6 +3,7 @@
 # topology: hub2
 # parent: ice_lite ice
 # timeout: 900
+# boot: shared
 # irdma comes and goes without a trace: 20 cycles (E810_CYCLES, e.g.
 # E810_CYCLES=100 tools/vm run --timeout 3600 ...) of rmmod irdma /
 # modprobe irdma, every other one with a user context open on each device

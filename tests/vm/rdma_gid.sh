@@ -3,6 +3,7 @@
 # topology: hub2
 # parent: ice_lite ice
 # timeout: 300
+# boot: shared
 # ib_core's RoCE GID management fills irdma's GID table from the netdev:
 # after `ip addr add` the sysfs GID table holds the RoCEv2 GIDs of the
 # IPv4 address (::ffff:a.b.c.d) and of the IPv6 address, next to the

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # topology: hub2
 # timeout: 300
+# boot: shared
 # also-parent: ice
 # The committed HMC layout in irdma's debugfs ("hmc") is consistent and is
 # what the device itself reports: every SD the driver programmed reads back

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # topology: hub2
 # timeout: 300
+# boot: shared
 # also-parent: ice
 # The port follows the netdev: `ip link set down` moves port 1 to DOWN
 # (physical state DISABLED), `up` back to ACTIVE (LINK_UP), and each

@@ -3,6 +3,7 @@
 # topology: hub2
 # rdma-driver: ours stock
 # timeout: 420
+# boot: shared
 # also-parent: ice
 # RC under packet loss: the model's loss injector (QOM property
 # x-roce-drop-ppm, set through host_qmp/qom-set) makes both e810-0 and

@@ -3,6 +3,7 @@
 # topology: hub2
 # parent: ice_lite ice
 # timeout: 400
+# boot: shared
 # Robustness with user space in the way:
 #  1. Killing both ends of running RC traffic (ib_send_bw, SIGKILL) leaves
 #     nothing behind: `rdma resource show` counts go back to the baseline,

@@ -3,6 +3,7 @@
 # topology: hub2
 # parent: ice_lite ice
 # timeout: 600
+# boot: shared
 # Traffic-class change under RDMA traffic: while ibv_rc_pingpong -c runs
 # between irdma0 and irdma1 (port 1 in namespace "peer"), `dcb ets set`
 # on port 0's netdev changes ETS. ice_lite sends BEFORE_TC_CHANGE, irdma

@@ -4,6 +4,7 @@
 # parent: ice
 # rdma-driver: stock
 # timeout: 600
+# boot: shared
 # The guest kernel's stock irdma, bound to the stock ice's ice.roce.<N>,
 # with rdma-core's stock provider, on the emulated E810: what the shared
 # scenarios (rdma_link, provider_pingpong, rdma_cm, perftest, rdma_loss,

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # topology: hub2
 # timeout: 600
+# boot: shared
 # also-parent: ice
 # The uverbs fuzzer (issue 16): tests/vm/progs/uverbs_fuzz run as an
 # unprivileged user (nobody) against irdma0, with /dev/infiniband/uverbs*

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # topology: hub2
 # timeout: 900
+# boot: shared
 # also-parent: ice
 # The resource verbs through the stock rdma-core irdma provider (issue 6):
 # tests/vm/progs/verbs_abi.c run in three modes against irdma0.
