@@ -18,6 +18,9 @@ KVER ?= $(shell bash -c '. $(TOP)/tools/lib.sh && echo $$KVER')
 KDIR ?= /usr/src/linux-headers-$(KVER)
 MODULE_DIRS := drivers/net/ethernet/intel/ice_lite drivers/infiniband/hw/irdma
 KMAKE = $(MAKE) -C $(KDIR) E810_TOP=$(TOP)
+# Compile jobs of the sub-makes below that are pure builds (the top level
+# stays serial: its steps share apt through tools/deps.sh).
+NPROC := $(shell nproc 2>/dev/null || echo 1)
 
 all: qemu guest
 
@@ -36,7 +39,7 @@ rdma-core: deps
 # ice_lite first: irdma only uses its header, but keep the natural order.
 modules: deps-host
 	@for d in $(MODULE_DIRS); do \
-		$(KMAKE) M=$(TOP)/$$d modules >/dev/null || exit 1; \
+		$(KMAKE) -j$(NPROC) M=$(TOP)/$$d modules >/dev/null || exit 1; \
 	done
 	@echo "modules: built for $(KVER)"
 
@@ -47,12 +50,12 @@ run: all
 	@tools/vm run --topology hub2 --name run tools/guest/demo.sh
 
 unit: deps-host
-	@$(MAKE) -s -C tests/unit check
-	@$(MAKE) -s -C tests/provider check
+	@$(MAKE) -s -j$(NPROC) -C tests/unit check
+	@$(MAKE) -s -j$(NPROC) -C tests/provider check
 
 # libFuzzer harnesses of the device model: a fixed number of runs each.
 fuzz: deps-host
-	@$(MAKE) -s -C tests/fuzz run
+	@$(MAKE) -s -j$(NPROC) -C tests/fuzz run
 
 # The long fuzzing campaign (10^7 executions per harness, one at a time,
 # niced): per-harness results in build/fuzz/campaign.txt.
@@ -62,7 +65,7 @@ fuzz-campaign: deps-host
 # C programs the VM scenarios run in the guest (tests/vm/progs/), built
 # against our rdma-core; tools/vm copies build/progs/ into every guest.
 progs: rdma-core
-	@$(MAKE) -s -C tests/vm/progs
+	@$(MAKE) -s -j$(NPROC) -C tests/vm/progs
 
 vm-check: all progs
 	@tools/vm check

@@ -21,9 +21,11 @@ add_counts() {
 
 tools/deps.sh
 echo "== unit tests"
-make -s -C tests/unit check || true
+# compile jobs: one per CPU (the tests themselves run one at a time)
+J=$(nproc)
+make -s -j"$J" -C tests/unit check || true
 add_counts "$(cat build/unit/summary 2>/dev/null || echo 'unit: 0 passed, 1 failed')"
-make -s -C tests/provider check || true
+make -s -j"$J" -C tests/provider check || true
 add_counts "$(cat build/provider-tests/summary 2>/dev/null || echo 'provider: 0 passed, 1 failed')"
 # Real-host installation staged into build/install-test/ (tests/install/):
 # make install/uninstall, install-provider, dkms-source and dkms's build.

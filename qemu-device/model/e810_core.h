@@ -92,7 +92,7 @@ enum {
     E810_WORK_TX = 1u << 3,
     E810_WORK_RX_READY = 1u << 4,
     /* RDMA control plane (e810_rdma.c) */
-    E810_WORK_CQP_CTX = 1u << 5,    /* CCQPLOW written: create/destroy CQP */
+    E810_WORK_CQP_CTX = 1u << 5,    /* CCQPLOW written inside a run (e810_cqp.c) */
     E810_WORK_CQP = 1u << 6,        /* CQPDB written: run CQP WQEs */
     E810_WORK_CQ_ARM = 1u << 7,     /* CQARM written: apply CQ arms */
     /* RoCE transport (e810_xport.c): paced READ responses to continue */

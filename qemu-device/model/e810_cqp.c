@@ -63,9 +63,23 @@ void e810_cqp_fail(E810Core *core, E810CqpResult *res, uint16_t major,
 
 /* ---- creation and destruction ------------------------------------------- */
 
+/*
+ * Done at once, in the register write: irdma_sc_cqp_create() and
+ * irdma_sc_cqp_destroy() poll CCQPSTATUS for max_done_count (1000) times
+ * udelay(max_sleep_count) (10 us), about 10 ms, and give up with -ETIMEDOUT
+ * (the probe fails). Deferred work waits for QEMU's main loop, which a busy
+ * host can keep off the CPU that long; the hardware answers in microseconds.
+ * It is still deferred when the write comes from inside a run of the work
+ * (a DMA reaching our own MMIO) or a reset is pending, which must go first.
+ */
 void e810_cqp_ctx_written(E810Core *core)
 {
-    e810_core_request_work(core, E810_WORK_CQP_CTX);
+    if (core->in_work ||
+        (core->work_pending & (E810_WORK_PF_RESET | E810_WORK_CORE_RESET))) {
+        e810_core_request_work(core, E810_WORK_CQP_CTX);
+        return;
+    }
+    e810_cqp_process_ctx(core);
 }
 
 static void create_failed(E810Core *core, uint16_t minor, const char *why)

@@ -116,50 +116,82 @@ done
 # ---- counters -------------------------------------------------------------
 
 HWC=/sys/class/infiniband/$RXE/ports/1/hw_counters
+# The counter snapshots take only bash builtins (read from sysfs and
+# /proc, parse in the shell): each run takes three or more, and under TCG
+# every process started costs 20-30 ms (sixty of them made a third of a
+# run's time).
 # "name value" for each rxe hw_counter.
 rxe_counters() {
-	local c
-	for c in "$HWC"/*; do echo "$(basename "$c") $(cat "$c")"; done
+	local c v
+	for c in "$HWC"/*; do
+		read -r v <"$c"
+		echo "${c##*/} $v"
+	done
 }
-# "name value" for the UDP/UDP6 error counters of the initial namespace.
-udp_errors() {
-	awk '/^Udp: / && !h { split($0, n); h = 1; next }
-	     /^Udp: / { for (i = 2; i <= NF; i++) print "Udp" n[i], $i }' /proc/net/snmp |
-		grep -E 'Errors|NoPorts'
-	grep -E '^Udp6(InErrors|NoPorts|RcvbufErrors|InCsumErrors)' /proc/net/snmp6 |
-		awk '{ print $1, $2 }'
+# "name value" for the UDP/UDP6 error counters of the initial namespace,
+# then "udp_in N": the datagrams UDP handed to a socket there (v4 and v6):
+# rxe's tunnel socket counts there for every frame it consumed
+# (udp_queue_rcv_one_skb() after encap_rcv), also for those rxe then drops
+# without counting them.
+udp_counters() {
+	local l hdr=() val=() i k v in=0
+	while read -r -a l; do
+		[ "${l[0]}" = Udp: ] || continue
+		if [ ${#hdr[@]} = 0 ]; then hdr=("${l[@]}"); else val=("${l[@]}"); fi
+	done </proc/net/snmp
+	for i in "${!hdr[@]}"; do
+		case ${hdr[$i]} in
+		*Errors|NoPorts) echo "Udp${hdr[$i]} ${val[$i]}" ;;
+		InDatagrams) in=$((in + val[i])) ;;
+		esac
+	done
+	while read -r k v; do
+		case $k in
+		Udp6InErrors|Udp6NoPorts|Udp6RcvbufErrors|Udp6InCsumErrors) echo "$k $v" ;;
+		Udp6InDatagrams) in=$((in + v)) ;;
+		esac
+	done </proc/net/snmp6
+	echo "udp_in $in"
 }
-# Packets (rx tx) of netdev $1 in namespace $2 (or the initial one).
-link_pkts() {
-	local ns=()
-	[ -n "$2" ] && ns=(ip netns exec "$2")
-	echo "$("${ns[@]}" cat /sys/class/net/$1/statistics/rx_packets)" \
-	     "$("${ns[@]}" cat /sys/class/net/$1/statistics/tx_packets)"
+# "vnet_rx N", "vnet_tx N": packets of the virtio-net netdev.
+vnet_counters() {
+	local v
+	read -r v <"/sys/class/net/$vnet/statistics/rx_packets"
+	echo "vnet_rx $v"
+	read -r v <"/sys/class/net/$vnet/statistics/tx_packets"
+	echo "vnet_tx $v"
 }
-val() { awk -v k="$2" '$1 == k { print $2 }' <<<"$1"; }
+# load_snap ARRAY TEXT: the "name value" lines of a snapshot into the
+# associative array named ARRAY.
+declare -A SA SB
+load_snap() {
+	local -n _snap=$1
+	local k v
+	_snap=()
+	while read -r k v; do _snap[$k]=$v; done <<<"$2"
+}
 
 # Compares counter snapshots $2 (before) and $3 (after) for run $1: every
 # rxe counter not in $EXTRA and every UDP error counter must stay put;
 # rxe's packet counts and the virtio-net counters must show traffic.
 check_counters() {
-	local label=$1 b=$2 a=$3 name v0 v1 bad="" note=""
-	while read -r name v1; do
-		v0=$(val "$b" "$name")
-		[ "$v1" = "$v0" ] && continue
+	local label=$1 name v1 bad="" note=""
+	load_snap SB "$2"
+	load_snap SA "$3"
+	for name in "${!SA[@]}"; do
+		v1=${SA[$name]}
+		[ "$v1" = "${SB[$name]:-}" ] && continue
 		case " $TRAFFIC " in *" $name "*) continue ;; esac
 		case " $NOTE " in
-		*" $name "*) note="$note $name +$((v1 - v0))" ;;
-		*) bad="$bad $name:$v0->$v1" ;;
+		*" $name "*) note="$note $name +$((v1 - ${SB[$name]:-0}))" ;;
+		*) bad="$bad $name:${SB[$name]:-}->$v1" ;;
 		esac
-	done <<<"$a"
+	done
 	[ -z "$bad" ] && ok "$label: no rxe/UDP error counter grew" ||
 		fail "$label: error counters grew:$bad"
 	[ -z "$note" ] || echo "note: $label:$note"
-	local rs rr vr vt
-	rs=$(($(val "$a" sent_pkts) - $(val "$b" sent_pkts)))
-	rr=$(($(val "$a" rcvd_pkts) - $(val "$b" rcvd_pkts)))
-	vr=$(($(val "$a" vnet_rx) - $(val "$b" vnet_rx)))
-	vt=$(($(val "$a" vnet_tx) - $(val "$b" vnet_tx)))
+	local rs=$((SA[sent_pkts] - SB[sent_pkts])) rr=$((SA[rcvd_pkts] - SB[rcvd_pkts]))
+	local vr=$((SA[vnet_rx] - SB[vnet_rx])) vt=$((SA[vnet_tx] - SB[vnet_tx]))
 	if [ "$rr" -gt 0 ] && [ "$rs" -gt 0 ] && [ "$vr" -ge "$rr" ] &&
 	   [ "$vt" -ge "$rs" ]; then
 		ok "$label: rxe sent $rs / received $rr packets; virtio-net tx $vt / rx $vr"
@@ -168,24 +200,19 @@ check_counters() {
 	fi
 }
 snapshot() {
-	local p st
+	local kv st
 	rxe_counters
-	udp_errors
-	p=($(link_pkts "$vnet"))
-	echo "vnet_rx ${p[0]}"
-	echo "vnet_tx ${p[1]}"
+	udp_counters
+	vnet_counters
 	# The model's RoCE frame counts, from QEMU (x-xport-stats).
 	st=$(e810_xport_stats e810-0)
-	echo "e810_tx $(xport_stat "$st" tx_packets)"
-	echo "e810_rx $(xport_stat "$st" rx_packets)"
-	echo "e810_retx $(xport_stat "$st" retransmits)"
-	# datagrams UDP handed to a socket in the initial namespace (v4 and
-	# v6): rxe's tunnel socket counts there for every frame it consumed
-	# (udp_queue_rcv_one_skb() after encap_rcv), also for those rxe then
-	# drops without counting them
-	echo "udp_in $(awk '/^Udp: / && !h { for (i = 2; i <= NF; i++) if ($i == "InDatagrams") c = i; h = 1; next }
-		/^Udp: / { v = $c } END { print v + 0 }' /proc/net/snmp) $(awk '$1 == "Udp6InDatagrams" { print $2 }' /proc/net/snmp6)" |
-		awk '{ print $1, $2 + $3 }'
+	for kv in $st; do
+		case ${kv%%=*} in
+		tx_packets) echo "e810_tx ${kv#*=}" ;;
+		rx_packets) echo "e810_rx ${kv#*=}" ;;
+		retransmits) echo "e810_retx ${kv#*=}" ;;
+		esac
+	done
 }
 
 # no_loss LABEL BEFORE AFTER: every RoCE frame the e810 sent between the
@@ -198,15 +225,17 @@ snapshot() {
 # udp_in by at most the e810's retransmissions of the same window, never
 # by more. A frame still in flight (a late duplicate ACK) gets 3 s to land.
 no_loss() {
-	local label=$1 b=$2 a=$3 et er rs rr ui rt i
+	local label=$1 a=$3 et er rs rr ui rt i
+	load_snap SB "$2"
 	for i in $(seq 7); do
-		[ "$i" = 1 ] || { sleep 0.5; a=$(snapshot); }
-		et=$(($(val "$a" e810_tx) - $(val "$b" e810_tx)))
-		er=$(($(val "$a" e810_rx) - $(val "$b" e810_rx)))
-		rt=$(($(val "$a" e810_retx) - $(val "$b" e810_retx)))
-		rs=$(($(val "$a" sent_pkts) - $(val "$b" sent_pkts)))
-		rr=$(($(val "$a" rcvd_pkts) - $(val "$b" rcvd_pkts)))
-		ui=$(($(val "$a" udp_in) - $(val "$b" udp_in)))
+		[ "$i" = 1 ] || { nap 0.5; a=$(snapshot); }
+		load_snap SA "$a"
+		et=$((SA[e810_tx] - SB[e810_tx]))
+		er=$((SA[e810_rx] - SB[e810_rx]))
+		rt=$((SA[e810_retx] - SB[e810_retx]))
+		rs=$((SA[sent_pkts] - SB[sent_pkts]))
+		rr=$((SA[rcvd_pkts] - SB[rcvd_pkts]))
+		ui=$((SA[udp_in] - SB[udp_in]))
 		[ "$et" = "$ui" ] && [ "$et" = "$rr" ] && [ "$rs" = "$er" ] && break
 	done
 	if [ "$et" = "$ui" ] && [ "$rs" = "$er" ] && [ "$et" -gt 0 ] &&
