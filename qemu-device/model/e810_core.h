@@ -221,6 +221,17 @@ bool e810_core_dma_read(E810Core *core, uint64_t addr, void *buf, size_t len);
 bool e810_core_dma_write(E810Core *core, uint64_t addr, const void *buf,
                          size_t len);
 /*
+ * Payload (@len bytes at @addr) written as e810_core_dma_write() does,
+ * but through a mapping of the whole range when the embedder gives one
+ * (from E810_DMA_MAP_WRITE_MIN bytes: below that the map and unmap cost
+ * more than the copy): the core then copies itself, at memory speed
+ * whatever the host's memcpy() does with packet-sized runs. A failed
+ * or short map falls back to the plain write, with its error handling.
+ */
+#define E810_DMA_MAP_WRITE_MIN  512
+bool e810_core_dma_write_payload(E810Core *core, uint64_t addr,
+                                 const void *buf, size_t len);
+/*
  * A mapping of guest memory (ops->dma_map). e810_core_dma_map() maps all
  * of [addr, addr + len) for reading or returns false (no map op, a failed
  * or a short map: the caller reads with e810_core_dma_read() instead, and
