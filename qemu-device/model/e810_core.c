@@ -141,17 +141,22 @@ static void payload_copy(uint8_t *dst, const uint8_t *src, size_t len)
     memcpy(dst, src, len);
 }
 
-bool e810_core_dma_write_payload(E810Core *core, uint64_t addr,
-                                 const void *buf, size_t len)
+bool e810_core_dma_payload(E810Core *core, uint64_t addr, void *buf,
+                           size_t len, bool write)
 {
-    void *p = len >= E810_DMA_MAP_WRITE_MIN ?
-              map_whole(core, addr, len, true) : NULL;
+    void *p = len >= E810_DMA_MAP_PAYLOAD_MIN ?
+              map_whole(core, addr, len, write) : NULL;
 
     if (!p) {
-        return e810_core_dma_write(core, addr, buf, len);
+        return write ? e810_core_dma_write(core, addr, buf, len) :
+                       e810_core_dma_read(core, addr, buf, len);
     }
-    payload_copy(p, buf, len);
-    core->ops->dma_unmap(core->opaque, p, len, true, len);
+    if (write) {
+        payload_copy(p, buf, len);
+    } else {
+        payload_copy(buf, p, len);
+    }
+    core->ops->dma_unmap(core->opaque, p, len, write, write ? len : 0);
     return true;
 }
 

@@ -221,16 +221,17 @@ bool e810_core_dma_read(E810Core *core, uint64_t addr, void *buf, size_t len);
 bool e810_core_dma_write(E810Core *core, uint64_t addr, const void *buf,
                          size_t len);
 /*
- * Payload (@len bytes at @addr) written as e810_core_dma_write() does,
- * but through a mapping of the whole range when the embedder gives one
- * (from E810_DMA_MAP_WRITE_MIN bytes: below that the map and unmap cost
- * more than the copy): the core then copies itself, at memory speed
- * whatever the host's memcpy() does with packet-sized runs. A failed
- * or short map falls back to the plain write, with its error handling.
+ * Payload (@len bytes at @addr) written from or read into @buf as
+ * e810_core_dma_write() / e810_core_dma_read() do, but through a mapping
+ * of the whole range when the embedder gives one (from
+ * E810_DMA_MAP_PAYLOAD_MIN bytes: below that the map and unmap cost more
+ * than the copy): the core then copies itself, at memory speed whatever
+ * the host's memcpy() does with packet-sized runs. A failed or short map
+ * falls back to the plain access, with its error handling.
  */
-#define E810_DMA_MAP_WRITE_MIN  512
-bool e810_core_dma_write_payload(E810Core *core, uint64_t addr,
-                                 const void *buf, size_t len);
+#define E810_DMA_MAP_PAYLOAD_MIN    512
+bool e810_core_dma_payload(E810Core *core, uint64_t addr, void *buf,
+                           size_t len, bool write);
 /*
  * A mapping of guest memory (ops->dma_map). e810_core_dma_map() maps all
  * of [addr, addr + len) for reading or returns false (no map op, a failed
