@@ -128,6 +128,15 @@ typedef struct E810Core {
     uint32_t hmc_sds;                   /* FPM space in SDs (e810_hmc.c) */
 } E810Core;
 
+/* Committed count of @type (0 before COMMIT_FPM_VAL). */
+static inline uint32_t e810_hmc_count(const E810Core *core,
+                                      enum e810_hmc_obj_type type)
+{
+    const E810Hmc *hmc = &core->rdma.hmc;
+
+    return hmc->committed && type < E810_HMC_OBJ_MAX ? hmc->obj[type].cnt : 0;
+}
+
 /* Lifetime. @pf_id is the PCI function number (PF_FUNC_RID). */
 int e810_core_init(E810Core *core, const E810CoreOps *ops, void *opaque,
                    uint8_t pf_id);

@@ -108,13 +108,6 @@ void e810_hmc_reset(E810Core *core)
     }
 }
 
-uint32_t e810_hmc_count(E810Core *core, enum e810_hmc_obj_type type)
-{
-    E810Hmc *hmc = &core->rdma.hmc;
-
-    return hmc->committed && type < E810_HMC_OBJ_MAX ? hmc->obj[type].cnt : 0;
-}
-
 /*
  * The committed object counts as "QP=n CQ=n MR=n FSIAV=n PBLE=n" (all zero
  * before COMMIT_FPM_VAL): what the driver sized, seen from the device, so
@@ -285,7 +278,12 @@ bool e810_hmc_check_backed(E810Core *core, enum e810_hmc_obj_type type,
 
 void e810_pble_cache_drop(E810Core *core)
 {
-    core->rdma.hmc.pble_epoch++;
+    E810Hmc *hmc = &core->rdma.hmc;
+    unsigned i;
+
+    for (i = 0; i < E810_PBLE_CACHE_BLOCKS; i++) {
+        hmc->pble_cache[i].n = 0;
+    }
 }
 
 /*
@@ -306,13 +304,11 @@ static bool pble_read(E810Core *core, uint64_t idx, uint64_t *val)
     if (idx > UINT32_MAX) {
         return false;
     }
+    /* A message walks up to 4 runs at once (root and leaf of two MRs). */
     for (i = 0; i < E810_PBLE_CACHE_BLOCKS; i++) {
-        unsigned k = (hmc->pble_last + i) % E810_PBLE_CACHE_BLOCKS;
-
-        b = &hmc->pble_cache[k];
+        b = &hmc->pble_cache[i];
         /* Unsigned: an index below the block wraps and is out too. */
-        if (idx - b->idx < b->n && b->epoch == hmc->pble_epoch) {
-            hmc->pble_last = k;
+        if (idx - b->idx < b->n) {
             *val = le64toh(b->ent[idx - b->idx]);
             return true;
         }
@@ -325,14 +321,12 @@ static bool pble_read(E810Core *core, uint64_t idx, uint64_t *val)
     n = hmc->obj[E810_HMC_PBLE].cnt - idx;
     n = n < left ? n : left;
     n = n < E810_PBLE_CACHE_RUN ? n : E810_PBLE_CACHE_RUN;
-    hmc->pble_last = hmc->pble_next++ % E810_PBLE_CACHE_BLOCKS;
-    b = &hmc->pble_cache[hmc->pble_last];
+    b = &hmc->pble_cache[hmc->pble_next++ % E810_PBLE_CACHE_BLOCKS];
     b->n = 0;
     /* One page of guest memory: readable as a whole or not at all. */
     if (!e810_core_dma_read(core, pa, b->ent, n * 8)) {
         return false;
     }
-    b->epoch = hmc->pble_epoch;
     b->idx = idx;
     b->n = n;
     *val = le64toh(b->ent[0]);
