@@ -287,34 +287,21 @@ void e810_pble_cache_drop(E810Core *core)
 }
 
 /*
- * PBLE @idx through the cache. A miss translates @idx exactly as an
- * uncached read would (the same faults), then reads up to
- * E810_PBLE_CACHE_RUN entries from there that lie in the same backing
- * page and below the committed count, so nothing is read that a plain
- * read of a later entry would refuse. A buffer's leaf list is walked in
- * order, so one read serves the next 31 pages.
+ * A cache miss for PBLE @idx: translates @idx exactly as an uncached read
+ * would (the same faults), then reads up to E810_PBLE_CACHE_RUN entries
+ * from there that lie in the same backing page and below the committed
+ * count, so nothing is read that a plain read of a later entry would
+ * refuse. A buffer's leaf list is walked in order, so one read serves the
+ * next 31 pages. Apart from pble_read() so that a hit saves no registers.
  */
-static bool pble_read(E810Core *core, uint64_t idx, uint64_t *val)
+static __attribute__((noinline)) bool pble_fill(E810Core *core, uint32_t idx,
+                                                uint64_t *val)
 {
     E810Hmc *hmc = &core->rdma.hmc;
     E810PbleBlock *b;
     uint64_t pa, n, left;
-    unsigned i;
 
-    if (idx > UINT32_MAX) {
-        return false;
-    }
-    /* A message walks up to 4 runs at once (root and leaf of two MRs). */
-    for (i = 0; i < E810_PBLE_CACHE_BLOCKS; i++) {
-        b = &hmc->pble_cache[i];
-        /* Unsigned: an index below the block wraps and is out too. */
-        if (idx - b->idx < b->n) {
-            *val = le64toh(b->ent[idx - b->idx]);
-            return true;
-        }
-    }
-    if (!e810_hmc_translate(core, E810_HMC_PBLE, (uint32_t)idx, 0, &pa,
-                            NULL)) {
+    if (!e810_hmc_translate(core, E810_HMC_PBLE, idx, 0, &pa, NULL)) {
         return false;
     }
     left = (E810_HMC_PD_SIZE - (pa & (E810_HMC_PD_SIZE - 1))) / 8;
@@ -331,6 +318,26 @@ static bool pble_read(E810Core *core, uint64_t idx, uint64_t *val)
     b->n = n;
     *val = le64toh(b->ent[0]);
     return true;
+}
+
+/* PBLE @idx through the cache (E810Hmc.pble_cache). */
+static bool pble_read(E810Core *core, uint64_t idx, uint64_t *val)
+{
+    const E810PbleBlock *b = core->rdma.hmc.pble_cache;
+    unsigned i;
+
+    if (idx > UINT32_MAX) {
+        return false;
+    }
+    /* A message walks up to 4 runs at once (root and leaf of two MRs). */
+    for (i = 0; i < E810_PBLE_CACHE_BLOCKS; i++, b++) {
+        /* Unsigned: an index below the block wraps and is out too. */
+        if (idx - b->idx < b->n) {
+            *val = le64toh(b->ent[idx - b->idx]);
+            return true;
+        }
+    }
+    return pble_fill(core, (uint32_t)idx, val);
 }
 
 bool e810_pble_resolve(E810Core *core, uint32_t first, uint8_t lpbl,

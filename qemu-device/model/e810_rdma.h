@@ -690,9 +690,11 @@ void e810_rdma_stat_add(struct E810Core *core, const struct E810Qp *qp,
 /* A RoCE frame of @len bytes the engine put out for @qp (NULL: none). */
 void e810_rdma_stat_tx(struct E810Core *core, const struct E810Qp *qp,
                        const struct E810RocePkt *p, size_t len);
-/* A frame the receive path parsed into @p (it names the QP). */
-void e810_rdma_stat_rx(struct E810Core *core, const struct E810RocePkt *p,
-                       const uint8_t *frame, size_t len);
+/* A frame the receive path parsed into @p, for @qp (the QP it names, NULL
+ * for none or multicast: the function's instance). */
+void e810_rdma_stat_rx(struct E810Core *core, const struct E810Qp *qp,
+                       const struct E810RocePkt *p, const uint8_t *frame,
+                       size_t len);
 /* A frame the parser refused: counted when it was a truncated datagram. */
 void e810_rdma_stat_rx_short(struct E810Core *core, const uint8_t *frame,
                              size_t len);

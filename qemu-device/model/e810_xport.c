@@ -722,12 +722,13 @@ static void rx_parsed(E810Core *core, const E810RocePkt *p,
         p->opcode == E810_BTH_RC_READ_REQ) {
         e810_pble_cache_drop(core);     /* a new message (as on send) */
     }
-    e810_rdma_stat_rx(core, p, frame, len);
+    /* Looked up once, for the statistics and the RC receive. */
+    qp = p->dqpn == E810_MCAST_QPN ? NULL : e810_qp_get(core, p->dqpn);
+    e810_rdma_stat_rx(core, qp, p, frame, len);
     if ((p->opcode & 0xe0) == 0x60) {
         e810_ud_receive(core, p);
         return;
     }
-    qp = e810_qp_get(core, p->dqpn);
     if (!qp || qp->type != E810_QP_TYPE_ROCE_RC ||
         (qp->state != E810_QP_STATE_RTR && qp->state != E810_QP_STATE_RTS &&
          qp->state != E810_QP_STATE_SQD)) {
