@@ -128,6 +128,15 @@ typedef struct E810Core {
     uint32_t hmc_sds;                   /* FPM space in SDs (e810_hmc.c) */
 } E810Core;
 
+/* Committed count of @type (0 before COMMIT_FPM_VAL). */
+static inline uint32_t e810_hmc_count(const E810Core *core,
+                                      enum e810_hmc_obj_type type)
+{
+    const E810Hmc *hmc = &core->rdma.hmc;
+
+    return hmc->committed && type < E810_HMC_OBJ_MAX ? hmc->obj[type].cnt : 0;
+}
+
 /* Lifetime. @pf_id is the PCI function number (PF_FUNC_RID). */
 int e810_core_init(E810Core *core, const E810CoreOps *ops, void *opaque,
                    uint8_t pf_id);
@@ -220,6 +229,18 @@ void e810_core_request_work(E810Core *core, uint32_t work);
 bool e810_core_dma_read(E810Core *core, uint64_t addr, void *buf, size_t len);
 bool e810_core_dma_write(E810Core *core, uint64_t addr, const void *buf,
                          size_t len);
+/*
+ * Payload (@len bytes at @addr) written from or read into @buf as
+ * e810_core_dma_write() / e810_core_dma_read() do, but through a mapping
+ * of the whole range when the embedder gives one (from
+ * E810_DMA_MAP_PAYLOAD_MIN bytes: below that the map and unmap cost more
+ * than the copy): the core then copies itself, at memory speed whatever
+ * the host's memcpy() does with packet-sized runs. A failed or short map
+ * falls back to the plain access, with its error handling.
+ */
+#define E810_DMA_MAP_PAYLOAD_MIN    512
+bool e810_core_dma_payload(E810Core *core, uint64_t addr, void *buf,
+                           size_t len, bool write);
 /*
  * A mapping of guest memory (ops->dma_map). e810_core_dma_map() maps all
  * of [addr, addr + len) for reading or returns false (no map op, a failed

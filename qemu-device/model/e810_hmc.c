@@ -108,13 +108,6 @@ void e810_hmc_reset(E810Core *core)
     }
 }
 
-uint32_t e810_hmc_count(E810Core *core, enum e810_hmc_obj_type type)
-{
-    E810Hmc *hmc = &core->rdma.hmc;
-
-    return hmc->committed && type < E810_HMC_OBJ_MAX ? hmc->obj[type].cnt : 0;
-}
-
 /*
  * The committed object counts as "QP=n CQ=n MR=n FSIAV=n PBLE=n" (all zero
  * before COMMIT_FPM_VAL): what the driver sized, seen from the device, so
@@ -285,58 +278,66 @@ bool e810_hmc_check_backed(E810Core *core, enum e810_hmc_obj_type type,
 
 void e810_pble_cache_drop(E810Core *core)
 {
-    core->rdma.hmc.pble_epoch++;
+    E810Hmc *hmc = &core->rdma.hmc;
+    unsigned i;
+
+    for (i = 0; i < E810_PBLE_CACHE_BLOCKS; i++) {
+        hmc->pble_cache[i].n = 0;
+    }
 }
 
 /*
- * PBLE @idx through the cache. A miss translates @idx exactly as an
- * uncached read would (the same faults), then reads up to
- * E810_PBLE_CACHE_RUN entries from there that lie in the same backing
- * page and below the committed count, so nothing is read that a plain
- * read of a later entry would refuse. A buffer's leaf list is walked in
- * order, so one read serves the next 31 pages.
+ * A cache miss for PBLE @idx: translates @idx exactly as an uncached read
+ * would (the same faults), then reads up to E810_PBLE_CACHE_RUN entries
+ * from there that lie in the same backing page and below the committed
+ * count, so nothing is read that a plain read of a later entry would
+ * refuse. A buffer's leaf list is walked in order, so one read serves the
+ * next 31 pages. Apart from pble_read() so that a hit saves no registers.
  */
-static bool pble_read(E810Core *core, uint64_t idx, uint64_t *val)
+static __attribute__((noinline)) bool pble_fill(E810Core *core, uint32_t idx,
+                                                uint64_t *val)
 {
     E810Hmc *hmc = &core->rdma.hmc;
     E810PbleBlock *b;
     uint64_t pa, n, left;
-    unsigned i;
 
-    if (idx > UINT32_MAX) {
-        return false;
-    }
-    for (i = 0; i < E810_PBLE_CACHE_BLOCKS; i++) {
-        unsigned k = (hmc->pble_last + i) % E810_PBLE_CACHE_BLOCKS;
-
-        b = &hmc->pble_cache[k];
-        /* Unsigned: an index below the block wraps and is out too. */
-        if (idx - b->idx < b->n && b->epoch == hmc->pble_epoch) {
-            hmc->pble_last = k;
-            *val = le64toh(b->ent[idx - b->idx]);
-            return true;
-        }
-    }
-    if (!e810_hmc_translate(core, E810_HMC_PBLE, (uint32_t)idx, 0, &pa,
-                            NULL)) {
+    if (!e810_hmc_translate(core, E810_HMC_PBLE, idx, 0, &pa, NULL)) {
         return false;
     }
     left = (E810_HMC_PD_SIZE - (pa & (E810_HMC_PD_SIZE - 1))) / 8;
     n = hmc->obj[E810_HMC_PBLE].cnt - idx;
     n = n < left ? n : left;
     n = n < E810_PBLE_CACHE_RUN ? n : E810_PBLE_CACHE_RUN;
-    hmc->pble_last = hmc->pble_next++ % E810_PBLE_CACHE_BLOCKS;
-    b = &hmc->pble_cache[hmc->pble_last];
+    b = &hmc->pble_cache[hmc->pble_next++ % E810_PBLE_CACHE_BLOCKS];
     b->n = 0;
     /* One page of guest memory: readable as a whole or not at all. */
     if (!e810_core_dma_read(core, pa, b->ent, n * 8)) {
         return false;
     }
-    b->epoch = hmc->pble_epoch;
     b->idx = idx;
     b->n = n;
     *val = le64toh(b->ent[0]);
     return true;
+}
+
+/* PBLE @idx through the cache (E810Hmc.pble_cache). */
+static bool pble_read(E810Core *core, uint64_t idx, uint64_t *val)
+{
+    const E810PbleBlock *b = core->rdma.hmc.pble_cache;
+    unsigned i;
+
+    if (idx > UINT32_MAX) {
+        return false;
+    }
+    /* A message walks up to 4 runs at once (root and leaf of two MRs). */
+    for (i = 0; i < E810_PBLE_CACHE_BLOCKS; i++, b++) {
+        /* Unsigned: an index below the block wraps and is out too. */
+        if (idx - b->idx < b->n) {
+            *val = le64toh(b->ent[idx - b->idx]);
+            return true;
+        }
+    }
+    return pble_fill(core, (uint32_t)idx, val);
 }
 
 bool e810_pble_resolve(E810Core *core, uint32_t first, uint8_t lpbl,

@@ -204,8 +204,7 @@ bool e810_mem_access(E810Core *core, E810Qp *qp, uint32_t stag, uint64_t va,
             *status = E810_AE_AMP_BOUNDS_VIOLATION;   /* PBL unreachable */
             goto fail;
         }
-        if (write ? !e810_core_dma_write(core, pa, p, run) :
-                    !e810_core_dma_read(core, pa, p, run)) {
+        if (!e810_core_dma_payload(core, pa, p, run, write)) {
             *status = E810_AE_LCE_QP_CATASTROPHIC;
             goto fail;
         }

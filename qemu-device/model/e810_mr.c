@@ -35,12 +35,10 @@ _Static_assert(E810_WQE_RIGHTS_REMOTE_READ == E810_ACCESS_REMOTE_READ &&
 uint32_t e810_stag_index(E810Core *core, uint32_t stag_hi)
 {
     uint32_t count = e810_hmc_count(core, E810_HMC_MR);
-    unsigned bits = 14;
+    /* The fewest bits that count 0 .. count - 1, 14 to 24 of them. */
+    unsigned bits = count > 1u << 14 ? 32 - __builtin_clz(count - 1) : 14;
 
-    while (bits < 24 && (1u << bits) < count) {
-        bits++;
-    }
-    return stag_hi & ((1u << bits) - 1);
+    return stag_hi & ((1u << (bits < 24 ? bits : 24)) - 1);
 }
 
 /* The MR slot an STag WQE names; NULL (and @res) if out of range. */

@@ -222,22 +222,41 @@ static void count_tx(E810Core *core, E810Qp *qp, E810XQp *x, uint32_t psn,
     }
 }
 
-/* Packet @k of a SEND or WRITE; false if the WQE failed (QP now dead). */
+/*
+ * The headers every packet of @qp starts from (e810_xport_rc_headers()),
+ * built once per burst: nothing can change the QP context, the ARP table
+ * or the MACs while the transport sends (frames that arrive meanwhile
+ * only queue, e810_xport_receive()), so each packet copies them instead
+ * of decoding the context again.
+ */
+static const E810RocePkt *burst_headers(E810Core *core, E810Qp *qp,
+                                        E810RocePkt *hdr, bool *built)
+{
+    if (!*built) {
+        memset(hdr, 0, sizeof(*hdr));
+        e810_xport_rc_headers(core, qp, hdr);
+        *built = true;
+    }
+    return hdr;
+}
+
+/*
+ * Packet @k of a SEND or WRITE, from the QP's headers @hdr; false if the
+ * WQE failed (QP now dead).
+ */
 static bool send_data_pkt(E810Core *core, E810Qp *qp, E810XQp *x,
-                          E810XWqe *e, uint32_t k)
+                          E810XWqe *e, uint32_t k, const E810RocePkt *hdr)
 {
     const E810SendWqe *w = &e->w;
     uint8_t *frame = core->xport->frame;
     uint64_t off = (uint64_t)k * x->mtu;
     uint32_t len = w->total_len - off < x->mtu ? w->total_len - off : x->mtu;
     bool first = k == 0, last = k + 1 == e->npkts;
-    E810RocePkt p;
+    E810RocePkt p = *hdr;
     E810DmaMap map;
     uint16_t status = 0;
     bool mapped;
 
-    memset(&p, 0, sizeof(p));
-    e810_xport_rc_headers(core, qp, &p);
     p.opcode = send_opcode(w, first, last);
     p.psn = e810_psn_add(e->first_psn, k);
     /*
@@ -279,13 +298,11 @@ static bool send_data_pkt(E810Core *core, E810Qp *qp, E810XQp *x,
 
 /* A READ request for what is still missing from packet @k on. */
 static void send_read_req(E810Core *core, E810Qp *qp, E810XQp *x,
-                          E810XWqe *e, uint32_t k)
+                          E810XWqe *e, uint32_t k, const E810RocePkt *hdr)
 {
     uint64_t off = (uint64_t)k * x->mtu;
-    E810RocePkt p;
+    E810RocePkt p = *hdr;
 
-    memset(&p, 0, sizeof(p));
-    e810_xport_rc_headers(core, qp, &p);
     p.opcode = E810_BTH_RC_READ_REQ;
     p.psn = e810_psn_add(e->first_psn, k);
     p.ackreq = true;
@@ -304,6 +321,8 @@ static void send_read_req(E810Core *core, E810Qp *qp, E810XQp *x,
 /* Sends what the window allows; false if the QP died on the way. */
 static bool pump(E810Core *core, E810Qp *qp, E810XQp *x)
 {
+    E810RocePkt hdr;
+    bool built = false;
     uint32_t i;
 
     if (x->rnr_wait) {
@@ -323,11 +342,13 @@ static bool pump(E810Core *core, E810Qp *qp, E810XQp *x)
                 goto out;
             }
             if (e->is_read) {
-                send_read_req(core, qp, x, e, k);
+                send_read_req(core, qp, x, e, k,
+                              burst_headers(core, qp, &hdr, &built));
                 x->send_psn = e810_psn_add(e->first_psn, e->npkts);
                 break;
             }
-            if (!send_data_pkt(core, qp, x, e, k)) {
+            if (!send_data_pkt(core, qp, x, e, k,
+                               burst_headers(core, qp, &hdr, &built))) {
                 return false;
             }
             k++;
@@ -781,6 +802,8 @@ void e810_rc_read_step(E810Core *core, E810Qp *qp, E810XQp *x)
     uint32_t mtu = e810_xport_mtu(qp);
     uint8_t *frame = core->xport->frame;
     unsigned n = 0;
+    E810RocePkt hdr;
+    bool built = false;
 
     /*
      * A frame sent may come back through the backend before the call
@@ -794,13 +817,11 @@ void e810_rc_read_step(E810Core *core, E810Qp *qp, E810XQp *x)
             uint64_t off = (uint64_t)k * mtu;
             uint32_t chunk = x->rd.len - off < mtu ?
                              (uint32_t)(x->rd.len - off) : mtu;
-            E810RocePkt r;
+            E810RocePkt r = *burst_headers(core, qp, &hdr, &built);
             E810DmaMap map;
             uint16_t status;
             bool mapped;
 
-            memset(&r, 0, sizeof(r));
-            e810_xport_rc_headers(core, qp, &r);
             r.opcode = x->rd.npkts == 1 ? E810_BTH_RC_READ_RESP_ONLY :
                        k == 0 ? E810_BTH_RC_READ_RESP_FIRST :
                        k + 1 == x->rd.npkts ? E810_BTH_RC_READ_RESP_LAST :

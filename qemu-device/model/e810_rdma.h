@@ -163,7 +163,6 @@ typedef struct E810PdCacheEntry {
 #define E810_PBLE_CACHE_RUN     32  /* entries read at once (256 bytes) */
 
 typedef struct E810PbleBlock {
-    uint64_t epoch;
     uint64_t idx;           /* PBLE index of ent[0] */
     unsigned n;             /* 0: empty */
     uint64_t ent[E810_PBLE_CACHE_RUN];  /* little-endian, as in memory */
@@ -180,15 +179,13 @@ typedef struct E810Hmc {
     uint64_t faults;        /* translations refused */
     /*
      * PBLEs read ahead by e810_pble_resolve(), as the hardware's PBLE
-     * cache would hold them: runs of consecutive entries, good while
-     * their epoch is pble_epoch. e810_pble_cache_drop() moves the epoch
-     * at each message start and whenever the device is told memory
-     * changed (every CQP op, FAST_REG/BIND_MW/LOCAL_INV WQEs, SD and PD
-     * changes), so a message never sees entries read for an older one.
+     * cache would hold them: runs of consecutive entries.
+     * e810_pble_cache_drop() empties every block at each message start
+     * and whenever the device is told memory changed (every CQP op,
+     * FAST_REG/BIND_MW/LOCAL_INV WQEs, SD and PD changes), so a message
+     * never sees entries read for an older one.
      */
-    uint64_t pble_epoch;
     unsigned pble_next;     /* block to refill next (round robin) */
-    unsigned pble_last;     /* block that answered last: tried first */
     E810PbleBlock pble_cache[E810_PBLE_CACHE_BLOCKS];
 } E810Hmc;
 
@@ -531,8 +528,7 @@ bool e810_hmc_read(struct E810Core *core, enum e810_hmc_obj_type type,
                    uint32_t idx, uint32_t off, void *buf, uint32_t len);
 bool e810_hmc_write(struct E810Core *core, enum e810_hmc_obj_type type,
                     uint32_t idx, uint32_t off, const void *buf, uint32_t len);
-/* Committed count of @type (0 before COMMIT_FPM_VAL). */
-uint32_t e810_hmc_count(struct E810Core *core, enum e810_hmc_obj_type type);
+/* e810_hmc_count(): e810_core.h (inline: every packet asks it a few times) */
 int e810_hmc_format_counts(struct E810Core *core, char *buf, size_t len);
 
 /*
@@ -543,7 +539,7 @@ int e810_hmc_format_counts(struct E810Core *core, char *buf, size_t len);
  * consumer key. @stag_hi is STag >> 8, as the CQP STag WQEs carry it.
  */
 uint32_t e810_stag_index(struct E810Core *core, uint32_t stag_hi);
-/* PBLEs read ahead are not used any more (E810Hmc.pble_epoch). */
+/* PBLEs read ahead are not used any more (E810Hmc.pble_cache). */
 void e810_pble_cache_drop(struct E810Core *core);
 /*
  * Host address of byte @off of a buffer described by a PBL starting at
@@ -694,9 +690,11 @@ void e810_rdma_stat_add(struct E810Core *core, const struct E810Qp *qp,
 /* A RoCE frame of @len bytes the engine put out for @qp (NULL: none). */
 void e810_rdma_stat_tx(struct E810Core *core, const struct E810Qp *qp,
                        const struct E810RocePkt *p, size_t len);
-/* A frame the receive path parsed into @p (it names the QP). */
-void e810_rdma_stat_rx(struct E810Core *core, const struct E810RocePkt *p,
-                       const uint8_t *frame, size_t len);
+/* A frame the receive path parsed into @p, for @qp (the QP it names, NULL
+ * for none or multicast: the function's instance). */
+void e810_rdma_stat_rx(struct E810Core *core, const struct E810Qp *qp,
+                       const struct E810RocePkt *p, const uint8_t *frame,
+                       size_t len);
 /* A frame the parser refused: counted when it was a truncated datagram. */
 void e810_rdma_stat_rx_short(struct E810Core *core, const uint8_t *frame,
                              size_t len);

@@ -140,7 +140,7 @@ void e810_rdma_stat_tx(E810Core *core, const E810Qp *qp, const E810RocePkt *p,
     count_ip(inst_of(core, qp), p, len > l2 ? len - l2 : 0, true);
 }
 
-void e810_rdma_stat_rx(E810Core *core, const E810RocePkt *p,
+void e810_rdma_stat_rx(E810Core *core, const E810Qp *qp, const E810RocePkt *p,
                        const uint8_t *frame, size_t len)
 {
     const uint8_t *h = p->l3;
@@ -153,8 +153,7 @@ void e810_rdma_stat_rx(E810Core *core, const E810RocePkt *p,
     /* The datagram, not the frame: the wire may have padded a short one. */
     octets = p->ipv4 ? (uint64_t)(h[2] << 8 | h[3]) :
              E810_IPV6_HLEN + (uint64_t)(h[4] << 8 | h[5]);
-    c = inst_of(core, p->dqpn == E810_MCAST_QPN ? NULL :
-                      e810_qp_get(core, p->dqpn));
+    c = inst_of(core, qp);
     count_ip(c, p, octets, false);
     if ((p->tclass & 3) == 3) {
         c[E810_RSTAT_RXNPECNMARKEDPKTS]++;

@@ -15,13 +15,13 @@
 #define IPV4_DF         0x4000
 
 /* Per-opcode header layout; 0 = not an opcode the engine speaks. */
-static const uint16_t op_flags[256] = {
-#define P E810_OPF_PAYLOAD
+const uint16_t e810_roce_opf[256] = {
+#define P (E810_OPF_VALID | E810_OPF_PAYLOAD)
 #define S (E810_OPF_SEND | P)
 #define W (E810_OPF_WRITE | P)
 #define R (E810_OPF_READ_RESP | P)
-#define F E810_OPF_FIRST
-#define L E810_OPF_LAST
+#define F (E810_OPF_VALID | E810_OPF_FIRST)
+#define L (E810_OPF_VALID | E810_OPF_LAST)
     [E810_BTH_RC_SEND_FIRST] = S | F,
     [E810_BTH_RC_SEND_MIDDLE] = S,
     [E810_BTH_RC_SEND_LAST] = S | L,
@@ -52,11 +52,6 @@ static const uint16_t op_flags[256] = {
 #undef L
 };
 
-unsigned e810_roce_op_flags(uint8_t opcode)
-{
-    return op_flags[opcode] ? op_flags[opcode] | E810_OPF_VALID : 0;
-}
-
 /* ---- byte order helpers -------------------------------------------------- */
 
 static void put16(uint8_t *p, uint16_t v)
@@ -84,17 +79,22 @@ static uint32_t get32(const uint8_t *p)
            (uint32_t)p[2] << 8 | p[3];
 }
 
+/*
+ * RFC 1071: the one's complement sum of the 16-bit words, taken here as
+ * 32-bit words (the sum folds to the same 16 bits) in a wide accumulator.
+ */
 static uint16_t ipv4_csum(const uint8_t *h)
 {
-    uint32_t sum = 0;
+    uint64_t sum = 0;
     unsigned i;
 
-    for (i = 0; i < E810_IPV4_HLEN; i += 2) {
-        sum += get16(h + i);
+    for (i = 0; i < E810_IPV4_HLEN; i += 4) {
+        sum += get32(h + i);
     }
-    while (sum >> 16) {
-        sum = (sum & 0xffff) + (sum >> 16);
-    }
+    sum = (sum & 0xffffffff) + (sum >> 32);
+    sum = (sum & 0xffff) + (sum >> 16);
+    sum = (sum & 0xffff) + (sum >> 16);
+    sum = (sum & 0xffff) + (sum >> 16);
     return (uint16_t)~sum;
 }
 
@@ -122,7 +122,7 @@ static size_t l3_len(bool ipv4)
 size_t e810_roce_hdr_len(const E810RocePkt *p)
 {
     return l2_len(p) + l3_len(p->ipv4) + E810_UDP_HLEN + E810_BTH_LEN +
-           ext_len(op_flags[p->opcode]);
+           ext_len(e810_roce_opf[p->opcode]);
 }
 
 /* ---- build --------------------------------------------------------------- */
@@ -173,7 +173,7 @@ static uint8_t *put_l3(const E810RocePkt *p, uint8_t *b, size_t l4len)
 
 static uint8_t *put_bth(const E810RocePkt *p, uint8_t *b)
 {
-    unsigned f = op_flags[p->opcode];
+    unsigned f = e810_roce_opf[p->opcode];
 
     b[0] = p->opcode;
     b[1] = (p->se ? 0x80 : 0) | (p->mig ? 0x40 : 0) | (p->pad & 3) << 4;

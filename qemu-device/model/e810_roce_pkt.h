@@ -154,7 +154,14 @@ typedef enum E810RoceErr {
     E810_ROCE_ERR_MAX,
 } E810RoceErr;
 
-unsigned e810_roce_op_flags(uint8_t opcode);
+/* E810_OPF_* of each opcode, 0 for one the engine does not speak. */
+extern const uint16_t e810_roce_opf[256];
+
+/* Inline: both ends of every packet ask it several times. */
+static inline unsigned e810_roce_op_flags(uint8_t opcode)
+{
+    return e810_roce_opf[opcode];
+}
 
 /* Bytes of headers before the payload of @p (depends on L2/L3/opcode). */
 size_t e810_roce_hdr_len(const E810RocePkt *p);

@@ -480,7 +480,6 @@ void e810_xport_tx_mapped(E810Core *core, const E810Qp *qp, E810RocePkt *p,
                           uint8_t *frame, E810DmaMap *map, uint32_t paylen)
 {
     E810Xport *xp = core->xport;
-    size_t hl = e810_roce_hdr_len(p);
     size_t len;
 
     /* A local frame (callers checked): headers only, no pad or ICRC read. */
@@ -488,7 +487,9 @@ void e810_xport_tx_mapped(E810Core *core, const E810Qp *qp, E810RocePkt *p,
     xp->stats.tx_packets++;
     xp->stats.tx_bytes += len;
     e810_rdma_stat_tx(core, qp, p, len);
-    loop_queue_ref(core, frame, len, false, map, hl, paylen);
+    /* The headers end where the payload, its pad (p->pad) and ICRC start. */
+    loop_queue_ref(core, frame, len, false, map,
+                   len - paylen - p->pad - E810_ICRC_LEN, paylen);
 }
 
 void e810_xport_tx(E810Core *core, const E810Qp *qp, E810RocePkt *p,
@@ -722,12 +723,13 @@ static void rx_parsed(E810Core *core, const E810RocePkt *p,
         p->opcode == E810_BTH_RC_READ_REQ) {
         e810_pble_cache_drop(core);     /* a new message (as on send) */
     }
-    e810_rdma_stat_rx(core, p, frame, len);
+    /* Looked up once, for the statistics and the RC receive. */
+    qp = p->dqpn == E810_MCAST_QPN ? NULL : e810_qp_get(core, p->dqpn);
+    e810_rdma_stat_rx(core, qp, p, frame, len);
     if ((p->opcode & 0xe0) == 0x60) {
         e810_ud_receive(core, p);
         return;
     }
-    qp = e810_qp_get(core, p->dqpn);
     if (!qp || qp->type != E810_QP_TYPE_ROCE_RC ||
         (qp->state != E810_QP_STATE_RTR && qp->state != E810_QP_STATE_RTS &&
          qp->state != E810_QP_STATE_SQD)) {
