@@ -3,6 +3,7 @@
 # topology: hub2
 # timeout: 1200
 # memory: 2G
+# jobs: alone
 # e810-props: hmc-sds=160
 # Scale: 16382 RC QPs and 65536 MRs live at once on one e810 function,
 # used and destroyed (progs/scale_qp_mr.c), then the same on rdma_rxe over
