@@ -4,6 +4,7 @@
 # rdma-driver: ours stock
 # timeout: 1200
 # boot: shared
+# jobs: alone
 # also-parent: ice
 # rdma-core 56.1's own test suite (pyverbs, tests/run_tests.py) against
 # irdma0, once through the stock provider and once through ours
@@ -17,6 +18,9 @@
 
 tests=/usr/share/doc/rdma-core/tests
 [ -f "$tests/run_tests.py" ] || skip "rdma-core tests not installed in the guest"
+# It runs alone ("jobs: alone"): beside another guest, in one run of
+# three, test_rdmacm_async_traffic_external_qp (our provider) ended in
+# "Exception in active/passive side occurred" (2026-11-25).
 # Extra unittest arguments (e.g. "-k test_cq"), for focused runs only.
 PYVERBS_ARGS=${PYVERBS_ARGS:-}
 # Allowed skip reasons: a Python regex, a tab, the reason. A reason that
