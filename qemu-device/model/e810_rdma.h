@@ -266,6 +266,7 @@ typedef struct E810SqState {
     E810SqSlot *slots;      /* one per quantum, at the WQE's first one */
     bool kick_pending;      /* queued in E810Rdma.sq_fifo */
     bool stalled;           /* transport refused: wait for its kick */
+    bool idle;              /* the last fetch found no valid WQE */
     uint64_t wqes;          /* counters for tests and debugging */
     uint64_t cqes;
     uint32_t kicks;         /* e810_dp_sq_kick() calls, to spot one that

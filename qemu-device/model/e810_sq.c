@@ -21,7 +21,8 @@
  * (e810_dp_qp_fatal): AE, ERROR, flush CQEs.
  *
  * The QP doorbell shadow area gets the next quantum the device will fetch
- * (hw-reference 5.1, read by rdma-core v37).
+ * (hw-reference 5.1, read by rdma-core v37 to skip doorbells), written
+ * before the device's last look at the ring (sq_turn).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -470,7 +471,8 @@ static bool fetch_wqe(E810Core *core, E810Qp *qp, uint64_t *q,
         return false;
     }
     if (!!(q[3] & E810_WQE_VALID) != pol) {
-        return false;       /* nothing (more) posted */
+        qp->sq.idle = true;     /* nothing (more) posted */
+        return false;
     }
     *quanta = wqe_quanta(q[3]);
     if (!*quanta || (idx % E810_SQ_CHUNK_QUANTA) + *quanta >
@@ -599,11 +601,32 @@ static bool sq_turn(E810Core *core, E810Qp *qp, unsigned budget,
             e810_dp_qp_fatal(core, qp, E810_AE_WQE_INVALID_PARAMETER,
                              E810_AE_SOURCE_SQ, 0);
         } else {
-            while (*used < budget && sq_step(core, qp, &w)) {
-                (*used)++;
-            }
-            more = *used == budget;
-            write_shadow(core, qp);
+            unsigned before = 0;
+            bool published = false;
+
+            /*
+             * The provider skips its doorbell while the shadow tail says
+             * the device is still behind its new WQEs (upstream
+             * irdma_uk_qp_post_wr()). So a turn that stopped on an empty
+             * quantum publishes the tail first and then looks at that
+             * quantum again (the DMA read is ordered after the write): a
+             * WQE written after the first look, by a provider that read
+             * the older tail, is taken now instead of waiting forever.
+             */
+            do {
+                before = *used;
+                qp->sq.idle = false;
+                while (*used < budget && sq_step(core, qp, &w)) {
+                    (*used)++;
+                }
+                more = *used == budget;
+                if (!published || *used != before) {
+                    write_shadow(core, qp);
+                    published = true;
+                }
+            } while (!more && qp->sq.idle && *used != before &&
+                     qp->state == E810_QP_STATE_RTS && !qp->sq_error &&
+                     !qp->suspended && !qp->sq.stalled);
         }
     }
     return more;

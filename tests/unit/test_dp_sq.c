@@ -325,6 +325,57 @@ static void test_fetch_races_post(void **state)
     assert_int_equal(f->tap.w[1].sge[0].addr, 0xb0000000ull);
 }
 
+/* The guest's half of test_post_after_last_look(): posts WQE B, then
+ * reads the shadow tail as upstream irdma_uk_qp_post_wr() does. */
+typedef struct LatePost {
+    DpQp *qp;
+    DpSend s;
+    uint32_t idx;
+    uint32_t tail_seen;
+} LatePost;
+
+static void late_post(void *arg)
+{
+    LatePost *r = arg;
+
+    r->idx = dp_post_send(r->qp, &r->s);
+    r->tail_seen = FIELD_GET(E810_QP_DBSA_HW_SQ_TAIL,
+                             rd_mem64(&r->qp->dev->d, r->qp->shadow_pa));
+}
+
+/*
+ * The kernel's irdma_uk_qp_post_wr() rings only when the shadow tail lies
+ * in its new WQEs; a tail behind them means "the device is still
+ * fetching". Here the device looks at slot 1 (empty), then the guest
+ * writes B there and reads the shadow before the device wrote its new
+ * tail: it sees 0 (behind B) and rings nothing. The device must publish
+ * its tail and look at slot 1 again before it stops, or B waits forever.
+ */
+static void test_post_after_last_look(void **state)
+{
+    Fix *f = *state;
+    DpSend s = { .op = E810_OP_RDMA_WRITE, .nsge = 1, .signaled = true,
+                 .rkey = 0x77, .remote_va = 0x9000 };
+    LatePost r = { .qp = &f->qp, .s = s };
+    uint64_t hdr1 = f->qp.sq_pa + E810_WQE_QUANTUM + E810_WQE_HDR_OFF;
+
+    s.sge[0] = sge(0xa0000000ull, 64, 0x42);
+    dp_post_send(&f->qp, &s);
+    r.s.sge[0] = sge(0xb0000000ull, 64, 0x42);
+    /* the whole header word is read (old, invalid) before B is posted */
+    harness_race_arm(f->h, hdr1, hdr1 + 8, late_post, &r);
+    go(f);
+    assert_null(f->h->race_fn);             /* the race did happen */
+    assert_int_equal(r.idx, 1);
+    assert_int_equal(r.tail_seen, 0);       /* so no doorbell for B */
+    assert_int_equal(f->tap.n, 2);
+    assert_int_equal(f->tap.w[0].sge[0].addr, 0xa0000000ull);
+    assert_int_equal(f->tap.w[1].wqe_idx, 1);
+    assert_int_equal(f->tap.w[1].sge[0].addr, 0xb0000000ull);
+    assert_int_equal(FIELD_GET(E810_QP_DBSA_HW_SQ_TAIL,
+                               rd_mem64(&f->dev.d, f->qp.shadow_pa)), 2);
+}
+
 /*
  * Only signalled WQEs get CQEs, in SQ order even when the transport
  * finishes a younger WQE first.
@@ -737,6 +788,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_imm_and_frags, setup, teardown),
         cmocka_unit_test_setup_teardown(test_inline, setup, teardown),
         cmocka_unit_test_setup_teardown(test_inline, setup_virt, teardown),
+        cmocka_unit_test_setup_teardown(test_post_after_last_look, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_padding_and_wrap, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_padding_and_wrap, setup_virt,
