@@ -95,7 +95,7 @@ struct e810u_qp {
 	uint8_t rq_pol;
 	uint64_t *rq_wrid;	/* rq_size entries */
 	uint32_t max_rq_frags;
-	/* QP doorbell shadow area (hardware SQ tail; informational). */
+	/* QP doorbell shadow area: the device's SQ tail (e810u_sq_kick). */
 	volatile uint64_t *shadow;
 	uint32_t qp_id;
 	bool ud;
@@ -103,6 +103,7 @@ struct e810u_qp {
 	uint32_t unrung;
 	volatile uint32_t *sq_db;	/* doorbell page + 0 */
 	uint64_t doorbells;		/* rings so far (statistics, tests) */
+	uint64_t doorbells_skipped;	/* device was still fetching */
 	void *owner;		/* glue object (the completion context) */
 };
 

@@ -362,14 +362,36 @@ int e810u_post_send(struct e810u_qp *qp, const struct e810u_swr *wr)
 	return 0;
 }
 
+/*
+ * The doorbell is skipped while the device is still fetching older WQEs:
+ * its SQ tail in the shadow area lies before the first new quantum, and it
+ * walks on while valid bits match (hw-reference 5.1: it writes its tail,
+ * then looks at the ring once more before it stops). This is the kernel's
+ * irdma_uk_qp_post_wr() rule; a tail inside the new WQEs means it may have
+ * stopped there, so it is told. Under emulation each doorbell is a trap
+ * into the device model, on hardware an uncached write.
+ */
 bool e810u_sq_kick(struct e810u_qp *qp)
 {
+	uint32_t n = qp->sq_quanta, from, hw;
+
 	if (!qp->unrung)
 		return false;
-	/* WQE headers must be visible before the device is told */
-	e810u_wmb();
-	e810u_mmio_write32(qp->sq_db, qp->qp_id);
+	from = (qp->sq_head + n - qp->unrung) % n;
 	qp->unrung = 0;
+	/* headers visible to the device, and stored before the tail is
+	 * loaded (a store-load order: a full barrier) */
+	e810u_wmb();
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (qp->shadow) {
+		hw = FIELD_GET(E810_QP_DBSA_HW_SQ_TAIL,
+			       le64toh(qp->shadow[0])) % n;
+		if ((hw + n - from) % n >= (qp->sq_head + n - from) % n) {
+			qp->doorbells_skipped++;
+			return false;
+		}
+	}
+	e810u_mmio_write32(qp->sq_db, qp->qp_id);
 	qp->doorbells++;
 	return true;
 }

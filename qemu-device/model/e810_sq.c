@@ -394,25 +394,34 @@ bool e810_sq_flush(E810Core *core, E810Qp *qp, uint16_t major,
     if (any) {
         op = sq->slots[sq->retire].opcode;
     }
-    /* Posted and never fetched: consumed by the flush, as by hardware. */
-    while (walked < sq->quanta && read_quantum(core, qp, sq->fetch, q) &&
-           !!(q[3] & E810_WQE_VALID) == sq->fetch_pol) {
-        unsigned n = wqe_quanta(q[3]);
+    /*
+     * Posted and never fetched: consumed by the flush, as by hardware.
+     * The tail is published before the last look, as in sq_turn().
+     */
+    for (;;) {
+        while (walked < sq->quanta && read_quantum(core, qp, sq->fetch, q) &&
+               !!(q[3] & E810_WQE_VALID) == sq->fetch_pol) {
+            unsigned n = wqe_quanta(q[3]);
 
-        if (!any) {
-            op = FIELD_GET(E810_WQE_OPCODE, q[3]);
+            if (!any) {
+                op = FIELD_GET(E810_WQE_OPCODE, q[3]);
+            }
+            any = true;
+            n = n ? n : 1;
+            advance(sq, n);
+            walked += n;
         }
-        any = true;
-        n = n ? n : 1;
-        advance(sq, n);
-        walked += n;
+        write_shadow(core, qp);
+        if (walked >= sq->quanta || !read_quantum(core, qp, sq->fetch, q) ||
+            !!(q[3] & E810_WQE_VALID) != sq->fetch_pol) {
+            break;
+        }
     }
     /* A long walk counts against the CQP run that asked for it. */
     core->rdma.cqp.run_cost += walked / E810_CQP_FLUSH_QUANTA;
     memset(sq->slots, 0, sq->quanta * sizeof(*sq->slots));
     sq->pending = 0;
     sq->retire = sq->fetch;
-    write_shadow(core, qp);
     if (any) {
         e810_dp_sq_cqe(core, qp, first, op, major, minor);
     }

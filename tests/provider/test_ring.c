@@ -187,6 +187,61 @@ static void test_doorbell_batching(void **state)
 	assert_int_equal(le32toh(T.db), 0x2a);
 }
 
+/*
+ * With a shadow area the doorbell is skipped while the device's SQ tail
+ * lies before the new WQEs (still fetching older ones) or already past
+ * them, and rung when the tail is inside them (the device may have
+ * stopped there). The wrap case counts modulo the ring.
+ */
+static void test_doorbell_shadow_tail(void **state)
+{
+	uint64_t shadow = 0;
+	unsigned int i;
+
+	(void)state;
+	T.qp.shadow = &shadow;
+	/* quanta 0-2: the tail (0) is the first new one: rung */
+	for (i = 0; i < 3; i++)
+		assert_int_equal(post(1, i, true), 0);
+	assert_true(e810u_sq_kick(&T.qp));
+	assert_int_equal(T.qp.doorbells, 1);
+	/* quanta 3-4 while the device is at 1: still fetching, skipped */
+	shadow = htole64(1);
+	assert_int_equal(post(1, 3, true), 0);
+	assert_int_equal(post(1, 4, true), 0);
+	assert_false(e810u_sq_kick(&T.qp));
+	assert_int_equal(T.qp.doorbells, 1);
+	assert_int_equal(T.qp.doorbells_skipped, 1);
+	assert_int_equal(T.qp.unrung, 0);
+	/* quantum 5 with the tail on it: rung; other bits of the word
+	 * (above the 15-bit tail) do not count */
+	shadow = htole64(5 | 0xabcd0000ull << 16);
+	assert_int_equal(post(1, 5, true), 0);
+	assert_true(e810u_sq_kick(&T.qp));
+	assert_int_equal(T.qp.doorbells, 2);
+	/* quantum 6 already fetched (tail 7, past it): skipped */
+	shadow = htole64(7);
+	assert_int_equal(post(1, 6, true), 0);
+	assert_false(e810u_sq_kick(&T.qp));
+	assert_int_equal(T.qp.doorbells_skipped, 2);
+	/* across the wrap: new quanta 510, 511, 0, 1 */
+	T.qp.sq_head = 510;
+	T.qp.sq_tail = 510;
+	for (i = 0; i < 4; i++)
+		assert_int_equal(post(1, 10 + i, true), 0);
+	assert_int_equal(T.qp.sq_head, 2);
+	shadow = htole64(0);		/* inside, after the wrap: rung */
+	assert_true(e810u_sq_kick(&T.qp));
+	assert_int_equal(T.qp.doorbells, 3);
+	for (i = 0; i < 2; i++)
+		assert_int_equal(post(1, 20 + i, true), 0);
+	shadow = htole64(509);		/* behind, before the wrap: skipped */
+	assert_false(e810u_sq_kick(&T.qp));
+	assert_int_equal(T.qp.doorbells, 3);
+	assert_int_equal(T.qp.doorbells_skipped, 3);
+	T.qp.shadow = NULL;
+}
+
 static void test_rollback(void **state)
 {
 	struct e810u_sq_mark m;
@@ -221,6 +276,7 @@ int main(void)
 		T_(test_clear_ahead),
 		T_(test_ring_full),
 		T_(test_doorbell_batching),
+		T_(test_doorbell_shadow_tail),
 		T_(test_rollback),
 	};
 
