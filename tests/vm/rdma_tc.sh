@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # topology: hub2
 # parent: ice_lite ice
-# timeout: 600
+# timeout: 900
 # boot: shared
 # Traffic-class change under RDMA traffic: while ibv_rc_pingpong -c runs
 # between irdma0 and irdma1 (port 1 in namespace "peer"), `dcb ets set`
 # on port 0's netdev changes ETS. ice_lite sends BEFORE_TC_CHANGE, irdma
 # suspends every active QP (SUSPEND_QP, AE 0x0900 each), ice_lite stores
 # the new QoS, AFTER_TC_CHANGE makes irdma resume them. Checked: the run
-# completes with rc 0 and valid data on both sides, debugfs "tc" counts
+# completes with rc 0 and valid data on both sides (a run that stops
+# sending for 30 s is stuck: a slow host only makes it longer), debugfs "tc" counts
 # suspends == suspend AEs == resumes == the QPs that were active, both
 # events are in dmesg, `dcb ets show` and the driver's QoS show the new
 # setting. Every QP holds the RDMA qset of its priority's traffic class:
@@ -25,11 +26,17 @@
 
 SIZE=4096
 RUN_S=10                # how long each pingpong should last
+# A pingpong's time limit: 40x its calibrated length, as a loaded host
+# can slow a round trip that much; a stuck run is caught much sooner by
+# wait_sending (no packet from port 0 in STALL_S seconds).
+PP_LIMIT=$((RUN_S * 40 + 30))
+STALL_S=30
 
 modprobe ib_uverbs || fail "modprobe ib_uverbs"
 command -v dcb >/dev/null || skip "no dcb tool (iproute2) in the guest"
 rdma_two_ports || finish
 aux0=$(e810_aux_of "$(e810_pci_devs | head -n 1)")
+qom0=$(e810_qom_id "$(e810_pci_devs | head -n 1)")
 tcf=/sys/kernel/debug/irdma/$aux0/tc
 [ -r "$tcf" ] || { fail "no $tcf"; finish; }
 
@@ -114,11 +121,11 @@ round() {
 	# either way, so it is repeated 4x longer (at most twice more).
 	local attempt
 	for attempt in 1 2 3; do
-		ip netns exec peer timeout $((RUN_S * 8 + 30)) ibv_rc_pingpong -d "$ib1" \
+		ip netns exec peer timeout $PP_LIMIT ibv_rc_pingpong -d "$ib1" \
 			-g "$g1" -s "$SIZE" -n "$n" -c >"$srv" 2>&1 &
 		sp=$!
 		sleep 1
-		timeout $((RUN_S * 8 + 30)) ibv_rc_pingpong -d "$ib0" -g "$g0" -s "$SIZE" \
+		timeout $PP_LIMIT ibv_rc_pingpong -d "$ib0" -g "$g0" -s "$SIZE" \
 			-n "$n" -c 192.168.81.2 >"$cli" 2>&1 &
 		cp=$!
 		sleep 3
@@ -159,14 +166,17 @@ round() {
 		ok "$label: QS handle ${qs_before#* } -> ${qs_after#* }" ||
 		fail "$label: QS handle unchanged (${qs_before#* })"
 	expect_eq "$label: TC $old_tc's qset gone with its QPs" "" "$(qset_of "$old_tc")"
-	wait "$cp"
+	wait_sending "$cp" "$qom0" "$STALL_S"
 	crc=$?
+	((WAIT_STALLED)) && kill "$sp" 2>/dev/null
 	wait "$sp"
 	src=$?
 	if [ $crc -eq 0 ] && [ $src -eq 0 ] &&
 	   grep -q "^$want bytes in" "$cli" && grep -q "^$want bytes in" "$srv" &&
 	   ! grep -q 'invalid data' "$srv" "$cli"; then
 		ok "$label: $n round trips of $SIZE B across the change, data valid"
+	elif ((WAIT_STALLED)); then
+		fail "$label: pingpong stuck: port 0 sent nothing for $STALL_S s (client killed, server rc $src)"
 	else
 		fail "$label: pingpong across the change (client rc $crc, server rc $src)"
 		sed 's/^/  client: /' "$cli" | tail -5

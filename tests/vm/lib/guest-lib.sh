@@ -423,6 +423,32 @@ xport_stat() {
 	tr ' ' '\n' <<<"$1" | sed -n "s/^$2=\([0-9]*\)\$/\1/p"
 }
 
+
+# wait_sending PID QOM_ID STALL_S: waits for PID (a traffic program started
+# in the background) as long as device QOM_ID keeps sending: the model's
+# tx_packets must grow at least once in every STALL_S seconds. A loaded
+# host makes a TCG round trip 20-40 times slower than a calibration taken
+# a moment earlier, so a fixed time limit cannot tell slow from stuck;
+# this can. Returns PID's exit status, or 125 after killing PID when
+# nothing was sent for STALL_S seconds (WAIT_STALLED=1 then).
+wait_sending() {
+	local pid=$1 dev=$2 stall=$3 last="" now since=$SECONDS
+	WAIT_STALLED=0
+	while kill -0 "$pid" 2>/dev/null; do
+		now=$(xport_stat "$(e810_xport_stats "$dev")" tx_packets)
+		# no answer from QEMU: no verdict either
+		if [ -z "$now" ] || [ "$now" != "$last" ]; then
+			last=$now since=$SECONDS
+		elif ((SECONDS - since >= stall)); then
+			WAIT_STALLED=1
+			kill "$pid" 2>/dev/null
+			wait "$pid" 2>/dev/null
+			return 125
+		fi
+		nap 2
+	done
+	wait "$pid"
+}
 # hw_counter IBDEV NAME: one hardware counter of port 1 (rdma statistic).
 hw_counter() {
 	rdma statistic show link "$1/1" | tr ' ' '\n' |
