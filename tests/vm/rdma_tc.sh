@@ -10,18 +10,18 @@
 # suspends every active QP (SUSPEND_QP, AE 0x0900 each), ice_lite stores
 # the new QoS, AFTER_TC_CHANGE makes irdma resume them. Checked: the run
 # completes with rc 0 and valid data on both sides (a run that stops
-# sending for 30 s is stuck: a slow host only makes it longer), debugfs "tc" counts
-# suspends == suspend AEs == resumes == the QPs that were active, both
-# events are in dmesg, `dcb ets show` and the driver's QoS show the new
-# setting. Every QP holds the RDMA qset of its priority's traffic class:
-# pingpong's RC QP carries (restrack drv_qs_handle / drv_tc) the non-zero
-# QS handle debugfs "tc" lists for TC up2tc[0], a new one of the new TC
-# after the change, and the old TC's qset is gone with its last QP.
-# Once with the stock provider and once with ours. Then invalid
-# settings (bandwidth not adding up to 100, non-contiguous TCs, TC 9) sent
-# straight over rtnetlink are refused with EINVAL, send no event and leave
-# the setting alone; dcb's own refusals change nothing either; the same
-# setting again sends no event.
+# sending for 30 s is stuck: a slow host only makes it longer), debugfs
+# "tc" counts suspends == suspend AEs == resumes == the QPs that were
+# active, both events are in dmesg, `dcb ets show` and the driver's QoS
+# show the new setting. Every QP holds the RDMA qset of its priority's
+# traffic class: pingpong's RC QP carries (restrack drv_qs_handle /
+# drv_tc) the non-zero QS handle debugfs "tc" lists for TC up2tc[0], a
+# new one of the new TC after the change, and the old TC's qset is gone
+# with its last QP. Once with the stock provider and once with ours.
+# Then invalid settings (bandwidth not adding up to 100, non-contiguous
+# TCs, TC 9) sent straight over rtnetlink are refused with EINVAL, send
+# no event and leave the setting alone; dcb's own refusals change
+# nothing either; the same setting again sends no event.
 . "$E810_LIB"
 
 SIZE=4096

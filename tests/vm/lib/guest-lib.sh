@@ -423,7 +423,6 @@ xport_stat() {
 	tr ' ' '\n' <<<"$1" | sed -n "s/^$2=\([0-9]*\)\$/\1/p"
 }
 
-
 # wait_sending PID QOM_ID STALL_S: waits for PID (a traffic program started
 # in the background) as long as device QOM_ID keeps sending: the model's
 # tx_packets must grow at least once in every STALL_S seconds. A loaded
@@ -449,6 +448,7 @@ wait_sending() {
 	done
 	wait "$pid"
 }
+
 # hw_counter IBDEV NAME: one hardware counter of port 1 (rdma statistic).
 hw_counter() {
 	rdma statistic show link "$1/1" | tr ' ' '\n' |
