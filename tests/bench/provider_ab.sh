@@ -14,11 +14,18 @@
 #   tools/vm run tests/bench/provider_ab.sh
 # Each run must exit 0 on both sides with a result row for its size and
 # count; a run that does not is reported and left out of the mean.
+# Then latency, A/B the same way: per repetition ib_write_lat and
+# ib_send_lat at 8 B (-n LAT_ITERS, 1000), stock then ours, and the
+# geometric means of stock/ours for t_min and for t_typical (above 1:
+# ours is faster). A row must have 0 < t_min <= t_typical.
 . "$E810_LIB"
 
 SIZES=${AB_SIZES:-64 256}
 REPS=${AB_REPS:-4}
 ITERS=${AB_ITERS:-20000}
+LAT_TESTS="ib_write_lat ib_send_lat"
+LAT_SIZE=8
+LAT_ITERS=1000
 COUNTERS="tx_packets acks_sent retransmits timeouts rx_psn_dup seq_naks_rcvd rnr_naks_rcvd"
 
 rdma_two_ports || finish
@@ -63,5 +70,43 @@ if [ "$pairs" -gt 0 ]; then
 	ok "ours/stock small-message rate, geometric mean of $pairs pairs: $(awk -v l="$logsum" -v n="$pairs" 'BEGIN { printf "%.2f", exp(l / n) }')"
 else
 	fail "no pair of good runs"
+fi
+
+# lat_run PROVIDER TEST: "t_min t_typical" (us) of one run in LAT, empty
+# if the run failed or its row is not a latency row of this size.
+lat_run() {
+	E810_PROVIDER=$1 provider_env
+	perftest_run "$2" "$LAT_SIZE" "$LAT_ITERS" "$ib1" "$g1" "$ib0" "$g0" \
+		192.168.81.2 peer
+	LAT=$(awk -v s="$LAT_SIZE" -v n="$LAT_ITERS" \
+		'$1 == s && $2 == n && $3 > 0 && $3 <= $5 { print $3, $5 }' <<<"$PT_CROW")
+	if [ "$PT_CRC" = 0 ] && [ "$PT_SRC" = 0 ] && [ -n "$LAT" ]; then
+		echo "  $1 $2 $LAT_SIZE B: t_min t_typical $LAT us"
+	else
+		LAT=""
+		echo "  $1 $2 $LAT_SIZE B: bad run (exit $PT_CRC/$PT_SRC) row '$PT_CROW'"
+	fi
+	perftest_clean
+}
+
+lmin=0 ltyp=0 lpairs=0
+for rep in $(seq "$REPS"); do
+	for t in $LAT_TESTS; do
+		lat_run stock "$t"; s=$LAT
+		lat_run ours "$t"; o=$LAT
+		[ -n "$s" ] && [ -n "$o" ] || continue
+		read -r rmin rtyp < <(awk -v s="$s" -v o="$o" 'BEGIN {
+			split(s, a, " "); split(o, b, " ")
+			printf "%.3f %.3f\n", a[1] / b[1], a[2] / b[2] }')
+		lmin=$(awk -v l="$lmin" -v r="$rmin" 'BEGIN { print l + log(r) }')
+		ltyp=$(awk -v l="$ltyp" -v r="$rtyp" 'BEGIN { print l + log(r) }')
+		lpairs=$((lpairs + 1))
+		echo "pair $rep $t: stock/ours t_min $rmin, t_typical $rtyp"
+	done
+done
+if [ "$lpairs" -gt 0 ]; then
+	ok "stock/ours 8 B latency, geometric mean of $lpairs pairs: t_min $(awk -v l="$lmin" -v n="$lpairs" 'BEGIN { printf "%.2f", exp(l / n) }'), t_typical $(awk -v l="$ltyp" -v n="$lpairs" 'BEGIN { printf "%.2f", exp(l / n) }')"
+else
+	fail "no pair of good latency runs"
 fi
 finish
