@@ -28,6 +28,10 @@ LAT_SIZE=8
 LAT_ITERS=1000
 COUNTERS="tx_packets acks_sent retransmits timeouts rx_psn_dup seq_naks_rcvd rnr_naks_rcvd"
 
+# geo_add SUM RATIO: SUM + ln(RATIO); geo_mean SUM N: exp(SUM / N).
+geo_add() { awk -v l="$1" -v r="$2" 'BEGIN { print l + log(r) }'; }
+geo_mean() { awk -v l="$1" -v n="$2" 'BEGIN { printf "%.2f", exp(l / n) }'; }
+
 rdma_two_ports || finish
 g0=$(roce_gid_index "$ib0" 192.168.81.1)
 g1=$(roce_gid_index "$ib1" 192.168.81.2)
@@ -60,14 +64,14 @@ for rep in $(seq "$REPS"); do
 		one_run ours "$size"; o=$RATE
 		if [ -n "$s" ] && [ -n "$o" ]; then
 			r=$(awk -v o="$o" -v s="$s" 'BEGIN { printf "%.3f", o / s }')
-			logsum=$(awk -v l="$logsum" -v r="$r" 'BEGIN { print l + log(r) }')
+			logsum=$(geo_add "$logsum" "$r")
 			pairs=$((pairs + 1))
 			echo "pair $rep $size B: ours/stock MsgRate $r"
 		fi
 	done
 done
 if [ "$pairs" -gt 0 ]; then
-	ok "ours/stock small-message rate, geometric mean of $pairs pairs: $(awk -v l="$logsum" -v n="$pairs" 'BEGIN { printf "%.2f", exp(l / n) }')"
+	ok "ours/stock small-message rate, geometric mean of $pairs pairs: $(geo_mean "$logsum" "$pairs")"
 else
 	fail "no pair of good runs"
 fi
@@ -98,14 +102,14 @@ for rep in $(seq "$REPS"); do
 		read -r rmin rtyp < <(awk -v s="$s" -v o="$o" 'BEGIN {
 			split(s, a, " "); split(o, b, " ")
 			printf "%.3f %.3f\n", a[1] / b[1], a[2] / b[2] }')
-		lmin=$(awk -v l="$lmin" -v r="$rmin" 'BEGIN { print l + log(r) }')
-		ltyp=$(awk -v l="$ltyp" -v r="$rtyp" 'BEGIN { print l + log(r) }')
+		lmin=$(geo_add "$lmin" "$rmin")
+		ltyp=$(geo_add "$ltyp" "$rtyp")
 		lpairs=$((lpairs + 1))
 		echo "pair $rep $t: stock/ours t_min $rmin, t_typical $rtyp"
 	done
 done
 if [ "$lpairs" -gt 0 ]; then
-	ok "stock/ours 8 B latency, geometric mean of $lpairs pairs: t_min $(awk -v l="$lmin" -v n="$lpairs" 'BEGIN { printf "%.2f", exp(l / n) }'), t_typical $(awk -v l="$ltyp" -v n="$lpairs" 'BEGIN { printf "%.2f", exp(l / n) }')"
+	ok "stock/ours 8 B latency, geometric mean of $lpairs pairs: t_min $(geo_mean "$lmin" "$lpairs"), t_typical $(geo_mean "$ltyp" "$lpairs")"
 else
 	fail "no pair of good latency runs"
 fi
