@@ -180,6 +180,25 @@ void e810_core_request_work(E810Core *core, uint32_t work)
     }
 }
 
+/*
+ * For registers the drivers poll with a short budget (see
+ * e810_cqp_ctx_written()): one bounded run of the work at once, in the
+ * register write, instead of waiting for the embedder's bottom half. Work
+ * recorded earlier goes with it in its usual order. Deferred as usual
+ * from inside a run (a DMA reaching our own MMIO) or behind a pending
+ * reset, which must go first.
+ */
+void e810_core_work_now(E810Core *core, uint32_t work)
+{
+    if (core->in_work ||
+        (core->work_pending & (E810_WORK_PF_RESET | E810_WORK_CORE_RESET))) {
+        e810_core_request_work(core, work);
+        return;
+    }
+    core->work_pending |= work;
+    e810_core_run_work(core);
+}
+
 static void set_identity(E810Core *core)
 {
     *e810_regfile_ptr(&core->regs, E810_PF_FUNC_RID) =

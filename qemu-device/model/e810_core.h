@@ -6,7 +6,9 @@
  * everything that touches the outside world, and calls in for MMIO,
  * deferred work and reset. MMIO handlers only record work and call
  * ops->schedule_work(); the work itself runs in e810_core_run_work(),
- * which the embedder calls later (a bottom half in QEMU).
+ * which the embedder calls later (a bottom half in QEMU). The control
+ * QP's registers, which irdma polls for only ~10 ms, run one bounded run
+ * in the write itself (e810_core_work_now()).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -220,6 +222,7 @@ size_t e810_core_receive(E810Core *core, const uint8_t *buf, size_t len);
 void e810_core_log(E810Core *core, E810LogLevel level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void e810_core_request_work(E810Core *core, uint32_t work);
+void e810_core_work_now(E810Core *core, uint32_t work);
 /*
  * Host memory through the embedder; false (and a log line) on failure.
  * Calls are ordered as issued, against the guest's CPUs too (QEMU's

@@ -69,17 +69,10 @@ void e810_cqp_fail(E810Core *core, E810CqpResult *res, uint16_t major,
  * udelay(max_sleep_count) (10 us), about 10 ms, and give up with -ETIMEDOUT
  * (the probe fails). Deferred work waits for QEMU's main loop, which a busy
  * host can keep off the CPU that long; the hardware answers in microseconds.
- * It is still deferred when the write comes from inside a run of the work
- * (a DMA reaching our own MMIO) or a reset is pending, which must go first.
  */
 void e810_cqp_ctx_written(E810Core *core)
 {
-    if (core->in_work ||
-        (core->work_pending & (E810_WORK_PF_RESET | E810_WORK_CORE_RESET))) {
-        e810_core_request_work(core, E810_WORK_CQP_CTX);
-        return;
-    }
-    e810_cqp_process_ctx(core);
+    e810_core_work_now(core, E810_WORK_CQP_CTX);
 }
 
 static void create_failed(E810Core *core, uint16_t minor, const char *why)
@@ -182,7 +175,13 @@ void e810_cqp_doorbell(E810Core *core, uint32_t val)
     /* A new batch: the error flag of the previous one is cleared. */
     set_reg(core, E810_CQPTAIL,
             reg(core, E810_CQPTAIL) & ~E810_CQPTAIL_CQP_OP_ERR);
-    e810_core_request_work(core, E810_WORK_CQP);
+    /*
+     * One bounded run (E810_CQP_RUN_BUDGET) at once, for the same reason
+     * as CCQPLOW: irdma_cqp_poll_registers() waits for CQPTAIL to move for
+     * the same ~10 ms (QUERY/COMMIT_FPM_VAL and UPDATE_SDS while the probe
+     * has no CCQ yet, SHMC_PAGES_ALLOCATED, the CCQ's own destroy).
+     */
+    e810_core_work_now(core, E810_WORK_CQP);
 }
 
 /* Reports one WQE's completion: CCQ CQE (if the CCQ exists), then CQPTAIL. */
