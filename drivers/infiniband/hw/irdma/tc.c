@@ -25,8 +25,11 @@
 #include "main.h"
 #include "qp.h"
 
-/* How long BEFORE_TC_CHANGE waits for the suspend AEs. */
-#define IRDMA_TC_SUSPEND_MS	3000
+/*
+ * How long BEFORE_TC_CHANGE waits for the suspend AEs: upstream's
+ * irdma_prep_tc_change() waits IRDMA_EVENT_TIMEOUT_MS, 5 s.
+ */
+#define IRDMA_TC_SUSPEND_MS	5000
 /* How long a QP modify waits for a change in progress to end. */
 #define IRDMA_TC_IDLE_MS	5000
 
