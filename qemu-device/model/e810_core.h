@@ -6,10 +6,9 @@
  * everything that touches the outside world, and calls in for MMIO,
  * deferred work and reset. MMIO handlers only record work and call
  * ops->schedule_work(); the work itself runs in e810_core_run_work(),
- * which the embedder calls later (a bottom half in QEMU). The doorbells
- * that start work (the control QP's, which irdma polls for only ~10 ms,
- * and the SQ doorbell) run one bounded run in the write itself
- * (e810_core_work_now()).
+ * which the embedder calls later (a bottom half in QEMU). The control
+ * QP's registers, which irdma polls for only ~10 ms, run one bounded run
+ * in the write itself (e810_core_work_now()).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -3,7 +3,7 @@
  *
  * The SQ doorbell (WQEALLOC, or user doorbell page +0) carries only the QP
  * id (docs/hw-reference.md 5.5): the MMIO hook queues the QP once in a FIFO and
- * runs one bounded run of the work. The work walks each queued QP's ring from the device's own
+ * asks for work. The work walks each queued QP's ring from the device's own
  * fetch position while the header valid bit of quantum 0 equals the pass
  * polarity (hw-reference 5.1/5.2), at most SQ_QP_BUDGET WQEs per QP per turn
  * and SQ_RUN_BUDGET per run, re-queueing a QP that has more, so one busy QP
@@ -44,39 +44,25 @@ static uint32_t qp_id_of(E810Core *core, const E810Qp *qp)
 
 /* ---- kicks ------------------------------------------------------------- */
 
-/* Queues the QP for the SQ work once; false if there is nothing to ask. */
-static bool sq_enqueue(E810Core *core, uint32_t qp_id)
+void e810_dp_sq_kick(E810Core *core, uint32_t qp_id)
 {
     E810Rdma *r = &core->rdma;
     uint32_t nqp = e810_hmc_count(core, E810_HMC_QP);
     E810Qp *qp = e810_qp_get(core, qp_id);
 
     if (!qp || !r->sq_fifo) {
-        return false;
+        return;
     }
     qp->sq.stalled = false;
     qp->sq.kicks++;
     if (qp->sq.kick_pending || r->sq_count >= nqp) {
-        return false;
+        return;
     }
     qp->sq.kick_pending = true;
     r->sq_fifo[(r->sq_head + r->sq_count++) % nqp] = qp_id;
-    return true;
+    e810_core_request_work(core, E810_WORK_DP_SQ);
 }
 
-void e810_dp_sq_kick(E810Core *core, uint32_t qp_id)
-{
-    if (sq_enqueue(core, qp_id)) {
-        e810_core_request_work(core, E810_WORK_DP_SQ);
-    }
-}
-
-/*
- * The doorbell write runs one bounded run of the work at once
- * (e810_core_work_now(): SQ_RUN_BUDGET WQEs, the rest in the bottom half),
- * as the hardware starts fetching on the doorbell: a round trip then costs
- * the two doorbell traps instead of two wake-ups of QEMU's main loop.
- */
 void e810_sq_doorbell(E810Core *core, uint32_t val)
 {
     uint32_t id = val & DB_QPID_MASK;
@@ -87,9 +73,7 @@ void e810_sq_doorbell(E810Core *core, uint32_t val)
                       "which does not exist", id);
         return;
     }
-    if (sq_enqueue(core, id)) {
-        e810_core_work_now(core, E810_WORK_DP_SQ);
-    }
+    e810_dp_sq_kick(core, id);
 }
 
 /* ---- ring geometry ------------------------------------------------------ */

@@ -615,34 +615,6 @@ static void test_not_before_rts(void **state)
     assert_true(f->h->core.rdma.stats.bad_doorbells == 1);
 }
 
-/*
- * The doorbell write itself fetches and hands over the WQE (the hardware
- * starts on the doorbell), leaving nothing for the bottom half; one from
- * inside a run of the work waits for the next run.
- */
-static void test_doorbell_runs_at_once(void **state)
-{
-    Fix *f = *state;
-    DpSend s = { .op = E810_OP_SEND };
-
-    dp_post_send(&f->qp, &s);
-    f->h->work_scheduled = 0;
-    dp_ring(&f->qp, false);
-    assert_int_equal(f->tap.n, 1);
-    assert_int_equal(f->h->core.work_pending, 0);
-    assert_int_equal(f->h->work_scheduled, 0);
-
-    dp_post_send(&f->qp, &s);
-    f->h->core.in_work = true;
-    dp_ring(&f->qp, false);
-    f->h->core.in_work = false;
-    assert_int_equal(f->tap.n, 1);
-    assert_true(f->h->core.work_pending & E810_WORK_DP_SQ);
-    assert_int_equal(f->h->work_scheduled, 1);
-    dp_run(&f->dev);
-    assert_int_equal(f->tap.n, 2);
-}
-
 /* One busy QP does not starve another, and a run's work is bounded. */
 static void test_fairness(void **state)
 {
@@ -836,8 +808,6 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_suspend_resume, setup, teardown),
         cmocka_unit_test_setup_teardown(test_not_before_rts, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_doorbell_runs_at_once, setup,
-                                        teardown),
         cmocka_unit_test_setup_teardown(test_fairness, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ud, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_opcode, setup, teardown),
