@@ -8,7 +8,7 @@
  * ops->schedule_work(); the work itself runs in e810_core_run_work(),
  * which the embedder calls later (a bottom half in QEMU). The control
  * QP's registers, which irdma polls for only ~10 ms, run one bounded run
- * in the write itself (e810_core_work_now()).
+ * in the write itself while there is no CCQ (e810_core_work_now()).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

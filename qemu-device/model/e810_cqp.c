@@ -176,12 +176,19 @@ void e810_cqp_doorbell(E810Core *core, uint32_t val)
     set_reg(core, E810_CQPTAIL,
             reg(core, E810_CQPTAIL) & ~E810_CQPTAIL_CQP_OP_ERR);
     /*
-     * One bounded run (E810_CQP_RUN_BUDGET) at once, for the same reason
-     * as CCQPLOW: irdma_cqp_poll_registers() waits for CQPTAIL to move for
-     * the same ~10 ms (QUERY/COMMIT_FPM_VAL and UPDATE_SDS while the probe
-     * has no CCQ yet, SHMC_PAGES_ALLOCATED, the CCQ's own destroy).
+     * Without a CCQ (CQ 0), one bounded run (E810_CQP_RUN_BUDGET) at once,
+     * for the same reason as CCQPLOW: irdma_cqp_poll_registers() waits for
+     * CQPTAIL to move for the same ~10 ms (QUERY/COMMIT_FPM_VAL and
+     * UPDATE_SDS while the probe has no CCQ yet, or after its teardown
+     * destroyed it). With a CCQ the completion is a CQE and an interrupt,
+     * which must not reach another CPU before this write returns (the
+     * hardware cannot be that fast): deferred.
      */
-    e810_core_work_now(core, E810_WORK_CQP);
+    if (e810_cq_get(core, 0)) {
+        e810_core_request_work(core, E810_WORK_CQP);
+    } else {
+        e810_core_work_now(core, E810_WORK_CQP);
+    }
 }
 
 /* Reports one WQE's completion: CCQ CQE (if the CCQ exists), then CQPTAIL. */

@@ -159,8 +159,9 @@ static void test_poll_mode_completion(void **state)
     h->work_scheduled = 0;
     rd_ring(&d);
     /*
-     * Done in the doorbell write itself (irdma_cqp_poll_registers() gives
-     * it ~10 ms), with nothing left for the bottom half.
+     * Without a CCQ, done in the doorbell write itself
+     * (irdma_cqp_poll_registers() gives it ~10 ms), nothing left for the
+     * bottom half.
      */
     tail = rd32(h, E810_CQPTAIL);
     assert_int_equal(h->work_scheduled, 0);
@@ -316,9 +317,16 @@ static void test_batch_budget(void **state)
     for (i = 1; i < 200; i++) {
         rd_fill(&d, E810_CQP_OP_NOP, 0, NULL);
     }
-    /* The doorbell write runs one budget's worth, the rest is deferred. */
+    /*
+     * With a CCQ the doorbell only records work: a CQE and its interrupt
+     * must not come before the write returns.
+     */
     h->work_scheduled = 0;
     rd_ring(&d);
+    assert_int_equal(FIELD_GET(E810_CQPTAIL_WQTAIL, rd32(h, E810_CQPTAIL)),
+                     first);
+    assert_int_equal(h->work_scheduled, 1);
+    harness_run_work(h);
     tail = FIELD_GET(E810_CQPTAIL_WQTAIL, rd32(h, E810_CQPTAIL));
     assert_int_equal(tail, first + E810_CQP_RUN_BUDGET);
     assert_true(h->core.work_pending & E810_WORK_CQP);
