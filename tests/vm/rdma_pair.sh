@@ -115,7 +115,7 @@ bw_once() {
 		WHY=$(perftest_bw_why "$BW_SIZE" "$BW_N" "$ROW")
 		[ -n "$WHY" ] && awk -v s="$BW_SIZE" -v n="$BW_N" -v r="$ROW" 'BEGIN {
 			split(r, a, " ")
-			exit !(a[1] == s && a[2] == n && (a[4] == "inf" || a[4] + 0 == 0)) }' &&
+			exit !(a[1] == s && a[2] == n && a[4] ~ /^(inf|0+(\.0+)?)$/) }' &&
 			CALIB=1
 	fi
 }
