@@ -16,6 +16,10 @@
 #        driver's CQP statistics (debugfs) show one destroy per create and
 #        no failed or timed-out CQP op, and the kernel log has no warning
 #        and no irdma error line;
+#  data  bytes through the six MRs between two RC QPs of the port: every
+#        page of each MR READ through its rkey and sent from it through its
+#        lkey, WRITEs into it across pages and level-2 leaves, compared
+#        (the page lists the driver wrote, followed by the device);
 #  neg   requests that must fail, with the errno upstream gives.
 # Port 1 lives in namespace "peer" as 192.168.81.2 (the RC QP's and the
 # AHs' destination); port 0 is 192.168.81.1 (the source GID).
@@ -342,6 +346,18 @@ EOF
 	expect_eq "verbs_abi hold exit status" 0 "$st"
 fi
 expect_eq "rdma resource show after hold" "$base" "$(res_counts)"
+
+# ---- data: bytes through the six MRs (their page lists) ---------------
+t0=$SECONDS
+"$prog" -d "$ib" -l "$LOCAL" -p "$PEER" data >/tmp/data.out 2>&1
+st=$?
+cat /tmp/data.out
+echo "data: $((SECONDS - t0)) s"
+[ "$st" = 77 ] && skip "$(grep '^SKIP:' /tmp/data.out | head -1 | sed 's/^SKIP: //')"
+expect_eq "verbs_abi data exit status" 0 "$st"
+expect_eq "MRs whose every byte was read and sent right" 6 \
+	"$(grep -c '^ok: data: MR of .* every byte' /tmp/data.out)"
+expect_eq "rdma resource show after data" "$base" "$(res_counts)"
 
 # ---- loop ----------------------------------------------------------------
 resolve_dev

@@ -107,46 +107,12 @@ static bool ur_setup(struct ur_side *s, const char *dev, const char *ip)
 
 static bool ur_connect(struct ur_side *s, const struct ur_side *peer)
 {
-	struct ibv_qp_attr a = { };
 	int ret;
 
-	a.qp_state = IBV_QPS_INIT;
-	a.port_num = 1;
-	a.qp_access_flags = IBV_ACCESS_LOCAL_WRITE;
-	ret = ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			    IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
-	if (ret)
-		goto err;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = peer->qp->qp_num;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 12;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.port_num = 1;
-	a.ah_attr.grh.dgid = peer->lgid;
-	a.ah_attr.grh.sgid_index = s->gid;
-	a.ah_attr.grh.hop_limit = 64;
-	ret = ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_AV |
-			    IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-			    IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
-			    IBV_QP_MIN_RNR_TIMER);
-	if (ret)
-		goto err;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 1;
-	ret = ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
-			    IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-			    IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);
-	if (ret)
-		goto err;
-	return true;
-err:
+	ret = vt_rc_connect(s->qp, peer->qp->qp_num, &peer->lgid, s->gid,
+			    IBV_MTU_1024, 0, IBV_ACCESS_LOCAL_WRITE);
+	if (!ret)
+		return true;
 	vt_fail("QP %u to RTS: %s", s->qp->qp_num, strerror(ret));
 	return false;
 }

@@ -3,7 +3,7 @@
  * verbs_abi: the resource verbs of issue 6 through the stock rdma-core
  * irdma provider, against our kernel driver (the upstream uverbs ABI).
  *
- *   verbs_abi -d DEV -l LOCAL_IPV4 -p PEER_IPV4 [-n N] [-m BYTES] loop|neg|hold
+ *   verbs_abi -d DEV -l LOCAL_IPV4 -p PEER_IPV4 [-n N] [-m BYTES] loop|neg|hold|data
  *
  * loop  N iterations (default 1000) of: PD, two CQs, an RC and a UD QP,
  *       six MRs (4 KiB .. 256 MiB), two AHs; the RC QP driven RESET ->
@@ -18,6 +18,9 @@
  *       (QP numbers, PSNs, sizes, keys) and waits for SIGUSR1 (or 300 s)
  *       so that a scenario can look at `rdma resource show`; then destroys
  *       everything.
+ * data  bytes through the six MRs between two RC QPs of the device
+ *       (verbs_abi_data.c): every page list entry the driver wrote is
+ *       followed by the device and checked.
  *
  * -m leaves out the MRs larger than BYTES (diagnostics: is it the big
  * registrations?); the scenario always uses all six.
@@ -249,7 +252,7 @@ static void va_hold(struct va_env *env)
 static void va_usage(void)
 {
 	fprintf(stderr,
-		"usage: verbs_abi -d DEV -l LOCAL_IPV4 -p PEER_IPV4 [-n ITER] [-m MAX_MR_BYTES] loop|neg|hold\n");
+		"usage: verbs_abi -d DEV -l LOCAL_IPV4 -p PEER_IPV4 [-n ITER] [-m MAX_MR_BYTES] loop|neg|hold|data\n");
 	exit(2);
 }
 
@@ -287,7 +290,8 @@ int main(int argc, char **argv)
 		va_usage();
 	mode = argv[optind];
 
-	if (strcmp(mode, "loop") && strcmp(mode, "neg") && strcmp(mode, "hold"))
+	if (strcmp(mode, "loop") && strcmp(mode, "neg") && strcmp(mode, "hold") &&
+	    strcmp(mode, "data"))
 		va_usage();
 	va_setup(&env, dev, local, peer);
 	if (!strcmp(mode, "neg")) {
@@ -296,6 +300,8 @@ int main(int argc, char **argv)
 		va_map_buffers(&env, max_mr);
 		if (!strcmp(mode, "loop"))
 			va_loop(&env, iters);
+		else if (!strcmp(mode, "data"))
+			va_data(&env);
 		else
 			va_hold(&env);
 	}

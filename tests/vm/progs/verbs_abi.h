@@ -67,4 +67,6 @@ bool va_destroy(struct va_set *s);
 /* The negative cases; returns when done (failures are counted in vt). */
 void va_negative(struct va_env *env);
 
+void va_data(struct va_env *env);
+
 #endif /* VERBS_ABI_H */

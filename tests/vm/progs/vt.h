@@ -65,6 +65,15 @@ bool vt_ipv4_gid(const char *ipv4, union ibv_gid *gid);
 /* Formats a GID as 8 groups of 4 hex digits (sysfs style). */
 const char *vt_gid_str(const union ibv_gid *gid, char *buf, unsigned int len);
 
+/*
+ * Drives an RC QP of port 1 RESET -> INIT -> RTR -> RTS towards QP @dqpn
+ * at @dgid from source GID @sgid_index: @access for the responder, @mtu,
+ * @psn both ways, one RDMA READ / atomic in flight each way, RNR timer
+ * 12, timeout 14, seven retries. Returns ibv_modify_qp()'s error (0).
+ */
+int vt_rc_connect(struct ibv_qp *qp, uint32_t dqpn, const union ibv_gid *dgid,
+		  int sgid_index, enum ibv_mtu mtu, uint32_t psn, int access);
+
 /* A 32-bit pseudo-random sequence (xorshift), reproducible by seed. */
 uint32_t vt_rand(uint32_t *state);
 

@@ -254,16 +254,32 @@ static bool irdma_umem_contig(struct ib_umem *umem, unsigned long pgsz,
 	return true;
 }
 
-/* Writes the page addresses of @umem into @a. */
+/*
+ * Writes the page addresses of @umem into @a, a run of DMA-consecutive
+ * pages at a time (irdma_pble_fill()).
+ */
 static void irdma_umem_to_pbl(struct irdma_pci_f *rf, struct ib_umem *umem,
 			      unsigned long pgsz,
 			      const struct irdma_pble_alloc *a)
 {
 	struct ib_block_iter biter;
-	u32 k = 0;
+	u32 k = 0, run = 0;
+	u64 first = 0, pa;
 
-	rdma_umem_for_each_dma_block(umem, &biter, pgsz)
-		irdma_pble_set(rf, a, k++, rdma_block_iter_dma_address(&biter));
+	rdma_umem_for_each_dma_block(umem, &biter, pgsz) {
+		pa = rdma_block_iter_dma_address(&biter);
+		if (run && pa == first + (u64)run * pgsz) {
+			run++;
+			continue;
+		}
+		if (run)
+			irdma_pble_fill(rf, a, k, first, pgsz, run);
+		k += run;
+		first = pa;
+		run = 1;
+	}
+	if (run)
+		irdma_pble_fill(rf, a, k, first, pgsz, run);
 }
 
 /*

@@ -42,6 +42,8 @@ int irdma_pble_get(struct irdma_pci_f *rf, struct irdma_pble_alloc *a,
 void irdma_pble_put(struct irdma_pci_f *rf, struct irdma_pble_alloc *a);
 void irdma_pble_set(struct irdma_pci_f *rf, const struct irdma_pble_alloc *a,
 		    u32 k, u64 pa);
+void irdma_pble_fill(struct irdma_pci_f *rf, const struct irdma_pble_alloc *a,
+		     u32 k, u64 pa, u64 step, u32 n);
 dma_addr_t irdma_pble_dma(struct irdma_pci_f *rf, u32 idx);
 void irdma_pble_show(struct seq_file *m, struct irdma_pci_f *rf);
 
