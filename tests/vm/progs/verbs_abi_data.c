@@ -22,11 +22,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "verbs_abi.h"
 
 #define VD_PSN		0x1234
-#define VD_POLL_LOOPS	200000000u
+#define VD_WAIT_S	10	/* for one completion; RC retries end sooner */
 
 #define VD_CHUNK	(1u << 20)	/* bytes per sweep transfer */
 #define VD_PROBE	4096u		/* bytes per probe */
@@ -117,6 +118,7 @@ static bool vd_rdma(struct vd_rig *r, enum ibv_wr_opcode op,
 	enum ibv_wc_opcode want = op == IBV_WR_RDMA_READ ? IBV_WC_RDMA_READ :
 							    IBV_WC_RDMA_WRITE;
 	struct ibv_send_wr wr = { 0 }, *bad;
+	struct timespec t0, t;
 	struct ibv_wc wc;
 	unsigned int n;
 	int got = 0;
@@ -131,8 +133,15 @@ static bool vd_rdma(struct vd_rig *r, enum ibv_wr_opcode op,
 	if (ibv_post_send(r->qp[0], &wr, &bad))
 		return vt_check(false, "%s: post_send: %s", what,
 				strerror(errno));
-	for (n = 0; n < VD_POLL_LOOPS && !got; n++)
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (n = 1; !got; n++) {
 		got = ibv_poll_cq(r->cq, 1, &wc);
+		if (!got && !(n % 1024)) {
+			clock_gettime(CLOCK_MONOTONIC, &t);
+			if (t.tv_sec - t0.tv_sec > VD_WAIT_S)
+				break;
+		}
+	}
 	if (got != 1)
 		return vt_check(false, "%s: no completion (poll %d)", what, got);
 	if (wc.status != IBV_WC_SUCCESS || wc.opcode != want ||
