@@ -27,8 +27,9 @@
 # is used: the kernel verbs are not there yet.
 . "$E810_LIB"
 
-# The 1000 iterations the issue asks for: about 260 s under TCG (190-350
-# ms each); E810_VA_ITERS overrides for quick runs by hand.
+# The 1000 iterations the issue asks for: 120-350 ms each under TCG,
+# depending on the host's load (docs/testing.md); E810_VA_ITERS overrides
+# for quick runs by hand.
 VA_ITERS=${E810_VA_ITERS:-1000}
 # Driver attributes `rdma resource show qp -dd` must show (irdma's
 # fill_res_qp_entry). Empty: the check is skipped with a reason.

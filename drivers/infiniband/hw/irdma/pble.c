@@ -334,10 +334,10 @@ void irdma_pble_set(struct irdma_pci_f *rf, const struct irdma_pble_alloc *a,
  * @n: pages in the run; @k + @n is at most @a->npages
  *
  * The same entries irdma_pble_set() would write one by one, for the
- * physically consecutive pages a pinning mostly consists of: the backing
- * page of the entries is looked up once per 4 KiB of entries (a leaf list
- * of level 2 is 512 entries, one such page at most twice) instead of once
- * per entry. A 256 MiB MR is 65536 entries.
+ * physically consecutive pages a pinning mostly consists of: the host page
+ * behind the entries is looked up once per 4 KiB of entries (a level-2
+ * leaf of 512 entries spans at most two such pages) instead of once per
+ * entry. A 256 MiB MR is 65536 entries.
  *
  * Context: Any context.
  */
