@@ -81,7 +81,18 @@ for d in "${devs[@]}"; do
 	expect_eq "$ib max_cq = HMC CQ - $rc" $(($(model_hmc_count "$d" CQ) - rc)) "$(ibv_attr "$ib" max_cq)"
 	expect_eq "$ib max_mr = HMC MR - $rm" $(($(model_hmc_count "$d" MR) - rm)) "$(ibv_attr "$ib" max_mr)"
 	expect_eq "$ib max_ah = HMC FSIAV - $ra" $(($(model_hmc_count "$d" FSIAV) - ra)) "$(ibv_attr "$ib" max_ah)"
-	expect_eq "$ib max_mcast_grp = HMC QP" "$hq" "$(ibv_attr "$ib" max_mcast_grp)"
+	# A multicast group is an FSIMC object: ours reports their count; the
+	# stock irdma reports its QP count (upstream's max_mcg = max_qp).
+	if [ "$E810_RDMA_DRIVER" = stock ]; then
+		expect_eq "$ib max_mcast_grp = HMC QP" "$hq" "$(ibv_attr "$ib" max_mcast_grp)"
+	else
+		hmg=$(model_hmc_count "$d" FSIMC)
+		[ -n "$hmg" ] && [ "$hmg" -gt 0 ] && [ "$hmg" -lt "$hq" ] ||
+			fail "$d: HMC FSIMC count '$hmg' not in 1..QP count $hq"
+		expect_eq "$ib max_mcast_grp = HMC FSIMC" "$hmg" "$(ibv_attr "$ib" max_mcast_grp)"
+		expect_eq "$ib max_total_mcast_qp_attach = FSIMC x 8" $((hmg * 8)) \
+			"$(ibv_attr "$ib" max_total_mcast_qp_attach)"
+	fi
 	expect_eq "$ib max_pd" $((262144 - rp)) "$(ibv_attr "$ib" max_pd)"
 	if [ "$E810_RDMA_DRIVER" = ours ]; then
 		expect_eq "$ib HMC QP: debugfs = model" "$hq" "$(hmc_count "$aux" QP)"

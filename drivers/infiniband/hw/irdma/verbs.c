@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * irdma: the RoCEv2 ib_device. Attributes come from the committed HMC and
- * the GEN_2 limits (docs/hw-reference.md 2.7); atomics, SRQ,
- * memory windows, XRC and UC are not advertised. The port follows the
+ * the GEN_2 limits (docs/hw-reference.md 2.7); atomics, SRQ, XRC and UC
+ * are not advertised, memory windows are (mw.c). The port follows the
  * netdev (ib_device_set_netdev(): ib_core's RoCE GID management fills the
  * GID table from its addresses).
  *
@@ -97,9 +97,15 @@ static int irdma_query_device(struct ib_device *ibdev,
 	props->max_qp_init_rd_atom = IRDMA_MAX_ORD;
 	props->atomic_cap = IB_ATOMIC_NONE;
 	props->max_ah = o[E810_HMC_FSIAV].cnt - 1;
-	props->max_mcast_grp = o[E810_HMC_QP].cnt;
+	/*
+	 * A group is an FSIMC object (mcast.c hands out indexes below its
+	 * committed count), so that is how many there can be. Upstream's
+	 * irdma_initialize_hw_rsrc() reports its QP count instead (max_mcg),
+	 * more groups than the device holds.
+	 */
+	props->max_mcast_grp = o[E810_HMC_FSIMC].cnt;
 	props->max_mcast_qp_attach = E810_MG_MAX_QPS;
-	props->max_total_mcast_qp_attach = o[E810_HMC_QP].cnt *
+	props->max_total_mcast_qp_attach = o[E810_HMC_FSIMC].cnt *
 					   E810_MG_MAX_QPS;
 	props->max_pkeys = IRDMA_PKEY_TBL_LEN;
 	/*
@@ -184,11 +190,11 @@ static void irdma_get_dev_fw_str(struct ib_device *ibdev, char *str)
 		 rf->fw_minor);
 }
 
-/* ---- user context, PD; the rest is issue 6 ------------------------------ */
+/* ---- user context, PD (CQs: cq.c, QPs: qp.c, MRs: mr.c, AHs: ah.c) ------ */
 
 /*
  * A user context: the ABI handshake and the doorbell page mmap key
- * (hw-reference 6.1-6.3). The objects the provider then asks for are issue 6.
+ * (hw-reference 6.1-6.3).
  */
 static int irdma_alloc_ucontext(struct ib_ucontext *uctx,
 				struct ib_udata *udata)
