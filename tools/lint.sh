@@ -16,6 +16,9 @@
 #               gcc-14 need trixie)
 #   checkpatch  checkpatch.pl from Debian's linux-source-6.1 (tools/deps.sh)
 #   unit        tests/unit built with -Werror
+#   refs        no "issue N" in the tracked sources: a comment says why
+#               in its own words or cites docs/, upstream symbols or
+#               specifications, never a tracker the repository lacks
 # Each leg prints its time. checkpatch: two checks are off (an out-of-tree
 # module that builds for several kernels needs LINUX_VERSION_CODE tests,
 # and those put the constant on the left); include/hw/e810_compat.h is
@@ -99,9 +102,16 @@ lint_unit() {
 	make -s -C tests/unit all >/dev/null
 }
 
+# Every tracked file but docs/ (whose history notes may name issues) and
+# the lint script itself, which spells the pattern.
+lint_refs() {
+	! git ls-files -z | grep -zv -e '^docs/' -e '\.md$' -e '^tools/lint\.sh$' |
+		xargs -0 grep -nIiE '\<issue[[:space:]]*#?[0-9]+'
+}
+
 main() {
 	local legs=("$@") leg t fail=0 failed=()
-	[ ${#legs[@]} -eq 0 ] && legs=(6.12 6.1 new checkpatch unit)
+	[ ${#legs[@]} -eq 0 ] && legs=(6.12 6.1 new checkpatch unit refs)
 	for leg in "${legs[@]}"; do
 		t=$SECONDS
 		case "$leg" in
@@ -110,7 +120,8 @@ main() {
 		new) lint_new ;;
 		checkpatch) lint_checkpatch ;;
 		unit) lint_unit ;;
-		*) die "unknown leg $leg (6.12, 6.1, new, checkpatch, unit)" ;;
+		refs) lint_refs ;;
+		*) die "unknown leg $leg (6.12, 6.1, new, checkpatch, unit, refs)" ;;
 		esac || { fail=1; failed+=("$leg"); }
 		log "$leg: $((SECONDS - t)) s"
 	done

@@ -528,8 +528,8 @@ void e810_core_mmio_write(E810Core *core, uint64_t addr, uint64_t val,
     }
     if (addr >= E810_PUSH_OFFSET && addr < PUSH_END) {
         e810_core_log(core, E810_LOG_UNIMP,
-                      "push page write at 0x%llx: RDMA data path not "
-                      "modelled yet", (unsigned long long)addr);
+                      "push page write at 0x%llx ignored: push WQEs are "
+                      "not modelled", (unsigned long long)addr);
         return;
     }
     if (!in_register_space(addr, size, core, true)) {

@@ -6,8 +6,8 @@
  *
  * The payload is the only per-byte work of the data path besides the
  * copies, and a frame for the wire is summed twice (sent, received), so
- * this is what bounds throughput between two devices (issue 7). Slicing
- * by 8 runs at a byte or two per cycle; folding 64 bytes per step with
+ * this is what bounds throughput between two devices (docs/performance.md).
+ * Slicing by 8 runs at a byte or two per cycle; folding 64 bytes per step with
  * carry-less multiplies (Intel's white paper "Fast CRC Computation for
  * Generic Polynomials Using PCLMULQDQ Instruction", the method of
  * Linux's arch/x86 crc32 code) runs near memory speed: 12 GB/s with

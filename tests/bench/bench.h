@@ -1,6 +1,6 @@
 /*
  * RDMA throughput of the device model as a ratio to host memcpy()
- * measured in the same run (issue 7), shared by the bench_*.c programs.
+ * measured in the same run, shared by the bench_*.c programs.
  *
  * Two RC QPs, either on one device talking through its own MAC (the ARP
  * entry names it: loopback) or on two devices joined by a synchronous

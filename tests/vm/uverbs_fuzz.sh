@@ -4,14 +4,14 @@
 # timeout: 600
 # boot: shared
 # also-parent: ice
-# The uverbs fuzzer (issue 16): tests/vm/progs/uverbs_fuzz run as an
+# The uverbs fuzzer: tests/vm/progs/uverbs_fuzz run as an
 # unprivileged user (nobody) against irdma0, with /dev/infiniband/uverbs*
 # opened to everyone as rdma-core's udev rules do.
 #  fuzz  a boundary pass (requests that must be refused, and their
 #        accepted neighbours) and a random pass of E810_UF_ITERS raw
 #        write()/ioctl() commands and mmaps from seed E810_UF_SEED; every
 #        errno must be a refusal a driver gives;
-#  race  concurrent RESIZE_CQ on one CQ (issue 16 item 3), then traffic on
+#  race  concurrent RESIZE_CQ on one CQ, then traffic on
 #        it with every completion checked.
 # Afterwards: no oops, warning, lockdep, KASAN, kmemleak or hung-task line
 # in the kernel log; every `rdma resource show` count back to its value

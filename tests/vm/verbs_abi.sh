@@ -4,7 +4,7 @@
 # timeout: 900
 # boot: shared
 # also-parent: ice
-# The resource verbs through the stock rdma-core irdma provider (issue 6):
+# The resource verbs through the stock rdma-core irdma provider:
 # tests/vm/progs/verbs_abi.c run in three modes against irdma0.
 #  hold  one set of objects at RTS while `rdma resource show` looks at it:
 #        the QPs, CQs and MRs of the program with the values it set (QP

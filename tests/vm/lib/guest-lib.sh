@@ -520,8 +520,8 @@ bad_lines() {
 
 # The TCP port of every run, and the inline size of the latency tests:
 # perftest's defaults (220/236 B) exceed GEN_2's 101-byte inline limit
-# and QP creation fails with EINVAL, exactly as on a real E810 (perftest
-# issue #139).
+# and QP creation fails with EINVAL, exactly as on a real E810
+# (github.com/linux-rdma/perftest/issues/139).
 PERFTEST_PORT=18515
 PERFTEST_INLINE=96
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * uverbs_fuzz: boundary and random uverbs commands against irdma, issued
- * raw through the write() and ioctl() interfaces of /dev/infiniband/uverbsN
- * (issue 16, "a uverbs fuzzer in the guest"). Meant to run as an
+ * raw through the write() and ioctl() interfaces of /dev/infiniband/uverbsN.
+ * Meant to run as an
  * unprivileged user.
  *
  *   uverbs_fuzz -d DEV [-g GID_INDEX] [-S] [--seed N] [--iters N] fuzz

@@ -2,7 +2,7 @@
 /*
  * uverbs_fuzz: raw uverbs commands (write() and ioctl()) against irdma.
  * Shared by uverbs_fuzz.c (the command layer, boundary and random passes)
- * and uverbs_race.c (concurrent RESIZE_CQ on one CQ, issue 16 item 3).
+ * and uverbs_race.c (concurrent RESIZE_CQ on one CQ).
  */
 #ifndef UVERBS_FUZZ_H
 #define UVERBS_FUZZ_H

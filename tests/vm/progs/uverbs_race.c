@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * uverbs_fuzz race: concurrent RESIZE_CQ on one CQ (issue 16, item 3).
+ * uverbs_fuzz race: concurrent RESIZE_CQ on one CQ.
  *
  * ib_uverbs runs RESIZE_CQ with the CQ only read-locked, so two threads
  * can resize one CQ at once. Each iteration two threads issue raw

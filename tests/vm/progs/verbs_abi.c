@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * verbs_abi: the resource verbs of issue 6 through the stock rdma-core
- * irdma provider, against our kernel driver (the upstream uverbs ABI).
+ * verbs_abi: the resource verbs (contexts, PDs, CQs, QPs, MRs, AHs)
+ * through the stock rdma-core irdma provider, against our kernel driver
+ * (the upstream uverbs ABI).
  *
  *   verbs_abi -d DEV -l LOCAL_IPV4 -p PEER_IPV4 [-n N] [-m BYTES] loop|neg|hold|data
  *

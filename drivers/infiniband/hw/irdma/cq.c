@@ -7,7 +7,7 @@
  * docs/hw-reference.md 6.4); a kernel CQ has a coherent ring and shadow
  * area. Either way the device learns the CQ through CREATE_CQ /
  * MODIFY_CQ / DESTROY_CQ (hw-reference 2.5). The CQ context the device echoes
- * in CEQEs and CQ AEs is the CQ id (issue 5: never a pointer); the CEQ handler
+ * in CEQEs and CQ AEs is the CQ id (never a pointer); the CEQ handler
  * looks the CQ up in rf->cqs.
  *
  * Kernel rings hold twice the requested entries (plus one) because a CQE

@@ -78,7 +78,9 @@ void irdma_port_update(struct irdma_pci_f *rf)
  * @rf: per-function state
  *
  * The L2 parameters of RoCE (path MTU of new QPs) are read from the netdev
- * when needed; QPs, once they exist (issue 6), get their MSS updated here.
+ * when needed. Existing QPs keep the path MTU they were given at RTR, as
+ * they do on upstream irdma for RoCEv2 (its MSS update is for iWARP's TCP
+ * connections); nothing to tell the device here.
  *
  * Context: Process context, RTNL held.
  */

@@ -19,7 +19,7 @@
  * UD QP like any other (the device's UD receive path delivers datagrams
  * for destination QP 1 to it); its Q_Key 0x80010000 comes from ib_mad's
  * INIT modify and MAD sends ask for the QP's Q_Key (IB_QP_SET_QKEY).
- * AEs name the QP by id, never by a pointer (issue 5).
+ * AEs name the QP by id, never by a pointer (docs/irdma.md).
  */
 
 #include <linux/bitfield.h>
