@@ -233,6 +233,37 @@ fetch_ice_source() {
 	rm -rf "$dir" && mv "$dir.tmp" "$dir"
 }
 
+# The stock ice.ko of kernel $1 (package version $2), whose GNU build id the
+# irdma Kbuild records for the binding built from that kernel's ice.h
+# (ice_if.c refuses any other ice): CACHE/ice-ko-<kernel release>/, taken
+# from the linux-image package (the guest kernel's is downloaded already).
+# Not fatal, as for the ice source: irdma then builds without the binding.
+fetch_ice_module() {
+	local kver=$1 pkgver=$2 dir=$CACHE/ice-ko-$1 dl=$CACHE/dl/kernel deb
+	local ko=./lib/modules/$1/kernel/drivers/net/ethernet/intel/ice/ice.ko
+	[ -f "$dir/.extracted" ] && return 0
+	mkdir -p "$dl"
+	deb=$(ls "$dl/linux-image-${kver}_"*.deb 2>/dev/null | head -n 1 || true)
+	if [ -z "$deb" ]; then
+		apt_update
+		if ! (cd "$dl" && apt-get "${APT_OPTS[@]}" -q download \
+			"linux-image-$kver=$pkgver") >/dev/null 2>&1; then
+			log "warning: could not download linux-image-$kver=$pkgver: irdma for $kver builds without the stock-ice binding"
+			return 0
+		fi
+		deb=$(ls "$dl/linux-image-${kver}_"*.deb | head -n 1)
+	fi
+	rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
+	if ! dpkg-deb --fsys-tarfile "$deb" |
+		tar -x -C "$dir.tmp" --wildcards --no-anchored --strip-components=10 "$ko*"; then
+		log "warning: no ice.ko in linux-image-$kver: irdma for $kver builds without the stock-ice binding"
+		rm -rf "$dir.tmp"
+		return 0
+	fi
+	echo "$pkgver" >"$dir.tmp/.extracted"
+	rm -rf "$dir" && mv "$dir.tmp" "$dir"
+}
+
 # The E810 DDP package (stock ice refuses RDMA without it: Safe Mode), from
 # bookworm's non-free-firmware component; only the package file is kept.
 fetch_ddp_package() {
@@ -282,6 +313,8 @@ main() {
 		fetch_ddp_package
 		fetch_ice_source "$KVER" "$KPKG_VERSION"
 		fetch_ice_source "$KVER_OLD" "$KPKG_OLD_VERSION"
+		fetch_ice_module "$KVER" "$KPKG_VERSION"
+		fetch_ice_module "$KVER_OLD" "$KPKG_OLD_VERSION"
 		;;
 	checkpatch) fetch_checkpatch ;;
 	*)
@@ -291,6 +324,8 @@ main() {
 		fetch_ddp_package
 		fetch_ice_source "$KVER" "$KPKG_VERSION"
 		fetch_ice_source "$KVER_OLD" "$KPKG_OLD_VERSION"
+		fetch_ice_module "$KVER" "$KPKG_VERSION"
+		fetch_ice_module "$KVER_OLD" "$KPKG_OLD_VERSION"
 		;;
 	esac
 	log "dependencies complete"

@@ -291,6 +291,7 @@ dkms_source() {
 	copy_module_sources "$dest"
 	install -m 0644 "$TOP/dkms.conf" "$dest/dkms.conf"
 	install -m 0755 "$TOP/tools/dkms-ice-src.sh" "$dest/tools/dkms-ice-src.sh"
+	install -m 0755 "$TOP/tools/ko-build-id.sh" "$dest/tools/ko-build-id.sh"
 	log "staged $dest; then: dkms add $PACKAGE_NAME/$PACKAGE_VERSION && dkms install $PACKAGE_NAME/$PACKAGE_VERSION"
 }
 

@@ -39,7 +39,8 @@ clean_output() {
 # scratch_copy DIR: the checkout's module sources and headers in DIR.
 scratch_copy() {
 	rm -rf "$1" && mkdir -p "$1"
-	git ls-files -z drivers include | xargs -0 cp --parents -t "$1"
+	git ls-files -z drivers include tools/ko-build-id.sh |
+		xargs -0 cp --parents -t "$1"
 }
 
 # lint_modules KDIR TOP [MAKE_ARG...]: both modules of the tree at TOP
@@ -62,13 +63,13 @@ lint_6_12() {
 		make -C "/usr/src/linux-headers-$KVER" M="$TOP/$d" E810_TOP="$TOP" \
 			clean >/dev/null
 	done
-	lint_modules "/usr/src/linux-headers-$KVER" "$TOP"
+	lint_modules "/usr/src/linux-headers-$KVER" "$TOP" E810_REQUIRE_ICE=1
 }
 
 lint_6_1() {
 	local s=$BUILD/lint-6.1 LINT_RUN=()
 	scratch_copy "$s"
-	lint_modules "/usr/src/linux-headers-$KVER_OLD" "$s"
+	lint_modules "/usr/src/linux-headers-$KVER_OLD" "$s" E810_REQUIRE_ICE=1
 }
 
 # The scratch copy lives in the root (a chroot sees nothing else), one per

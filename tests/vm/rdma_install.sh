@@ -19,6 +19,8 @@
 #    limits_sel parameter, taint O), bound to ice.roce.1/.2 as irdma.ice,
 #    both ports ACTIVE, ibv_devinfo through OUR provider (the library
 #    libibverbs maps, LD_DEBUG=files), an RC pingpong with payload checks;
+#  - the same module with another ice build id recorded (the ice.ko it
+#    would have been built against) loads but binds neither function;
 #  - uninstall-provider: irdma.driver restored byte for byte, the stock
 #    provider loads again; uninstall: updates/ gone, modinfo names the
 #    kernel's file again, modprobe loads it (build-id of the in-tree file,
@@ -156,6 +158,38 @@ expect_eq "$ib0 provider (irdma.driver)" "$LIBDIR/libibverbs/e810/libirdma-rdmav
 	"$(provider_of "$ib0")"
 rc_pingpong 4096 50 && ok "RC pingpong 4 KiB x 50 (our provider, our irdma)" ||
 	fail "RC pingpong: $(tail -n 2 /tmp/pp-client.log) / $(tail -n 2 /tmp/pp-server.log)"
+
+# ---- built for another ice ---------------------------------------------
+# ice_if.c reads struct ice_pf through a private header of one ice build:
+# the module records that ice.ko's build id (modinfo ice_build_id) and
+# binds only to it. The same module with another id recorded (bytes
+# replaced in a copy, as a rebuild against another ice would have it)
+# must load and leave both functions alone.
+ICE_ID=$(build_id /sys/module/ice)
+expect_eq "recorded ice build id = running ice's" "$ICE_ID" "$(modinfo -F ice_build_id "$OUR_KO")"
+# The id with its first digit changed.
+[ "${ICE_ID:0:1}" = 0 ] && OTHER_ID=1${ICE_ID:1} || OTHER_ID=0${ICE_ID:1}
+n=$(python3 - "$OUR_KO" /tmp/irdma-other-ice.ko "$ICE_ID" "$OTHER_ID" <<'EOF2'
+import sys
+src, dst, old, new = sys.argv[1:]
+b = open(src, "rb").read()
+open(dst, "wb").write(b.replace(old.encode(), new.encode()))
+print(b.count(old.encode()))
+EOF2
+)
+# At least twice: the modinfo entry and the string the probe compares.
+[ "$n" -ge 2 ] && ok "ice build id replaced $n times in the copy" ||
+	fail "ice build id found $n times in $OUR_KO"
+expect_eq "other-ice module records" "$OTHER_ID" "$(modinfo -F ice_build_id /tmp/irdma-other-ice.ko)"
+rmmod irdma || fail "rmmod irdma"
+/sbin/insmod /tmp/irdma-other-ice.ko || fail "insmod the other-ice irdma"
+sleep 2
+expect_eq "built for another ice: ice.roce.<N> unbound" "none none" "$(bound_drivers)"
+expect_eq "built for another ice: no RDMA device" "" "$(ls /sys/class/infiniband 2>/dev/null | xargs)"
+rmmod irdma || fail "rmmod the other-ice irdma"
+modprobe irdma || fail "modprobe irdma again"
+wait_for '[ "$(bound_drivers)" = "irdma.ice irdma.ice" ]' 30
+expect_eq "ours again: ice.roce.<N> bound to" "irdma.ice irdma.ice" "$(bound_drivers)"
 
 # ---- uninstall -----------------------------------------------------------
 hi uninstall-provider && ok "uninstall-provider" ||

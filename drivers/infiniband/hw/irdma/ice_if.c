@@ -15,15 +15,23 @@
  * Linux 6.16 replaced this interface (iidc_rdma.h: struct
  * iidc_rdma_core_dev_info, no struct ice_pf): Kbuild builds ice_rdma_if.c
  * there instead.
+ *
+ * A private header describes one build of ice only: a stable or
+ * distribution update can change struct ice_pf and keep the kernel
+ * release, and the module would load and misread it. So Kbuild records
+ * the GNU build id of the ice.ko it built against (IRDMA_ICE_BUILD_ID,
+ * also in modinfo as ice_build_id) and the probe refuses any other ice.
  */
 
 #include <linux/auxiliary_bus.h>
 #include <linux/bitops.h>
 #include <linux/build_bug.h>
+#include <linux/elf.h>
 #include <linux/mod_devicetable.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/slab.h>
+#include <linux/version.h>
 #include <linux/net/intel/iidc.h>
 
 #include "ice.h"
@@ -31,9 +39,77 @@
 #include "ice_sym.h"
 #include "main.h"
 
+MODULE_INFO(ice_build_id, IRDMA_ICE_BUILD_ID);
+
+/*
+ * A GNU build id note: its header, the name "GNU" and a SHA-1 id (type 3,
+ * NT_GNU_BUILD_ID of the ELF gABI; the kernel defines it only in
+ * lib/buildid.c).
+ */
+#define IRDMA_NT_GNU_BUILD_ID	3
+#define IRDMA_BUILD_ID_LEN	20
+#define IRDMA_BUILD_ID_NOTE	(sizeof(struct elf_note) + 4 + IRDMA_BUILD_ID_LEN)
+
 static struct ice_pf *irdma_ice_adev_to_pf(struct auxiliary_device *adev)
 {
 	return container_of(adev, struct iidc_auxiliary_dev, adev)->pf;
+}
+
+/*
+ * irdma_ice_build_id() - the GNU build id of the loaded module @mod
+ *
+ * The linker's .note.gnu.build-id section is allocated, so the module
+ * loader places it with the read-only data (layout_sections()), where
+ * /sys/module/<name>/notes/ also finds it. Without
+ * CONFIG_STACKTRACE_BUILD_ID (Debian) the kernel keeps no parsed copy, so
+ * the note is looked up there: a 4-byte aligned NT_GNU_BUILD_ID note with
+ * the name "GNU" and a 20-byte id.
+ */
+static const u8 *irdma_ice_build_id(const struct module *mod)
+{
+	const u8 *p, *end;
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+	p = mod->mem[MOD_RODATA].base;
+	end = p + mod->mem[MOD_RODATA].size;
+#else
+	p = (const u8 *)mod->core_layout.base + mod->core_layout.text_size;
+	end = (const u8 *)mod->core_layout.base + mod->core_layout.ro_size;
+#endif
+	for (p = PTR_ALIGN(p, 4); p + IRDMA_BUILD_ID_NOTE <= end; p += 4) {
+		const struct elf_note *n = (const struct elf_note *)p;
+
+		if (n->n_namesz == 4 && n->n_descsz == IRDMA_BUILD_ID_LEN &&
+		    n->n_type == IRDMA_NT_GNU_BUILD_ID &&
+		    !memcmp(p + sizeof(*n), "GNU", 4))
+			return p + sizeof(*n) + 4;
+	}
+	return NULL;
+}
+
+/*
+ * irdma_ice_check_build() - is the bound ice the one ice.h describes?
+ *
+ * The owner of the PCI driver bound to the function is the ice module
+ * (pci_register_driver() records it); it cannot unload while its
+ * auxiliary device is being probed.
+ */
+static int irdma_ice_check_build(struct auxiliary_device *adev)
+{
+	struct device_driver *drv = adev->dev.parent ? adev->dev.parent->driver : NULL;
+	char have[2 * IRDMA_BUILD_ID_LEN + 1] = "none";
+	const u8 *id = NULL;
+
+	if (drv && drv->owner)
+		id = irdma_ice_build_id(drv->owner);
+	if (id)
+		snprintf(have, sizeof(have), "%*phN", IRDMA_BUILD_ID_LEN, id);
+	if (id && !strcmp(have, IRDMA_ICE_BUILD_ID))
+		return 0;
+	dev_err(&adev->dev,
+		"irdma was built for the ice.ko with build id %s, the running ice has %s: rebuild irdma against this kernel's ice (make install, or dkms)\n",
+		IRDMA_ICE_BUILD_ID, have);
+	return -ENOEXEC;
 }
 
 /* Parent service: the VSI's RoCEv2 filter. */
@@ -187,7 +263,8 @@ static void irdma_ice_event_handler(struct ice_pf *pf,
  * @adev: the auxiliary device ("ice.roce.<N>")
  * @id: the matching id table entry
  *
- * Fills the per-function state from struct ice_pf as upstream's
+ * Refuses an ice other than the build ice.h describes. Then fills the
+ * per-function state from struct ice_pf as upstream's
  * irdma_fill_device_info() reads it: BAR0 mapping, PCI device, the MSI-X
  * vectors ice reserved for RDMA, PF number, the main VSI's hardware number
  * and netdev; then the common bind. iWARP is refused.
@@ -199,11 +276,16 @@ static int irdma_ice_probe(struct auxiliary_device *adev,
 			   const struct auxiliary_device_id *id)
 {
 	struct ice_pf *pf = irdma_ice_adev_to_pf(adev);
-	struct ice_vsi *vsi = ice_get_main_vsi(pf);
 	struct irdma_pci_f *rf;
+	struct ice_vsi *vsi;
 	struct irdma_qos qos;
 	int err;
 
+	/* Before the first look into struct ice_pf. */
+	err = irdma_ice_check_build(adev);
+	if (err)
+		return err;
+	vsi = ice_get_main_vsi(pf);
 	if (!(pf->rdma_mode & IIDC_RDMA_PROTOCOL_ROCEV2)) {
 		dev_err(&adev->dev,
 			"ice offers iWARP (rdma_mode 0x%x): only RoCEv2 is supported; set devlink param enable_roce\n",
