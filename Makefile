@@ -88,8 +88,10 @@ DEBUG_SCENARIOS ?= ice_probe lan_ping lan_reset rdma_link provider_pingpong \
 guest-debug: guest
 	@tools/mkguest-debug.sh
 
+# Resumable: a scenario that passed is not run again until the modules,
+# model, scenarios or recipes change (tools/check-debug.sh).
 check-debug: guest-debug progs
-	@tools/vm check --kernel debug $(DEBUG_SCENARIOS)
+	@tools/check-debug.sh $(DEBUG_SCENARIOS)
 
 # Warnings from gcc (W=1) or sparse (C=1) fail the target, against the
 # guest's 6.12 headers, bookworm's 6.1 and a 6.16+ kernel (KVER_NEW, built

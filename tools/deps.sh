@@ -27,6 +27,8 @@ HOST_PKGS=(
 	libsystemd-dev
 	# guest image
 	debootstrap busybox-static kmod cpio e2fsprogs zstd xz-utils curl
+	# dkms.conf run by Debian's dkms (tools/dkms-build.sh)
+	dkms
 )
 # Only for the on-demand benchmark (tools/bench-perf.sh: the SVG charts of
 # docs/performance.md); make check does not install them.

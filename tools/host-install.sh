@@ -35,13 +35,15 @@ PACKAGE_VERSION=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$TOP/dkms.conf")
 
 # The module sources a build needs, copied into DEST (relative paths and
 # times kept, so kbuild rebuilds only what changed): the Kbuild inputs of
-# both modules and the shared headers, no build output.
+# both modules and the shared headers, no build output; and the script
+# irdma's Kbuild reads the stock ice.ko's build id with.
 copy_module_sources() {
 	local dest=$1
 	(cd "$TOP" && find drivers include -type f \
 		\( -name '*.c' ! -name '*.mod.c' -o -name '*.h' -o -name Kbuild \
 		   -o -name Makefile \) -print0 |
-		xargs -0 cp -p --parents -t "$dest")
+		xargs -0 cp -p --parents -t "$dest" &&
+		cp -p --parents tools/ko-build-id.sh "$dest")
 }
 
 # ---- kernel modules ----------------------------------------------------
@@ -118,8 +120,9 @@ build_modules() {
 			if grep -q 'stock-ice binding required' <<<"$out"; then
 				die "irdma for $KREL cannot bind to the stock ice (see above).
     Install the ice source of exactly this kernel and pass ICE_SRC=<linux
-    source>/drivers/net/ethernet/intel/ice (docs/real-hosts.md), or install
-    without the binding on purpose with ICE_SRC=none."
+    source>/drivers/net/ethernet/intel/ice, and have its ice.ko (the
+    kernel's linux-image package, or ICE_KO=<file>) (docs/real-hosts.md),
+    or install without the binding on purpose with ICE_SRC=none."
 			fi
 			die "module build failed for $KREL"
 		}
@@ -291,7 +294,6 @@ dkms_source() {
 	copy_module_sources "$dest"
 	install -m 0644 "$TOP/dkms.conf" "$dest/dkms.conf"
 	install -m 0755 "$TOP/tools/dkms-ice-src.sh" "$dest/tools/dkms-ice-src.sh"
-	install -m 0755 "$TOP/tools/ko-build-id.sh" "$dest/tools/ko-build-id.sh"
 	log "staged $dest; then: dkms add $PACKAGE_NAME/$PACKAGE_VERSION && dkms install $PACKAGE_NAME/$PACKAGE_VERSION"
 }
 

@@ -12,7 +12,14 @@
 #  * make dkms-source, then what 'dkms build' does with it: PRE_BUILD
 #    (tools/dkms-ice-src.sh: unpacked tree, tarball, wrong version,
 #    nothing) and dkms.conf's MAKE[0] as dkms rewrites it, building irdma.ko
-#    at BUILT_MODULE_LOCATION.
+#    at BUILT_MODULE_LOCATION;
+#  * Debian's dkms itself: dkms add, build and install of that source for
+#    the guest kernel, with its trees under build/install-test/ (dkms
+#    --sourcetree/--dkmstree/--installtree); the installed module records
+#    the guest kernel's ice build id and is kept as dkms-irdma.ko.xz for
+#    the rdma_install scenario, which boots it. dkms signs what it builds
+#    and makes its key (/var/lib/dkms/mok.*) the first time, as on any
+#    host; nothing else is written outside build/.
 # The two module builds keep their objects between runs (dkms itself starts
 # from a fresh copy), so only the first run compiles everything.
 # Ends with "install: N passed, M failed" (also in build/install-test/summary).
@@ -238,6 +245,27 @@ touch "$NEWK/include/linux/net/intel/iidc_rdma_ice.h"
 check "PRE_BUILD for 7.3 needs no ice source" \
 	grep -q 'no ice source needed' <(cd "$BUILD_DIR" && E810_SRC_ROOT=$T/empty \
 		tools/dkms-ice-src.sh 7.3.4+deb13-amd64 "$NEWK" 2>&1)
+
+# ---- Debian's dkms -------------------------------------------------------
+R=$T/dkms-real
+rm -rf "$R" "$T/dkms-irdma.ko.xz"
+mkdir -p "$R/src" "$R/tree" "$R/inst/$KVER"
+cp -a "$SRC" "$R/src/"
+DKMS=(dkms -m irdma-e810 -v "$VER" -k "$KVER" --sourcetree "$R/src"
+      --dkmstree "$R/tree" --installtree "$R/inst")
+check "dkms add" "${DKMS[@]}" add
+# PRE_BUILD finds the ice source through ICE_SRC (tools/dkms-ice-src.sh).
+check "dkms build" env ICE_SRC="$ICE_DIR" "${DKMS[@]}" build
+check "dkms install" "${DKMS[@]}" install --no-depmod
+check "dkms status: installed" \
+	grep -q "irdma-e810/$VER, $KVER, x86_64: installed" <("${DKMS[@]}" status 2>/dev/null)
+DKO=$R/inst/$KVER/updates/dkms/irdma.ko.xz
+check "dkms installed updates/dkms/irdma.ko.xz" [ -f "$DKO" ]
+ICE_KO_FILE=$(ls /lib/modules/"$KVER"/kernel/$SUB/ice.ko* "$CACHE/ice-ko-$KVER"/ice.ko* 2>/dev/null | head -n 1)
+check "dkms module records the kernel's ice build id" \
+	[ "$(modinfo -F ice_build_id "$DKO" 2>/dev/null)" = "$(tools/ko-build-id.sh "$ICE_KO_FILE")" ]
+check "dkms module binds to ice.roce" grep -qx 'auxiliary:ice.roce' <(modinfo -F alias "$DKO" 2>/dev/null)
+[ -f "$DKO" ] && cp "$DKO" "$T/dkms-irdma.ko.xz"
 
 echo "install: $pass passed, $fail failed" | tee "$T/summary"
 [ "$fail" = 0 ]

@@ -4,7 +4,7 @@
 # parent: ice
 # rdma-driver: none
 # timeout: 600
-# share: Makefile dkms.conf tools/lib.sh tools/host-install.sh drivers/infiniband/hw/irdma/irdma.ko build/rdma-core/lib/e810/libirdma-rdmav34.so
+# share: Makefile dkms.conf tools/lib.sh tools/host-install.sh drivers/infiniband/hw/irdma/irdma.ko build/rdma-core/lib/e810/libirdma-rdmav34.so build/install-test/dkms-irdma.ko.xz
 # The installation of docs/real-hosts.md on a guest made to look like a
 # Debian host with the stock ice: the kernel's irdma.ko.xz back in
 # kernel/drivers/infiniband/hw/irdma/, nothing in updates/, rdma-core's
@@ -25,6 +25,9 @@
 #    provider loads again; uninstall: updates/ gone, modinfo names the
 #    kernel's file again, modprobe loads it (build-id of the in-tree file,
 #    no taint), bound as irdma, both ports ACTIVE, a pingpong passes;
+#  - dkms: the module Debian's dkms built and installed on the host for
+#    this kernel (tests/install/run.sh) in updates/dkms/, as dkms leaves
+#    it: modprobe loads it, it binds both functions, a pingpong passes;
 #  - dmesg clean.
 . "$E810_LIB"
 
@@ -225,6 +228,35 @@ for ib in "$ib0" "$ib1"; do
 done
 rc_pingpong 4096 50 && ok "RC pingpong 4 KiB x 50 (stock provider, stock irdma)" ||
 	fail "RC pingpong (stock): $(tail -n 2 /tmp/pp-client.log) / $(tail -n 2 /tmp/pp-server.log)"
+
+# ---- dkms ----------------------------------------------------------------
+# What 'dkms install' put in the host's install tree for this kernel.
+DKMS_KO=$K/build/install-test/dkms-irdma.ko.xz
+if [ -f "$DKMS_KO" ]; then
+	mkdir -p "$M/updates/dkms"
+	cp "$DKMS_KO" "$M/updates/dkms/irdma.ko.xz"
+	depmod "$REL"
+	expect_eq "dkms: modinfo -n irdma" "$M/updates/dkms/irdma.ko.xz" "$(modinfo -n irdma)"
+	expect_eq "dkms: recorded ice build id = running ice's" "$(build_id /sys/module/ice)" \
+		"$(modinfo -F ice_build_id irdma)"
+	rmmod irdma || fail "rmmod the stock irdma"
+	modprobe irdma || fail "modprobe the dkms irdma"
+	expect_eq "dkms: loaded irdma build-id = updates/dkms file" \
+		"$(build_id "$M/updates/dkms/irdma.ko.xz")" "$(build_id /sys/module/irdma)"
+	wait_for '[ "$(bound_drivers)" = "irdma.ice irdma.ice" ]' 30
+	expect_eq "dkms: ice.roce.<N> bound to" "irdma.ice irdma.ice" "$(bound_drivers)"
+	rdma_two_ports || finish
+	for ib in "$ib0" "$ib1"; do
+		expect_eq "dkms: $ib rdma link" ACTIVE "$(rdma_port_state "$ib")"
+	done
+	rc_pingpong 4096 50 && ok "RC pingpong 4 KiB x 50 (dkms irdma)" ||
+		fail "RC pingpong (dkms): $(tail -n 2 /tmp/pp-client.log) / $(tail -n 2 /tmp/pp-server.log)"
+	rmmod irdma || fail "rmmod the dkms irdma"
+	rm -rf "$M/updates"
+	depmod "$REL"
+else
+	fail "no dkms-built module (tests/install/run.sh makes $DKMS_KO)"
+fi
 
 dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"
 finish
