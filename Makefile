@@ -57,10 +57,12 @@ unit: deps-host
 fuzz: deps-host
 	@$(MAKE) -s -j$(NPROC) -C tests/fuzz run
 
-# The long fuzzing campaign (10^7 executions per harness, one at a time,
-# niced): per-harness results in build/fuzz/campaign.txt.
+# The long fuzzing campaign, resumable: each harness is owed an hour of
+# CPU (CAMPAIGN_CPU seconds), given in slices of CAMPAIGN_SLICE seconds
+# per call; the corpus persists in the cache and what grows coverage is
+# merged into tests/fuzz/corpus-found/ (tools/fuzz-campaign.sh).
 fuzz-campaign: deps-host
-	@nice -n 19 $(MAKE) -s -C tests/fuzz campaign
+	@tools/fuzz-campaign.sh
 
 # C programs the VM scenarios run in the guest (tests/vm/progs/), built
 # against our rdma-core; tools/vm copies build/progs/ into every guest.
