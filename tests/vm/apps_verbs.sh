@@ -4,7 +4,6 @@
 # rdma-driver: ours stock
 # timeout: 300
 # boot: shared
-# also-parent: ice
 # The verbs real applications use, as they use them (progs/app_verbs.c):
 # the MR access flags of qperf, UCX's memory domain and libfabric's verbs
 # provider (REMOTE_ATOMIC among them, which upstream irdma takes and
