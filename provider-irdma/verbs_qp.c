@@ -46,9 +46,14 @@ static int qp_check_caps(struct e810p_context *ctx,
 	if ((attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) &&
 	    attr->send_ops_flags & ~(uint64_t)E810P_QPX_SEND_OPS)
 		return EOPNOTSUPP;
+	/*
+	 * Zero send or receive WRs is a valid request (qperf's one-way
+	 * tests: the receiver asks for no send WRs): the ring gets its
+	 * minimum size, as upstream irdma_get_sqdepth() gives it.
+	 */
 	if (cap->max_send_sge > ctx->max_frags ||
 	    cap->max_recv_sge > ctx->max_frags ||
-	    cap->max_inline_data > ctx->max_inline || !cap->max_send_wr)
+	    cap->max_inline_data > ctx->max_inline)
 		return EINVAL;
 	return 0;
 }

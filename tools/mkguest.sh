@@ -6,8 +6,8 @@
 # Layers, each cached where it is expensive:
 #   CACHE/guest-base-<key>   debootstrap minbase + the Debian packages the
 #                            scenarios need (python3, iproute2, kmod, perftest,
-#                            pciutils, nfs-kernel-server, ...): ~2.5 min, once
-#                            per package list
+#                            pciutils, nfs-kernel-server, qperf, ucx-utils,
+#                            libfabric-bin, ...): ~3 min, once per package list
 #   build/guest/root         base + Debian's 6.12 modules + our modules +
 #                            our rdma-core 56.1 build replacing bookworm's 44
 #   build/guest/rootfs.ext4  that tree as an ext4 image (seconds)
@@ -15,7 +15,10 @@
 
 . "$(dirname "$0")/lib.sh"
 
-GUEST_PKGS=python3,libpython3.11,iproute2,kmod,perftest,pciutils,procps,iputils-ping,ethtool,busybox,ca-certificates,nfs-kernel-server
+# Real RDMA applications the scenarios run as a user would (qperf, UCX's
+# ucx_info/ucx_perftest, libfabric's fi_pingpong: tests/vm/apps_*.sh) and
+# the iSCSI initiator and target tools (open-iscsi, targetcli-fb) for iSER.
+GUEST_PKGS=python3,libpython3.11,iproute2,kmod,perftest,pciutils,procps,iputils-ping,ethtool,busybox,ca-certificates,nfs-kernel-server,qperf,ucx-utils,libfabric-bin,open-iscsi,targetcli-fb
 BASE_KEY=$(printf '%s\n' "$DEBIAN_SUITE" "$GUEST_PKGS" | sha256sum | cut -c1-12)
 BASE=$CACHE/guest-base-$BASE_KEY
 KDIR=$CACHE/kernel-$KVER

@@ -43,15 +43,24 @@ static struct ib_umem *irdma_umem_get(struct ib_device *ibdev, u64 start,
 	return ib_umem_get(ibdev, start, len, access);
 #endif
 }
+
 /*
- * Access flags an MR may carry; atomics, ODP, zero-based and flush are
- * not supported. The optional range (relaxed ordering, ...) and the
- * hugetlb hint may be ignored by definition.
+ * Access flags an MR may carry. REMOTE_ATOMIC and ZERO_BASED are taken
+ * and not written to the device, as upstream irdma_get_mr_access() does:
+ * GEN_2 has no atomics (atomic_cap NONE), so the right grants nothing,
+ * and an MR is addressed by its iova either way. Applications
+ * ask for REMOTE_ATOMIC as a matter of course (qperf, UCX's memory domain,
+ * libfabric's verbs provider for FI_REMOTE_WRITE). The optional range
+ * (relaxed ordering, ...) and the hugetlb hint may be ignored by
+ * definition. On-demand paging and flush are refused (ib_core's
+ * ib_check_mr_access() already does for user MRs: the device has neither).
  */
 #define IRDMA_MR_ACCESS_OK	(IB_ACCESS_LOCAL_WRITE |		\
 				 IB_ACCESS_REMOTE_WRITE |		\
 				 IB_ACCESS_REMOTE_READ |		\
+				 IB_ACCESS_REMOTE_ATOMIC |		\
 				 IB_ACCESS_MW_BIND |			\
+				 IB_ZERO_BASED |			\
 				 IB_ACCESS_HUGETLB |			\
 				 IB_ACCESS_OPTIONAL)
 
@@ -60,15 +69,18 @@ static struct irdma_pci_f *irdma_ibdev_rf(struct ib_device *ibdev)
 	return to_iwdev(ibdev)->rf;
 }
 
-/* -EINVAL for combinations IB forbids, -EOPNOTSUPP for what E810 lacks. */
+/*
+ * -EINVAL for combinations IB forbids, -EOPNOTSUPP for what E810 lacks
+ * (the same answers as ib_check_mr_access()).
+ */
 static int irdma_mr_check_access(struct ib_device *ibdev, int access)
 {
 	if (access & ~IRDMA_MR_ACCESS_OK) {
 		ibdev_dbg(ibdev, "MR: access 0x%x not supported\n", access);
 		return -EOPNOTSUPP;
 	}
-	/* The responder writes local memory for a remote write. */
-	if ((access & IB_ACCESS_REMOTE_WRITE) &&
+	/* The responder writes local memory for a remote write or atomic. */
+	if ((access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) &&
 	    !(access & IB_ACCESS_LOCAL_WRITE))
 		return -EINVAL;
 	return 0;
