@@ -28,7 +28,7 @@
  *                             (tx_packets, tx_dropped_injected,
  *                             retransmits, rx_packets, ...)
  *   x-hmc-counts              the HMC object counts the driver committed,
- *                             "QP=n CQ=n MR=n FSIAV=n PBLE=n"
+ *                             "QP=n CQ=n MR=n FSIAV=n FSIMC=n PBLE=n"
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

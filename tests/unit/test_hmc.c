@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "e810_core.h"
@@ -108,6 +110,23 @@ static void test_commit_layout(void **state)
     assert_true(d.obj[E810_HMC_PBLE].base + v * 8 +
                 256 * 1024 * 8 > (uint64_t)d.sd_cnt * E810_HMC_SD_SIZE);
     assert_int_equal(d.sd_cnt, E810_PE_SDS_DEFAULT);
+}
+
+/* x-hmc-counts: every object count a guest's tests compare against. */
+static void test_format_counts(void **state)
+{
+    Harness *h = *state;
+    RdmaDriver d;
+    char buf[256], want[64];
+
+    committed(h, &d);
+    assert_true(e810_hmc_format_counts(&h->core, buf, sizeof(buf)) > 0);
+    snprintf(want, sizeof(want), " FSIMC=%u ",
+             (unsigned)e810_hmc_count(&h->core, E810_HMC_FSIMC));
+    assert_non_null(strstr(buf, want));
+    snprintf(want, sizeof(want), "QP=%u ",
+             (unsigned)e810_hmc_count(&h->core, E810_HMC_QP));
+    assert_true(strncmp(buf, want, strlen(want)) == 0);
 }
 
 static void test_commit_over_maximum(void **state)
@@ -564,6 +583,7 @@ int main(void)
         T(test_query_buffer),
         T(test_query_other_function),
         T(test_commit_layout),
+    T(test_format_counts),
         T(test_commit_over_maximum),
         T(test_commit_trims_pbles),
         T(test_commit_short_buffer),
