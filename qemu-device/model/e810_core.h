@@ -210,6 +210,13 @@ void e810_core_set_roce_drop_seed(E810Core *core, uint64_t seed);
  */
 int e810_core_xport_stats(E810Core *core, char *buf, size_t len);
 int e810_core_hmc_counts(E810Core *core, char *buf, size_t len);
+/*
+ * The device's own counters and state as one "name=value ..." line:
+ * pf_resets (PF resets and FLRs run), valid_sds (SDs of the function's
+ * HMC valid now), hmc_faults, the rejected MMIO accesses and DMA errors
+ * (E810CoreStats). snprintf conventions as above.
+ */
+int e810_core_stats(E810Core *core, char *buf, size_t len);
 
 /* The timer armed with ops->timer_mod expired. */
 void e810_core_timer_fire(E810Core *core);

@@ -559,6 +559,11 @@ static char *e810_get_hmc_counts(Object *obj, Error **errp)
                               e810_core_hmc_counts);
 }
 
+static char *e810_get_core_stats(Object *obj, Error **errp)
+{
+    return e810_get_formatted(obj, errp, "x-core-stats", e810_core_stats);
+}
+
 static const Property e810_properties[] = {
     DEFINE_NIC_PROPERTIES(E810State, conf),
     DEFINE_PROP_UINT32("hmc-sds", E810State, hmc_sds, E810_PE_SDS_DEFAULT),
@@ -617,6 +622,10 @@ static void e810_class_init(ObjectClass *oc, void *data)
                                   e810_get_hmc_counts, NULL);
     object_class_property_set_description(oc, "x-hmc-counts",
         "debug: committed HMC object counts, \"QP=n CQ=n ...\"");
+    object_class_property_add_str(oc, "x-core-stats",
+                                  e810_get_core_stats, NULL);
+    object_class_property_set_description(oc, "x-core-stats",
+        "debug: device counters and state, \"pf_resets=n valid_sds=n ...\"");
     set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
 }
 

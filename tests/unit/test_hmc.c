@@ -12,6 +12,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -438,6 +439,50 @@ static void test_sd_registers(void **state)
     assert_false(e810_hmc_translate(&h->core, E810_HMC_QP, 3, 0, &pa, NULL));
 }
 
+/* e810_core_stats() (QMP x-core-stats): "name=value" of one counter. */
+static unsigned long long core_stat(Harness *h, const char *name)
+{
+    char buf[512], key[64];
+    const char *p;
+
+    assert_true(e810_core_stats(&h->core, buf, sizeof(buf)) <
+                (int)sizeof(buf));
+    snprintf(key, sizeof(key), "%s=", name);
+    p = strstr(buf, key);
+    assert_non_null(p);
+    return strtoull(p + strlen(key), NULL, 10);
+}
+
+/*
+ * The device's own counters the VM scenarios read: valid SDs follow
+ * PFHMC_SDCMD, a function reset clears them and counts as a PF reset.
+ */
+static void test_core_stats(void **state)
+{
+    Harness *h = *state;
+    RdmaDriver d;
+    unsigned long long resets;
+    uint64_t data;
+
+    committed(h, &d);
+    assert_int_equal(core_stat(h, "valid_sds"), 0);
+    data = rd_sd_data(mem_alloc_aligned(h, E810_HMC_SD_SIZE, 4096), true,
+                      true);
+    wr32(h, E810_PFHMC_SDDATALOW, (uint32_t)data);
+    wr32(h, E810_PFHMC_SDDATAHIGH, data >> 32);
+    wr32(h, E810_PFHMC_SDCMD, rd_sd_cmd(0));
+    wr32(h, E810_PFHMC_SDCMD, rd_sd_cmd(2));
+    assert_int_equal(core_stat(h, "valid_sds"), 2);
+    wr32(h, E810_PFHMC_SDDATALOW, 0);
+    wr32(h, E810_PFHMC_SDDATAHIGH, 0);
+    wr32(h, E810_PFHMC_SDCMD, rd_sd_cmd(2));
+    assert_int_equal(core_stat(h, "valid_sds"), 1);
+    resets = core_stat(h, "pf_resets");
+    e810_core_flr(&h->core);
+    assert_int_equal(core_stat(h, "pf_resets"), resets + 1);
+    assert_int_equal(core_stat(h, "valid_sds"), 0);
+}
+
 /*
  * The function's FPM space is a device knob ("hmc-sds"): out-of-range
  * values are refused, a new one shows in QUERY_FPM_VAL after the reset, and
@@ -596,6 +641,7 @@ int main(void)
         T(test_update_sds_all_or_nothing),
         T(test_update_sds_bad_entries),
         T(test_sd_registers),
+        T(test_core_stats),
         T(test_sds_knob),
         T(test_unbacked_object),
         T(test_shmc_pages_allocated),

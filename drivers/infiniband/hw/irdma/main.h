@@ -29,6 +29,7 @@ struct seq_file;
 struct ice_lite_rdma_dev_info;
 struct ice_pf;
 struct iidc_rdma_core_dev_info;
+struct irdma_fn_events;
 struct irdma_pci_f;
 struct irdma_pble_pool;
 
@@ -431,6 +432,7 @@ static inline struct irdma_pd *to_irdma_pd(struct ib_pd *ibpd)
  * @msix_count: number of entries in @msix_entries
  * @pf_id: PF number
  * @dbg_dir: debugfs directory of this function
+ * @events: the function's event counters (events.c), or NULL
  * @ice_lite_info: parent data when the parent is ice_lite; only
  *	ice_lite_if.c looks inside it
  * @ice_pf: the parent when it is the stock ice of Linux 6.15 and older;
@@ -479,6 +481,7 @@ struct irdma_pci_f {
 	u32 msix_count;
 	u8 pf_id;
 	struct dentry *dbg_dir;
+	struct irdma_fn_events *events;
 	struct ice_lite_rdma_dev_info *ice_lite_info;
 	struct ice_pf *ice_pf;
 	struct iidc_rdma_core_dev_info *ice_cdev;
@@ -553,7 +556,7 @@ struct irdma_reg_name {
 int irdma_probe_pf(struct irdma_pci_f *rf);
 void irdma_remove_pf(struct irdma_pci_f *rf);
 void irdma_schedule_reset(struct irdma_pci_f *rf, const char *why);
-void irdma_mtu_changed(struct irdma_pci_f *rf);
+void irdma_mtu_changed(struct irdma_pci_f *rf, bool after);
 void irdma_port_update(struct irdma_pci_f *rf);
 int irdma_bind(struct irdma_pci_f *rf, const struct irdma_qos *qos);
 void irdma_unbind(struct irdma_pci_f *rf);
@@ -653,6 +656,10 @@ void irdma_dbg_init(void);
 void irdma_dbg_exit(void);
 void irdma_dbg_pf_init(struct irdma_pci_f *rf);
 void irdma_dbg_pf_exit(struct irdma_pci_f *rf);
+void irdma_dbg_events_add(const char *name, struct irdma_fn_events *ev);
+
+/* events.c */
+void irdma_events_show(struct seq_file *m, struct irdma_fn_events *ev);
 
 /* ice_lite_if.c */
 int irdma_ice_lite_register(void);

@@ -177,6 +177,7 @@ void ice_lite_crit_work(struct work_struct *work)
 
 	if (!reg)
 		return;
+	ice_lite_ev_inc(pf, ICE_LITE_EV_CRIT_ERRORS);
 	dev_err(ice_lite_pf_to_dev(pf),
 		"critical RDMA error, OICR 0x%08x\n", reg);
 	ice_lite_rdma_notify(pf, ICE_LITE_RDMA_EVENT_CRIT_ERR, reg);
