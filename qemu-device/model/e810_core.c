@@ -223,7 +223,8 @@ int e810_core_init(E810Core *core, const E810CoreOps *ops, void *opaque,
     if (ret) {
         return ret;
     }
-    e810_intr_init(&core->intr, E810_MSIX_VECTORS);
+    core->msix_vectors = E810_MSIX_VECTORS;
+    e810_intr_init(&core->intr, core->msix_vectors);
     if (e810_xport_init(core)) {
         e810_regfile_fini(&core->regs);
         return -ENOMEM;
@@ -252,6 +253,16 @@ int e810_core_set_hmc_sds(E810Core *core, uint32_t sds)
         return -EINVAL;
     }
     core->hmc_sds = sds;
+    return 0;
+}
+
+int e810_core_set_msix_vectors(E810Core *core, uint32_t n)
+{
+    if (n < E810_MSIX_VECTORS_MIN || n > E810_MAX_VECTORS) {
+        return -EINVAL;
+    }
+    core->msix_vectors = n;
+    core->intr.nvectors = n;
     return 0;
 }
 

@@ -67,6 +67,8 @@ struct E810State {
     QEMUTimer *xport_timer;     /* RoCE retransmission / RNR waits */
     /* FPM space of the function in SDs (QUERY_FPM_VAL MAX_PE_SDS). */
     uint32_t hmc_sds;
+    /* MSI-X table size (the MSI-X capability's vector count). */
+    uint32_t msix_vectors;
     /* Loss injector knobs; may be set before realize (-device ...). */
     uint32_t roce_drop_ppm;
     uint64_t roce_drop_seed;
@@ -293,6 +295,11 @@ static void e810_realize(PCIDevice *pdev, Error **errp)
                    s->hmc_sds, E810_PE_SDS_LIMIT);
         goto err_core;
     }
+    if (e810_core_set_msix_vectors(&s->core, s->msix_vectors)) {
+        error_setg(errp, "e810: msix-vectors %" PRIu32 " is outside %u..%u",
+                   s->msix_vectors, E810_MSIX_VECTORS_MIN, E810_MAX_VECTORS);
+        goto err_core;
+    }
     /* Knobs given on the command line (the values were checked then). */
     e810_core_set_roce_drop_seed(&s->core, s->roce_drop_seed);
     e810_core_set_roce_drop_ppm(&s->core, s->roce_drop_ppm);
@@ -312,14 +319,14 @@ static void e810_realize(PCIDevice *pdev, Error **errp)
                      PCI_BASE_ADDRESS_SPACE_MEMORY |
                      PCI_BASE_ADDRESS_MEM_TYPE_64 |
                      PCI_BASE_ADDRESS_MEM_PREFETCH, &s->msix);
-    ret = msix_init(pdev, E810_MSIX_VECTORS,
+    ret = msix_init(pdev, s->msix_vectors,
                     &s->msix, E810_BAR_MSIX, E810_MSIX_TABLE_OFFSET,
                     &s->msix, E810_BAR_MSIX, E810_MSIX_PBA_OFFSET,
                     E810_MSIX_CAP_OFFSET, errp);
     if (ret) {
         goto err_core;
     }
-    for (i = 0; i < E810_MSIX_VECTORS; i++) {
+    for (i = 0; i < s->msix_vectors; i++) {
         msix_vector_use(pdev, i);
     }
 
@@ -567,6 +574,8 @@ static char *e810_get_core_stats(Object *obj, Error **errp)
 static const Property e810_properties[] = {
     DEFINE_NIC_PROPERTIES(E810State, conf),
     DEFINE_PROP_UINT32("hmc-sds", E810State, hmc_sds, E810_PE_SDS_DEFAULT),
+    DEFINE_PROP_UINT32("msix-vectors", E810State, msix_vectors,
+                       E810_MSIX_VECTORS),
 };
 
 static void e810_class_init(ObjectClass *oc, void *data)

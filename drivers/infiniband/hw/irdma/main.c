@@ -279,6 +279,11 @@ int irdma_probe_pf(struct irdma_pci_f *rf)
 	INIT_LIST_HEAD(&rf->list);
 	rf->state = IRDMA_INIT_NONE;
 
+	if (rf->msix_count < IRDMA_MIN_MSIX) {
+		dev_err(dev, "the parent granted %u MSI-X vectors for RDMA, %u needed\n",
+			rf->msix_count, IRDMA_MIN_MSIX);
+		return -ENOSPC;
+	}
 	err = irdma_check_hw(rf);
 	if (err)
 		return err;

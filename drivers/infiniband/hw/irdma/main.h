@@ -36,6 +36,12 @@ struct irdma_pble_pool;
 /* User priorities and traffic classes (IEEE 802.1Qaz). */
 #define IRDMA_MAX_UP		8
 
+/*
+ * Fewest MSI-X vectors irdma runs on: the AEQ's and one CEQ's, shared or
+ * not (upstream's IRDMA_MIN_MSIX; ice 6.12's ICE_MIN_RDMA_MSIX).
+ */
+#define IRDMA_MIN_MSIX		2
+
 /* One coherent DMA buffer. */
 struct irdma_dma {
 	void *va;
@@ -240,7 +246,7 @@ struct irdma_eq {
 	bool created;
 	bool irq_on;
 	u64 events;
-	char name[32];
+	char name[48];
 };
 
 /**
@@ -429,7 +435,12 @@ static inline struct irdma_pd *to_irdma_pd(struct ib_pd *ibpd)
  * @pcidev: the PCI function (DMA, BAR0 physical address)
  * @hw_addr: the parent's kernel mapping of all of BAR0
  * @msix_entries: MSI-X vectors the parent reserved for RDMA
- * @msix_count: number of entries in @msix_entries
+ * @msix_count: number of entries in @msix_entries (at least
+ *	%IRDMA_MIN_MSIX)
+ * @msix_shared: no more entries than online CPUs when CEQ 0 was set up:
+ *	entry 0 serves the AEQ and CEQ 0 with one handler (intr.c)
+ * @aeq_on_ceq0: with @msix_shared, the AEQ exists and CEQ 0's handler
+ *	drains it
  * @pf_id: PF number
  * @dbg_dir: debugfs directory of this function
  * @events: the function's event counters (events.c), or NULL
@@ -479,6 +490,8 @@ struct irdma_pci_f {
 	u8 __iomem *hw_addr;
 	struct msix_entry *msix_entries;
 	u32 msix_count;
+	bool msix_shared;
+	bool aeq_on_ceq0;
 	u8 pf_id;
 	struct dentry *dbg_dir;
 	struct irdma_fn_events *events;
