@@ -24,8 +24,8 @@
 KO=/mnt/host/top/tests/vm/kmod/cq_resize_stress/cq_resize_stress.ko
 D=/sys/kernel/debug/cq_resize_stress
 CQR_MS=${E810_CQR_MS:-20000}
-CQR_MIN_RESIZES=${E810_CQR_MIN_RESIZES:-200}
-CQR_MIN_WRS=${E810_CQR_MIN_WRS:-2000}
+CQR_MIN_RESIZES=${E810_CQR_MIN_RESIZES:-500}
+CQR_MIN_WRS=${E810_CQR_MIN_WRS:-10000}
 
 [ -f "$KO" ] || { fail "no $KO: run 'make modules' on the host"; finish; }
 rdma_two_ports || finish
