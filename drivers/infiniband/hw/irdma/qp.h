@@ -211,7 +211,8 @@ int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		    const struct ib_send_wr **bad_wr);
 int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		    const struct ib_recv_wr **bad_wr);
-int irdma_poll_one(struct irdma_cq *cq, struct ib_wc *wc);
+int irdma_poll_one(struct irdma_cq *cq, struct irdma_cq_ring *r,
+		   struct ib_wc *wc);
 int irdma_flush_one(struct irdma_cq *cq, struct ib_wc *wc);
 
 /* ws.c */
