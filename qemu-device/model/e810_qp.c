@@ -190,30 +190,29 @@ static void apply_ctx(E810Qp *qp, const E810CqpWqe *w, const uint64_t *ctx)
  *   RTR   -> RTS
  *   RTR   -> ERROR
  *   RTS   -> RTS    RTS -> RTS
- *   RTS   -> SQD    SQD, and the first step of ERR/RESET from RTS
+ *   RTS   -> SQD
+ *   RTS   -> ERROR  (before 6.7 irdma went through SQD first)
  *   SQD   -> RTS
- *   SQD   -> ERROR  the second step of ERR/RESET from RTS
+ *   SQD   -> ERROR
  *   ERROR -> ERROR  ERR after the device moved the QP to ERROR on its own
  *                   (an error AE, before irdma_cm_disconn_true() ran)
  *
  * Nothing leaves ERROR but DESTROY_QP: irdma refuses INIT and RTR from a
  * state past IDLE. Everything else, next state 0 included (irdma always
  * names one), completes with E810_CQP_MIN_INVALID_STATE and changes
- * nothing. Upstream irdma meets that answer itself: from RTS it first
- * sends SQD without looking at the result, and a QP the device already
- * moved to ERROR refuses it (irdma_hw_modify_qp(), non-critical code).
+ * nothing.
  *
  * iWARP QPs (not modelled yet) will add, from irdma_modify_qp(),
  * irdma_next_iw_state() and irdma_hw_modify_qp()'s fallback: IDLE -> RTS,
- * RTS -> ERROR, IDLE/RTS/CLOSING -> TERMINATE, TERMINATE -> TERMINATE
- * (the FIN after the Terminate), TERMINATE -> ERROR and any -> ERROR with
- * RESETCON; CLOSING is SQD's code (RTS -> CLOSING on FIN received).
+ * IDLE/RTS/CLOSING -> TERMINATE, TERMINATE -> TERMINATE (the FIN after
+ * the Terminate), TERMINATE -> ERROR and any -> ERROR with RESETCON;
+ * CLOSING is SQD's code (RTS -> CLOSING on FIN received).
  */
 #define QPS(s) (1u << E810_QP_STATE_##s)
 static const uint8_t roce_transitions[E810_QP_STATE_ERROR + 1] = {
     [E810_QP_STATE_IDLE] = QPS(IDLE) | QPS(RTR) | QPS(ERROR),
     [E810_QP_STATE_RTR] = QPS(RTS) | QPS(ERROR),
-    [E810_QP_STATE_RTS] = QPS(RTS) | QPS(SQD),
+    [E810_QP_STATE_RTS] = QPS(RTS) | QPS(SQD) | QPS(ERROR),
     [E810_QP_STATE_SQD] = QPS(RTS) | QPS(ERROR),
     [E810_QP_STATE_ERROR] = QPS(ERROR),
 };

@@ -368,14 +368,6 @@ void dp_qp_create(DpDev *dev, DpQp *qp, unsigned type, DpCq *scq, DpCq *rcq,
 
 bool dp_qp_modify(DpQp *qp, unsigned state)
 {
-    /*
-     * ERROR from RTS goes through SQD, as irdma_modify_qp_roce() does,
-     * whatever that first step answers (a QP the device moved to ERROR
-     * on its own refuses it).
-     */
-    if (state == E810_QP_STATE_ERROR && qp->state == E810_QP_STATE_RTS) {
-        qp_op(qp, E810_CQP_OP_MODIFY_QP, E810_QP_STATE_SQD);
-    }
     if (!qp_op(qp, E810_CQP_OP_MODIFY_QP, state)) {
         return false;
     }

@@ -143,10 +143,7 @@ void dp_qp_create(DpDev *dev, DpQp *qp, unsigned type, DpCq *scq, DpCq *rcq,
                   bool virt, bool kernel);
 /* Host context of @qp (edit, then dp_qp_modify to load it). */
 uint64_t *dp_qp_ctx(DpQp *qp);
-/*
- * MODIFY_QP to @state (reloads the context); true if it succeeded. ERROR
- * from RTS first sends SQD, as upstream irdma does.
- */
+/* MODIFY_QP to @state (reloads the context); true if it succeeded. */
 bool dp_qp_modify(DpQp *qp, unsigned state);
 /* IDLE -> RTR -> RTS; RTS -> RTS from RTS (reloads the context). */
 void dp_qp_rts(DpQp *qp);

@@ -378,9 +378,10 @@ static const char *const state_name[] = {
 };
 
 /*
- * Every (state -> next state) pair upstream irdma sends for a RoCEv2 QP
- * (irdma_modify_qp_roce(); ERROR -> ERROR after the device moved the QP
- * to ERROR on its own). Written out here, not taken from the model.
+ * Every (state -> next state) pair upstream irdma (6.7 on) sends for a
+ * RoCEv2 QP (irdma_modify_qp_roce(); ERROR -> ERROR after the device
+ * moved the QP to ERROR on its own). Written out here, not taken from the
+ * model.
  */
 static bool irdma_makes(unsigned cur, unsigned next)
 {
@@ -392,6 +393,7 @@ static bool irdma_makes(unsigned cur, unsigned next)
         { E810_QP_STATE_RTR, E810_QP_STATE_ERROR },
         { E810_QP_STATE_RTS, E810_QP_STATE_RTS },
         { E810_QP_STATE_RTS, E810_QP_STATE_SQD },
+        { E810_QP_STATE_RTS, E810_QP_STATE_ERROR },
         { E810_QP_STATE_SQD, E810_QP_STATE_RTS },
         { E810_QP_STATE_SQD, E810_QP_STATE_ERROR },
         { E810_QP_STATE_ERROR, E810_QP_STATE_ERROR },
@@ -501,19 +503,25 @@ static void test_transition_table(void **state)
             }
         }
     }
-    /* 5 states x 7 next states, 10 pairs made, per type. */
-    assert_int_equal(refused, 2 * (35 - 10));
+    /* 5 states x 7 next states, 11 pairs made, per type. */
+    assert_int_equal(refused, 2 * (35 - 11));
 }
 
 /*
- * What upstream irdma does after an error AE on an RTS QP the device
- * already moved to ERROR: SQD (refused, "Invalid State", which irdma
- * ignores there) then ERROR, which the device takes.
+ * After an error AE the device has moved the QP to ERROR while irdma
+ * still sees RTS: its ERR sends ERROR, which the device takes; RTS or SQD
+ * (a modify racing the AE) is refused, and only DESTROY_QP + CREATE_QP
+ * give the id an IDLE QP again.
  */
 static void test_err_after_device_error(void **state)
 {
+    static const unsigned refused[] = {
+        E810_QP_STATE_IDLE, E810_QP_STATE_RTR, E810_QP_STATE_RTS,
+        E810_QP_STATE_SQD,
+    };
     Fixture *f = *state;
     uint64_t q[8] = { 0 };
+    unsigned i;
     RdmaCompl c;
 
     qp_to_state(f, 31, E810_QP_TYPE_ROCE_RC, E810_QP_STATE_RTS);
@@ -523,18 +531,16 @@ static void test_err_after_device_error(void **state)
                          E810_CQPSQ_FWQE_FLUSHSQ, q).error);
     assert_int_equal(e810_qp_get(&f->h->core, 31)->state,
                      E810_QP_STATE_ERROR);
-    c = qp_op(f, E810_CQP_OP_MODIFY_QP, 31, E810_QP_TYPE_ROCE_RC,
-              E810_QP_STATE_SQD, 0);
-    assert_true(c.error);
-    assert_int_equal(c.minor, E810_CQP_MIN_INVALID_STATE);
+    for (i = 0; i < 4; i++) {
+        c = qp_op(f, E810_CQP_OP_MODIFY_QP, 31, E810_QP_TYPE_ROCE_RC,
+                  refused[i], 0);
+        assert_true(c.error);
+        assert_int_equal(c.minor, E810_CQP_MIN_INVALID_STATE);
+    }
     assert_false(qp_op(f, E810_CQP_OP_MODIFY_QP, 31, E810_QP_TYPE_ROCE_RC,
                        E810_QP_STATE_ERROR, 0).error);
     assert_int_equal(e810_qp_get(&f->h->core, 31)->state,
                      E810_QP_STATE_ERROR);
-    /* Out of ERROR only by DESTROY_QP; CREATE_QP gives the id an IDLE QP. */
-    c = qp_op(f, E810_CQP_OP_MODIFY_QP, 31, E810_QP_TYPE_ROCE_RC,
-              E810_QP_STATE_IDLE, 0);
-    assert_int_equal(c.minor, E810_CQP_MIN_INVALID_STATE);
     assert_false(qp_op(f, E810_CQP_OP_DESTROY_QP, 31, E810_QP_TYPE_ROCE_RC,
                        0, 0).error);
     assert_false(qp_op(f, E810_CQP_OP_CREATE_QP, 31, E810_QP_TYPE_ROCE_RC,

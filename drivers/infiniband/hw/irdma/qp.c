@@ -14,10 +14,10 @@
  * fetched, so kernel QPs complete those in software (uk.c, poll_cq); the
  * provider does the same for user QPs. MODIFY_QP only makes the state
  * transitions upstream irdma_modify_qp_roce() makes, the only ones known
- * to work on the hardware (docs/irdma.md): RTS goes to ERROR through SQD,
- * and nothing leaves ERROR: RESET of a kernel QP the device took past
- * IDLE destroys and re-creates the device QP under the same id; a user
- * QP in that case cannot go back to INIT (-EINVAL, as upstream).
+ * to work on the hardware (docs/irdma.md). Nothing leaves ERROR: RESET
+ * of a kernel QP the device took past IDLE destroys and re-creates the
+ * device QP under the same id; a user QP in that case cannot go back to
+ * INIT (-EINVAL, as upstream).
  *
  * QP ids: 0 is reserved, 1 is the GSI QP (ib_mad's QP1, kernel only),
  * verbs QPs start at 2. The E810 has no GSI QP type: on RoCEv2 QP1 is a
@@ -307,8 +307,12 @@ static int irdma_qp_cqp(struct irdma_qp *qp, u8 op, u64 hdr)
 	return irdma_cqp_exec(qp->rf, op, hdr, q, NULL);
 }
 
-/* Context rebuilt, then MODIFY_QP to device state @next; no message. */
-static int __irdma_qp_hw_modify(struct irdma_qp *qp, u8 next, u64 hdr)
+/*
+ * Context rebuilt, then MODIFY_QP from the device state to @next, one of
+ * the transitions upstream irdma_modify_qp_roce() makes (the device
+ * refuses others with "Invalid State"). Caller holds qp->mutex.
+ */
+static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 next, u64 hdr)
 {
 	int err;
 
@@ -317,45 +321,21 @@ static int __irdma_qp_hw_modify(struct irdma_qp *qp, u8 next, u64 hdr)
 	err = irdma_qp_cqp(qp, E810_CQP_OP_MODIFY_QP,
 			   hdr | E810_CQPSQ_QP_CQNUMVALID |
 			   FIELD_PREP(E810_CQPSQ_QP_NEXTIWSTATE, next));
-	if (!err)
-		WRITE_ONCE(qp->hw_state, next);
-	return err;
-}
-
-/*
- * MODIFY_QP from the device state to @next, one of the transitions
- * upstream irdma_modify_qp_roce() makes (the device refuses others with
- * "Invalid State"). Caller holds qp->mutex.
- */
-static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 next, u64 hdr)
-{
-	int err = __irdma_qp_hw_modify(qp, next, hdr);
-
-	if (err)
+	if (err) {
 		ibdev_err(qp->ibqp.device, "QP %u: MODIFY_QP %s -> %s failed: %d\n",
 			  qp->qp_id, irdma_qp_hw_state_name(qp->hw_state),
 			  irdma_qp_hw_state_name(next), err);
-	return err;
+		return err;
+	}
+	WRITE_ONCE(qp->hw_state, next);
+	return 0;
 }
 
-/*
- * Device QP to ERROR as irdma_modify_qp_roce() takes it there: from RTS
- * through SQD, whose answer is not looked at (after an error AE the
- * device may have moved the QP to ERROR already, and then refuses SQD),
- * then ERROR. Caller holds qp->mutex.
- */
+/* Device QP to ERROR (from any state); caller holds qp->mutex. */
 static int irdma_qp_to_hw_err(struct irdma_qp *qp)
 {
-	int err;
-
 	if (qp->hw_state == E810_QP_STATE_ERROR)
 		return 0;
-	if (qp->hw_state == E810_QP_STATE_RTS) {
-		err = __irdma_qp_hw_modify(qp, E810_QP_STATE_SQD, 0);
-		if (err)
-			ibdev_dbg(qp->ibqp.device, "QP %u: RTS -> SQD refused (%d), the device's QP is in ERROR already\n",
-				  qp->qp_id, err);
-	}
 	return irdma_qp_hw_modify(qp, E810_QP_STATE_ERROR, 0);
 }
 
@@ -909,7 +889,7 @@ static void irdma_qp_save_attr(struct irdma_qp *qp, struct ib_qp_attr *attr,
  *	qp->mutex
  *
  * The device never takes a QP back to IDLE, so RESET destroys the device
- * QP (from ERROR, as upstream irdma_destroy_qp() leaves an RTS QP) and
+ * QP (in ERROR first, as upstream irdma_destroy_qp() leaves an RTS QP) and
  * creates it again with the same id, context buffer and rings: the rings
  * restart empty at index 0, polarity 1, on both sides, and the CQEs the
  * old QP left on its CQs are dropped. Without a device QP (a re-create
