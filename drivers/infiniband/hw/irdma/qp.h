@@ -98,7 +98,8 @@ struct irdma_qp_av {
  * @cap: capabilities reported to the consumer
  * @sq_sig_type: every send WR signaled, or only those that ask
  * @state: IB state
- * @hw_state: E810_QP_STATE_* last sent
+ * @hw_state: E810_QP_STATE_* last sent (INVALID: no device QP, a re-create
+ *	for RESET failed)
  * @attr: the attributes set so far (query_qp)
  * @av: resolved address vector (RC)
  * @pd_id: PD
