@@ -44,10 +44,10 @@ roce_out_bytes() { echo $(($(hw_counter "$1" ip4OutOctets) + $(hw_counter "$1" i
 # v6_gid_index IBDEV: index of the RoCEv2 GID of the port's IPv6
 # link-local address.
 v6_gid_index() {
-	local i p=/sys/class/infiniband/$1/ports/1
-	for i in $(ls "$p/gids"); do
-		case "$(cat "$p/gids/$i"):$(cat "$p/gid_attrs/types/$i" 2>/dev/null)" in
-		fe80:*"RoCE v2") echo "$i"; return 0 ;;
+	local g p=/sys/class/infiniband/$1/ports/1
+	for g in "$p"/gids/*; do
+		case "$(cat "$g"):$(cat "$p/gid_attrs/types/${g##*/}" 2>/dev/null)" in
+		fe80:*"RoCE v2") echo "${g##*/}"; return 0 ;;
 		esac
 	done
 	return 1
@@ -97,9 +97,9 @@ ucx_check() {
 # UCX's destination GID check on.
 ucx_pair() {
 	local prov=$1 t=$2 n=$3 size=$4 spid a0 a1 b0 b1 o0 o1 minb=0
-	local e0=(UCX_NET_DEVICES=$ib0:1) e1=(UCX_NET_DEVICES=$ib1:1) label="$2 -s $4"
+	local e0=("UCX_NET_DEVICES=$ib0:1") e1=("UCX_NET_DEVICES=$ib1:1") label="$2 -s $4"
 	if [ $# -ge 6 ]; then
-		e0+=(UCX_IB_GID_INDEX=$5) e1+=(UCX_IB_GID_INDEX=$6)
+		e0+=("UCX_IB_GID_INDEX=$5") e1+=("UCX_IB_GID_INDEX=$6")
 		label+=" (IPv6 GID, DGID check)"
 	else
 		e0+=(UCX_UD_VERBS_ETH_DGID_CHECK=n)
