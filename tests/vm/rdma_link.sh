@@ -87,8 +87,10 @@ for d in "${devs[@]}"; do
 		expect_eq "$ib max_mcast_grp = HMC QP" "$hq" "$(ibv_attr "$ib" max_mcast_grp)"
 	else
 		hmg=$(model_hmc_count "$d" FSIMC)
-		[ -n "$hmg" ] && [ "$hmg" -gt 0 ] && [ "$hmg" -lt "$hq" ] ||
-			fail "$d: HMC FSIMC count '$hmg' not in 1..QP count $hq"
+		# Equal to the QP count with the default 32 SDs; rdma_scale
+		# checks a layout where they differ.
+		[ -n "$hmg" ] && [ "$hmg" -gt 0 ] ||
+			fail "$d: no HMC FSIMC count from the model: '$hmg'"
 		expect_eq "$ib max_mcast_grp = HMC FSIMC" "$hmg" "$(ibv_attr "$ib" max_mcast_grp)"
 		expect_eq "$ib max_total_mcast_qp_attach = FSIMC x 8" $((hmg * 8)) \
 			"$(ibv_attr "$ib" max_total_mcast_qp_attach)"
