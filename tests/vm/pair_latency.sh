@@ -10,8 +10,12 @@
 # pingpong to node 1 (192.168.90.2, across the pair's netdev), five
 # rounds; node 1 only serves, so both phases keep two vCPUs polling on
 # the host. The median per-iteration time of the pair must be at most
-# 3x the median of one guest (docs/performance.md, "Two guests"): the
+# 10x the median of one guest (docs/performance.md, "Two guests"): the
 # wire between the two QEMUs may add its hop, not a delay of its own.
+# On a quiet host the pair is within 1.2-2x of one guest; each of its
+# round trips needs both QEMUs' main loops scheduled in turn, so host
+# load widens the gap (3.5x and 6x measured with other guests running),
+# while the TCP netdev's held frames made it 200-400x.
 # When a runner's TCP netdev held small frames for the peer's delayed
 # ACK, every round trip took 40-55 ms against ~0.2 ms in one guest.
 # Also: every run exits 0 with its iteration count, and both devices
@@ -30,7 +34,7 @@ PEER_IP=192.168.90.$((2 - E810_NODE))
 ROUNDS=5
 ITERS=1000
 SIZE=64
-MAX_RATIO=3
+MAX_RATIO=10
 RUN_TIMEOUT=60          # one run; 1000 round trips of 40 ms do not fit
 
 mapfile -t devs < <(e810_pci_devs)
