@@ -222,7 +222,9 @@ uint16_t e810_mr_fast_reg(E810Core *core, E810Qp *qp, const uint64_t *q)
     uint64_t hdr = q[E810_QW(E810_WQE_HDR_OFF)];
     uint64_t q1 = q[E810_QW(E810_WQE_FRAG0_DESC_OFF)];
     uint64_t q2 = q[E810_QW(E810_WQE_OPQ_OFF)];
-    uint32_t idx = FIELD_GET(E810_WQE_FR_STAGINDEX, hdr);
+    /* Masked as REG_MR's: irdma_create_stag() keys the bits above. */
+    uint32_t idx = e810_stag_index(core, FIELD_GET(E810_WQE_FR_STAGINDEX,
+                                                   hdr));
     uint8_t rights = FIELD_GET(E810_WQE_STAGRIGHTS, hdr);
     uint8_t lpbl = FIELD_GET(E810_WQE_FR_LPBLSIZE, hdr);
     uint8_t hpage = FIELD_GET(E810_WQE_FR_HPAGESIZE, hdr);

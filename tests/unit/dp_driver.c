@@ -232,16 +232,22 @@ uint32_t dp_mr_buf(DpDev *dev, uint32_t pd, uint64_t pa, uint64_t len,
     return dp_mr_reg(dev, pd, pa, pages, n, len, rights, E810_LPBL_LEVEL1);
 }
 
-uint32_t dp_mr_alloc(DpDev *dev, uint32_t pd, uint8_t key)
+uint32_t dp_mr_alloc_drv(DpDev *dev, uint32_t pd, uint32_t drv, uint8_t key)
 {
     uint64_t q[8] = { 0 };
     uint8_t unused;
-    uint32_t idx = stag_slot(dev, &unused);
+    uint32_t stag = drv | stag_slot(dev, &unused) << 8 | key;
 
     q[E810_QW(E810_CQPSQ_STAG_LEN_OFF)] = FIELD_PREP(E810_CQPSQ_STAG_PDID, pd);
-    q[E810_QW(E810_CQPSQ_STAG_IDX_OFF)] = FIELD_PREP(E810_CQPSQ_STAG_IDX, idx);
+    q[E810_QW(E810_CQPSQ_STAG_IDX_OFF)] = FIELD_PREP(E810_CQPSQ_STAG_IDX,
+                                                     stag >> 8);
     assert_true(rd_do(&dev->d, E810_CQP_OP_ALLOC_STAG, E810_CQPSQ_STAG_MR, q));
-    return idx << 8 | key;
+    return stag;
+}
+
+uint32_t dp_mr_alloc(DpDev *dev, uint32_t pd, uint8_t key)
+{
+    return dp_mr_alloc_drv(dev, pd, 0, key);
 }
 
 DpSend dp_fast_reg(uint32_t stag, uint64_t va, uint32_t first_pble,

@@ -167,6 +167,13 @@ uint32_t dp_mr_buf(DpDev *dev, uint32_t pd, uint64_t pa, uint64_t len,
                    uint8_t rights);
 /* ALLOC_STAG of an MR for FAST_REG; returns the STag (key @key). */
 uint32_t dp_mr_alloc(DpDev *dev, uint32_t pd, uint8_t key);
+/*
+ * The same with the STag laid out as upstream irdma_create_stag() does:
+ * @drv (bits above the MR table's index bits, irdma's driver key) ORed
+ * over index << 8 | @key, and ALLOC_STAG given STag >> 8 as its index
+ * (irdma_hw_alloc_stag()). Returns the STag.
+ */
+uint32_t dp_mr_alloc_drv(DpDev *dev, uint32_t pd, uint32_t drv, uint8_t key);
 /* Writes @n PBLEs (page PAs) and returns the first index. */
 uint32_t dp_pble_write(DpDev *dev, const uint64_t *vals, unsigned n);
 /*

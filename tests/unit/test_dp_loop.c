@@ -303,6 +303,93 @@ static void test_read_with_local_inv(void **state)
 }
 
 /*
+ * FAST_REG_MR of an STag laid out as upstream irdma builds it
+ * (irdma_create_stag(): random driver-key bits above the MR table's index
+ * bits; irdma_post_send() puts STag >> 8 in the WQE's STag index field for
+ * IB_WR_REG_MR): the MR is the one at the masked index, as for REG_MR.
+ * The pattern of iSER: the target fast-registers its buffer, the
+ * initiator WRITEs into it and READs it back into a fast-registered sink
+ * of its own, the target invalidates its STag locally and a WRITE through
+ * it fails.
+ */
+static void test_fast_reg_driver_key(void **state)
+{
+    Fix *f = *state;
+    uint32_t nmr = e810_hmc_count(&f->h->core, E810_HMC_MR);
+    uint64_t tpage = f->bbuf + 8192, spage = f->abuf + 8192;
+    uint64_t tva = 0x600000, sva = 0x700000;
+    uint32_t tgt, sink, drv_mask, tidx;
+    unsigned bits = 14;
+    DpSend fr, inv = { .op = E810_OP_LOCAL_INV, .signaled = true };
+    DpSend w = { .op = E810_OP_RDMA_WRITE, .signaled = true, .nsge = 1,
+                 .remote_va = tva + 100 };
+    DpSend rd = { .op = E810_OP_RDMA_READ, .signaled = true, .nsge = 1,
+                  .remote_va = tva + 100 };
+    uint8_t *src = mem_ptr(f->h, f->abuf);
+    DpQp c, d;
+    DpCqe e[3];
+    DpAe ae;
+
+    while ((1u << bits) < nmr) {
+        bits++;
+    }
+    drv_mask = ~((1u << (8 + bits)) - 1);
+    assert_true(drv_mask);
+    qp_pair(f, &c, &d, true);
+    tgt = dp_mr_alloc_drv(&f->dev, DP_PD, 0xa5a5a5a5u & drv_mask, 0x61);
+    sink = dp_mr_alloc_drv(&f->dev, DP_PD, 0x5a5a5a5au & drv_mask, 0x62);
+    assert_true(tgt & drv_mask);
+    assert_true(sink & drv_mask);
+
+    /* The target registers its page; no AE, a plain completion. */
+    fr = dp_fast_reg(tgt, tva, dp_pble_write(&f->dev, &tpage, 1), 0, 4096,
+                     RW_ALL, E810_LPBL_LEVEL1);
+    tidx = dp_post_send(&d, &fr);
+    dp_ring(&d, true);
+    assert_int_equal(poll_all(f, &f->scq, e, 1), 1);
+    assert_false(dp_poll_ae(&f->dev, &ae));
+    assert_false(e[0].error);
+    assert_int_equal(e[0].op, E810_OP_FAST_REG);
+    assert_int_equal(e[0].qp_id, d.id);
+    assert_int_equal(e[0].wqe_idx, tidx);
+
+    /* The initiator: its sink, a WRITE and a READ through the rkey. */
+    fr = dp_fast_reg(sink, sva, dp_pble_write(&f->dev, &spage, 1), 0, 4096,
+                     RW_ALL, E810_LPBL_LEVEL1);
+    w.rkey = tgt;
+    w.sge[0] = (E810Sge){ .addr = f->abuf, .len = 3000, .lkey = f->akey };
+    rd.rkey = tgt;
+    rd.sge[0] = (E810Sge){ .addr = sva + 16, .len = 3000, .lkey = sink };
+    dp_post_send(&c, &fr);
+    dp_post_send(&c, &w);
+    dp_post_send(&c, &rd);
+    dp_ring(&c, true);
+    assert_int_equal(poll_all(f, &f->scq, e, 3), 3);
+    assert_false(dp_poll_ae(&f->dev, &ae));
+    assert_false(e[0].error);
+    assert_int_equal(e[0].op, E810_OP_FAST_REG);
+    assert_false(e[1].error);
+    assert_int_equal(e[1].op, E810_OP_RDMA_WRITE);
+    assert_false(e[2].error);
+    assert_int_equal(e[2].op, E810_OP_RDMA_READ);
+    assert_memory_equal(mem_ptr(f->h, tpage + 100), src, 3000);
+    assert_memory_equal(mem_ptr(f->h, spage + 16), src, 3000);
+
+    /* The target invalidates the STag; the next WRITE to it fails. */
+    inv.raw[1] = tgt;
+    dp_post_send(&d, &inv);
+    dp_ring(&d, true);
+    assert_int_equal(poll_all(f, &f->scq, e, 1), 1);
+    assert_false(e[0].error);
+    assert_int_equal(e[0].op, E810_OP_LOCAL_INV);
+    dp_post_send(&c, &w);
+    dp_ring(&c, true);
+    assert_int_equal(poll_all(f, &f->scq, e, 1), 1);
+    assert_true(e[0].error);
+    assert_int_equal(e[0].minor, E810_FLUSH_REM_ACCESS_ERR);
+}
+
+/*
  * SEND with Invalidate: the responder invalidates the IETH's STag before
  * the receive completes and names it in the CQE. An STag the responder
  * does not have fails the message there (its receive completes in error)
@@ -478,6 +565,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_map_fail, setup, teardown),
         cmocka_unit_test_setup_teardown(test_map_bad_lkey, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_with_local_inv, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_fast_reg_driver_key, setup,
                                         teardown),
     };
 
