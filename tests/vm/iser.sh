@@ -124,8 +124,10 @@ expect_eq "the portal's iser attribute" 1 "$(cat "$NP/iser" 2>/dev/null)"
 
 # ---- the initiator ----------------------------------------------------------
 modprobe ib_iser || fail "modprobe ib_iser"
+mkdir -p /etc/iscsi /run/lock/iscsi
 echo "InitiatorName=$INIT_IQN" >/etc/iscsi/initiatorname.iscsi
-iscsid -f >/tmp/iscsid.log 2>&1 &
+# its own session: iscsid's SIGTERM handler signals its process group
+setsid iscsid -f >/tmp/iscsid.log 2>&1 &
 iscsid_pid=$!
 nap 2
 kill -0 "$iscsid_pid" || fail "iscsid: $(tr '\n' ' ' </tmp/iscsid.log)"
