@@ -123,7 +123,9 @@ fi
 expect_eq "the portal's iser attribute" 1 "$(cat "$NP/iser" 2>/dev/null)"
 
 # ---- the initiator ----------------------------------------------------------
-modprobe ib_iser || fail "modprobe ib_iser"
+# sd_mod binds the session's LUN to a block device; the guest has no
+# udevd running to load it from the scsi device's modalias.
+modprobe -a ib_iser sd_mod || fail "modprobe ib_iser sd_mod"
 mkdir -p /etc/iscsi /run/lock/iscsi
 echo "InitiatorName=$INIT_IQN" >/etc/iscsi/initiatorname.iscsi
 # its own session: iscsid's SIGTERM handler signals its process group
