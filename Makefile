@@ -17,6 +17,8 @@ TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 KVER ?= $(shell bash -c '. $(TOP)/tools/lib.sh && echo $$KVER')
 KDIR ?= /usr/src/linux-headers-$(KVER)
 MODULE_DIRS := drivers/net/ethernet/intel/ice_lite drivers/infiniband/hw/irdma
+# Test modules the VM scenarios load from their share (never installed).
+TEST_MODULE_DIRS := tests/vm/kmod/cq_resize_stress
 KMAKE = $(MAKE) -C $(KDIR) E810_TOP=$(TOP)
 # Compile jobs of the sub-makes below that are pure builds (the top level
 # stays serial: its steps share apt through tools/deps.sh).
@@ -38,7 +40,7 @@ rdma-core: deps
 
 # ice_lite first: irdma only uses its header, but keep the natural order.
 modules: deps-host
-	@for d in $(MODULE_DIRS); do \
+	@for d in $(MODULE_DIRS) $(TEST_MODULE_DIRS); do \
 		$(KMAKE) -j$(NPROC) M=$(TOP)/$$d modules >/dev/null || exit 1; \
 	done
 	@echo "modules: built for $(KVER)"
@@ -147,7 +149,7 @@ dkms-source:
 	@$(HOST_INSTALL) dkms-source
 
 clean:
-	@for d in $(MODULE_DIRS); do \
+	@for d in $(MODULE_DIRS) $(TEST_MODULE_DIRS); do \
 		[ -d $(KDIR) ] && $(KMAKE) M=$(TOP)/$$d clean >/dev/null; \
 	done; true
 	rm -rf build/unit build/provider-tests build/progs build/vm build/guest

@@ -28,6 +28,8 @@
 cd "$TOP"
 
 MODULE_DIRS=(drivers/net/ethernet/intel/ice_lite drivers/infiniband/hw/irdma)
+# In-guest test modules (tests/vm/kmod): built for the guest kernel only.
+TEST_MODULE_DIRS=(tests/vm/kmod/cq_resize_stress)
 CHECKPATCH=$CACHE/checkpatch-6.1/scripts/checkpatch.pl
 CHECKPATCH_SKIP=include/hw/e810_compat.h
 
@@ -63,7 +65,9 @@ lint_6_12() {
 		make -C "/usr/src/linux-headers-$KVER" M="$TOP/$d" E810_TOP="$TOP" \
 			clean >/dev/null
 	done
-	lint_modules "/usr/src/linux-headers-$KVER" "$TOP" E810_REQUIRE_ICE=1
+	lint_modules "/usr/src/linux-headers-$KVER" "$TOP" E810_REQUIRE_ICE=1 || return 1
+	(MODULE_DIRS=("${TEST_MODULE_DIRS[@]}")
+	 lint_modules "/usr/src/linux-headers-$KVER" "$TOP")
 }
 
 lint_6_1() {
@@ -90,7 +94,8 @@ lint_new() {
 lint_checkpatch() {
 	local out fail=0
 	tools/deps.sh checkpatch || return 1
-	out=$(git ls-files "${MODULE_DIRS[@]}" include | grep '\.[ch]$' |
+	out=$(git ls-files "${MODULE_DIRS[@]}" "${TEST_MODULE_DIRS[@]}" include |
+		grep '\.[ch]$' |
 		grep -v "$CHECKPATCH_SKIP" |
 		xargs "$CHECKPATCH" --no-tree --terse -q -f \
 			--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON 2>&1) ||

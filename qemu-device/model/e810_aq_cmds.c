@@ -112,7 +112,7 @@ static enum e810_aq_rc cmd_list_caps(E810Core *core, E810AqCmd *cmd)
     /* The PF's RSS lookup table: 2048 entries of 7 bits (queue index). */
     put_cap(&caps[n++], E810_CAP_RSS, E810_RSS_PF_LUT_SIZE,
             E810_RSS_LUT_ENTRY_WIDTH, 0);
-    put_cap(&caps[n++], E810_CAP_MSIX, E810_MSIX_VECTORS, 0, 0);
+    put_cap(&caps[n++], E810_CAP_MSIX, core->msix_vectors, 0, 0);
     put_cap(&caps[n++], E810_CAP_RDMA, 1, 0, 0);
     /* DCB capable, TC 0 active, up to 8 TCs (ice_parse_common_caps()). */
     put_cap(&caps[n++], E810_CAP_DCB, 1, 0x1, 8);

@@ -13,6 +13,7 @@
  */
 #include <assert.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -222,7 +223,8 @@ int e810_core_init(E810Core *core, const E810CoreOps *ops, void *opaque,
     if (ret) {
         return ret;
     }
-    e810_intr_init(&core->intr, E810_MSIX_VECTORS);
+    core->msix_vectors = E810_MSIX_VECTORS;
+    e810_intr_init(&core->intr, core->msix_vectors);
     if (e810_xport_init(core)) {
         e810_regfile_fini(&core->regs);
         return -ENOMEM;
@@ -251,6 +253,16 @@ int e810_core_set_hmc_sds(E810Core *core, uint32_t sds)
         return -EINVAL;
     }
     core->hmc_sds = sds;
+    return 0;
+}
+
+int e810_core_set_msix_vectors(E810Core *core, uint32_t n)
+{
+    if (n < E810_MSIX_VECTORS_MIN || n > E810_MAX_VECTORS) {
+        return -EINVAL;
+    }
+    core->msix_vectors = n;
+    core->intr.nvectors = n;
     return 0;
 }
 
@@ -324,6 +336,24 @@ int e810_core_xport_stats(E810Core *core, char *buf, size_t len)
 int e810_core_hmc_counts(E810Core *core, char *buf, size_t len)
 {
     return e810_hmc_format_counts(core, buf, len);
+}
+
+int e810_core_stats(E810Core *core, char *buf, size_t len)
+{
+    const E810Hmc *hmc = &core->rdma.hmc;
+    uint32_t i, valid = 0;
+
+    for (i = 0; i < hmc->max_sds && i < E810_PE_SDS_LIMIT; i++) {
+        valid += hmc->sd[i].valid;
+    }
+    return snprintf(buf, len, "pf_resets=%" PRIu64 " valid_sds=%" PRIu32
+                    " hmc_faults=%" PRIu64 " mmio_bad_access=%" PRIu64
+                    " mmio_unimplemented=%" PRIu64 " mmio_ro_write=%" PRIu64
+                    " dma_errors=%" PRIu64,
+                    core->stats.pf_resets, valid, hmc->faults,
+                    core->stats.mmio_bad_access,
+                    core->stats.mmio_unimplemented,
+                    core->stats.mmio_ro_write, core->stats.dma_errors);
 }
 
 void e810_core_timer_fire(E810Core *core)

@@ -128,6 +128,7 @@ typedef struct E810Core {
     E810CoreStats stats;
     uint32_t inject_ud_send_err;        /* QP id, 0: none (debug knob) */
     uint32_t hmc_sds;                   /* FPM space in SDs (e810_hmc.c) */
+    uint32_t msix_vectors;              /* MSI-X table size of the function */
 } E810Core;
 
 /* Committed count of @type (0 before COMMIT_FPM_VAL). */
@@ -150,6 +151,22 @@ void e810_core_fini(E810Core *core);
  * reset or power-on). -EINVAL outside 1..E810_PE_SDS_LIMIT.
  */
 int e810_core_set_hmc_sds(E810Core *core, uint32_t sds);
+
+/*
+ * Fewest MSI-X vectors a function may have: ice needs the misc (OICR,
+ * admin queue) vector and one for its queues (ICE_MIN_MSIX). The most,
+ * E810_MAX_VECTORS, fill BAR3's table up to the PBA at 0x8000.
+ */
+#define E810_MSIX_VECTORS_MIN   2
+
+/*
+ * The function's MSI-X vector count (E810_MSIX_VECTORS after init): the
+ * MSI-X capability (0x0043) of the admin queue's capability lists and the
+ * vectors an interrupt cause may raise. Set before the driver runs (the
+ * embedder sizes its MSI-X table with the same number). -EINVAL outside
+ * E810_MSIX_VECTORS_MIN..E810_MAX_VECTORS.
+ */
+int e810_core_set_msix_vectors(E810Core *core, uint32_t n);
 
 /* Power-on reset: every register to its reset value, all state dropped. */
 void e810_core_reset(E810Core *core);
@@ -210,6 +227,13 @@ void e810_core_set_roce_drop_seed(E810Core *core, uint64_t seed);
  */
 int e810_core_xport_stats(E810Core *core, char *buf, size_t len);
 int e810_core_hmc_counts(E810Core *core, char *buf, size_t len);
+/*
+ * The device's own counters and state as one "name=value ..." line:
+ * pf_resets (PF resets and FLRs run), valid_sds (SDs of the function's
+ * HMC valid now), hmc_faults, the rejected MMIO accesses and DMA errors
+ * (E810CoreStats). snprintf conventions as above.
+ */
+int e810_core_stats(E810Core *core, char *buf, size_t len);
 
 /* The timer armed with ops->timer_mod expired. */
 void e810_core_timer_fire(E810Core *core);

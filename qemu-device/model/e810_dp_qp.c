@@ -139,17 +139,10 @@ void e810_dp_qp_state(E810Core *core, E810Qp *qp, uint8_t old_state)
     case E810_QP_STATE_ERROR:
         e810_xport_qp_reset(core, id);
         break;
-    case E810_QP_STATE_IDLE:
-        /* Back to reset: the rings start over, as the provider's do. */
-        e810_xport_qp_reset(core, id);
-        e810_dp_qp_release(core, qp);
-        qp->fatal = false;
-        qp->sq_error = false;
-        qp->flush_sq = false;
-        qp->flush_rq = false;
-        /* A reset QP starts over unsuspended, as a created one does. */
-        qp->suspended = false;
-        break;
+    /*
+     * No case for IDLE: MODIFY_QP takes no QP back there (e810_qp.c);
+     * DESTROY_QP and CREATE_QP start a QP over.
+     */
     default:
         break;
     }

@@ -117,11 +117,12 @@ void e810_hmc_reset(E810Core *core)
 int e810_hmc_format_counts(E810Core *core, char *buf, size_t len)
 {
     return snprintf(buf, len, "QP=%" PRIu32 " CQ=%" PRIu32 " MR=%" PRIu32
-                    " FSIAV=%" PRIu32 " PBLE=%" PRIu32,
+                    " FSIAV=%" PRIu32 " FSIMC=%" PRIu32 " PBLE=%" PRIu32,
                     e810_hmc_count(core, E810_HMC_QP),
                     e810_hmc_count(core, E810_HMC_CQ),
                     e810_hmc_count(core, E810_HMC_MR),
                     e810_hmc_count(core, E810_HMC_FSIAV),
+                    e810_hmc_count(core, E810_HMC_FSIMC),
                     e810_hmc_count(core, E810_HMC_PBLE));
 }
 

@@ -4,7 +4,8 @@
  * CREATE_QP and MODIFY_QP load the 256-byte RoCEv2 host context the driver
  * (re)writes before each of them (docs/hw-reference.md 4.1), check it, keep a
  * copy for the data path in E810Qp and store it in the QP's HMC object as the
- * context cache would. Only RoCE RC and UD QPs are accepted. DESTROY_QP forgets
+ * context cache would. Only RoCE RC and UD QPs are accepted. MODIFY_QP takes
+ * only the state transitions of qp_transitions[] (below). DESTROY_QP forgets
  * the QP; UPLOAD_CONTEXT writes the stored context back to the driver.
  *
  * FLUSH_WQES moves the QP to ERROR and flushes the requested queues
@@ -177,6 +178,75 @@ static void apply_ctx(E810Qp *qp, const E810CqpWqe *w, const uint64_t *ctx)
     }
 }
 
+/*
+ * MODIFY_QP state transitions (current state -> NEXTIWSTATE), one bit per
+ * next state: the pairs upstream irdma sends the device for RoCEv2 QPs
+ * (irdma_modify_qp_roce(), also reached from irdma_cm_disconn_true() and
+ * irdma_destroy_qp() through irdma_modify_qp_to_err()):
+ *
+ *   IDLE  -> IDLE   the first INIT (irdma creates QPs in IDLE)
+ *   IDLE  -> RTR    INIT -> RTR
+ *   IDLE  -> ERROR  RESET or ERR from RESET or INIT
+ *   RTR   -> RTS
+ *   RTR   -> ERROR
+ *   RTS   -> RTS    RTS -> RTS
+ *   RTS   -> SQD
+ *   RTS   -> ERROR  (before 6.7 irdma went through SQD first)
+ *   SQD   -> RTS
+ *   SQD   -> ERROR
+ *   ERROR -> ERROR  ERR after the device moved the QP to ERROR on its own
+ *                   (an error AE, before irdma_cm_disconn_true() ran)
+ *
+ * Nothing leaves ERROR but DESTROY_QP: irdma refuses INIT and RTR from a
+ * state past IDLE. Everything else, next state 0 included (irdma always
+ * names one), completes with E810_CQP_MIN_INVALID_STATE and changes
+ * nothing.
+ *
+ * iWARP QPs (not modelled yet) will add, from irdma_modify_qp(),
+ * irdma_next_iw_state() and irdma_hw_modify_qp()'s fallback: IDLE -> RTS,
+ * IDLE/RTS/CLOSING -> TERMINATE, TERMINATE -> TERMINATE (the FIN after
+ * the Terminate), TERMINATE -> ERROR and any -> ERROR with RESETCON;
+ * CLOSING is SQD's code (RTS -> CLOSING on FIN received).
+ */
+#define QPS(s) (1u << E810_QP_STATE_##s)
+static const uint8_t roce_transitions[E810_QP_STATE_ERROR + 1] = {
+    [E810_QP_STATE_IDLE] = QPS(IDLE) | QPS(RTR) | QPS(ERROR),
+    [E810_QP_STATE_RTR] = QPS(RTS) | QPS(ERROR),
+    [E810_QP_STATE_RTS] = QPS(RTS) | QPS(SQD) | QPS(ERROR),
+    [E810_QP_STATE_SQD] = QPS(RTS) | QPS(ERROR),
+    [E810_QP_STATE_ERROR] = QPS(ERROR),
+};
+#undef QPS
+
+/* Per QP type (CQP QPTYPE); a type without a table modifies nothing. */
+static const uint8_t *const qp_transitions[] = {
+    [E810_QP_TYPE_ROCE_RC] = roce_transitions,
+    [E810_QP_TYPE_ROCE_UD] = roce_transitions,
+};
+
+static const char *const qp_state_names[] = {
+    [E810_QP_STATE_INVALID] = "INVALID",
+    [E810_QP_STATE_IDLE] = "IDLE",
+    [E810_QP_STATE_RTS] = "RTS",
+    [E810_QP_STATE_SQD] = "SQD",
+    [E810_QP_STATE_RTR] = "RTR",
+    [E810_QP_STATE_TERMINATE] = "TERMINATE",
+    [E810_QP_STATE_ERROR] = "ERROR",
+};
+
+bool e810_qp_transition_ok(unsigned type, unsigned cur, unsigned next)
+{
+    const uint8_t *t;
+
+    if (type >= sizeof(qp_transitions) / sizeof(qp_transitions[0]) ||
+        !qp_transitions[type] || cur > E810_QP_STATE_ERROR ||
+        next > E810_QP_STATE_ERROR) {
+        return false;
+    }
+    t = qp_transitions[type];
+    return t[cur] & (1u << next);
+}
+
 static bool roce_type(E810Core *core, unsigned type, E810CqpResult *res)
 {
     if (type != E810_QP_TYPE_ROCE_RC && type != E810_QP_TYPE_ROCE_UD) {
@@ -247,6 +317,7 @@ void e810_op_modify_qp(E810Core *core, const E810CqpWqe *w,
     uint64_t ctx[E810_QP_CTX_SIZE / 8];
     E810Qp *qp = qp_slot(core, w, E810_CQPSQ_QP_QPID, true, res);
     uint32_t id;
+    uint8_t old;
 
     if (!qp) {
         return;
@@ -262,18 +333,22 @@ void e810_op_modify_qp(E810Core *core, const E810CqpWqe *w,
                      id, next);
         return;
     }
+    if (!e810_qp_transition_ok(type, qp->state, next)) {
+        core->rdma.stats.bad_qp_transitions++;
+        e810_cqp_err(core, res, E810_CQP_MIN_INVALID_STATE, "QP %u: %s -> "
+                     "%s is no transition irdma makes", id,
+                     qp_state_names[qp->state], qp_state_names[next]);
+        return;
+    }
     if (!load_ctx(core, w, id, ctx, res)) {
         return;
     }
     apply_ctx(qp, w, ctx);
-    if (next != E810_QP_STATE_INVALID) {
-        uint8_t old = qp->state;
-
-        qp->state = next;
-        e810_dp_qp_state(core, qp, old);
-        if (next == E810_QP_STATE_RTS) {
-            e810_dp_qp_sq_recover(core, qp);    /* UD SQE -> RTS */
-        }
+    old = qp->state;
+    qp->state = next;
+    e810_dp_qp_state(core, qp, old);
+    if (next == E810_QP_STATE_RTS) {
+        e810_dp_qp_sq_recover(core, qp);        /* UD SQE -> RTS */
     }
     check_qs_handle(core, qp, id);
 }

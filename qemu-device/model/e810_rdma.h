@@ -70,6 +70,13 @@ enum {
     E810_CQP_MIN_BAD_FN = 0x8007,       /* HMC function id is not this PF */
     E810_CQP_MIN_HMC = 0x8008,          /* object not backed by an SD/PD */
     E810_CQP_MIN_BAD_VERSION = 0x8009,  /* CQP context of another GEN */
+    /*
+     * The one code here the hardware is known to use: "Invalid State",
+     * which upstream irdma lists as non-critical (irdma_noncrit_err_list)
+     * and the model gives a MODIFY_QP transition irdma never issues. It
+     * shares its value with E810_CQP_MIN_BAD_INDEX.
+     */
+    E810_CQP_MIN_INVALID_STATE = 0x8002,
 };
 
 /* ---- CQP --------------------------------------------------------------- */
@@ -395,6 +402,7 @@ typedef struct E810RdmaStats {
     uint64_t events_held;       /* CQ event while its CEQE was unacked */
     uint64_t bad_doorbells;
     uint64_t bad_qs_handles;    /* transmitting QPs on no live RDMA qset */
+    uint64_t bad_qp_transitions; /* MODIFY_QP refused: no such transition */
     /* data path */
     uint64_t sq_wqes;           /* SQ WQEs fetched */
     uint64_t sq_bad_wqes;       /* malformed or with a bad opcode */
@@ -610,6 +618,8 @@ E810Qp *e810_qp_get(struct E810Core *core, uint32_t qp_id);
 /* Raises AE @code from @source for QP @qp_id. */
 void e810_qp_raise_ae(struct E810Core *core, uint32_t qp_id, uint16_t code,
                       uint8_t source, uint32_t wqe_idx);
+/* True if MODIFY_QP takes a QP of @type from state @cur to @next. */
+bool e810_qp_transition_ok(unsigned type, unsigned cur, unsigned next);
 E810CqpOpFn e810_op_create_qp;
 E810CqpOpFn e810_op_modify_qp;
 E810CqpOpFn e810_op_destroy_qp;

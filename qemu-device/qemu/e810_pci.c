@@ -28,7 +28,7 @@
  *                             (tx_packets, tx_dropped_injected,
  *                             retransmits, rx_packets, ...)
  *   x-hmc-counts              the HMC object counts the driver committed,
- *                             "QP=n CQ=n MR=n FSIAV=n PBLE=n"
+ *                             "QP=n CQ=n MR=n FSIAV=n FSIMC=n PBLE=n"
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -67,6 +67,8 @@ struct E810State {
     QEMUTimer *xport_timer;     /* RoCE retransmission / RNR waits */
     /* FPM space of the function in SDs (QUERY_FPM_VAL MAX_PE_SDS). */
     uint32_t hmc_sds;
+    /* MSI-X table size (the MSI-X capability's vector count). */
+    uint32_t msix_vectors;
     /* Loss injector knobs; may be set before realize (-device ...). */
     uint32_t roce_drop_ppm;
     uint64_t roce_drop_seed;
@@ -293,6 +295,11 @@ static void e810_realize(PCIDevice *pdev, Error **errp)
                    s->hmc_sds, E810_PE_SDS_LIMIT);
         goto err_core;
     }
+    if (e810_core_set_msix_vectors(&s->core, s->msix_vectors)) {
+        error_setg(errp, "e810: msix-vectors %" PRIu32 " is outside %u..%u",
+                   s->msix_vectors, E810_MSIX_VECTORS_MIN, E810_MAX_VECTORS);
+        goto err_core;
+    }
     /* Knobs given on the command line (the values were checked then). */
     e810_core_set_roce_drop_seed(&s->core, s->roce_drop_seed);
     e810_core_set_roce_drop_ppm(&s->core, s->roce_drop_ppm);
@@ -312,14 +319,14 @@ static void e810_realize(PCIDevice *pdev, Error **errp)
                      PCI_BASE_ADDRESS_SPACE_MEMORY |
                      PCI_BASE_ADDRESS_MEM_TYPE_64 |
                      PCI_BASE_ADDRESS_MEM_PREFETCH, &s->msix);
-    ret = msix_init(pdev, E810_MSIX_VECTORS,
+    ret = msix_init(pdev, s->msix_vectors,
                     &s->msix, E810_BAR_MSIX, E810_MSIX_TABLE_OFFSET,
                     &s->msix, E810_BAR_MSIX, E810_MSIX_PBA_OFFSET,
                     E810_MSIX_CAP_OFFSET, errp);
     if (ret) {
         goto err_core;
     }
-    for (i = 0; i < E810_MSIX_VECTORS; i++) {
+    for (i = 0; i < s->msix_vectors; i++) {
         msix_vector_use(pdev, i);
     }
 
@@ -559,9 +566,16 @@ static char *e810_get_hmc_counts(Object *obj, Error **errp)
                               e810_core_hmc_counts);
 }
 
+static char *e810_get_core_stats(Object *obj, Error **errp)
+{
+    return e810_get_formatted(obj, errp, "x-core-stats", e810_core_stats);
+}
+
 static const Property e810_properties[] = {
     DEFINE_NIC_PROPERTIES(E810State, conf),
     DEFINE_PROP_UINT32("hmc-sds", E810State, hmc_sds, E810_PE_SDS_DEFAULT),
+    DEFINE_PROP_UINT32("msix-vectors", E810State, msix_vectors,
+                       E810_MSIX_VECTORS),
 };
 
 static void e810_class_init(ObjectClass *oc, void *data)
@@ -617,6 +631,10 @@ static void e810_class_init(ObjectClass *oc, void *data)
                                   e810_get_hmc_counts, NULL);
     object_class_property_set_description(oc, "x-hmc-counts",
         "debug: committed HMC object counts, \"QP=n CQ=n ...\"");
+    object_class_property_add_str(oc, "x-core-stats",
+                                  e810_get_core_stats, NULL);
+    object_class_property_set_description(oc, "x-core-stats",
+        "debug: device counters and state, \"pf_resets=n valid_sds=n ...\"");
     set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
 }
 

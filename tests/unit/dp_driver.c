@@ -384,7 +384,10 @@ bool dp_qp_modify(DpQp *qp, unsigned state)
 
 void dp_qp_rts(DpQp *qp)
 {
-    assert_true(dp_qp_modify(qp, E810_QP_STATE_RTR));
+    /* A QP in RTS already takes RTS -> RTS (a context reload). */
+    if (qp->state != E810_QP_STATE_RTS) {
+        assert_true(dp_qp_modify(qp, E810_QP_STATE_RTR));
+    }
     assert_true(dp_qp_modify(qp, E810_QP_STATE_RTS));
 }
 
@@ -402,6 +405,17 @@ void dp_qp_reset_rings(DpQp *qp)
 bool dp_qp_destroy(DpQp *qp)
 {
     return qp_op(qp, E810_CQP_OP_DESTROY_QP, 0);
+}
+
+bool dp_qp_recycle(DpQp *qp)
+{
+    if (!qp_op(qp, E810_CQP_OP_DESTROY_QP, 0) ||
+        !qp_op(qp, E810_CQP_OP_CREATE_QP, E810_QP_STATE_IDLE)) {
+        return false;
+    }
+    qp->state = E810_QP_STATE_IDLE;
+    dp_qp_reset_rings(qp);
+    return true;
 }
 
 RdmaCompl dp_qp_flush(DpQp *qp, bool sq, bool rq, uint16_t sq_minor,

@@ -145,9 +145,15 @@ void dp_qp_create(DpDev *dev, DpQp *qp, unsigned type, DpCq *scq, DpCq *rcq,
 uint64_t *dp_qp_ctx(DpQp *qp);
 /* MODIFY_QP to @state (reloads the context); true if it succeeded. */
 bool dp_qp_modify(DpQp *qp, unsigned state);
-/* IDLE -> RTR -> RTS. */
+/* IDLE -> RTR -> RTS; RTS -> RTS from RTS (reloads the context). */
 void dp_qp_rts(DpQp *qp);
 bool dp_qp_destroy(DpQp *qp);
+/*
+ * DESTROY_QP + CREATE_QP under the same id and context (our irdma's RESET
+ * of a used kernel QP): IDLE again, rings back at index 0; true if both
+ * succeeded.
+ */
+bool dp_qp_recycle(DpQp *qp);
 /* The provider's side of a reset: rings cleared, indexes and polarities
  * back to their initial values. */
 void dp_qp_reset_rings(DpQp *qp);

@@ -111,6 +111,29 @@ static void test_function_caps(void **state)
     assert_non_null(find_cap(buf, n, E810_CAP_VSI));
 }
 
+/* The msix-vectors device property reaches both capability lists. */
+static void test_msix_caps_follow_property(void **state)
+{
+    Fixture *f = *state;
+    static const uint16_t ops[] = {
+        E810_AQC_LIST_FUNC_CAPS, E810_AQC_LIST_DEV_CAPS,
+    };
+    static uint8_t buf[4096];
+    const struct e810_aqc_caps_elem *e;
+    unsigned i;
+
+    assert_int_equal(e810_core_set_msix_vectors(&f->h->core, 8), 0);
+    for (i = 0; i < 2; i++) {
+        struct e810_aq_desc d = aq_desc(ops[i]);
+        struct e810_aqc_list_caps *p = (void *)d.params.raw;
+
+        assert_int_equal(aq_send(f->h, &f->aq, &d, buf, sizeof(buf)),
+                         E810_AQ_RC_OK);
+        assert_non_null(e = find_cap(buf, le32toh(p->count), E810_CAP_MSIX));
+        assert_int_equal(le32toh(e->number), 8);
+    }
+}
+
 static void test_device_caps_small_buffer(void **state)
 {
     Fixture *f = *state;
@@ -423,6 +446,7 @@ int main(void)
         T(test_get_version),
         T(test_unknown_opcode),
         T(test_function_caps),
+        T(test_msix_caps_follow_property),
         T(test_device_caps_small_buffer),
         T(test_manage_mac_read),
         T(test_link_status_and_event),

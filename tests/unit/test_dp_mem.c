@@ -185,7 +185,7 @@ static void test_checks(void **state)
     assert_true(rw(f, &f->qp, 0, 0, b, 0, E810_MEM_REMOTE_WRITE, &st));
     /* The QP must allow remote reads (RDOK) too. */
     dp_qp_ctx(&f->qp)[E810_QW(E810_QPC_FLAGS_OFF)] &= ~htole64(E810_QPC_RDOK);
-    assert_true(dp_qp_modify(&f->qp, 0));
+    assert_true(dp_qp_modify(&f->qp, f->qp.state));
     assert_false(e810_dp_remote_read(&f->h->core, dp_model_qp(&f->qp), rw_,
                                      buf, b, 8, &st));
     assert_int_equal(st, E810_AE_AMP_RIGHTS_VIOLATION);

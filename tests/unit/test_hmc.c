@@ -11,6 +11,9 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "e810_core.h"
@@ -108,6 +111,23 @@ static void test_commit_layout(void **state)
     assert_true(d.obj[E810_HMC_PBLE].base + v * 8 +
                 256 * 1024 * 8 > (uint64_t)d.sd_cnt * E810_HMC_SD_SIZE);
     assert_int_equal(d.sd_cnt, E810_PE_SDS_DEFAULT);
+}
+
+/* x-hmc-counts: every object count a guest's tests compare against. */
+static void test_format_counts(void **state)
+{
+    Harness *h = *state;
+    RdmaDriver d;
+    char buf[256], want[64];
+
+    committed(h, &d);
+    assert_true(e810_hmc_format_counts(&h->core, buf, sizeof(buf)) > 0);
+    snprintf(want, sizeof(want), " FSIMC=%u ",
+             (unsigned)e810_hmc_count(&h->core, E810_HMC_FSIMC));
+    assert_non_null(strstr(buf, want));
+    snprintf(want, sizeof(want), "QP=%u ",
+             (unsigned)e810_hmc_count(&h->core, E810_HMC_QP));
+    assert_true(strncmp(buf, want, strlen(want)) == 0);
 }
 
 static void test_commit_over_maximum(void **state)
@@ -419,6 +439,50 @@ static void test_sd_registers(void **state)
     assert_false(e810_hmc_translate(&h->core, E810_HMC_QP, 3, 0, &pa, NULL));
 }
 
+/* e810_core_stats() (QMP x-core-stats): "name=value" of one counter. */
+static unsigned long long core_stat(Harness *h, const char *name)
+{
+    char buf[512], key[64];
+    const char *p;
+
+    assert_true(e810_core_stats(&h->core, buf, sizeof(buf)) <
+                (int)sizeof(buf));
+    snprintf(key, sizeof(key), "%s=", name);
+    p = strstr(buf, key);
+    assert_non_null(p);
+    return strtoull(p + strlen(key), NULL, 10);
+}
+
+/*
+ * The device's own counters the VM scenarios read: valid SDs follow
+ * PFHMC_SDCMD, a function reset clears them and counts as a PF reset.
+ */
+static void test_core_stats(void **state)
+{
+    Harness *h = *state;
+    RdmaDriver d;
+    unsigned long long resets;
+    uint64_t data;
+
+    committed(h, &d);
+    assert_int_equal(core_stat(h, "valid_sds"), 0);
+    data = rd_sd_data(mem_alloc_aligned(h, E810_HMC_SD_SIZE, 4096), true,
+                      true);
+    wr32(h, E810_PFHMC_SDDATALOW, (uint32_t)data);
+    wr32(h, E810_PFHMC_SDDATAHIGH, data >> 32);
+    wr32(h, E810_PFHMC_SDCMD, rd_sd_cmd(0));
+    wr32(h, E810_PFHMC_SDCMD, rd_sd_cmd(2));
+    assert_int_equal(core_stat(h, "valid_sds"), 2);
+    wr32(h, E810_PFHMC_SDDATALOW, 0);
+    wr32(h, E810_PFHMC_SDDATAHIGH, 0);
+    wr32(h, E810_PFHMC_SDCMD, rd_sd_cmd(2));
+    assert_int_equal(core_stat(h, "valid_sds"), 1);
+    resets = core_stat(h, "pf_resets");
+    e810_core_flr(&h->core);
+    assert_int_equal(core_stat(h, "pf_resets"), resets + 1);
+    assert_int_equal(core_stat(h, "valid_sds"), 0);
+}
+
 /*
  * The function's FPM space is a device knob ("hmc-sds"): out-of-range
  * values are refused, a new one shows in QUERY_FPM_VAL after the reset, and
@@ -564,6 +628,7 @@ int main(void)
         T(test_query_buffer),
         T(test_query_other_function),
         T(test_commit_layout),
+    T(test_format_counts),
         T(test_commit_over_maximum),
         T(test_commit_trims_pbles),
         T(test_commit_short_buffer),
@@ -576,6 +641,7 @@ int main(void)
         T(test_update_sds_all_or_nothing),
         T(test_update_sds_bad_entries),
         T(test_sd_registers),
+        T(test_core_stats),
         T(test_sds_knob),
         T(test_unbacked_object),
         T(test_shmc_pages_allocated),

@@ -3,6 +3,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -110,6 +111,31 @@ static void test_vector_beyond_table(void **state)
     assert_int_equal(h->msix_count, 0);
 }
 
+/* A smaller table (msix-vectors): vectors past it are ignored. */
+static void test_msix_vectors_property(void **state)
+{
+    Harness *h = *state;
+
+    assert_int_equal(e810_core_set_msix_vectors(&h->core, 1), -EINVAL);
+    assert_int_equal(e810_core_set_msix_vectors(&h->core,
+                                                E810_MAX_VECTORS + 1),
+                     -EINVAL);
+    assert_int_equal(h->core.intr.nvectors, E810_MSIX_VECTORS);
+    assert_int_equal(e810_core_set_msix_vectors(&h->core, 4), 0);
+    wr32(h, E810_GLINT_DYN_CTL(3), ENA | E810_GLINT_DYN_CTL_SWINT_TRIG);
+    assert_int_equal(h->msix_count, 1);
+    assert_int_equal(h->msix_last, 3);
+    wr32(h, E810_GLINT_DYN_CTL(4), ENA | E810_GLINT_DYN_CTL_SWINT_TRIG);
+    e810_intr_raise(&h->core, 4);
+    assert_int_equal(h->msix_count, 1);
+    assert_true(h->log_guest_error >= 1);
+    /* A reset keeps the size: it is the PCI function's. */
+    e810_core_reset(&h->core);
+    assert_int_equal(h->core.intr.nvectors, 4);
+    assert_int_equal(e810_core_set_msix_vectors(&h->core,
+                                                E810_MAX_VECTORS), 0);
+}
+
 static void test_pf_reset_drops_pending(void **state)
 {
     Harness *h = *state;
@@ -190,6 +216,7 @@ int main(void)
         T(test_intena_msk_protects_intena),
         T(test_swint_trigger),
         T(test_vector_beyond_table),
+        T(test_msix_vectors_property),
         T(test_pf_reset_drops_pending),
         T(test_pe_criterr_inject),
         T(test_pe_criterr_masked_by_oicr_ena),

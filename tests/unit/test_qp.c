@@ -1,6 +1,8 @@
 /*
  * Device model: QP contexts through the CQP: create/modify/destroy with the
- * checks on the host context, the copy stored in the QP's HMC object,
+ * checks on the host context, the state transitions MODIFY_QP takes (the
+ * ones upstream irdma makes) and refuses, the copy stored in the QP's HMC
+ * object,
  * UPLOAD_CONTEXT, FLUSH_WQES, GEN_AE and suspend/resume with their AEs.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -132,10 +134,13 @@ static void test_create_modify_destroy(void **state)
     assert_false(qp_op(f, E810_CQP_OP_MODIFY_QP, 5, E810_QP_TYPE_ROCE_RC,
                        E810_QP_STATE_RTS, E810_CQPSQ_QP_ORDVALID).error);
     assert_int_equal(qp->state, E810_QP_STATE_RTS);
-    /* State 0 changes other fields only. */
+    /* RTS -> RTS reloads the context and keeps the state. */
+    write_ctx(f, 4, 3, 3, 4, 0x654321);
     assert_false(qp_op(f, E810_CQP_OP_MODIFY_QP, 5, E810_QP_TYPE_ROCE_RC,
-                       0, 0).error);
+                       E810_QP_STATE_RTS, 0).error);
     assert_int_equal(qp->state, E810_QP_STATE_RTS);
+    assert_int_equal(FIELD_GET(E810_QPC_DESTQP, qp->ctx[E810_QW(
+                     E810_QPC_DEST_OFF)]), 0x654321);
 
     assert_false(qp_op(f, E810_CQP_OP_DESTROY_QP, 5, E810_QP_TYPE_ROCE_RC,
                        0, 0).error);
@@ -320,10 +325,10 @@ static void test_qs_handle_check(void **state)
     assert_false(qp_op(f, E810_CQP_OP_CREATE_QP, 6, E810_QP_TYPE_ROCE_RC,
                        E810_QP_STATE_IDLE, 0).error);
     assert_int_equal(r->stats.bad_qs_handles, 0);
-    /* RTS on a handle no qset has: done, counted, logged. */
+    /* RTR on a handle no qset has: done, counted, logged. */
     assert_false(qp_op(f, E810_CQP_OP_MODIFY_QP, 6, E810_QP_TYPE_ROCE_RC,
-                       E810_QP_STATE_RTS, 0).error);
-    assert_int_equal(e810_qp_get(&f->h->core, 6)->state, E810_QP_STATE_RTS);
+                       E810_QP_STATE_RTR, 0).error);
+    assert_int_equal(e810_qp_get(&f->h->core, 6)->state, E810_QP_STATE_RTR);
     assert_int_equal(r->stats.bad_qs_handles, 1);
     assert_int_equal(f->h->log_guest_error, ge + 1);
     assert_non_null(strstr(f->h->last_log, "QS handle 7"));
@@ -332,7 +337,7 @@ static void test_qs_handle_check(void **state)
     assert_int_equal(aq_add_rdma_qset(f->h, &aq, qg, 7, NULL),
                      E810_AQ_RC_OK);
     assert_false(qp_op(f, E810_CQP_OP_MODIFY_QP, 6, E810_QP_TYPE_ROCE_RC,
-                       0, 0).error);
+                       E810_QP_STATE_RTS, 0).error);
     assert_int_equal(r->stats.bad_qs_handles, 1);
 
     /* RESUME_QP moving the QP to a handle without a qset ... */
@@ -357,12 +362,193 @@ static void test_qs_handle_check(void **state)
     /* Qset 7 removed: a reload of the (handle 7) context counts again. */
     assert_int_equal(aq_dis_rdma_qset(f->h, &aq, qg, 7), E810_AQ_RC_OK);
     assert_false(qp_op(f, E810_CQP_OP_MODIFY_QP, 6, E810_QP_TYPE_ROCE_RC,
-                       0, 0).error);
+                       E810_QP_STATE_RTS, 0).error);
     assert_int_equal(r->stats.bad_qs_handles, 3);
+    assert_false(qp_op(f, E810_CQP_OP_MODIFY_QP, 6, E810_QP_TYPE_ROCE_RC,
+                       E810_QP_STATE_SQD, 0).error);
+    assert_int_equal(r->stats.bad_qs_handles, 4);
     /* A QP going to ERROR is not checked. */
     assert_false(qp_op(f, E810_CQP_OP_MODIFY_QP, 6, E810_QP_TYPE_ROCE_RC,
                        E810_QP_STATE_ERROR, 0).error);
-    assert_int_equal(r->stats.bad_qs_handles, 3);
+    assert_int_equal(r->stats.bad_qs_handles, 4);
+}
+
+static const char *const state_name[] = {
+    "INVALID", "IDLE", "RTS", "SQD", "RTR", "TERMINATE", "ERROR",
+};
+
+/*
+ * Every (state -> next state) pair upstream irdma (6.7 on) sends for a
+ * RoCEv2 QP (irdma_modify_qp_roce(); ERROR -> ERROR after the device
+ * moved the QP to ERROR on its own). Written out here, not taken from the
+ * model.
+ */
+static bool irdma_makes(unsigned cur, unsigned next)
+{
+    static const unsigned pairs[][2] = {
+        { E810_QP_STATE_IDLE, E810_QP_STATE_IDLE },
+        { E810_QP_STATE_IDLE, E810_QP_STATE_RTR },
+        { E810_QP_STATE_IDLE, E810_QP_STATE_ERROR },
+        { E810_QP_STATE_RTR, E810_QP_STATE_RTS },
+        { E810_QP_STATE_RTR, E810_QP_STATE_ERROR },
+        { E810_QP_STATE_RTS, E810_QP_STATE_RTS },
+        { E810_QP_STATE_RTS, E810_QP_STATE_SQD },
+        { E810_QP_STATE_RTS, E810_QP_STATE_ERROR },
+        { E810_QP_STATE_SQD, E810_QP_STATE_RTS },
+        { E810_QP_STATE_SQD, E810_QP_STATE_ERROR },
+        { E810_QP_STATE_ERROR, E810_QP_STATE_ERROR },
+    };
+    unsigned i;
+
+    for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+        if (pairs[i][0] == cur && pairs[i][1] == next) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Creates QP @id of @type and takes it to @state by accepted steps. */
+static void qp_to_state(Fixture *f, uint32_t id, unsigned type,
+                        unsigned state)
+{
+    static const unsigned path[] = {
+        E810_QP_STATE_RTR, E810_QP_STATE_RTS, E810_QP_STATE_SQD,
+    };
+    unsigned i;
+
+    write_ctx(f, 4, 3, 3, 4, 0x111);
+    assert_false(qp_op(f, E810_CQP_OP_CREATE_QP, id, type,
+                       E810_QP_STATE_IDLE, 0).error);
+    if (state == E810_QP_STATE_ERROR) {
+        assert_false(qp_op(f, E810_CQP_OP_MODIFY_QP, id, type,
+                           E810_QP_STATE_ERROR, 0).error);
+    }
+    for (i = 0; state != E810_QP_STATE_IDLE &&
+         state != E810_QP_STATE_ERROR && i < 3; i++) {
+        assert_false(qp_op(f, E810_CQP_OP_MODIFY_QP, id, type, path[i],
+                           0).error);
+        if (path[i] == state) {
+            break;
+        }
+    }
+    assert_int_equal(e810_qp_get(&f->h->core, id)->state, state);
+}
+
+/*
+ * MODIFY_QP from each state a RoCE QP can be in to each next state 0..6:
+ * the pairs irdma makes succeed and take the state; every other one fails
+ * with major 0xFFFF / minor "Invalid State" (0x8002, the code upstream's
+ * irdma_noncrit_err_list names), counted and logged, and leaves the QP as
+ * it was: state, the context the data path uses and the one in the HMC.
+ */
+static void test_transition_table(void **state)
+{
+    static const unsigned from[] = {
+        E810_QP_STATE_IDLE, E810_QP_STATE_RTR, E810_QP_STATE_RTS,
+        E810_QP_STATE_SQD, E810_QP_STATE_ERROR,
+    };
+    static const unsigned types[] = {
+        E810_QP_TYPE_ROCE_RC, E810_QP_TYPE_ROCE_UD,
+    };
+    Fixture *f = *state;
+    E810Rdma *r = &f->h->core.rdma;
+    unsigned t, i, next, refused = 0;
+
+    for (t = 0; t < 2; t++) {
+        for (i = 0; i < 5; i++) {
+            for (next = 0; next <= E810_QP_STATE_ERROR; next++) {
+                const uint32_t id = 30;
+                uint64_t obj = f->d.sd_pa[0] +
+                               rd_fpm_addr(&f->d, E810_HMC_QP, id);
+                uint64_t before[E810_QP_CTX_SIZE / 8];
+                unsigned ge, bad;
+                RdmaCompl c;
+                E810Qp *qp;
+
+                qp_to_state(f, id, types[t], from[i]);
+                qp = e810_qp_get(&f->h->core, id);
+                memcpy(before, qp->ctx, sizeof(before));
+                write_ctx(f, 4, 3, 3, 4, 0x222);    /* a new DESTQP */
+                ge = f->h->log_guest_error;
+                bad = r->stats.bad_qp_transitions;
+                c = qp_op(f, E810_CQP_OP_MODIFY_QP, id, types[t], next, 0);
+                if (irdma_makes(from[i], next)) {
+                    if (c.error) {
+                        fail_msg("type %u %s -> %s refused", types[t],
+                                 state_name[from[i]], state_name[next]);
+                    }
+                    assert_int_equal(qp->state, next);
+                    assert_int_equal(FIELD_GET(E810_QPC_DESTQP, qp->ctx[
+                                     E810_QW(E810_QPC_DEST_OFF)]), 0x222);
+                    assert_int_equal(r->stats.bad_qp_transitions, bad);
+                } else {
+                    if (!c.error) {
+                        fail_msg("type %u %s -> %s accepted", types[t],
+                                 state_name[from[i]], state_name[next]);
+                    }
+                    assert_int_equal(c.major, E810_CQP_MAJ_ERROR);
+                    assert_int_equal(c.minor, 0x8002);
+                    assert_int_equal(qp->state, from[i]);
+                    assert_memory_equal(qp->ctx, before, sizeof(before));
+                    assert_memory_equal(mem_ptr(f->h, obj), before,
+                                        sizeof(before));
+                    assert_int_equal(r->stats.bad_qp_transitions, bad + 1);
+                    assert_int_equal(f->h->log_guest_error, ge + 1);
+                    assert_non_null(strstr(f->h->last_log, "QP 30"));
+                    refused++;
+                }
+                assert_false(qp_op(f, E810_CQP_OP_DESTROY_QP, id, types[t],
+                                   0, 0).error);
+            }
+        }
+    }
+    /* 5 states x 7 next states, 11 pairs made, per type. */
+    assert_int_equal(refused, 2 * (35 - 11));
+}
+
+/*
+ * After an error AE the device has moved the QP to ERROR while irdma
+ * still sees RTS: its ERR sends ERROR, which the device takes; RTS or SQD
+ * (a modify racing the AE) is refused, and only DESTROY_QP + CREATE_QP
+ * give the id an IDLE QP again.
+ */
+static void test_err_after_device_error(void **state)
+{
+    static const unsigned refused[] = {
+        E810_QP_STATE_IDLE, E810_QP_STATE_RTR, E810_QP_STATE_RTS,
+        E810_QP_STATE_SQD,
+    };
+    Fixture *f = *state;
+    uint64_t q[8] = { 0 };
+    unsigned i;
+    RdmaCompl c;
+
+    qp_to_state(f, 31, E810_QP_TYPE_ROCE_RC, E810_QP_STATE_RTS);
+    /* FLUSH_WQES stands for the device's own move to ERROR. */
+    assert_false(rd_exec(&f->d, E810_CQP_OP_FLUSH_WQES,
+                         FIELD_PREP(E810_CQPSQ_FWQE_QPID, 31) |
+                         E810_CQPSQ_FWQE_FLUSHSQ, q).error);
+    assert_int_equal(e810_qp_get(&f->h->core, 31)->state,
+                     E810_QP_STATE_ERROR);
+    for (i = 0; i < 4; i++) {
+        c = qp_op(f, E810_CQP_OP_MODIFY_QP, 31, E810_QP_TYPE_ROCE_RC,
+                  refused[i], 0);
+        assert_true(c.error);
+        assert_int_equal(c.minor, E810_CQP_MIN_INVALID_STATE);
+    }
+    assert_false(qp_op(f, E810_CQP_OP_MODIFY_QP, 31, E810_QP_TYPE_ROCE_RC,
+                       E810_QP_STATE_ERROR, 0).error);
+    assert_int_equal(e810_qp_get(&f->h->core, 31)->state,
+                     E810_QP_STATE_ERROR);
+    assert_false(qp_op(f, E810_CQP_OP_DESTROY_QP, 31, E810_QP_TYPE_ROCE_RC,
+                       0, 0).error);
+    assert_false(qp_op(f, E810_CQP_OP_CREATE_QP, 31, E810_QP_TYPE_ROCE_RC,
+                       E810_QP_STATE_IDLE, 0).error);
+    assert_false(qp_op(f, E810_CQP_OP_MODIFY_QP, 31, E810_QP_TYPE_ROCE_RC,
+                       E810_QP_STATE_IDLE, 0).error);
+    assert_int_equal(e810_qp_get(&f->h->core, 31)->state,
+                     E810_QP_STATE_IDLE);
 }
 
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -377,6 +563,8 @@ int main(void)
         T(test_flush_and_gen_ae),
         T(test_suspend_resume),
         T(test_qs_handle_check),
+        T(test_transition_table),
+        T(test_err_after_device_error),
     };
 
     cmocka_set_message_output(CM_OUTPUT_TAP);

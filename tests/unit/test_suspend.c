@@ -248,14 +248,14 @@ static void test_bad_qpid(void **state)
     assert_false(dp_model_qp(&r->qp[0])->suspended);
 }
 
-/* A QP reset while suspended comes back unsuspended. */
+/* A QP recycled while suspended (DESTROY + CREATE) comes back unsuspended. */
 static void test_reset_clears_suspend(void **state)
 {
     RcRig *r = *state;
 
     suspend(r, 0);
     assert_true(dp_qp_modify(&r->qp[0], E810_QP_STATE_ERROR));
-    assert_true(dp_qp_modify(&r->qp[0], E810_QP_STATE_IDLE));
+    assert_true(dp_qp_recycle(&r->qp[0]));
     assert_false(dp_model_qp(&r->qp[0])->suspended);
 }
 

@@ -89,17 +89,24 @@ qperf_test() {
 # qperf_ud PROVIDER TEST: qperf 0.4.11 runs its UD tests without RDMA CM
 # (it warns that -cm1 is not used) and builds their address handles from
 # LIDs, without a GRH, which ib_core refuses on RoCE (rdma_check_ah_attr():
-# -EINVAL) whatever the driver: the test must fail exactly so.
+# -EINVAL) whatever the driver: the test must fail exactly so. Whichever
+# side creates its address handle first reports it: the client in its own
+# output, the server in its log (the client then prints "server:" and
+# may lose the text).
 qperf_ud() {
-	local prov=$1 t=$2 out=/tmp/qperf.out rc
+	local prov=$1 t=$2 out=/tmp/qperf.out rc slog=/tmp/qperf-server.$1.log s0
+	s0=$(wc -l <"$slog")
 	timeout 60 qperf 192.168.81.2 -cm1 -t "$QPERF_SECS" -v "$t" >"$out" 2>&1
 	rc=$?
-	if [ $rc -ne 0 ] && grep -q 'failed to create address handle: Invalid argument' "$out"; then
+	sleep 1
+	if [ $rc -ne 0 ] && { cat "$out"; tail -n +$((s0 + 1)) "$slog"; } |
+		grep -q 'failed to create address handle: Invalid argument'; then
 		ok "$prov: qperf $t refused as on any RoCE device: no GRH (exit $rc, create_ah EINVAL)"
 		TABLE+="$prov $t - refused(no_GRH) -"$'\n'
 	else
 		fail "$prov: qperf $t: exit $rc, not the RoCE refusal of a GRH-less AH"
 		sed 's/^/  /' "$out" | head -n 12
+		tail -n +$((s0 + 1)) "$slog" | sed 's/^/  server log: /' | head -n 6
 		TABLE+="$prov $t - FAIL -"$'\n'
 	fi
 }

@@ -9,19 +9,44 @@
 # ping with DF (a 9000-byte IP packet) crosses both ways and 8973 bytes is
 # refused locally; a jumbo frame sent to a port already back at 1500 is
 # dropped by that port's Rx queue; at 1500 the 8000-byte DF ping fails and
-# a 1472-byte one works. Out-of-range MTUs are refused. irdma logs the
+# a 1472-byte one works. Out-of-range MTUs are refused. irdma counts the
 # BEFORE/AFTER MTU events the parent sends for every change, on both aux
-# devices.
+# devices, and the MTU they carried (debugfs events); ice_lite counts the
+# changes it applied.
 . "$E810_LIB"
 
 mapfile -t devs < <(e810_pci_devs)
 expect_eq "e810 functions" 2 "${#devs[@]}"
 a=$(e810_netdev_of "${devs[0]}")
 b=$(e810_netdev_of "${devs[1]}")
-aux_a=$(e810_aux_of "${devs[0]}")
-aux_b=$(e810_aux_of "${devs[1]}")
 e810_two_hosts "$a" "$b" || { fail "cannot set up the two hosts"; finish; }
 ok "$a 192.168.81.1 and $b 192.168.81.2 (netns peer) up"
+
+# The MTU events irdma counted (debugfs events) for each function, and the
+# changes ice_lite applied, from here on. The stock ice sends AFTER only,
+# later, from its service task (ice_service_task()).
+declare -A mb0 ma0 mc0
+for d in "${devs[@]}"; do
+	mb0[$d]=$(irdma_ev "$d" mtu_before) ma0[$d]=$(irdma_ev "$d" mtu_after)
+	mc0[$d]=$(ice_lite_ev "$d" mtu_changes)
+done
+# mtu_events DEV: "BEFORE AFTER MTU": events since the start, last MTU.
+mtu_events() {
+	echo "$(($(irdma_ev "$1" mtu_before) - ${mb0[$1]})) $(($(irdma_ev "$1" mtu_after) - ${ma0[$1]})) $(irdma_ev "$1" mtu)"
+}
+# check_mtu_events LABEL CHANGES MTU: each function saw CHANGES changes,
+# the last one to MTU.
+check_mtu_events() {
+	local d want
+	for d in "${devs[@]}"; do
+		want="$2 $2 $3"
+		[ "$E810_PARENT" = ice ] && want="0 $2 $3"
+		wait_for "[ \"\$(mtu_events $d)\" = \"$want\" ]" 5
+		expect_eq "$1: irdma MTU events of $d (before after mtu)" "$want" "$(mtu_events "$d")"
+		[ "$E810_PARENT" = ice_lite ] &&
+			expect_eq "$1: ice_lite MTU changes of $d" $((mc0[$d] + $2)) "$(ice_lite_ev "$d" mtu_changes)"
+	done
+}
 
 # set_mtu MTU: both ports, then both must have it and a carrier again.
 set_mtu() {
@@ -55,6 +80,7 @@ df_ping "1500: ping -s 1472 -M do" works 1472
 df_ping "1500: ping -s 8000 -M do" fails 8000
 
 set_mtu 9000
+check_mtu_events "at 9000" 1 9000
 df_ping "9000: ping -s 8000 -M do" works 8000
 df_ping "9000: ping -s 8972 -M do" works 8972
 df_ping "9000: ping -s 8972 -M do from the peer" works 8972 peer
@@ -73,16 +99,7 @@ ip link set "$a" mtu 9703 2>/dev/null && fail "MTU 9703 accepted" || ok "MTU 970
 ip link set "$a" mtu 67 2>/dev/null && fail "MTU 67 accepted" || ok "MTU 67 refused"
 expect_eq "$a MTU after refused changes" 1500 "$(cat "/sys/class/net/$a/mtu")"
 
-# Each change: BEFORE with the old MTU, AFTER with the new one. The stock
-# ice sends AFTER only, later, from its service task (ice_service_task()).
-want="before, mtu 1500;after, mtu 9000;before, mtu 9000;after, mtu 1500"
-[ "$E810_PARENT" = ice ] && want="after, mtu 9000;after, mtu 1500"
-mtu_events() {
-	dmesg | sed -n "s/.*$1: MTU change: //p" | xargs -d '\n' | sed 's/ \(before\|after\),/;\1,/g'
-}
-for aux in $aux_a $aux_b; do
-	wait_for "[ \"\$(mtu_events $aux)\" = \"$want\" ]" 5
-	expect_eq "$aux MTU events" "$want" "$(mtu_events "$aux")"
-done
+# Each change counted once more; 1500 -> 9000 -> 1500 on both.
+check_mtu_events "back at 1500" 2 1500
 dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"
 finish

@@ -44,13 +44,23 @@ ping_ok() {
 ping_ok "before: ping -s 8000 -M do" \
 	"$(ping -c 5 -i 0.1 -W 2 -M do -s 8000 192.168.81.2 2>&1)" 5
 
-# The kernel line each parent logs when the rebuild is done.
-done_line="ice_lite ${devs[0]}: PF reset done"
-[ "$E810_PARENT" = ice ] &&
-	done_line="ice ${devs[0]}: VSI rebuilt. VSI index 0, type ICE_VSI_PF"
+# rebuilt: the reset is over. ice_lite counts its rebuilds (debugfs
+# events); under the stock ice, the device has run a PF reset (QMP
+# x-core-stats) and irdma has bound the function again.
+d0=${devs[0]} d1=${devs[1]}
+rebuilt() {
+	if [ "$E810_PARENT" = ice ]; then
+		[ "$(model_stat "$d0" pf_resets)" -gt "$pfr_before" ] &&
+			[ "$(irdma_ev "$d0" binds)" -gt "$binds_before" ]
+	else
+		[ "$(ice_lite_ev "$d0" rebuilds)" -gt "$done_before" ]
+	fi
+}
+resets0=$(irdma_ev "$d0" parent_resets) resets1=$(irdma_ev "$d1" parent_resets)
 
 for round in 1 2 3; do
-	done_before=$(dmesg | grep -c "$done_line")
+	done_before=$(ice_lite_ev "$d0" rebuilds)
+	pfr_before=$(model_stat "$d0" pf_resets) binds_before=$(irdma_ev "$d0" binds)
 	ping -i 0.01 -W 1 192.168.81.2 >/dev/null 2>&1 &
 	ping_pid=$!
 	sleep 0.5
@@ -63,9 +73,9 @@ for round in 1 2 3; do
 			ok "round $round: ethtool --reset $a irq dma filter offload" ||
 			fail "round $round: ethtool --reset: $out"
 	fi
-	wait_for "[ \$(dmesg | grep -c '$done_line') -gt $done_before ]" 30 &&
+	wait_for rebuilt 30 &&
 		ok "round $round: ${devs[0]} reset and rebuilt" ||
-		fail "round $round: no rebuild: $(dmesg | grep "$E810_PARENT ${devs[0]}" | tail -n 3)"
+		fail "round $round: no rebuild: ice_lite rebuilds $(ice_lite_ev "$d0" rebuilds), device PF resets $(model_stat "$d0" pf_resets), irdma binds $(irdma_ev "$d0" binds)"
 	kill "$ping_pid"; wait "$ping_pid" 2>/dev/null
 
 	aux=""
@@ -87,16 +97,12 @@ for round in 1 2 3; do
 done
 
 # ice_lite warns before each reset (WARN_RESET); the stock ice has no such
-# event and withdraws the device first (irdma_ice_remove() logs it).
-if [ "$E810_PARENT" = ice ]; then
-	expect_eq "irdma saw ice reset $aux0" 3 \
-		"$(dmesg | grep -c "$aux0: ice resets the function")"
-else
-	expect_eq "irdma reset warnings on $aux0" 3 \
-		"$(dmesg | grep -c "$aux0: reset warning")"
-fi
-expect_eq "irdma reset warnings on $aux1 (port 1)" 0 \
-	"$(dmesg | grep -c "$aux1: reset warning")"
+# event and withdraws the device first (irdma_ice_remove() counts that):
+# irdma's debugfs events parent_resets.
+expect_eq "irdma saw the parent reset $aux0" $((resets0 + 3)) \
+	"$(irdma_ev "$d0" parent_resets)"
+expect_eq "irdma parent resets on $aux1 (port 1)" "$resets1" \
+	"$(irdma_ev "$d1" parent_resets)"
 expect_eq "$b carrier changes (port 1 untouched)" "$b_changes" \
 	"$(ip netns exec peer cat "/sys/class/net/$b/carrier_changes")"
 expect_eq "$a link detected" yes \

@@ -349,5 +349,7 @@ fi
 rpc.nfsd 0 || fail "rpc.nfsd 0 (stopping knfsd)"
 exportfs -ua
 dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"
-dmesg | grep -Ei 'rpcrdma|svcrdma|nfsd|irdma' | tail -12 | sed 's/^/  dmesg: /'
+# The kernel log is context for a failure, never a verdict.
+[ "${E810_FAILS:-0}" -gt 0 ] &&
+	dmesg | grep -Ei 'rpcrdma|svcrdma|nfsd|irdma' | tail -12 | sed 's/^/  dmesg: /'
 finish

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # topology: pair
 # timeout: 600
-# Two guests on a socket netdev: each boots with its own single e810
+# Two guests on a stream netdev: each boots with its own single e810
 # function bound to ice_lite and irdma and knows which node it is.
 . "$E810_LIB"
 

@@ -34,8 +34,10 @@ for d in "${devs[@]}"; do
 	E810_PARENT=ice
 	wait_for "[ -n \"\$(e810_aux_of $d)\" ]" 10 &&
 		ok "$d published $(e810_aux_of "$d")" || fail "$d: no ice.roce device"
-	dmesg | grep -q "ice $d: The DDP package was successfully loaded\|ice $d: DDP package already present on device" &&
-		ok "$d: ice has the DDP package" || fail "$d: no DDP package line"
+	# The package ice found active (downloaded now or left by the first
+	# download): devlink's fw.app (ice_devlink_info_get()).
+	expect_eq "$d: ice's DDP package (devlink fw.app)" 1.3.30.0 \
+		"$(devlink dev info "pci/$d" | awk '$1 == "fw.app" { print $2; exit }')"
 done
 a=$(e810_netdev_of "${devs[0]}")
 b=$(e810_netdev_of "${devs[1]}")

@@ -7,7 +7,8 @@
 # The engine's ARP cache follows the netdev (irdma debugfs "arp"): each of
 # its addresses has a "local" entry with the netdev's MAC once added, none
 # once removed; a MAC change (ip link set address) rewrites the local MAC
-# table entry and every local ARP entry; rmmod deletes them all cleanly.
+# table entry (counted in debugfs events local_mac_updates) and every
+# local ARP entry; rmmod deletes them all cleanly.
 . "$E810_LIB"
 
 sysctl -qw net.ipv6.conf.all.accept_dad=0
@@ -37,15 +38,17 @@ expect_eq "local entries after adding two addresses" $((base + 2)) "$(n_local)"
 
 # A MAC change moves every local entry to the new MAC.
 m1=02:00:00:e8:10:77
+macs0=$(irdma_ev "$d" local_mac_updates)
 ip link set dev "$nd" address "$m1" || fail "ip link set address $m1"
 wait_for "has_local 192.168.82.1 $m1 && has_local 2001:db8:82::1 $m1" 10 &&
 	ok "local entries rewritten with $m1" || fail "local entries keep the old MAC"
 grep -q " $m0 local" "$arp" && fail "an entry still has $m0" || ok "no entry with the old MAC"
-dmesg | grep -q "local MAC $m0 -> $m1" && ok "local MAC table entry rewritten" ||
-	fail "no local MAC table update in dmesg"
+expect_eq "local MAC table entry rewritten (irdma events local_mac_updates)" \
+	$((macs0 + 1)) "$(irdma_ev "$d" local_mac_updates)"
 ip link set dev "$nd" address "$m0" || fail "ip link set address $m0"
 wait_for "has_local 192.168.82.1 $m0" 10 && ok "MAC restored in the ARP cache" ||
 	fail "MAC not restored"
+expect_eq "local MAC table entry restored" $((macs0 + 2)) "$(irdma_ev "$d" local_mac_updates)"
 
 ip addr del 192.168.82.1/24 dev "$nd"
 ip addr del 2001:db8:82::1/64 dev "$nd"

@@ -11,18 +11,22 @@
 # function, and a parent-initiated function reset (ice_lite: ethtool
 # --reset; ice, which has no ethtool reset: a PCI function-level reset,
 # which ice handles in its reset_prepare/reset_done) each end with irdma0/irdma1 registered again and ACTIVE; every teardown leaves
-# the device with zero valid SDs (irdma reads them back through
-# PFHMC_SDCMD before destroying the CQP and logs the count); the kernel
-# log stays free of oopses, warnings and leaks.
+# the device with zero valid SDs: the device model's own count (QMP
+# x-core-stats valid_sds) after each rmmod and unbind, and irdma's count
+# of teardowns it checked through PFHMC_SDCMD before destroying the CQP
+# (debugfs events hmc_teardowns_clean / hmc_teardowns_leftover) while it
+# stays loaded; the kernel log stays free of oopses, warnings and leaks.
 . "$E810_LIB"
 
 mapfile -t devs < <(e810_pci_devs)
 expect_eq "e810 functions" 2 "${#devs[@]}"
 rdma_wait_all_active 15 || fail "ports not ACTIVE at start"
 
-# Number of "HMC torn down: ... 0 valid SDs" lines so far.
-clean_teardowns() { dmesg | grep -c 'HMC torn down: the device reports 0 valid SDs'; }
-leaks() { dmesg | grep -c 'HMC torn down: the device reports [1-9]'; }
+# valid_sds DEV: SDs of function DEV's HMC the device holds valid now.
+valid_sds() { model_stat "$1" valid_sds; }
+# Teardowns of DEV's HMC that irdma checked and found clean, or not.
+clean_teardowns() { irdma_ev "$1" hmc_teardowns_clean; }
+leaks() { echo $(($(irdma_ev "${devs[0]}" hmc_teardowns_leftover) + $(irdma_ev "${devs[1]}" hmc_teardowns_leftover))); }
 
 # all_active WHAT: both ib_devices registered and ACTIVE, named irdma0/1.
 all_active() {
@@ -33,8 +37,12 @@ all_active() {
 
 cycles=${E810_CYCLES:-20}
 ctx_cycles=0
+for d in "${devs[@]}"; do
+	n=$(valid_sds "$d")
+	[ "${n:-0}" -gt 0 ] && ok "$d: $n valid SDs while irdma is bound" ||
+		fail "$d: the device reports '$n' valid SDs while irdma is bound"
+done
 for cycle in $(seq 1 "$cycles"); do
-	before=$(clean_teardowns)
 	# Even cycles: a pingpong server per device (context, PD, CQ, QP, MRs)
 	# waits for a client while irdma goes away under it.
 	pids=()
@@ -57,9 +65,10 @@ for cycle in $(seq 1 "$cycles"); do
 	done
 	[ -d /sys/class/infiniband/irdma0 ] && fail "cycle $cycle: irdma0 left after rmmod"
 	[ -d /sys/kernel/debug/irdma ] && fail "cycle $cycle: irdma debugfs left behind"
-	after=$(clean_teardowns)
-	[ "$after" = $((before + 2)) ] ||
-		fail "cycle $cycle: $((after - before)) of 2 teardowns report 0 valid SDs"
+	for d in "${devs[@]}"; do
+		n=$(valid_sds "$d")
+		[ "$n" = 0 ] || fail "cycle $cycle: $d: the device has '$n' valid SDs after rmmod"
+	done
 	modprobe irdma || fail "cycle $cycle: modprobe irdma"
 	all_active "cycle $cycle"
 done
@@ -68,10 +77,11 @@ expect_eq "QPs left after the cycles" 0 "$(rdma res show qp | grep -c 'comm ibv_
 
 for cycle in $(seq 1 5); do
 	d=${devs[$(((cycle - 1) % 2))]}
-	before=$(clean_teardowns)
+	before=$(clean_teardowns "$d")
 	echo "$d" >/sys/bus/pci/drivers/$E810_PARENT/unbind || fail "unbind $d"
 	[ -z "$(e810_ibdev_of "$d")" ] || fail "unbind $cycle: $d keeps its ib_device"
-	expect_eq "unbind $cycle: clean teardowns" $((before + 1)) "$(clean_teardowns)"
+	expect_eq "unbind $cycle: clean teardowns of $d" $((before + 1)) "$(clean_teardowns "$d")"
+	expect_eq "unbind $cycle: valid SDs of $d" 0 "$(valid_sds "$d")"
 	echo "$d" >/sys/bus/pci/drivers/$E810_PARENT/bind || fail "bind $d"
 	all_active "rebind $cycle"
 done
@@ -81,22 +91,22 @@ ok "5 unbind/bind cycles of the parent"
 # and probed again on the rebuilt function.
 d=${devs[0]}
 nd=$(e810_netdev_of "$d")
-before=$(clean_teardowns)
+before=$(clean_teardowns "$d")
+warn0=$(irdma_ev "$d" parent_resets)
 if [ "$E810_PARENT" = ice_lite ]; then
 	ethtool --reset "$nd" irq dma filter offload >/dev/null 2>&1 || fail "ethtool --reset $nd"
 else
 	echo 1 >"/sys/bus/pci/devices/$d/reset" || fail "FLR of $d"
 fi
-wait_for "[ \$(clean_teardowns) -ge $((before + 1)) ]" 15 && ok "reset: irdma torn down cleanly" ||
+wait_for "[ \$(clean_teardowns $d) -ge $((before + 1)) ]" 15 && ok "reset: irdma torn down cleanly" ||
 	fail "reset: no clean teardown"
 sleep 1
 all_active "after reset"
 # ice_lite announces its resets with IIDC_EVENT_WARN_RESET first.
 if [ "$E810_PARENT" = ice_lite ]; then
-	dmesg | grep -q "reset warning" && ok "reset: WARN_RESET seen" ||
-		fail "reset: no WARN_RESET event"
+	expect_eq "reset: WARN_RESET events of $d" $((warn0 + 1)) "$(irdma_ev "$d" parent_resets)"
 fi
 
-expect_eq "teardowns leaving valid SDs" 0 "$(leaks)"
+expect_eq "teardowns leaving valid SDs since the last modprobe" 0 "$(leaks)"
 dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"
 finish

@@ -87,8 +87,10 @@ for d in "${devs[@]}"; do
 		expect_eq "$ib max_mcast_grp = HMC QP" "$hq" "$(ibv_attr "$ib" max_mcast_grp)"
 	else
 		hmg=$(model_hmc_count "$d" FSIMC)
-		[ -n "$hmg" ] && [ "$hmg" -gt 0 ] && [ "$hmg" -lt "$hq" ] ||
-			fail "$d: HMC FSIMC count '$hmg' not in 1..QP count $hq"
+		# Equal to the QP count with the default 32 SDs; rdma_scale
+		# checks a layout where they differ.
+		[ -n "$hmg" ] && [ "$hmg" -gt 0 ] ||
+			fail "$d: no HMC FSIMC count from the model: '$hmg'"
 		expect_eq "$ib max_mcast_grp = HMC FSIMC" "$hmg" "$(ibv_attr "$ib" max_mcast_grp)"
 		expect_eq "$ib max_total_mcast_qp_attach = FSIMC x 8" $((hmg * 8)) \
 			"$(ibv_attr "$ib" max_total_mcast_qp_attach)"
@@ -136,10 +138,15 @@ done
 # The MTU follows the netdev: 4200 -> 4096.
 nd=$(e810_netdev_of "${devs[0]}")
 ib=$(e810_ibdev_of "${devs[0]}")
+mtu_after0=$(irdma_ev "${devs[0]}" mtu_after)
 ip link set "$nd" mtu 4200 || fail "mtu 4200"
 expect_eq "$ib active_mtu at mtu 4200" "4096 (5)" "$(ibv_attr "$ib" active_mtu)"
 if [ "$E810_RDMA_DRIVER" = ours ]; then
-	dmesg | grep -q "$ib: MTU 4200" && ok "$ib saw the MTU event" || fail "$ib: no MTU event logged"
+	# irdma's debugfs events: one more AFTER_MTU_CHANGE, carrying 4200
+	# (the stock ice sends it later, from its service task).
+	wait_for "[ \"\$(irdma_ev ${devs[0]} mtu_after)\" = $((mtu_after0 + 1)) ]" 10 &&
+		ok "$ib saw the MTU event" || fail "$ib: no MTU event counted"
+	expect_eq "$ib: MTU of the last MTU event" 4200 "$(irdma_ev "${devs[0]}" mtu)"
 fi
 ip link set "$nd" mtu 1500
 

@@ -7,8 +7,9 @@
 # The port follows the netdev: `ip link set down` moves port 1 to DOWN
 # (physical state DISABLED), `up` back to ACTIVE (LINK_UP), and each
 # change reaches user space as an asynchronous event (IB_EVENT_PORT_ERR,
-# IB_EVENT_PORT_ACTIVE; ibv_asyncwatch prints them as IBV_EVENT_*). The
-# other function's port is not disturbed.
+# IB_EVENT_PORT_ACTIVE; ibv_asyncwatch prints them as IBV_EVENT_*) and is
+# counted in irdma's debugfs events. The other function's port is not
+# disturbed.
 . "$E810_LIB"
 
 modprobe ib_uverbs || fail "modprobe ib_uverbs"
@@ -24,6 +25,8 @@ stdbuf -oL ibv_asyncwatch -d "$ib" >"$ev" 2>&1 &
 watch=$!
 wait_for "grep -q 'async event FD' $ev" 10 || sleep 1
 
+down0=$(irdma_ev "${devs[0]}" port_down) up0=$(irdma_ev "${devs[0]}" port_up)
+odown0=$(irdma_ev "${devs[1]}" port_down) oup0=$(irdma_ev "${devs[1]}" port_up)
 for round in 1 2; do
 	ip link set "$nd" down
 	wait_port_state "$ib" DOWN 10 && ok "round $round: $ib DOWN after link down" ||
@@ -45,6 +48,11 @@ done
 kill "$watch" 2>/dev/null
 wait "$watch" 2>/dev/null
 sed 's/^/  /' "$ev"
-dmesg | grep -q "$ib: port 1 DOWN" && ok "$ib logged the port change" || fail "no port change in dmesg"
+# irdma's debugfs events: two port changes each way on this function,
+# none on the other.
+expect_eq "$ib port changes counted (down up)" "$((down0 + 2)) $((up0 + 2))" \
+	"$(irdma_ev "${devs[0]}" port_down) $(irdma_ev "${devs[0]}" port_up)"
+expect_eq "$other port changes counted (down up)" "$odown0 $oup0" \
+	"$(irdma_ev "${devs[1]}" port_down) $(irdma_ev "${devs[1]}" port_up)"
 dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"
 finish

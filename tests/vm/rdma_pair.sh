@@ -3,7 +3,7 @@
 # topology: pair
 # rdma-driver: ours mixed
 # timeout: 900
-# RDMA between two guests (one e810 each, joined by a QEMU socket netdev):
+# RDMA between two guests (one e810 each, joined by a QEMU stream netdev):
 # node 1 (192.168.90.2) runs the servers, node 0 (192.168.90.1) the
 # clients. With the stock provider and then ours: ibv_rc_pingpong -c
 # (every received buffer validated) at 1 B, 4 KiB and 64 KiB, and

@@ -62,6 +62,13 @@ hm=$(model_hmc_count "$d0" MR)
 	fail "model: ${hq:-no} QPs committed, want >= $((NQP + 2))"
 [ "${hm:-0}" -ge $((NMR + 2)) ] && ok "model: $hm MRs committed (>= $NMR + 2)" ||
 	fail "model: ${hm:-no} MRs committed, want >= $((NMR + 2))"
+# With this many QPs the multicast groups (FSIMC objects, at most 1024)
+# are fewer than the QPs: max_mcast_grp is theirs, not the QP count.
+hmg=$(model_hmc_count "$d0" FSIMC)
+[ -n "$hmg" ] && [ "$hmg" -gt 0 ] && [ "$hmg" -lt "$hq" ] &&
+	ok "model: $hmg multicast groups (FSIMC) for $hq QPs" ||
+	fail "model: FSIMC count '$hmg', want 1..$((hq - 1))"
+expect_eq "$ib0 max_mcast_grp = HMC FSIMC" "$hmg" "$(ibv_attr "$ib0" max_mcast_grp)"
 
 before=$(res_counts "$ib0")
 run_scale e810 "$ib0" "$NQP" "$NMR"

@@ -12,15 +12,15 @@
 # completes with rc 0 and valid data on both sides (a run that stops
 # sending for 30 s is stuck: a slow host only makes it longer), debugfs
 # "tc" counts suspends == suspend AEs == resumes == the QPs that were
-# active, both events are in dmesg, `dcb ets show` and the driver's QoS
+# active, both events are counted (irdma's debugfs events), `dcb ets show` and the driver's QoS
 # show the new setting. Every QP holds the RDMA qset of its priority's
 # traffic class: pingpong's RC QP carries (restrack drv_qs_handle /
 # drv_tc) the non-zero QS handle debugfs "tc" lists for TC up2tc[0], a
 # new one of the new TC after the change, and the old TC's qset is gone
 # with its last QP. Once with the stock provider and once with ours.
 # Then invalid settings (bandwidth not adding up to 100, non-contiguous
-# TCs, TC 9) sent straight over rtnetlink are refused with EINVAL, send
-# no event and leave the setting alone; dcb's own refusals change
+# TCs, TC 9) sent straight over rtnetlink are refused with EINVAL (and
+# counted by ice_lite), send no event and leave the setting alone; dcb's own refusals change
 # nothing either; the same setting again sends no event.
 . "$E810_LIB"
 
@@ -35,7 +35,8 @@ STALL_S=30
 modprobe ib_uverbs || fail "modprobe ib_uverbs"
 command -v dcb >/dev/null || skip "no dcb tool (iproute2) in the guest"
 rdma_two_ports || finish
-aux0=$(e810_aux_of "$(e810_pci_devs | head -n 1)")
+d0=$(e810_pci_devs | head -n 1)
+aux0=$(e810_aux_of "$d0")
 qom0=$(e810_qom_id "$(e810_pci_devs | head -n 1)")
 tcf=/sys/kernel/debug/irdma/$aux0/tc
 [ -r "$tcf" ] || { fail "no $tcf"; finish; }
@@ -45,7 +46,8 @@ tcval() { awk -v k="$1" '$1 == k { print $2 }' "$tcf"; }
 tcline() { awk -v k="$1" '$1 == k { $1 = ""; sub(/^ /, ""); print }' "$tcf"; }
 # ets_show WHAT: "dcb ets show" of one attribute on port 0, one line.
 ets_show() { dcb ets show dev "$nd0" "$1" | tr -s ' ' | sed 's/ *$//'; }
-nbefore() { dmesg | grep -c "$aux0: TC change: before"; }
+# BEFORE_TC_CHANGE / AFTER_TC_CHANGE events irdma counted (debugfs events).
+nbefore() { irdma_ev "$d0" tc_before; }
 # qset_of TC: the QS handle of TC's RDMA qset in debugfs "tc" (none: empty).
 qset_of() { awk -v t="$1" '$1 == "qset" && $3 == t { print $5 }' "$tcf"; }
 # pp_qs: "TC QS_HANDLE" of ibv_rc_pingpong's RC QP on port 0 (restrack).
@@ -69,7 +71,7 @@ check_qs() {
 		fail "$label: pingpong's QP has TC/QS handle '$got', TC $want's qset '$qs'" >&2
 	fi
 }
-nafter() { dmesg | grep -c "$aux0: TC change: after"; }
+nafter() { irdma_ev "$d0" tc_after; }
 
 expect_eq "default prio-tc" "prio-tc 0:0 1:0 2:0 3:0 4:0 5:0 6:0 7:0" "$(ets_show prio-tc)"
 expect_eq "default num_tc in irdma" 1 "$(tcval num_tc)"
@@ -194,8 +196,8 @@ round() {
 	expect_eq "$label: suspends == active QPs" "$nq" "$ds"
 	expect_eq "$label: suspend timeouts" "$t0" "$(tcval timeouts)"
 	expect_eq "$label: change pending" 0 "$(tcval pending)"
-	expect_eq "$label: BEFORE_TC_CHANGE in dmesg" $((b0 + 1)) "$(nbefore)"
-	expect_eq "$label: AFTER_TC_CHANGE in dmesg" $((f0 + 1)) "$(nafter)"
+	expect_eq "$label: BEFORE_TC_CHANGE events" $((b0 + 1)) "$(nbefore)"
+	expect_eq "$label: AFTER_TC_CHANGE events" $((f0 + 1)) "$(nafter)"
 	expect_eq "$label: dcb ets show prio-tc" "prio-tc $prio" "$(ets_show prio-tc)"
 	expect_eq "$label: dcb ets show tc-bw" "tc-bw $bw" "$(ets_show tc-bw)"
 	expect_eq "$label: irdma num_tc" "$want_ntc" "$(tcval num_tc)"
@@ -258,16 +260,17 @@ sys.exit(1)
 EOF
 }
 
-# bad_nl LABEL DMESG_TEXT PRIO BW: the driver refuses with -EINVAL (-22, as
-# ice does), logs DMESG_TEXT, sends no event and keeps the setting.
+# bad_nl LABEL PRIO BW: the driver refuses with -EINVAL (-22, as ice
+# does), counts the refusal (ice_lite's debugfs events ets_refused), sends
+# no event and keeps the setting.
 bad_nl() {
-	local label=$1 text=$2 c0 b0 prio bw r
-	c0=$(tcval changes) b0=$(nbefore)
+	local label=$1 c0 b0 e0 prio bw r
+	shift
+	c0=$(tcval changes) b0=$(nbefore) e0=$(ice_lite_ev "$d0" ets_refused)
 	prio=$(ets_show prio-tc) bw=$(ets_show tc-bw)
-	r=$(ets_nl "$3" "$4")
+	r=$(ets_nl "$1" "$2")
 	expect_eq "$label: errno from ieee_setets" -22 "$r"
-	dmesg | grep -q "$text" && ok "$label: ice_lite says \"$text\"" ||
-		fail "$label: no \"$text\" in dmesg"
+	expect_eq "$label: ice_lite refusals" $((e0 + 1)) "$(ice_lite_ev "$d0" ets_refused)"
 	expect_eq "$label: no TC change in irdma" "$c0" "$(tcval changes)"
 	expect_eq "$label: no BEFORE_TC_CHANGE" "$b0" "$(nbefore)"
 	expect_eq "$label: prio-tc unchanged" "$prio" "$(ets_show prio-tc)"
@@ -277,12 +280,9 @@ bad_nl() {
 # ice_lite's own checks and messages; the stock ice validates differently
 # (it accepts TCs that are not contiguous and answers TC 9 with -EIO).
 if [ "$E810_PARENT" = ice_lite ]; then
-	bad_nl "bandwidth 150%" "ETS bandwidth adds up to 150%" \
-		0,0,0,0,0,0,0,1 100,50,0,0,0,0,0,0
-	bad_nl "TCs 0 and 2 without 1" "are not contiguous" \
-		2,0,0,0,0,0,0,0 50,0,50,0,0,0,0,0
-	bad_nl "priority 3 to TC 9" "priority 3 to TC 9: no such TC" \
-		0,0,0,9,0,0,0,0 100,0,0,0,0,0,0,0
+	bad_nl "bandwidth 150%" 0,0,0,0,0,0,0,1 100,50,0,0,0,0,0,0
+	bad_nl "TCs 0 and 2 without 1" 2,0,0,0,0,0,0,0 50,0,50,0,0,0,0,0
+	bad_nl "priority 3 to TC 9" 0,0,0,9,0,0,0,0 100,0,0,0,0,0,0,0
 fi
 
 # The dcb tool refuses these itself (rc 1); nothing reaches the driver.

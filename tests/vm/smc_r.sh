@@ -282,6 +282,8 @@ check_data reload $((16 << 20))
 expect_eq "after the reload: server's mode" smcr "$(res server reload mode)"
 expect_eq "after the reload: client's mode" smcr "$(res client reload mode)"
 expect_eq "after the reload: client's link device" "$ib1" "$(res client reload ib)"
-new_dmesg | grep -iE 'smc|irdma' | tail -10 | sed 's/^/  dmesg: /'
+# The kernel log is context for a failure, never a verdict.
+[ "${E810_FAILS:-0}" -gt 0 ] &&
+	new_dmesg | grep -iE 'smc|irdma' | tail -10 | sed 's/^/  dmesg: /'
 dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"
 finish

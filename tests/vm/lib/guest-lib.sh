@@ -417,6 +417,35 @@ model_hmc_count() {
 		sed -n "s/^$2=//p"
 }
 
+# model_stat DEV NAME: the device's own counter or state NAME (pf_resets,
+# valid_sds, ...: QMP x-core-stats) of PCI function DEV, read from the host.
+model_stat() {
+	e810_qom_str "$(e810_qom_id "$1")" x-core-stats | tr ' ' '\n' |
+		sed -n "s/^$2=//p"
+}
+
+# irdma_ev DEV NAME: event counter NAME of PCI function DEV in our irdma's
+# debugfs (drivers/infiniband/hw/irdma/events.c, docs/debugging.md); kept
+# from the function's first bind until irdma unloads. Empty without the
+# file (no irdma, or the stock one).
+irdma_ev() {
+	local k v
+	[ -r "/sys/kernel/debug/irdma/events/$1" ] || return 0
+	while read -r k v; do
+		[ "$k" = "$2" ] && { echo "$v"; return 0; }
+	done <"/sys/kernel/debug/irdma/events/$1"
+}
+
+# ice_lite_ev DEV NAME: counter NAME of PCI function DEV in ice_lite's
+# debugfs "events" (ice_lite_debugfs.c); empty without the file.
+ice_lite_ev() {
+	local k v
+	[ -r "/sys/kernel/debug/ice_lite/$1/events" ] || return 0
+	while read -r k v; do
+		[ "$k" = "$2" ] && { echo "$v"; return 0; }
+	done <"/sys/kernel/debug/ice_lite/$1/events"
+}
+
 # xport_stat STATS NAME: the value of NAME in an e810_xport_stats line
 # (empty if absent).
 xport_stat() {

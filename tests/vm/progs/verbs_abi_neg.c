@@ -318,6 +318,13 @@ static void va_neg_rc_states(struct va_neg *n)
 	a.pkey_index = 0;
 	if (!va_modify_ok(qp, &a, VA_INIT_MASK, "RC RESET->INIT"))
 		goto out;
+	/* Back to RESET and INIT again: the device QP never left IDLE. */
+	a.qp_state = IBV_QPS_RESET;
+	if (!va_modify_ok(qp, &a, IBV_QP_STATE, "RC INIT->RESET"))
+		goto out;
+	a.qp_state = IBV_QPS_INIT;
+	if (!va_modify_ok(qp, &a, VA_INIT_MASK, "RC INIT->RESET->INIT"))
+		goto out;
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTS;
 	a.sq_psn = 1;
@@ -386,8 +393,20 @@ static void va_neg_rc_states(struct va_neg *n)
 	if (va_modify_ok(qp, &a, IBV_QP_STATE, "RC RTR->ERR"))
 		va_expect_qp_state(qp, IBV_QPS_ERR, "RC after ERR");
 	a.qp_state = IBV_QPS_RESET;
-	if (va_modify_ok(qp, &a, IBV_QP_STATE, "RC ERR->RESET"))
-		va_expect_qp_state(qp, IBV_QPS_RESET, "RC after RESET");
+	if (!va_modify_ok(qp, &a, IBV_QP_STATE, "RC ERR->RESET"))
+		goto out;
+	va_expect_qp_state(qp, IBV_QPS_RESET, "RC after RESET");
+	/*
+	 * A user QP whose device QP left IDLE is not taken back to INIT
+	 * (docs/irdma.md "RESET and reuse"), as upstream irdma refuses INIT
+	 * past IDLE.
+	 */
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_INIT;
+	a.port_num = 1;
+	a.qp_access_flags = IBV_ACCESS_LOCAL_WRITE;
+	va_modify_refused(qp, &a, VA_INIT_MASK, "RC used QP RESET->INIT",
+			  EINVAL, IBV_QPS_RESET);
 out:
 	vt_check(!ibv_destroy_qp(qp), "state-case RC QP destroyed");
 }

@@ -13,6 +13,16 @@
  * Kernel rings hold twice the requested entries (plus one) because a CQE
  * with immediate data or UD source fields takes the next slot as well
  * (hw-reference 5.6). CQE decoding is in uk.c.
+ *
+ * Resizing a kernel CQ (as upstream irdma_resize_cq() with its resize_list
+ * and irdma_process_resize_list()): MODIFY_CQ gives the device a new ring
+ * while poll goes on reading the old one, which the device writes until
+ * it executes the command. Only then, under the CQ lock, does the old
+ * ring join @old_rings and the new one become @kring. Poll drains the old
+ * rings first, oldest first; a ring is done with once a newer ring shows
+ * a CQE (the device writes in order and never goes back to a ring it
+ * left), and each ring done with advances SW_CQ_SELECT by one and is
+ * freed from a work item.
  */
 
 #include <linux/bitfield.h>
@@ -39,15 +49,18 @@ static u32 irdma_cq_ceq(struct irdma_pci_f *rf, int vector)
 	return vector;
 }
 
-/* CREATE_CQ, MODIFY_CQ (resize) or DESTROY_CQ for @cq as it is now. */
-static int irdma_cq_cqp(struct irdma_cq *cq, u8 op)
+/*
+ * CREATE_CQ, MODIFY_CQ (resize) or DESTROY_CQ for @cq with a ring of @size
+ * entries at @pa (unless the ring is on a PBL).
+ */
+static int irdma_cq_cqp_ring(struct irdma_cq *cq, u8 op, u32 size, u64 pa)
 {
 	struct irdma_pci_f *rf = cq->rf;
 	u64 q[8] = { };
 	u64 hdr;
 
 	q[E810_QW(E810_CQPSQ_CQ_SIZE_OFF)] =
-		FIELD_PREP(E810_CQPSQ_CQ_CQSIZE, cq->size);
+		FIELD_PREP(E810_CQPSQ_CQ_CQSIZE, size);
 	q[E810_QW(E810_CQPSQ_CQ_CTX_OFF)] =
 		FIELD_PREP(E810_CQPSQ_CQ_CQCTX, cq->cq_id);
 	q[E810_QW(E810_CQPSQ_CQ_SHADOW_OFF)] = cq->shadow_pa;
@@ -65,10 +78,9 @@ static int irdma_cq_cqp(struct irdma_cq *cq, u8 op)
 	if (op != E810_CQP_OP_DESTROY_CQ) {
 		q[E810_QW(E810_CQPSQ_CQ_THRESH_OFF)] =
 			FIELD_PREP(E810_CQPSQ_CQ_SHADOW_READ_THRESHOLD,
-				   min_t(u32, cq->size / 2,
-					 IRDMA_SHADOW_THRESH_MAX));
+				   min_t(u32, size / 2, IRDMA_SHADOW_THRESH_MAX));
 		if (!cq->virt)
-			q[E810_QW(E810_CQPSQ_CQ_PA_OFF)] = cq->ring_pa;
+			q[E810_QW(E810_CQPSQ_CQ_PA_OFF)] = pa;
 		q[E810_QW(E810_CQPSQ_CQ_TPH_OFF)] =
 			FIELD_PREP(E810_CQPSQ_VSIIDX, rf->vsi_id);
 		hdr |= E810_CQPSQ_CQ_CHKOVERFLOW;
@@ -76,6 +88,12 @@ static int irdma_cq_cqp(struct irdma_cq *cq, u8 op)
 	if (op == E810_CQP_OP_MODIFY_CQ)
 		hdr |= E810_CQPSQ_CQ_CQRESIZE;
 	return irdma_cqp_exec(rf, op, hdr, q, NULL);
+}
+
+/* The same for @cq as it is now. */
+static int irdma_cq_cqp(struct irdma_cq *cq, u8 op)
+{
+	return irdma_cq_cqp_ring(cq, op, cq->size, cq->ring_pa);
 }
 
 /* Ring fields of a user CQ from its registered buffer. */
@@ -153,27 +171,56 @@ static int irdma_cq_kernel_init(struct irdma_cq *cq, u32 entries)
 	struct irdma_pci_f *rf = cq->rf;
 	int err;
 
-	err = irdma_dma_alloc(rf, &cq->ring, (size_t)entries * E810_CQE_SIZE,
-			      GFP_KERNEL);
+	err = irdma_dma_alloc(rf, &cq->kring.mem,
+			      (size_t)entries * E810_CQE_SIZE, GFP_KERNEL);
 	if (err)
 		return err;
 	err = irdma_dma_alloc(rf, &cq->shadow, E810_CQ_SHADOW_SIZE,
 			      GFP_KERNEL);
 	if (err) {
-		irdma_dma_free(rf, &cq->ring);
+		irdma_dma_free(rf, &cq->kring.mem);
 		return err;
 	}
-	cq->ring_pa = cq->ring.pa;
+	cq->ring_pa = cq->kring.mem.pa;
 	cq->shadow_pa = cq->shadow.pa;
-	cq->head = 0;
-	cq->polarity = true;
+	cq->kring.size = entries;
+	cq->kring.head = 0;
+	cq->kring.polarity = true;
 	return 0;
 }
 
+static void irdma_cq_free_rings(struct irdma_cq *cq, struct list_head *list)
+{
+	struct irdma_cq_ring *r, *tmp;
+
+	list_for_each_entry_safe(r, tmp, list, node) {
+		list_del(&r->node);
+		irdma_dma_free(cq->rf, &r->mem);
+		kfree(r);
+	}
+}
+
+/* Frees the old rings poll found done with (it may run in any context). */
+static void irdma_cq_free_work(struct work_struct *work)
+{
+	struct irdma_cq *cq = container_of(work, struct irdma_cq, free_work);
+	unsigned long flags;
+	LIST_HEAD(list);
+
+	spin_lock_irqsave(&cq->lock, flags);
+	list_splice_init(&cq->retired, &list);
+	spin_unlock_irqrestore(&cq->lock, flags);
+	irdma_cq_free_rings(cq, &list);
+}
+
+/* After DESTROY_CQ (or when CREATE_CQ failed): nothing writes the rings. */
 static void irdma_cq_kernel_fini(struct irdma_cq *cq)
 {
+	cancel_work_sync(&cq->free_work);
+	irdma_cq_free_rings(cq, &cq->retired);
+	irdma_cq_free_rings(cq, &cq->old_rings);
 	irdma_dma_free(cq->rf, &cq->shadow);
-	irdma_dma_free(cq->rf, &cq->ring);
+	irdma_dma_free(cq->rf, &cq->kring.mem);
 }
 
 /**
@@ -212,6 +259,9 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	spin_lock_init(&cq->lock);
 	mutex_init(&cq->resize_lock);
 	INIT_LIST_HEAD(&cq->qps);
+	INIT_LIST_HEAD(&cq->old_rings);
+	INIT_LIST_HEAD(&cq->retired);
+	INIT_WORK(&cq->free_work, irdma_cq_free_work);
 	cq->ceq_id = irdma_cq_ceq(rf, attr->comp_vector);
 	if (udata) {
 		/* The provider already sized the ring for extended CQEs. */
@@ -291,57 +341,68 @@ int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	return 0;
 }
 
-static bool irdma_cq_has_cqe(struct irdma_cq *cq)
+static bool irdma_ring_has_cqe(struct irdma_cq_ring *r)
 {
-	u64 hdr = irdma_get64(&cq->ring, (size_t)cq->head * E810_CQE_SIZE +
+	u64 hdr = irdma_get64(&r->mem, (size_t)r->head * E810_CQE_SIZE +
 			      E810_CQE_HDR_OFF);
 
-	return !!(hdr & E810_CQE_VALID) == cq->polarity;
+	return !!(hdr & E810_CQE_VALID) == r->polarity;
+}
+
+/* A CQE waits in the current ring or an old one; cq->lock held. */
+static bool irdma_cq_has_cqe(struct irdma_cq *cq)
+{
+	struct irdma_cq_ring *r;
+
+	list_for_each_entry(r, &cq->old_rings, node)
+		if (irdma_ring_has_cqe(r))
+			return true;
+	return irdma_ring_has_cqe(&cq->kring);
 }
 
 static int irdma_resize_kernel_cq(struct irdma_cq *cq, u32 entries)
 {
-	struct irdma_dma ring, old;
+	struct irdma_cq_ring *old;
+	struct irdma_dma ring;
 	unsigned long flags;
-	u64 arm;
 	int err;
 
+	old = kzalloc(sizeof(*old), GFP_KERNEL);
+	if (!old)
+		return -ENOMEM;
 	err = irdma_dma_alloc(cq->rf, &ring, (size_t)entries * E810_CQE_SIZE,
 			      GFP_KERNEL);
 	if (err)
-		return err;
-	/* Entries still in the old ring would be lost: poll them first. */
-	spin_lock_irqsave(&cq->lock, flags);
-	err = irdma_cq_has_cqe(cq) ? -EBUSY : 0;
-	spin_unlock_irqrestore(&cq->lock, flags);
+		goto err_old;
+	/*
+	 * The device writes the current ring until it executes MODIFY_CQ,
+	 * and poll reads it meanwhile: nothing poll uses changes before the
+	 * device has the new ring.
+	 */
+	err = irdma_cq_cqp_ring(cq, E810_CQP_OP_MODIFY_CQ, entries, ring.pa);
 	if (err)
-		goto err_free;
-	old = cq->ring;
-	cq->ring_pa = ring.pa;
-	cq->size = entries;
-	err = irdma_cq_cqp(cq, E810_CQP_OP_MODIFY_CQ);
-	if (err) {
-		cq->ring_pa = old.pa;
-		cq->size = old.size / E810_CQE_SIZE;
-		goto err_free;
-	}
+		goto err_ring;
 	spin_lock_irqsave(&cq->lock, flags);
-	cq->ring = ring;
-	cq->head = 0;
-	cq->polarity = true;
-	cq->resizes++;
-	/* SW_CQ_SELECT tells the device the old ring is done with. */
-	arm = irdma_get64(&cq->shadow, E810_CQ_DBSA_ARM_OFF);
-	arm &= ~E810_CQ_DBSA_SW_CQ_SELECT;
-	arm |= FIELD_PREP(E810_CQ_DBSA_SW_CQ_SELECT, cq->resizes);
-	irdma_set64(&cq->shadow, E810_CQ_DBSA_ARM_OFF, arm);
+	old->mem = cq->kring.mem;
+	old->size = cq->kring.size;
+	old->head = cq->kring.head;
+	old->polarity = cq->kring.polarity;
+	list_add_tail(&old->node, &cq->old_rings);
+	cq->kring.mem = ring;
+	cq->kring.size = entries;
+	cq->kring.head = 0;
+	cq->kring.polarity = true;
+	cq->size = entries;
+	cq->ring_pa = ring.pa;
+	/* The consumer index the device reads is the new ring's. */
 	irdma_set64(&cq->shadow, E810_CQ_DBSA_HEAD_OFF, 0);
 	spin_unlock_irqrestore(&cq->lock, flags);
-	irdma_dma_free(cq->rf, &old);
 	return 0;
 
-err_free:
+err_ring:
 	irdma_dma_free(cq->rf, &ring);
+err_old:
+	kfree(old);
 	return err;
 }
 
@@ -444,11 +505,61 @@ int irdma_resize_cq_user_op(struct ib_cq *ibcq, unsigned int entries,
 }
 #endif
 
+/*
+ * Up to @num completions from ring @r into @wc; *@seen when it consumed a
+ * CQE (one that reports nothing included).
+ */
+static int irdma_poll_ring(struct irdma_cq *cq, struct irdma_cq_ring *r,
+			   int num, struct ib_wc *wc, bool *seen)
+{
+	int n = 0, ret;
+
+	while (n < num) {
+		ret = irdma_poll_one(cq, r, &wc[n]);
+		if (ret == 0)
+			break;
+		*seen = true;
+		if (ret > 0)
+			n++;
+	}
+	return n;
+}
+
+/*
+ * The old rings before @last (all of them if @last is NULL) are done with:
+ * off to @free_work, and SW_CQ_SELECT counts them (upstream
+ * irdma_process_resize_list(), irdma_uk_cq_set_resized_cnt()).
+ */
+static void irdma_cq_retire(struct irdma_cq *cq, struct irdma_cq_ring *last)
+{
+	struct irdma_cq_ring *r, *tmp;
+	u32 done = 0;
+	u64 arm;
+
+	list_for_each_entry_safe(r, tmp, &cq->old_rings, node) {
+		if (r == last)
+			break;
+		list_move_tail(&r->node, &cq->retired);
+		done++;
+	}
+	if (!done)
+		return;
+	cq->resizes += done;
+	arm = irdma_get64(&cq->shadow, E810_CQ_DBSA_ARM_OFF);
+	arm &= ~E810_CQ_DBSA_SW_CQ_SELECT;
+	arm |= FIELD_PREP(E810_CQ_DBSA_SW_CQ_SELECT, cq->resizes);
+	irdma_set64(&cq->shadow, E810_CQ_DBSA_ARM_OFF, arm);
+	schedule_work(&cq->free_work);
+}
+
 /**
  * irdma_poll_cq() - kernel CQ: hardware CQEs, then software flushes
  * @ibcq: the CQ
  * @num: room in @wc
  * @wc: completions
+ *
+ * Rings a resize replaced come first, oldest first; each one is done with
+ * once a newer ring had a CQE.
  *
  * Context: Any context.
  * Return: completions written.
@@ -456,19 +567,24 @@ int irdma_resize_cq_user_op(struct ib_cq *ibcq, unsigned int entries,
 int irdma_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc)
 {
 	struct irdma_cq *cq = to_irdma_cq(ibcq);
+	struct irdma_cq_ring *r, *last = NULL;
 	unsigned long flags;
-	int n = 0, r;
+	bool seen;
+	int n = 0;
 
 	if (cq->user)
 		return -EINVAL;
 	spin_lock_irqsave(&cq->lock, flags);
-	while (n < num) {
-		r = irdma_poll_one(cq, &wc[n]);
-		if (r == 0)
-			break;
-		if (r > 0)
-			n++;
+	list_for_each_entry(r, &cq->old_rings, node) {
+		seen = false;
+		n += irdma_poll_ring(cq, r, num - n, wc + n, &seen);
+		if (seen)
+			last = r;
 	}
+	seen = false;
+	n += irdma_poll_ring(cq, &cq->kring, num - n, wc + n, &seen);
+	if (seen || last)
+		irdma_cq_retire(cq, seen ? NULL : last);
 	/* WQEs of QPs in error that the device did not complete. */
 	while (n < num && irdma_flush_one(cq, &wc[n]))
 		n++;
@@ -551,48 +667,57 @@ void irdma_cq_kick(struct irdma_cq *cq)
 		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
 }
 
-/**
- * irdma_cq_clean_qp() - drop the CQEs of a destroyed QP from a kernel CQ
- * @cq: the CQ
- * @qp_id: the QP, already destroyed in the device
- *
- * Its CQEs stay in the ring with a zero QP context, which poll skips.
- *
- * Context: Any context.
- */
-void irdma_cq_clean_qp(struct irdma_cq *cq, u32 qp_id)
+/* Zeroes the QP context of @qp_id's CQEs in ring @r; cq->lock held. */
+static void irdma_ring_clean_qp(struct irdma_cq_ring *r, u32 qp_id)
 {
-	unsigned long flags;
-	u32 idx, n;
+	u32 idx = r->head, n;
+	bool pol = r->polarity;
 	size_t off;
-	bool pol;
 	u64 hdr;
 
-	spin_lock_irqsave(&cq->lock, flags);
-	idx = cq->head;
-	pol = cq->polarity;
-	for (n = 0; n < cq->size; n++) {
+	for (n = 0; n < r->size; n++) {
 		off = (size_t)idx * E810_CQE_SIZE;
-		hdr = irdma_get64(&cq->ring, off + E810_CQE_HDR_OFF);
+		hdr = irdma_get64(&r->mem, off + E810_CQE_HDR_OFF);
 		if (!!(hdr & E810_CQE_VALID) != pol)
 			break;
 		if (FIELD_GET(E810_CQE_QPID,
-			      irdma_get64(&cq->ring, off + E810_CQE_QP_OFF)) ==
+			      irdma_get64(&r->mem, off + E810_CQE_QP_OFF)) ==
 		    qp_id)
-			irdma_set64(&cq->ring, off + E810_CQE_CTX_OFF, 0);
+			irdma_set64(&r->mem, off + E810_CQE_CTX_OFF, 0);
 		/* Skip the extension slot of an extended CQE. */
 		if (hdr & E810_CQE_EXTCQE) {
-			if (++idx == cq->size) {
+			if (++idx == r->size) {
 				idx = 0;
 				pol = !pol;
 			}
 			n++;
 		}
-		if (++idx == cq->size) {
+		if (++idx == r->size) {
 			idx = 0;
 			pol = !pol;
 		}
 	}
+}
+
+/**
+ * irdma_cq_clean_qp() - drop the CQEs of a destroyed QP from a kernel CQ
+ * @cq: the CQ
+ * @qp_id: the QP, already destroyed in the device
+ *
+ * Its CQEs stay in the rings (old ones of a resize too) with a zero QP
+ * context, which poll skips.
+ *
+ * Context: Any context.
+ */
+void irdma_cq_clean_qp(struct irdma_cq *cq, u32 qp_id)
+{
+	struct irdma_cq_ring *r;
+	unsigned long flags;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	list_for_each_entry(r, &cq->old_rings, node)
+		irdma_ring_clean_qp(r, qp_id);
+	irdma_ring_clean_qp(&cq->kring, qp_id);
 	spin_unlock_irqrestore(&cq->lock, flags);
 }
 

@@ -11,6 +11,7 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/version.h>
+#include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 
 #include <hw/e810_cqp.h>
@@ -35,6 +36,22 @@ struct irdma_qbuf;
 #define IRDMA_MAX_CQ_RING	FIELD_MAX(E810_CQPSQ_CQ_CQSIZE)
 
 /**
+ * struct irdma_cq_ring - a kernel CQ's ring as software reads it
+ * @node: on irdma_cq.old_rings (or .retired) once a resize replaced it
+ * @mem: the ring
+ * @size: entries
+ * @head: next CQE to read
+ * @polarity: valid bit expected at @head
+ */
+struct irdma_cq_ring {
+	struct list_head node;
+	struct irdma_dma mem;
+	u32 size;
+	u32 head;
+	bool polarity;
+};
+
+/**
  * struct irdma_cq - a verbs CQ
  * @ibcq: the ib_cq (first)
  * @rf: the function
@@ -49,14 +66,17 @@ struct irdma_qbuf;
  * @uctx: user context of a user CQ
  * @qb: user ring buffer
  * @qb_shadow: user shadow-area buffer
- * @ring: kernel ring
+ * @kring: kernel: the ring the device writes
  * @shadow: kernel shadow area
- * @head: kernel: next CQE to read
- * @polarity: kernel: valid bit expected at @head
  * @armed: kernel: an arm is outstanding (no CEQE seen since)
  * @resizes: kernel: completed resizes (SW_CQ_SELECT)
- * @lock: kernel: ring, @qps, arming
+ * @resize_lock: ring geometry across a MODIFY_CQ
+ * @lock: kernel: rings, @qps, arming
  * @qps: kernel QPs whose SQ or RQ completes here (struct irdma_cq_link)
+ * @old_rings: kernel: rings replaced by a resize that may still hold
+ *	CQEs, oldest first; polled before @kring
+ * @retired: kernel: old rings done with, for @free_work
+ * @free_work: frees @retired (poll may run where memory cannot be freed)
  */
 struct irdma_cq {
 	struct ib_cq ibcq;
@@ -72,15 +92,16 @@ struct irdma_cq {
 	struct irdma_ucontext *uctx;
 	struct irdma_qbuf *qb;
 	struct irdma_qbuf *qb_shadow;
-	struct irdma_dma ring;
+	struct irdma_cq_ring kring;
 	struct irdma_dma shadow;
-	u32 head;
-	bool polarity;
 	bool armed;
 	u32 resizes;
 	struct mutex resize_lock;	/* ring geometry across a MODIFY_CQ */
-	spinlock_t lock;	/* ring, qps, arming */
+	spinlock_t lock;	/* rings, qps, arming */
 	struct list_head qps;
+	struct list_head old_rings;
+	struct list_head retired;
+	struct work_struct free_work;
 };
 
 /* A kernel QP's SQ or RQ on a CQ's list. */

@@ -27,6 +27,7 @@
 #include <hw/e810_regs.h>
 
 #include "main.h"
+#include "events.h"
 
 #define IRDMA_CQP_SQ_SIZE	2048	/* hw-reference 2.7 */
 #define IRDMA_CCQ_SIZE		2049
@@ -134,6 +135,7 @@ static void irdma_cqp_async_wd(struct work_struct *work)
 		req = irdma_cqp_take_async(cqp);
 		cqp->stats.timeouts++;
 		cqp->hung = true;
+		irdma_ev_inc(rf, IRDMA_EV_CQP_HANGS);
 	}
 	spin_unlock(&cqp->lock);
 	if (!stuck) {
@@ -481,6 +483,7 @@ static bool irdma_cqp_hung(struct irdma_pci_f *rf, struct irdma_cqp_req *req)
 	if (pending) {
 		cqp->stats.timeouts++;
 		cqp->hung = true;
+		irdma_ev_inc(rf, IRDMA_EV_CQP_HANGS);
 	}
 	head = cqp->head;
 	in_flight = cqp->in_flight;
@@ -571,6 +574,7 @@ static int irdma_cqp_exec_tail(struct irdma_pci_f *rf, u8 op, u64 hdr,
 	if (ret) {
 		cqp->stats.timeouts++;
 		cqp->hung = true;
+		irdma_ev_inc(rf, IRDMA_EV_CQP_HANGS);
 		dev_err(irdma_rf_to_dev(rf), "CQP %s: CQPTAIL stays 0x%08x\n",
 			irdma_cqp_op_name(op), tail);
 		return ret;
@@ -866,8 +870,9 @@ int irdma_local_mac_update(struct irdma_pci_f *rf)
 			     q, NULL);
 	if (err)
 		return err;
-	dev_info(irdma_rf_to_dev(rf), "local MAC %pM -> %pM (entry %u)\n",
-		 rf->mac, mac, rf->mac_idx);
+	irdma_ev_inc(rf, IRDMA_EV_LOCAL_MAC_UPDATES);
+	dev_dbg(irdma_rf_to_dev(rf), "local MAC %pM -> %pM (entry %u)\n",
+		rf->mac, mac, rf->mac_idx);
 	ether_addr_copy(rf->mac, mac);
 	return 0;
 }

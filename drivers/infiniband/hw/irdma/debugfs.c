@@ -5,7 +5,8 @@
  * "hmc" the committed HMC layout and its SDs; "cqp" CQP statistics; "tc"
  * the QoS and the QP suspend/resume counters of traffic-class changes;
  * /sys/kernel/debug/irdma/quarantine the memory held for functions that
- * await a reset (quarantine.c).
+ * await a reset (quarantine.c); /sys/kernel/debug/irdma/events/<PCI
+ * function> the function's event counters (events.c).
  */
 
 #include <linux/debugfs.h>
@@ -14,9 +15,11 @@
 #include <hw/e810_regs.h>
 
 #include "main.h"
+#include "events.h"
 #include "quarantine.h"
 
 static struct dentry *irdma_dbg_root;
+static struct dentry *irdma_dbg_events;
 
 static const struct irdma_reg_name irdma_dbg_regs[] = {
 	IRDMA_REG_NAME(GLPE_CPUSTATUS0),
@@ -140,6 +143,25 @@ static int irdma_qrn_dbg_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(irdma_qrn_dbg);
 
+/* The event counters of one PCI function (events.c). */
+static int irdma_events_dbg_show(struct seq_file *m, void *unused)
+{
+	irdma_events_show(m, m->private);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(irdma_events_dbg);
+
+/**
+ * irdma_dbg_events_add() - show a function's event counters
+ * @name: the function's PCI name
+ * @ev: its counters, kept until irdma_dbg_exit()
+ */
+void irdma_dbg_events_add(const char *name, struct irdma_fn_events *ev)
+{
+	debugfs_create_file(name, 0400, irdma_dbg_events, ev,
+			    &irdma_events_dbg_fops);
+}
+
 /**
  * irdma_dbg_init() - create the "irdma" debugfs root
  */
@@ -148,6 +170,7 @@ void irdma_dbg_init(void)
 	irdma_dbg_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("quarantine", 0400, irdma_dbg_root, NULL,
 			    &irdma_qrn_dbg_fops);
+	irdma_dbg_events = debugfs_create_dir("events", irdma_dbg_root);
 }
 
 /**
@@ -157,4 +180,5 @@ void irdma_dbg_exit(void)
 {
 	debugfs_remove_recursive(irdma_dbg_root);
 	irdma_dbg_root = NULL;
+	irdma_dbg_events = NULL;
 }

@@ -27,6 +27,7 @@
 #include <hw/e810_regs.h>
 
 #include "main.h"
+#include "events.h"
 #include "mr.h"
 #include "pble.h"
 
@@ -746,9 +747,10 @@ void irdma_hmc_teardown(struct irdma_pci_f *rf)
 			dev_warn(irdma_rf_to_dev(rf),
 				 "HMC torn down: the device reports %u valid SDs\n",
 				 left);
-		else
-			dev_info(irdma_rf_to_dev(rf),
-				 "HMC torn down: the device reports 0 valid SDs\n");
+		irdma_ev_inc(rf, left ? IRDMA_EV_HMC_TEARDOWNS_LEFTOVER :
+				 IRDMA_EV_HMC_TEARDOWNS_CLEAN);
+	} else if (rf->hmc.sd) {
+		irdma_ev_inc(rf, IRDMA_EV_HMC_TEARDOWNS_RESET);
 	}
 	kfree(rf->hmc.sd);
 	rf->hmc.sd = NULL;

@@ -38,6 +38,7 @@
 
 #include "ice_sym.h"
 #include "main.h"
+#include "events.h"
 
 MODULE_INFO(ice_build_id, IRDMA_ICE_BUILD_ID);
 
@@ -201,7 +202,7 @@ static bool irdma_ice_resetting(struct ice_pf *pf, bool *done)
  * @pf: the parent
  * @event: the event
  *
- * The same actions and log lines as the ice_lite binding. ice sends no
+ * The same actions, counters and debug lines as the ice_lite binding. ice sends no
  * BEFORE_MTU_CHANGE (only AFTER_MTU_CHANGE, from its service task, without
  * RTNL) and no reset warning: before a reset it withdraws the auxiliary
  * device (ice_prepare_for_reset()), and irdma_ice_remove() looks at its
@@ -224,17 +225,14 @@ static void irdma_ice_event_handler(struct ice_pf *pf,
 	for_each_set_bit(type, event->type, IIDC_EVENT_NBITS) {
 		switch (type) {
 		case IIDC_EVENT_BEFORE_MTU_CHANGE:
-			dev_info(dev, "MTU change: before, mtu %u\n",
-				 READ_ONCE(rf->netdev->mtu));
+			irdma_mtu_changed(rf, false);
 			break;
 		case IIDC_EVENT_AFTER_MTU_CHANGE:
-			dev_info(dev, "MTU change: after, mtu %u\n",
-				 READ_ONCE(rf->netdev->mtu));
-			irdma_mtu_changed(rf);
+			irdma_mtu_changed(rf, true);
 			break;
 		case IIDC_EVENT_BEFORE_TC_CHANGE:
-			dev_info(dev, "TC change: before, %u TCs\n",
-				 rf->tc.qos.num_tc);
+			dev_dbg(dev, "TC change: before, %u TCs\n",
+				rf->tc.qos.num_tc);
 			irdma_tc_before(rf);
 			break;
 		case IIDC_EVENT_AFTER_TC_CHANGE:
@@ -244,15 +242,15 @@ static void irdma_ice_event_handler(struct ice_pf *pf,
 					err);
 				qos = rf->tc.qos;
 			}
-			dev_info(dev, "TC change: after, %u TCs\n", qos.num_tc);
+			dev_dbg(dev, "TC change: after, %u TCs\n", qos.num_tc);
 			irdma_tc_after(rf, &qos);
 			break;
 		case IIDC_EVENT_CRIT_ERR:
 			irdma_crit_err(rf, event->reg);
 			break;
 		default:
-			dev_info(dev, "event %u (reg 0x%08x)\n", type,
-				 event->reg);
+			dev_dbg(dev, "event %u (reg 0x%08x)\n", type,
+				event->reg);
 			break;
 		}
 	}
@@ -341,8 +339,9 @@ static void irdma_ice_remove(struct auxiliary_device *adev)
 	bool done;
 
 	if (irdma_ice_resetting(rf->ice_pf, &done)) {
-		dev_info(&adev->dev, "ice resets the function%s\n",
-			 done ? " (already reset)" : "");
+		dev_dbg(&adev->dev, "ice resets the function%s\n",
+			done ? " (already reset)" : "");
+		irdma_ev_inc(rf, IRDMA_EV_PARENT_RESETS);
 		/* Nor can a hung CQP take the teardown commands. */
 		if (done || rf->cqp.hung)
 			WRITE_ONCE(rf->resetting, true);

@@ -15,6 +15,7 @@
 #include <linux/net/intel/ice_lite_rdma.h>
 
 #include "main.h"
+#include "events.h"
 
 static const char * const irdma_ice_lite_event_names[] = {
 	[ICE_LITE_RDMA_EVENT_BEFORE_MTU_CHANGE] = "BEFORE_MTU_CHANGE",
@@ -96,12 +97,12 @@ static void irdma_ice_lite_qos(const struct ice_lite_rdma_dev_info *info,
  * @info: the parent's device info
  * @event: the event
  *
- * One line per event, so tests can follow them. MTU changes update the
- * L2 parameters; TC changes suspend the active QPs before the parent
- * reconfigures and resume them after it (tc.c), with the QoS the parent
- * refreshed before AFTER_TC_CHANGE; a reset warning is followed by our
- * removal; a critical error stops device commands and asks the parent for
- * a reset.
+ * Each event is counted (events.c) and logged at debug level only. MTU
+ * changes update the L2 parameters; TC changes suspend the active QPs
+ * before the parent reconfigures and resume them after it (tc.c), with
+ * the QoS the parent refreshed before AFTER_TC_CHANGE; a reset warning
+ * is followed by our removal; a critical error stops device commands
+ * and asks the parent for a reset.
  *
  * Context: Process context; the parent holds the auxiliary device lock.
  */
@@ -111,35 +112,35 @@ static void irdma_ice_lite_event_handler(struct ice_lite_rdma_dev_info *info,
 	struct irdma_pci_f *rf = auxiliary_get_drvdata(info->adev);
 	struct device *dev = &info->adev->dev;
 	struct irdma_qos qos;
-	unsigned int mtu = info->netdev ? READ_ONCE(info->netdev->mtu) : 0;
 	unsigned int type;
 
 	for_each_set_bit(type, event->type, ICE_LITE_RDMA_EVENT_NBITS) {
 		switch (type) {
 		case ICE_LITE_RDMA_EVENT_BEFORE_MTU_CHANGE:
-			dev_info(dev, "MTU change: before, mtu %u\n", mtu);
+			if (rf)
+				irdma_mtu_changed(rf, false);
 			break;
 		case ICE_LITE_RDMA_EVENT_AFTER_MTU_CHANGE:
-			dev_info(dev, "MTU change: after, mtu %u\n", mtu);
 			if (rf)
-				irdma_mtu_changed(rf);
+				irdma_mtu_changed(rf, true);
 			break;
 		case ICE_LITE_RDMA_EVENT_BEFORE_TC_CHANGE:
-			dev_info(dev, "TC change: before, %u TCs\n",
-				 info->qos.num_tc);
+			dev_dbg(dev, "TC change: before, %u TCs\n",
+				info->qos.num_tc);
 			if (rf)
 				irdma_tc_before(rf);
 			break;
 		case ICE_LITE_RDMA_EVENT_AFTER_TC_CHANGE:
-			dev_info(dev, "TC change: after, %u TCs\n",
-				 info->qos.num_tc);
+			dev_dbg(dev, "TC change: after, %u TCs\n",
+				info->qos.num_tc);
 			if (rf) {
 				irdma_ice_lite_qos(info, &qos);
 				irdma_tc_after(rf, &qos);
 			}
 			break;
 		case ICE_LITE_RDMA_EVENT_WARN_RESET:
-			dev_info(dev, "reset warning: the parent resets the function\n");
+			dev_dbg(dev, "reset warning: the parent resets the function\n");
+			irdma_ev_inc(rf, IRDMA_EV_PARENT_RESETS);
 			/* A hung CQP cannot take the teardown commands. */
 			if (rf && rf->cqp.hung)
 				WRITE_ONCE(rf->resetting, true);
@@ -149,8 +150,8 @@ static void irdma_ice_lite_event_handler(struct ice_lite_rdma_dev_info *info,
 				irdma_crit_err(rf, event->reg);
 			break;
 		default:
-			dev_info(dev, "event %s (reg 0x%08x)\n",
-				 irdma_ice_lite_event_names[type], event->reg);
+			dev_dbg(dev, "event %s (reg 0x%08x)\n",
+				irdma_ice_lite_event_names[type], event->reg);
 			break;
 		}
 	}

@@ -35,6 +35,7 @@
 
 #include "ice_sym.h"
 #include "main.h"
+#include "events.h"
 
 /*
  * Fewest vectors the binding runs with: the AEQ's and CEQ 0's, as
@@ -183,7 +184,7 @@ static bool irdma_ice_state_lost(struct irdma_pci_f *rf)
  * @cdev: ice's device info
  * @event: the event
  *
- * The same actions and log lines as the other bindings. ice sends
+ * The same actions, counters and debug lines as the other bindings. ice sends
  * AFTER_MTU_CHANGE, BEFORE_TC_CHANGE, AFTER_TC_CHANGE (the QoS already
  * refreshed) and CRIT_ERR (the OICR in @event->reg); WARN_RESET is taken
  * as from ice_lite although ice sends none. Link changes reach us through
@@ -204,26 +205,24 @@ static void irdma_ice_event_handler(struct iidc_rdma_core_dev_info *cdev,
 	for_each_set_bit(type, event->type, IIDC_RDMA_EVENT_NBITS) {
 		switch (type) {
 		case IIDC_RDMA_EVENT_BEFORE_MTU_CHANGE:
-			dev_info(dev, "MTU change: before, mtu %u\n",
-				 READ_ONCE(rf->netdev->mtu));
+			irdma_mtu_changed(rf, false);
 			break;
 		case IIDC_RDMA_EVENT_AFTER_MTU_CHANGE:
-			dev_info(dev, "MTU change: after, mtu %u\n",
-				 READ_ONCE(rf->netdev->mtu));
-			irdma_mtu_changed(rf);
+			irdma_mtu_changed(rf, true);
 			break;
 		case IIDC_RDMA_EVENT_BEFORE_TC_CHANGE:
-			dev_info(dev, "TC change: before, %u TCs\n",
-				 rf->tc.qos.num_tc);
+			dev_dbg(dev, "TC change: before, %u TCs\n",
+				rf->tc.qos.num_tc);
 			irdma_tc_before(rf);
 			break;
 		case IIDC_RDMA_EVENT_AFTER_TC_CHANGE:
 			irdma_ice_qos(cdev, &qos);
-			dev_info(dev, "TC change: after, %u TCs\n", qos.num_tc);
+			dev_dbg(dev, "TC change: after, %u TCs\n", qos.num_tc);
 			irdma_tc_after(rf, &qos);
 			break;
 		case IIDC_RDMA_EVENT_WARN_RESET:
-			dev_info(dev, "reset warning: the parent resets the function\n");
+			dev_dbg(dev, "reset warning: the parent resets the function\n");
+			irdma_ev_inc(rf, IRDMA_EV_PARENT_RESETS);
 			/* A hung CQP cannot take the teardown commands. */
 			if (rf->cqp.hung)
 				WRITE_ONCE(rf->resetting, true);
@@ -232,8 +231,8 @@ static void irdma_ice_event_handler(struct iidc_rdma_core_dev_info *cdev,
 			irdma_crit_err(rf, event->reg);
 			break;
 		default:
-			dev_info(dev, "event %u (reg 0x%08x)\n", type,
-				 event->reg);
+			dev_dbg(dev, "event %u (reg 0x%08x)\n", type,
+				event->reg);
 			break;
 		}
 	}
@@ -326,7 +325,8 @@ static void irdma_ice_remove(struct auxiliary_device *adev)
 	u32 count = rf->msix_count;
 
 	if (irdma_ice_state_lost(rf)) {
-		dev_info(&adev->dev, "ice resets the function (already reset)\n");
+		dev_dbg(&adev->dev, "ice resets the function (already reset)\n");
+		irdma_ev_inc(rf, IRDMA_EV_PARENT_RESETS);
 		WRITE_ONCE(rf->resetting, true);
 	} else if (rf->cqp.hung) {
 		/* Nor can a hung CQP take the teardown commands. */

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * irdma: CEQ 0 and the AEQ on the parent's RDMA MSI-X vectors
- * (docs/hw-reference.md 4.2-4.5).
+ * (docs/hw-reference.md 4.2-4.5, docs/irdma.md "Interrupts").
  *
- * Vector entry 0 of the parent's list serves the AEQ; with more entries
- * than online CPUs CEQ 0 gets entry 1, otherwise it shares entry 0. The
- * device masks a vector when it fires; the threaded handler drains its
- * queue and re-enables the vector through GLINT_DYN_CTL. CEQ 0 carries the
- * CCQ's events: the handler completes CQP requests and re-arms the CCQ.
+ * Vector entry 0 of the parent's list serves the AEQ. With more entries
+ * than online CPUs CEQ 0 gets entry 1 and CEQ k entry k + 1; otherwise
+ * entry 0 serves the AEQ and CEQ 0 from one handler and CEQ k gets entry
+ * k, as upstream's irdma_save_msix_info() and irdma_cfg_ceq_vector()
+ * ("AEQCEQ") share it. The device masks a vector when it fires; the
+ * threaded handler drains its queues and re-enables the vector through
+ * GLINT_DYN_CTL. CEQ 0 carries the CCQ's events: the handler completes
+ * CQP requests and re-arms the CCQ.
  */
 
 #include <linux/bitfield.h>
@@ -169,10 +172,9 @@ static void irdma_eq_advance(struct irdma_eq *eq)
 	}
 }
 
-/* CEQ 0: every CEQE names a CQ by its context; only the CCQ exists yet. */
-static irqreturn_t irdma_ceq_thread(int irq, void *data)
+/* A CEQ: every CEQE names a CQ by its context; CEQ 0 also the CCQ. */
+static void irdma_ceq_drain(struct irdma_eq *eq)
 {
-	struct irdma_eq *eq = data;
 	struct irdma_pci_f *rf = eq->rf;
 	bool ccq = false;
 	u64 e, ctx;
@@ -200,6 +202,13 @@ static irqreturn_t irdma_ceq_thread(int irq, void *data)
 		/* Anything that came before the arm took effect. */
 		irdma_ccq_process(rf);
 	}
+}
+
+static irqreturn_t irdma_ceq_thread(int irq, void *data)
+{
+	struct irdma_eq *eq = data;
+
+	irdma_ceq_drain(eq);
 	irdma_eq_enable(eq);
 	return IRQ_HANDLED;
 }
@@ -232,9 +241,8 @@ static bool irdma_ae_dispatch(struct irdma_pci_f *rf, u64 info, u32 id)
 }
 
 /* The AEQ: decode and log each entry, give the entries back. */
-static irqreturn_t irdma_aeq_thread(int irq, void *data)
+static void irdma_aeq_drain(struct irdma_eq *eq)
 {
-	struct irdma_eq *eq = data;
 	struct irdma_pci_f *rf = eq->rf;
 	u32 n = 0, id;
 	u64 info, ctx;
@@ -268,7 +276,31 @@ static irqreturn_t irdma_aeq_thread(int irq, void *data)
 	}
 	if (n)
 		irdma_wr32(rf, E810_AEQALLOC, n);
+}
+
+static irqreturn_t irdma_aeq_thread(int irq, void *data)
+{
+	struct irdma_eq *eq = data;
+
+	irdma_aeq_drain(eq);
 	irdma_eq_enable(eq);
+	return IRQ_HANDLED;
+}
+
+/*
+ * Entry 0 when it is shared (@data is CEQ 0): CEQ 0, then the AEQ once it
+ * exists, then the vector re-enabled once, as upstream's irdma_dpc().
+ */
+static irqreturn_t irdma_aeqceq_thread(int irq, void *data)
+{
+	struct irdma_eq *ceq = data;
+	struct irdma_pci_f *rf = ceq->rf;
+
+	irdma_ceq_drain(ceq);
+	/* Pairs with the release in irdma_aeq_setup(): the AEQ is set up. */
+	if (smp_load_acquire(&rf->aeq_on_ceq0))
+		irdma_aeq_drain(&rf->aeq);
+	irdma_eq_enable(ceq);
 	return IRQ_HANDLED;
 }
 
@@ -358,10 +390,10 @@ static void irdma_eq_free_irq(struct irdma_eq *eq)
 	eq->irq_on = false;
 }
 
-/* CEQ 0 uses entry 1 unless there are no more entries than CPUs. */
-static u32 irdma_ceq0_msix_idx(struct irdma_pci_f *rf)
+/* Vector entry of CEQ @id (entry 0 is the AEQ's, shared or not). */
+static u32 irdma_ceq_msix_idx(struct irdma_pci_f *rf, u32 id)
 {
-	return rf->msix_count > num_online_cpus() && rf->msix_count > 1 ? 1 : 0;
+	return rf->msix_shared ? id : id + 1;
 }
 
 /**
@@ -382,11 +414,15 @@ int irdma_ceq0_setup(struct irdma_pci_f *rf)
 		     roundup_pow_of_two(rf->hmc.obj[E810_HMC_CQ].cnt + 1));
 	size = min_t(u32, size, E810_CEQ_MAX_ENTRIES);
 	eq->id = 0;
+	/* Fixed here: CPUs going on- or offline later change nothing. */
+	rf->msix_shared = rf->msix_count <= num_online_cpus();
 	err = irdma_eq_create(rf, eq, false, size);
 	if (err)
 		return err;
-	err = irdma_eq_irq(rf, eq, irdma_ceq0_msix_idx(rf), irdma_ceq_thread,
-			   "ceq0");
+	if (rf->msix_shared)
+		err = irdma_eq_irq(rf, eq, 0, irdma_aeqceq_thread, "aeqceq0");
+	else
+		err = irdma_eq_irq(rf, eq, 1, irdma_ceq_thread, "ceq0");
 	if (err)
 		goto err_destroy;
 	irdma_wr32(rf, E810_GLINT_CEQCTL(0), E810_INT_CTL_CAUSE_ENA |
@@ -457,13 +493,23 @@ int irdma_aeq_setup(struct irdma_pci_f *rf)
 	err = irdma_eq_create(rf, eq, true, size);
 	if (err)
 		return err;
-	err = irdma_eq_irq(rf, eq, 0, irdma_aeq_thread, "aeq");
-	if (err)
-		goto err_destroy;
+	if (rf->msix_shared) {
+		/* CEQ 0's handler drains the AEQ from now on. */
+		eq->msix_idx = rf->ceq.msix_idx;
+		eq->vector = rf->ceq.vector;
+		eq->irq = rf->ceq.irq;
+		/* The handler sees the ring and head set before this. */
+		smp_store_release(&rf->aeq_on_ceq0, true);
+	} else {
+		err = irdma_eq_irq(rf, eq, 0, irdma_aeq_thread, "aeq");
+		if (err)
+			goto err_destroy;
+	}
 	irdma_wr32(rf, E810_PFINT_AEQCTL, E810_INT_CTL_CAUSE_ENA |
 		   FIELD_PREP(E810_INT_CTL_MSIX_INDX, eq->vector) |
 		   FIELD_PREP(E810_INT_CTL_ITR_INDX, E810_ITR_IDX_NONE));
-	irdma_eq_enable(eq);
+	if (!rf->msix_shared)
+		irdma_eq_enable(eq);
 	dev_dbg(irdma_rf_to_dev(rf), "INIT: AEQ of %u on vector %u (irq %u)\n",
 		size, eq->vector, eq->irq);
 	return 0;
@@ -484,6 +530,12 @@ void irdma_aeq_teardown(struct irdma_pci_f *rf)
 	struct irdma_eq *eq = &rf->aeq;
 
 	irdma_wr32(rf, E810_PFINT_AEQCTL, 0);
+	if (rf->aeq_on_ceq0) {
+		/* Normally CEQ 0's handler is gone already (quiesce). */
+		WRITE_ONCE(rf->aeq_on_ceq0, false);
+		if (rf->ceq.irq_on)
+			synchronize_irq(rf->ceq.irq);
+	}
 	irdma_eq_free_irq(eq);
 	irdma_eq_destroy(rf, eq, true);
 }
@@ -492,9 +544,9 @@ void irdma_aeq_teardown(struct irdma_pci_f *rf)
  * irdma_ceqs_setup() - the completion CEQs beyond CEQ 0, one per CPU
  * @rf: per-function state; CQP completions by interrupt
  *
- * CEQ k (k >= 1) uses parent vector entry k + 1, as long as there are
- * entries, online CPUs and CEQs the HMC allows. CEQ 0 is completion
- * vector 0.
+ * CEQ k (k >= 1) uses parent vector entry k + 1, or entry k when entry 0
+ * serves the AEQ and CEQ 0 together, as long as there are entries,
+ * online CPUs and CEQs the HMC allows. CEQ 0 is completion vector 0.
  *
  * Context: Process context, sleeps.
  * Return: 0 or a negative errno.
@@ -504,9 +556,10 @@ int irdma_ceqs_setup(struct irdma_pci_f *rf)
 	u32 n, k, size;
 	int err;
 
-	n = rf->msix_count > 2 ? rf->msix_count - 2 : 0;
+	/* Entries left after the AEQ's and CEQ 0's. */
+	n = rf->msix_count - irdma_ceq_msix_idx(rf, 1);
 	n = min3(n, num_online_cpus() - 1, rf->hmc.max_ceqs - 1);
-	if (!n || irdma_ceq0_msix_idx(rf) == 0)
+	if (!n)
 		return 0;
 	rf->ceqs = kcalloc(n, sizeof(*rf->ceqs), GFP_KERNEL);
 	if (!rf->ceqs)
@@ -522,7 +575,8 @@ int irdma_ceqs_setup(struct irdma_pci_f *rf)
 		if (err)
 			goto err_unwind;
 		snprintf(what, sizeof(what), "ceq%u", eq->id);
-		err = irdma_eq_irq(rf, eq, eq->id + 1, irdma_ceq_thread, what);
+		err = irdma_eq_irq(rf, eq, irdma_ceq_msix_idx(rf, eq->id),
+				   irdma_ceq_thread, what);
 		if (err) {
 			irdma_eq_destroy(rf, eq, false);
 			goto err_unwind;

@@ -19,6 +19,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "main.h"
+#include "events.h"
 #include "quarantine.h"
 
 /*
@@ -58,7 +59,8 @@ void irdma_schedule_reset(struct irdma_pci_f *rf, const char *why)
 	if (READ_ONCE(rf->resetting))
 		return;
 	dev_warn(irdma_rf_to_dev(rf), "requesting a function reset: %s\n", why);
-	schedule_work(&rf->reset_work);
+	if (schedule_work(&rf->reset_work))
+		irdma_ev_inc(rf, IRDMA_EV_RESET_REQUESTS);
 }
 
 /**
@@ -76,20 +78,24 @@ void irdma_port_update(struct irdma_pci_f *rf)
 /**
  * irdma_mtu_changed() - the netdev's MTU changed (parent event)
  * @rf: per-function state
+ * @after: AFTER_MTU_CHANGE (else BEFORE_MTU_CHANGE)
  *
  * The L2 parameters of RoCE (path MTU of new QPs) are read from the netdev
  * when needed. Existing QPs keep the path MTU they were given at RTR, as
  * they do on upstream irdma for RoCEv2 (its MSS update is for iWARP's TCP
- * connections); nothing to tell the device here.
+ * connections); nothing to tell the device here. The event is counted
+ * (debugfs events: mtu_before, mtu_after, mtu).
  *
- * Context: Process context, RTNL held.
+ * Context: Process context (the stock ice sends AFTER without RTNL).
  */
-void irdma_mtu_changed(struct irdma_pci_f *rf)
+void irdma_mtu_changed(struct irdma_pci_f *rf, bool after)
 {
-	if (rf->iwdev)
-		ibdev_info(&rf->iwdev->ibdev, "MTU %u, active MTU %d\n",
-			   READ_ONCE(rf->netdev->mtu),
-			   ib_mtu_enum_to_int(ib_mtu_int_to_enum(READ_ONCE(rf->netdev->mtu))));
+	unsigned int mtu = READ_ONCE(rf->netdev->mtu);
+
+	irdma_ev_mtu(rf, after);
+	dev_dbg(irdma_rf_to_dev(rf), "MTU change: %s, mtu %u, active MTU %d\n",
+		after ? "after" : "before", mtu,
+		ib_mtu_enum_to_int(ib_mtu_int_to_enum(mtu)));
 }
 
 /*
@@ -273,6 +279,11 @@ int irdma_probe_pf(struct irdma_pci_f *rf)
 	INIT_LIST_HEAD(&rf->list);
 	rf->state = IRDMA_INIT_NONE;
 
+	if (rf->msix_count < IRDMA_MIN_MSIX) {
+		dev_err(dev, "the parent granted %u MSI-X vectors for RDMA, %u needed\n",
+			rf->msix_count, IRDMA_MIN_MSIX);
+		return -ENOSPC;
+	}
 	err = irdma_check_hw(rf);
 	if (err)
 		return err;
@@ -363,6 +374,7 @@ void irdma_remove_pf(struct irdma_pci_f *rf)
 	irdma_engine_check_reset(rf);
 	irdma_dbg_pf_exit(rf);
 	irdma_unwind(rf);
+	irdma_ev_inc(rf, IRDMA_EV_UNBINDS);
 	cancel_work_sync(&rf->reset_work);
 	/* Held after failed DESTROYs: free once the CQP is gone. */
 	if (!irdma_engine_may_reach(rf)) {
@@ -370,6 +382,7 @@ void irdma_remove_pf(struct irdma_pci_f *rf)
 		return;
 	}
 	held = irdma_quarantine_count(rf, &bytes);
+	irdma_ev_add(rf, IRDMA_EV_QUARANTINED_BUFS, held);
 	if (held)
 		dev_warn(irdma_rf_to_dev(rf),
 			 "unbound before a function reset: %u buffers (%zu KiB) the engine may still reach are held until then\n",
@@ -393,10 +406,13 @@ int irdma_bind(struct irdma_pci_f *rf, const struct irdma_qos *qos)
 	irdma_tc_init(rf, qos);
 	irdma_ws_init(rf);
 	auxiliary_set_drvdata(rf->adev, rf);
+	/* Without memory for the counters the function works uncounted. */
+	irdma_events_attach(rf);
 
 	err = irdma_probe_pf(rf);
 	if (err)
 		goto err_tc_fini;
+	irdma_ev_inc(rf, IRDMA_EV_BINDS);
 
 	dev_dbg(irdma_rf_to_dev(rf), "INIT: PF %u bound, %u MSI-X vectors\n",
 		rf->pf_id, rf->msix_count);
@@ -439,7 +455,8 @@ void irdma_unbind(struct irdma_pci_f *rf)
  */
 void irdma_crit_err(struct irdma_pci_f *rf, u32 oicr)
 {
-	dev_info(irdma_rf_to_dev(rf), "critical error: OICR 0x%08x\n", oicr);
+	irdma_ev_inc(rf, IRDMA_EV_CRIT_ERRORS);
+	dev_err(irdma_rf_to_dev(rf), "critical error: OICR 0x%08x\n", oicr);
 	irdma_schedule_reset(rf, "critical error");
 	WRITE_ONCE(rf->resetting, true);
 }
@@ -487,6 +504,7 @@ err_netdev_nb:
 	unregister_netdevice_notifier(&irdma_netdev_nb);
 err_dbg_exit:
 	irdma_dbg_exit();
+	irdma_events_exit();
 	return err;
 }
 
@@ -498,6 +516,7 @@ static void __exit irdma_exit_module(void)
 	unregister_inetaddr_notifier(&irdma_inetaddr_nb);
 	unregister_netdevice_notifier(&irdma_netdev_nb);
 	irdma_dbg_exit();
+	irdma_events_exit();
 	irdma_quarantine_exit();
 }
 

@@ -29,11 +29,18 @@ struct seq_file;
 struct ice_lite_rdma_dev_info;
 struct ice_pf;
 struct iidc_rdma_core_dev_info;
+struct irdma_fn_events;
 struct irdma_pci_f;
 struct irdma_pble_pool;
 
 /* User priorities and traffic classes (IEEE 802.1Qaz). */
 #define IRDMA_MAX_UP		8
+
+/*
+ * Fewest MSI-X vectors irdma runs on: the AEQ's and one CEQ's, shared or
+ * not (upstream's IRDMA_MIN_MSIX; ice 6.12's ICE_MIN_RDMA_MSIX).
+ */
+#define IRDMA_MIN_MSIX		2
 
 /* One coherent DMA buffer. */
 struct irdma_dma {
@@ -239,7 +246,7 @@ struct irdma_eq {
 	bool created;
 	bool irq_on;
 	u64 events;
-	char name[32];
+	char name[48];
 };
 
 /**
@@ -428,9 +435,15 @@ static inline struct irdma_pd *to_irdma_pd(struct ib_pd *ibpd)
  * @pcidev: the PCI function (DMA, BAR0 physical address)
  * @hw_addr: the parent's kernel mapping of all of BAR0
  * @msix_entries: MSI-X vectors the parent reserved for RDMA
- * @msix_count: number of entries in @msix_entries
+ * @msix_count: number of entries in @msix_entries (at least
+ *	%IRDMA_MIN_MSIX)
+ * @msix_shared: no more entries than online CPUs when CEQ 0 was set up:
+ *	entry 0 serves the AEQ and CEQ 0 with one handler (intr.c)
+ * @aeq_on_ceq0: with @msix_shared, the AEQ exists and CEQ 0's handler
+ *	drains it
  * @pf_id: PF number
  * @dbg_dir: debugfs directory of this function
+ * @events: the function's event counters (events.c), or NULL
  * @ice_lite_info: parent data when the parent is ice_lite; only
  *	ice_lite_if.c looks inside it
  * @ice_pf: the parent when it is the stock ice of Linux 6.15 and older;
@@ -477,8 +490,11 @@ struct irdma_pci_f {
 	u8 __iomem *hw_addr;
 	struct msix_entry *msix_entries;
 	u32 msix_count;
+	bool msix_shared;
+	bool aeq_on_ceq0;
 	u8 pf_id;
 	struct dentry *dbg_dir;
+	struct irdma_fn_events *events;
 	struct ice_lite_rdma_dev_info *ice_lite_info;
 	struct ice_pf *ice_pf;
 	struct iidc_rdma_core_dev_info *ice_cdev;
@@ -553,7 +569,7 @@ struct irdma_reg_name {
 int irdma_probe_pf(struct irdma_pci_f *rf);
 void irdma_remove_pf(struct irdma_pci_f *rf);
 void irdma_schedule_reset(struct irdma_pci_f *rf, const char *why);
-void irdma_mtu_changed(struct irdma_pci_f *rf);
+void irdma_mtu_changed(struct irdma_pci_f *rf, bool after);
 void irdma_port_update(struct irdma_pci_f *rf);
 int irdma_bind(struct irdma_pci_f *rf, const struct irdma_qos *qos);
 void irdma_unbind(struct irdma_pci_f *rf);
@@ -653,6 +669,10 @@ void irdma_dbg_init(void);
 void irdma_dbg_exit(void);
 void irdma_dbg_pf_init(struct irdma_pci_f *rf);
 void irdma_dbg_pf_exit(struct irdma_pci_f *rf);
+void irdma_dbg_events_add(const char *name, struct irdma_fn_events *ev);
+
+/* events.c */
+void irdma_events_show(struct seq_file *m, struct irdma_fn_events *ev);
 
 /* ice_lite_if.c */
 int irdma_ice_lite_register(void);

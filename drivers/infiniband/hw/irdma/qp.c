@@ -12,7 +12,12 @@
  * RTR = RTR, RTS and SQE = RTS, SQD = SQD (CLOSING), ERR = ERROR followed
  * by FLUSH_WQES. The device does not generate flush CQEs for WQEs it never
  * fetched, so kernel QPs complete those in software (uk.c, poll_cq); the
- * provider does the same for user QPs.
+ * provider does the same for user QPs. MODIFY_QP only makes the state
+ * transitions upstream irdma_modify_qp_roce() makes, the only ones known
+ * to work on the hardware (docs/irdma.md). Nothing leaves ERROR: RESET
+ * of a kernel QP the device took past IDLE destroys and re-creates the
+ * device QP under the same id; a user QP in that case cannot go back to
+ * INIT (-EINVAL, as upstream).
  *
  * QP ids: 0 is reserved, 1 is the GSI QP (ib_mad's QP1, kernel only),
  * verbs QPs start at 2. The E810 has no GSI QP type: on RoCEv2 QP1 is a
@@ -303,8 +308,9 @@ static int irdma_qp_cqp(struct irdma_qp *qp, u8 op, u64 hdr)
 }
 
 /*
- * Context rebuilt, then MODIFY_QP towards device state @next (0: same).
- * Caller holds qp->mutex.
+ * Context rebuilt, then MODIFY_QP from the device state to @next, one of
+ * the transitions upstream irdma_modify_qp_roce() makes (the device
+ * refuses others with "Invalid State"). Caller holds qp->mutex.
  */
 static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 next, u64 hdr)
 {
@@ -316,13 +322,21 @@ static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 next, u64 hdr)
 			   hdr | E810_CQPSQ_QP_CQNUMVALID |
 			   FIELD_PREP(E810_CQPSQ_QP_NEXTIWSTATE, next));
 	if (err) {
-		ibdev_err(qp->ibqp.device, "QP %u: MODIFY_QP to %s failed: %d\n",
-			  qp->qp_id, irdma_qp_hw_state_name(next), err);
+		ibdev_err(qp->ibqp.device, "QP %u: MODIFY_QP %s -> %s failed: %d\n",
+			  qp->qp_id, irdma_qp_hw_state_name(qp->hw_state),
+			  irdma_qp_hw_state_name(next), err);
 		return err;
 	}
-	if (next)
-		qp->hw_state = next;
+	WRITE_ONCE(qp->hw_state, next);
 	return 0;
+}
+
+/* Device QP to ERROR (from any state); caller holds qp->mutex. */
+static int irdma_qp_to_hw_err(struct irdma_qp *qp)
+{
+	if (qp->hw_state == E810_QP_STATE_ERROR)
+		return 0;
+	return irdma_qp_hw_modify(qp, E810_QP_STATE_ERROR, 0);
 }
 
 static int irdma_qp_flush(struct irdma_qp *qp, bool sq, bool rq)
@@ -355,11 +369,9 @@ static int irdma_qp_to_err(struct irdma_qp *qp, bool sq, bool rq)
 
 	lockdep_assert_held(&qp->mutex);
 
-	if (qp->hw_state != E810_QP_STATE_ERROR) {
-		err = irdma_qp_hw_modify(qp, E810_QP_STATE_ERROR, 0);
-		if (err)
-			return err;
-	}
+	err = irdma_qp_to_hw_err(qp);
+	if (err)
+		return err;
 	err = irdma_qp_flush(qp, sq, rq);
 	if (qp->user)
 		return err;
@@ -685,7 +697,9 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	xa_store(&rf->qps, qp->qp_id, NULL, GFP_KERNEL);
 	cancel_work_sync(&qp->ae_work);
 	mutex_lock(&qp->mutex);
-	if (!rf->resetting && irdma_qp_cqp(qp, E810_CQP_OP_DESTROY_QP, 0))
+	/* No device QP after a re-create for RESET that failed. */
+	if (!rf->resetting && qp->hw_state != E810_QP_STATE_INVALID &&
+	    irdma_qp_cqp(qp, E810_CQP_OP_DESTROY_QP, 0))
 		ibdev_warn(ibqp->device, "QP %u: DESTROY_QP failed\n",
 			   qp->qp_id);
 	mutex_unlock(&qp->mutex);
@@ -869,30 +883,99 @@ static void irdma_qp_save_attr(struct irdma_qp *qp, struct ib_qp_attr *attr,
 		a->dest_qp_num = attr->dest_qp_num;
 }
 
+/**
+ * irdma_qp_recycle() - a new device QP under a kernel QP's id
+ * @qp: a kernel QP the device took past IDLE, being reset; caller holds
+ *	qp->mutex
+ *
+ * The device never takes a QP back to IDLE, so RESET destroys the device
+ * QP (in ERROR first, as upstream irdma_destroy_qp() leaves an RTS QP) and
+ * creates it again with the same id, context buffer and rings: the rings
+ * restart empty at index 0, polarity 1, on both sides, and the CQEs the
+ * old QP left on its CQs are dropped. Without a device QP (a re-create
+ * that failed before) only CREATE_QP is sent.
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or the CQP op's errno (then @qp may have no device QP left:
+ * hw_state INVALID).
+ */
+static int irdma_qp_recycle(struct irdma_qp *qp)
+{
+	int err;
+
+	lockdep_assert_held(&qp->mutex);
+	if (qp->hw_state != E810_QP_STATE_INVALID) {
+		err = irdma_qp_to_hw_err(qp);
+		if (err)
+			return err;
+		err = irdma_qp_cqp(qp, E810_CQP_OP_DESTROY_QP, 0);
+		if (err) {
+			ibdev_err(qp->ibqp.device, "QP %u: DESTROY_QP for RESET failed: %d\n",
+				  qp->qp_id, err);
+			return err;
+		}
+		WRITE_ONCE(qp->hw_state, E810_QP_STATE_INVALID);
+	}
+	irdma_cq_clean_qp(qp->scq, qp->qp_id);
+	if (qp->rcq != qp->scq)
+		irdma_cq_clean_qp(qp->rcq, qp->qp_id);
+	irdma_qp_kernel_reset(qp);
+	err = irdma_qp_hw_create(qp);
+	if (err)
+		ibdev_err(qp->ibqp.device, "QP %u: CREATE_QP for RESET failed: %d\n",
+			  qp->qp_id, err);
+	return err;
+}
+
+/*
+ * RESET: a kernel QP gets a new device QP if the device took it past IDLE
+ * (irdma_qp_recycle()), else empty rings. A user QP's device QP goes to
+ * ERROR if it left IDLE: its rings' positions live in the provider, and
+ * the stock one keeps them over RESET, so the QP stays there until
+ * destroyed (INIT is refused).
+ */
+static int irdma_qp_to_reset(struct irdma_qp *qp)
+{
+	if (qp->user)
+		return qp->hw_state == E810_QP_STATE_IDLE ? 0 :
+		       irdma_qp_to_hw_err(qp);
+	if (qp->hw_state == E810_QP_STATE_IDLE) {
+		irdma_qp_kernel_reset(qp);
+		return 0;
+	}
+	return irdma_qp_recycle(qp);
+}
+
 /* The device side of a transition to @new; caller holds qp->mutex. */
 static int irdma_qp_apply(struct irdma_qp *qp, enum ib_qp_state cur,
 			  enum ib_qp_state new, int mask)
 {
+	int err;
+
 	lockdep_assert_held(&qp->mutex);
 
 	switch (new) {
 	case IB_QPS_RESET:
-		if (qp->hw_state != E810_QP_STATE_ERROR &&
-		    qp->hw_state != E810_QP_STATE_IDLE) {
-			int err = irdma_qp_hw_modify(qp, E810_QP_STATE_ERROR,
-						     0);
+		return irdma_qp_to_reset(qp);
+	case IB_QPS_INIT:
+		/*
+		 * Upstream irdma_modify_qp_roce() refuses INIT past IDLE.
+		 * A kernel QP is IDLE again after RESET (re-created here if
+		 * that failed); a user QP reset after it left IDLE is not.
+		 */
+		if (!qp->user && qp->hw_state == E810_QP_STATE_INVALID) {
+			err = irdma_qp_recycle(qp);
 			if (err)
 				return err;
 		}
-		if (!qp->user)
-			irdma_qp_kernel_reset(qp);
-		return 0;
-	case IB_QPS_INIT:
-		return irdma_qp_hw_modify(qp, cur == IB_QPS_RESET ?
-					  E810_QP_STATE_IDLE : 0, 0);
+		if (qp->hw_state != E810_QP_STATE_IDLE) {
+			ibdev_dbg(qp->ibqp.device, "QP %u: INIT refused, the device QP is in %s\n",
+				  qp->qp_id, irdma_qp_hw_state_name(qp->hw_state));
+			return -EINVAL;
+		}
+		return irdma_qp_hw_modify(qp, E810_QP_STATE_IDLE, 0);
 	case IB_QPS_RTR:
-		return irdma_qp_hw_modify(qp, cur == IB_QPS_RTR ? 0 :
-					  E810_QP_STATE_RTR,
+		return irdma_qp_hw_modify(qp, E810_QP_STATE_RTR,
 					  qp->av.valid && qp->av.arp_idx >= 0 ?
 					  E810_CQPSQ_QP_ARPTABIDXVALID : 0);
 	case IB_QPS_RTS:
@@ -900,10 +983,14 @@ static int irdma_qp_apply(struct irdma_qp *qp, enum ib_qp_state cur,
 			return irdma_qp_sq_recover(qp);
 		fallthrough;
 	case IB_QPS_SQE:
-		return irdma_qp_hw_modify(qp, qp->hw_state == E810_QP_STATE_RTS ?
-					  0 : E810_QP_STATE_RTS,
+		return irdma_qp_hw_modify(qp, E810_QP_STATE_RTS,
 					  E810_CQPSQ_QP_ORDVALID);
 	case IB_QPS_SQD:
+		/* SQD -> SQD: upstream sends nothing; the context waits. */
+		if (qp->hw_state == E810_QP_STATE_SQD) {
+			irdma_qp_ctx_write(qp);
+			return 0;
+		}
 		return irdma_qp_hw_modify(qp, E810_QP_STATE_SQD, 0);
 	case IB_QPS_ERR:
 		return irdma_qp_to_err(qp, true, true);

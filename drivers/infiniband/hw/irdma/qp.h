@@ -98,7 +98,8 @@ struct irdma_qp_av {
  * @cap: capabilities reported to the consumer
  * @sq_sig_type: every send WR signaled, or only those that ask
  * @state: IB state
- * @hw_state: E810_QP_STATE_* last sent
+ * @hw_state: E810_QP_STATE_* last sent (INVALID: no device QP, a re-create
+ *	for RESET failed)
  * @attr: the attributes set so far (query_qp)
  * @av: resolved address vector (RC)
  * @pd_id: PD
@@ -211,7 +212,8 @@ int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		    const struct ib_send_wr **bad_wr);
 int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		    const struct ib_recv_wr **bad_wr);
-int irdma_poll_one(struct irdma_cq *cq, struct ib_wc *wc);
+int irdma_poll_one(struct irdma_cq *cq, struct irdma_cq_ring *r,
+		   struct ib_wc *wc);
 int irdma_flush_one(struct irdma_cq *cq, struct ib_wc *wc);
 
 /* ws.c */

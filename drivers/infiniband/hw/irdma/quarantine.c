@@ -31,6 +31,7 @@
 #include <hw/e810_regs.h>
 
 #include "main.h"
+#include "events.h"
 #include "quarantine.h"
 
 /**
@@ -238,10 +239,11 @@ void irdma_quarantine_release(struct irdma_pci_f *rf)
 		irdma_qrn_free(e);
 	}
 	mutex_unlock(&irdma_qrn_mutex);
+	irdma_ev_add(rf, IRDMA_EV_QUARANTINE_RELEASED, n);
 	if (n)
-		dev_info(irdma_rf_to_dev(rf),
-			 "no engine state left: freed %u held buffers (%zu KiB)\n",
-			 n, bytes >> 10);
+		dev_dbg(irdma_rf_to_dev(rf),
+			"no engine state left: freed %u held buffers (%zu KiB)\n",
+			n, bytes >> 10);
 }
 
 /**

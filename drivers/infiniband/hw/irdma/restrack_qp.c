@@ -116,8 +116,8 @@ int irdma_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq)
 	if (cq->virt && rdma_nl_put_driver_u32(msg, "first_pble", cq->pble))
 		goto err;
 	if (!cq->user &&
-	    (rdma_nl_put_driver_u32(msg, "head", cq->head) ||
-	     rdma_nl_put_driver_u32(msg, "polarity", cq->polarity) ||
+	    (rdma_nl_put_driver_u32(msg, "head", cq->kring.head) ||
+	     rdma_nl_put_driver_u32(msg, "polarity", cq->kring.polarity) ||
 	     rdma_nl_put_driver_u32(msg, "armed", cq->armed) ||
 	     rdma_nl_put_driver_u32(msg, "resizes", cq->resizes)))
 		goto err;

@@ -23,6 +23,7 @@
 #include <hw/e810_ctx.h>
 
 #include "main.h"
+#include "events.h"
 #include "qp.h"
 
 /*
@@ -150,6 +151,7 @@ void irdma_tc_before(struct irdma_pci_f *rf)
 	long left;
 	int err;
 
+	irdma_ev_inc(rf, IRDMA_EV_TC_BEFORE);
 	mutex_lock(&tc->lock);
 	if (tc->pending) {
 		/* Two BEFOREs in a row: the QPs are suspended already. */
@@ -201,7 +203,7 @@ void irdma_tc_before(struct irdma_pci_f *rf)
 		/* Late AEs must not count against the next change. */
 		atomic_set(&tc->suspends_left, 0);
 	}
-	ibdev_info(ibdev, "TC change: %u QPs suspended\n", issued);
+	ibdev_dbg(ibdev, "TC change: %u QPs suspended\n", issued);
 	mutex_unlock(&tc->lock);
 }
 
@@ -242,6 +244,7 @@ void irdma_tc_after(struct irdma_pci_f *rf, const struct irdma_qos *qos)
 	u32 resumed, moved;
 	u8 old_tc;
 
+	irdma_ev_inc(rf, IRDMA_EV_TC_AFTER);
 	mutex_lock(&tc->lock);
 	old_tc = tc->rdma_tc;
 	/* QPs being created or modified read the QoS under ws.lock. */
@@ -250,7 +253,7 @@ void irdma_tc_after(struct irdma_pci_f *rf, const struct irdma_qos *qos)
 	mutex_unlock(&rf->ws.lock);
 	tc->rdma_tc = tc->qos.up2tc[0];
 	if (ibdev && tc->rdma_tc != old_tc)
-		ibdev_info(ibdev, "TC: RDMA priority 0 moves from TC %u to TC %u\n",
+		ibdev_dbg(ibdev, "TC: RDMA priority 0 moves from TC %u to TC %u\n",
 			   old_tc, tc->rdma_tc);
 	moved = irdma_ws_tc_changed(rf, tc->suspended, tc->nbits,
 				    irdma_tc_resume);
@@ -262,7 +265,7 @@ void irdma_tc_after(struct irdma_pci_f *rf, const struct irdma_qos *qos)
 	tc->nbits = 0;
 	WRITE_ONCE(tc->pending, false);
 	if (ibdev)
-		ibdev_info(ibdev, "TC change: %u TCs, %u QPs resumed, %u on a new qset\n",
+		ibdev_dbg(ibdev, "TC change: %u TCs, %u QPs resumed, %u on a new qset\n",
 			   tc->qos.num_tc, resumed, moved);
 	mutex_unlock(&tc->lock);
 	wake_up_all(&tc->wq);

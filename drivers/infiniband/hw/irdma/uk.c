@@ -694,11 +694,11 @@ static enum ib_wc_status irdma_flush_status(u16 minor)
 	}
 }
 
-static void irdma_cq_step(struct irdma_cq *cq)
+static void irdma_cq_step(struct irdma_cq_ring *r)
 {
-	if (++cq->head == cq->size) {
-		cq->head = 0;
-		cq->polarity = !cq->polarity;
+	if (++r->head == r->size) {
+		r->head = 0;
+		r->polarity = !r->polarity;
 	}
 }
 
@@ -745,17 +745,22 @@ static void irdma_rx_wc(struct irdma_qp *qp, struct ib_wc *wc, u64 q0, u64 q2,
 }
 
 /**
- * irdma_poll_one() - decode the CQE at the head of a kernel CQ
+ * irdma_poll_one() - decode the CQE at the head of a ring of a kernel CQ
  * @cq: the CQ; caller holds its lock
+ * @r: its current ring (@cq->kring) or one a resize replaced
  * @wc: filled when 1 is returned
+ *
+ * The head in the shadow area is the current ring's: the device checks
+ * overflow there, and writes no more into an old ring.
  *
  * Return: 1 completion written, 0 no CQE (yet), -1 a CQE was consumed that
  * reports nothing (cleaned, unknown QP, or a flush that software reports
  * per WQE).
  */
-int irdma_poll_one(struct irdma_cq *cq, struct ib_wc *wc)
+int irdma_poll_one(struct irdma_cq *cq, struct irdma_cq_ring *r,
+		   struct ib_wc *wc)
 {
-	void *cqe = cq->ring.va + (size_t)cq->head * E810_CQE_SIZE;
+	void *cqe = r->mem.va + (size_t)r->head * E810_CQE_SIZE;
 	void *ext = NULL;
 	u64 q0, ctx, q2, hdr;
 	u16 major, minor;
@@ -766,13 +771,13 @@ int irdma_poll_one(struct irdma_cq *cq, struct ib_wc *wc)
 	lockdep_assert_held(&cq->lock);
 
 	hdr = irdma_wqe_get(cqe, E810_CQE_HDR_OFF);
-	if (!!(hdr & E810_CQE_VALID) != cq->polarity)
+	if (!!(hdr & E810_CQE_VALID) != r->polarity)
 		return 0;
 	if (hdr & E810_CQE_EXTCQE) {
-		u32 next = cq->head + 1 == cq->size ? 0 : cq->head + 1;
-		bool pol = next ? cq->polarity : !cq->polarity;
+		u32 next = r->head + 1 == r->size ? 0 : r->head + 1;
+		bool pol = next ? r->polarity : !r->polarity;
 
-		ext = cq->ring.va + (size_t)next * E810_CQE_SIZE;
+		ext = r->mem.va + (size_t)next * E810_CQE_SIZE;
 		if (!!(irdma_wqe_get(ext, E810_CQE_EXT_HDR_OFF) &
 		       E810_CQE_VALID) != pol)
 			return 0;
@@ -781,11 +786,12 @@ int irdma_poll_one(struct irdma_cq *cq, struct ib_wc *wc)
 	q0 = irdma_wqe_get(cqe, E810_CQE_LEN_OFF);
 	ctx = irdma_wqe_get(cqe, E810_CQE_CTX_OFF);
 	q2 = irdma_wqe_get(cqe, E810_CQE_QP_OFF);
-	irdma_cq_step(cq);
+	irdma_cq_step(r);
 	if (ext)
-		irdma_cq_step(cq);
-	irdma_set64(&cq->shadow, E810_CQ_DBSA_HEAD_OFF,
-		    FIELD_PREP(E810_CQ_DBSA_CQEIDX, cq->head));
+		irdma_cq_step(r);
+	if (r == &cq->kring)
+		irdma_set64(&cq->shadow, E810_CQ_DBSA_HEAD_OFF,
+			    FIELD_PREP(E810_CQ_DBSA_CQEIDX, r->head));
 
 	qp = ctx ? xa_load(&cq->rf->qps, FIELD_GET(E810_CQE_QPID, q2)) : NULL;
 	if (!qp || qp->compl_ctx != ctx || qp->user)

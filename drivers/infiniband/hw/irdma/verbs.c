@@ -26,6 +26,7 @@
 
 #include "cq.h"
 #include "main.h"
+#include "events.h"
 #include "mr.h"
 #include "qp.h"
 
@@ -410,8 +411,9 @@ void irdma_ib_port_event(struct irdma_pci_f *rf, bool active)
 	ev.element.port_num = 1;
 	ev.event = active ? IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR;
 	ib_dispatch_event(&ev);
-	ibdev_info(&rf->iwdev->ibdev, "port 1 %s\n",
-		   active ? "ACTIVE" : "DOWN");
+	irdma_ev_inc(rf, active ? IRDMA_EV_PORT_UP : IRDMA_EV_PORT_DOWN);
+	ibdev_dbg(&rf->iwdev->ibdev, "port 1 %s\n",
+		  active ? "ACTIVE" : "DOWN");
 }
 
 /**
@@ -458,10 +460,10 @@ int irdma_ib_register(struct irdma_pci_f *rf)
 	rf->iwdev = iwdev;
 	rf->port_active = false;
 	irdma_ib_port_event(rf, irdma_port_up(rf));
-	ibdev_info(ibdev, "registered on %s: %u QPs, %u CQs, %u MRs, firmware %u.%u\n",
-		   netdev_name(rf->netdev), rf->hmc.obj[E810_HMC_QP].cnt,
-		   rf->hmc.obj[E810_HMC_CQ].cnt, rf->hmc.obj[E810_HMC_MR].cnt,
-		   rf->fw_major, rf->fw_minor);
+	ibdev_dbg(ibdev, "registered on %s: %u QPs, %u CQs, %u MRs, firmware %u.%u\n",
+		  netdev_name(rf->netdev), rf->hmc.obj[E810_HMC_QP].cnt,
+		  rf->hmc.obj[E810_HMC_CQ].cnt, rf->hmc.obj[E810_HMC_MR].cnt,
+		  rf->fw_major, rf->fw_minor);
 	return 0;
 
 err_stats:

@@ -4,6 +4,7 @@
 #ifndef _ICE_LITE_H_
 #define _ICE_LITE_H_
 
+#include <linux/atomic.h>
 #include <linux/bitops.h>
 #include <linux/etherdevice.h>
 #include <linux/io.h>
@@ -19,6 +20,8 @@
 
 #include <hw/e810_aq.h>
 #include <hw/e810_lan.h>
+
+struct dentry;
 
 /* MSI-X layout of the PF: fixed vectors first, then the slice reserved for
  * the RDMA auxiliary driver (the MSI-X table index is the vector number the
@@ -250,6 +253,21 @@ struct ice_lite_sched {
 
 /* ---- the PF ------------------------------------------------------------- */
 
+/* What ice_lite counts per PF (debugfs "events", ice_lite_debugfs.c). */
+enum ice_lite_ev {
+	ICE_LITE_EV_PF_RESETS,		/* PF resets issued (PFSWR) */
+	ICE_LITE_EV_RESET_REQUESTS,	/* reset-and-rebuilds scheduled */
+	ICE_LITE_EV_REBUILDS,		/* reset-and-rebuilds completed */
+	ICE_LITE_EV_REBUILD_ERRORS,	/* reset-and-rebuilds that failed */
+	ICE_LITE_EV_LINK_UP,		/* link went up */
+	ICE_LITE_EV_LINK_DOWN,		/* link went down */
+	ICE_LITE_EV_MTU_CHANGES,	/* MTU changes applied */
+	ICE_LITE_EV_CRIT_ERRORS,	/* critical OICR causes forwarded */
+	ICE_LITE_EV_ETS_APPLIED,	/* ETS settings applied */
+	ICE_LITE_EV_ETS_REFUSED,	/* ETS settings refused (-EINVAL) */
+	ICE_LITE_EV_NUM,
+};
+
 /* Bits of ice_lite_pf.state. */
 enum ice_lite_state {
 	ICE_LITE_STATE_REMOVING,	/* remove started: no new resets */
@@ -302,6 +320,8 @@ enum ice_lite_state {
  *	agent in firmware); 0 until the netdev is created
  * @ets: the IEEE 802.1Qaz ETS configuration set with dcbnl; written with
  *	RTNL and @adev_mutex held, read with either
+ * @dbg_dir: debugfs directory of the PF
+ * @ev: event counters (enum ice_lite_ev), shown in debugfs
  */
 /**
  * struct ice_lite_fltr - the PF VSI's switch rules (ice_lite_switch.c)
@@ -365,7 +385,15 @@ struct ice_lite_pf {
 
 	u8 dcbx_cap;
 	struct ieee_ets ets;
+
+	struct dentry *dbg_dir;
+	atomic64_t ev[ICE_LITE_EV_NUM];
 };
+
+static inline void ice_lite_ev_inc(struct ice_lite_pf *pf, enum ice_lite_ev ev)
+{
+	atomic64_inc(&pf->ev[ev]);
+}
 
 /* The private area of our netdev. */
 struct ice_lite_netdev_priv {
@@ -472,6 +500,12 @@ void ice_lite_set_ethtool_ops(struct net_device *netdev);
 void ice_lite_dcb_setup(struct ice_lite_pf *pf, struct net_device *netdev);
 void ice_lite_dcb_qos(const struct ice_lite_pf *pf,
 		      struct ice_lite_rdma_qos *qos);
+
+/* ice_lite_debugfs.c */
+void ice_lite_dbg_init(void);
+void ice_lite_dbg_exit(void);
+void ice_lite_dbg_pf_init(struct ice_lite_pf *pf);
+void ice_lite_dbg_pf_exit(struct ice_lite_pf *pf);
 
 /* ice_lite_rdma.c */
 int ice_lite_rdma_plug(struct ice_lite_pf *pf);

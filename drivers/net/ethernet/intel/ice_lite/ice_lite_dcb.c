@@ -146,8 +146,10 @@ static int ice_lite_dcbnl_setets(struct net_device *netdev,
 	if (pf->dcbx_cap != ICE_LITE_DCBX_MODE)
 		return -EINVAL;
 	err = ice_lite_dcb_check(pf, ets);
-	if (err)
+	if (err) {
+		ice_lite_ev_inc(pf, ICE_LITE_EV_ETS_REFUSED);
 		return err;
+	}
 
 	new = *ets;
 	new.ets_cap = IEEE_8021QAZ_MAX_TCS;
@@ -159,8 +161,9 @@ static int ice_lite_dcbnl_setets(struct net_device *netdev,
 		return 0;
 
 	ice_lite_rdma_tc_change(pf, &new);
-	dev_info(ice_lite_pf_to_dev(pf), "DCB: ETS applied, %u TCs\n",
-		 ice_lite_dcb_num_tc(&new));
+	ice_lite_ev_inc(pf, ICE_LITE_EV_ETS_APPLIED);
+	dev_dbg(ice_lite_pf_to_dev(pf), "DCB: ETS applied, %u TCs\n",
+		ice_lite_dcb_num_tc(&new));
 	return 0;
 }
 

@@ -81,7 +81,7 @@ static int ice_lite_ethtool_reset(struct net_device *netdev, u32 *flags)
 	err = ice_lite_schedule_reset(pf);
 	if (err)
 		return err;
-	netdev_info(netdev, "PF reset requested through ethtool\n");
+	netdev_dbg(netdev, "PF reset requested through ethtool\n");
 	*flags &= ~ICE_LITE_PFR_COMPONENTS;
 	return 0;
 }

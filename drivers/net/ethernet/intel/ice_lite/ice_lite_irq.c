@@ -8,6 +8,7 @@
 #include <linux/cpumask.h>
 #include <linux/interrupt.h>
 #include <linux/minmax.h>
+#include <linux/moduleparam.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
 
@@ -31,15 +32,23 @@
 					 FIELD_PREP(E810_GLINT_DYN_CTL_ITR_INDX, \
 						    E810_ITR_IDX_NONE))
 
+static unsigned int max_rdma_msix;
+module_param(max_rdma_msix, uint, 0444);
+MODULE_PARM_DESC(max_rdma_msix,
+		 "Most MSI-X vectors granted to RDMA (0: no limit; 1 is below what irdma accepts)");
+
 /**
  * ice_lite_init_msix() - allocate the MSI-X vectors of the PF
  * @pf: the PF, with its capabilities known
  *
  * With RDMA, asks for one RDMA vector per online CPU plus one (at least
  * %ICE_LITE_MIN_RDMA_MSIX), like irdma does for ice since 6.15, on top of
- * the fixed vectors, within what the MSI-X capability grants. If fewer
- * are available RDMA gets what is left as long as that is at least
- * %ICE_LITE_MIN_RDMA_MSIX. Without RDMA only the fixed vectors are taken.
+ * the fixed vectors, within what the MSI-X capability grants and the
+ * max_rdma_msix parameter allows. If fewer are available RDMA gets what
+ * is left as long as that is at least %ICE_LITE_MIN_RDMA_MSIX (or the
+ * parameter, if lower); with less than that the function runs without
+ * RDMA, as ice_reduce_msix_usage() decides. Without RDMA only the fixed
+ * vectors are taken.
  *
  * Context: Process context.
  * Return: 0 or a negative errno.
@@ -53,9 +62,19 @@ int ice_lite_init_msix(struct ice_lite_pf *pf)
 
 	if (pf->caps.rdma) {
 		want_rdma = max(num_online_cpus() + 1, ICE_LITE_MIN_RDMA_MSIX);
+		min_rdma = ICE_LITE_MIN_RDMA_MSIX;
+		if (max_rdma_msix) {
+			want_rdma = min(want_rdma, max_rdma_msix);
+			min_rdma = min(min_rdma, want_rdma);
+		}
 		want_rdma = min(want_rdma,
 				pf->caps.num_msix - ICE_LITE_MSIX_RDMA_BASE);
-		min_rdma = ICE_LITE_MIN_RDMA_MSIX;
+		if (want_rdma < min_rdma) {
+			dev_warn(dev, "%u MSI-X vectors: none left for RDMA\n",
+				 pf->caps.num_msix);
+			want_rdma = 0;
+			min_rdma = 0;
+		}
 	}
 	nvec = pci_alloc_irq_vectors(pdev, ICE_LITE_MSIX_RDMA_BASE + min_rdma,
 				     ICE_LITE_MSIX_RDMA_BASE + want_rdma,
@@ -177,6 +196,7 @@ void ice_lite_crit_work(struct work_struct *work)
 
 	if (!reg)
 		return;
+	ice_lite_ev_inc(pf, ICE_LITE_EV_CRIT_ERRORS);
 	dev_err(ice_lite_pf_to_dev(pf),
 		"critical RDMA error, OICR 0x%08x\n", reg);
 	ice_lite_rdma_notify(pf, ICE_LITE_RDMA_EVENT_CRIT_ERR, reg);

@@ -143,6 +143,7 @@ static void ice_lite_link_update(struct ice_lite_pf *pf,
 
 	if (!changed)
 		return;
+	ice_lite_ev_inc(pf, link.up ? ICE_LITE_EV_LINK_UP : ICE_LITE_EV_LINK_DOWN);
 	if (link.up)
 		dev_info(ice_lite_pf_to_dev(pf),
 			 "NIC Link is up %u Mbps Full Duplex, max frame %u%s\n",

@@ -245,6 +245,7 @@ static int ice_lite_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 	if (!pf)
 		return -ENOMEM;
 	pci_set_drvdata(pdev, pf);
+	ice_lite_dbg_pf_init(pf);
 
 	err = pci_enable_device(pdev);
 	if (err) {
@@ -295,10 +296,10 @@ static int ice_lite_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 			goto err_netdev_destroy;
 	}
 
-	dev_info(dev,
-		 "PF %u up: %s, MAC %pM, VSI %u, %u MSI-X vectors, %u for RDMA\n",
-		 pf->pf_id, netdev_name(pf->netdev), pf->perm_addr, pf->vsi_num,
-		 pf->num_msix, pf->num_rdma_msix);
+	dev_dbg(dev,
+		"PF %u up: %s, MAC %pM, VSI %u, %u MSI-X vectors, %u for RDMA\n",
+		pf->pf_id, netdev_name(pf->netdev), pf->perm_addr, pf->vsi_num,
+		pf->num_msix, pf->num_rdma_msix);
 	return 0;
 
 err_netdev_destroy:
@@ -318,6 +319,7 @@ err_clear_master:
 err_disable_device:
 	pci_disable_device(pdev);
 err_free_pf:
+	ice_lite_dbg_pf_exit(pf);
 	pci_set_drvdata(pdev, NULL);
 	ice_lite_free_pf(pf);
 	return err;
@@ -349,6 +351,7 @@ static void ice_lite_remove(struct pci_dev *pdev)
 	pci_clear_master(pdev);
 	ice_lite_unmap_bar0(pf);
 	pci_disable_device(pdev);
+	ice_lite_dbg_pf_exit(pf);
 	pci_set_drvdata(pdev, NULL);
 	ice_lite_free_pf(pf);
 }
@@ -359,7 +362,25 @@ static struct pci_driver ice_lite_driver = {
 	.probe = ice_lite_probe,
 	.remove = ice_lite_remove,
 };
-module_pci_driver(ice_lite_driver);
+
+static int __init ice_lite_init_module(void)
+{
+	int err;
+
+	ice_lite_dbg_init();
+	err = pci_register_driver(&ice_lite_driver);
+	if (err)
+		ice_lite_dbg_exit();
+	return err;
+}
+module_init(ice_lite_init_module);
+
+static void __exit ice_lite_exit_module(void)
+{
+	pci_unregister_driver(&ice_lite_driver);
+	ice_lite_dbg_exit();
+}
+module_exit(ice_lite_exit_module);
 
 MODULE_DESCRIPTION("PF driver for the emulated Intel E810 (parent of irdma)");
 MODULE_LICENSE("GPL");

@@ -79,9 +79,11 @@ static int ice_lite_change_mtu(struct net_device *netdev, int new_mtu)
 	}
 
 	ice_lite_rdma_notify(pf, ICE_LITE_RDMA_EVENT_AFTER_MTU_CHANGE, 0);
-	if (!err)
-		netdev_info(netdev, "MTU changed from %u to %d\n", old_mtu,
-			    new_mtu);
+	if (!err) {
+		ice_lite_ev_inc(pf, ICE_LITE_EV_MTU_CHANGES);
+		netdev_dbg(netdev, "MTU changed from %u to %d\n", old_mtu,
+			   new_mtu);
+	}
 	return err;
 }
 

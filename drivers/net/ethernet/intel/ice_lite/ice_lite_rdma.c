@@ -160,7 +160,8 @@ static void ice_lite_adev_release(struct device *dev)
  * @pf: the PF, with its netdev registered
  *
  * Creates "ice_lite.roce.<N>" below the PCI device. If irdma is loaded it
- * probes from inside this call.
+ * probes from inside this call. Nothing is published when no MSI-X vector
+ * could be reserved for RDMA (ice_lite_init_msix()).
  *
  * Context: Process context; takes @pf->adev_mutex.
  * Return: 0 or a negative errno.
@@ -172,6 +173,8 @@ int ice_lite_rdma_plug(struct ice_lite_pf *pf)
 	struct auxiliary_device *adev;
 	int id, err;
 
+	if (!pf->num_rdma_msix)
+		return 0;
 	ice_lite_rdma_init_info(pf);
 
 	iadev = kzalloc(sizeof(*iadev), GFP_KERNEL);

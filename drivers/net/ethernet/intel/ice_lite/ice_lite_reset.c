@@ -111,6 +111,7 @@ int ice_lite_pf_reset(struct ice_lite_pf *pf)
 
 	ctrl = ice_lite_rd32(pf, E810_PFGEN_CTRL);
 	ice_lite_wr32(pf, E810_PFGEN_CTRL, ctrl | E810_PFGEN_CTRL_PFSWR);
+	ice_lite_ev_inc(pf, ICE_LITE_EV_PF_RESETS);
 
 	err = readl_poll_timeout(pf->hw_addr + E810_PFGEN_CTRL, ctrl,
 				 !(ctrl & E810_PFGEN_CTRL_PFSWR),
@@ -136,8 +137,10 @@ int ice_lite_schedule_reset(struct ice_lite_pf *pf)
 {
 	if (test_bit(ICE_LITE_STATE_REMOVING, pf->state))
 		return -ENODEV;
-	if (!test_and_set_bit(ICE_LITE_STATE_RESETTING, pf->state))
+	if (!test_and_set_bit(ICE_LITE_STATE_RESETTING, pf->state)) {
+		ice_lite_ev_inc(pf, ICE_LITE_EV_RESET_REQUESTS);
 		schedule_work(&pf->reset_work);
+	}
 	return 0;
 }
 
@@ -204,13 +207,14 @@ void ice_lite_reset_work(struct work_struct *work)
 	struct device *dev = ice_lite_pf_to_dev(pf);
 	int err;
 
-	dev_info(dev, "PF reset requested\n");
+	dev_dbg(dev, "PF reset requested\n");
 	ice_lite_rdma_notify(pf, ICE_LITE_RDMA_EVENT_WARN_RESET, 0);
 	ice_lite_rdma_unplug(pf);
 
 	err = ice_lite_rebuild(pf);
 	clear_bit(ICE_LITE_STATE_RESETTING, pf->state);
 	if (err) {
+		ice_lite_ev_inc(pf, ICE_LITE_EV_REBUILD_ERRORS);
 		dev_err(dev, "rebuild after PF reset failed: %d\n", err);
 		return;
 	}
@@ -220,5 +224,6 @@ void ice_lite_reset_work(struct work_struct *work)
 			dev_err(dev, "RDMA device not published again: %d\n",
 				err);
 	}
+	ice_lite_ev_inc(pf, ICE_LITE_EV_REBUILDS);
 	dev_info(dev, "PF reset done, function rebuilt\n");
 }
