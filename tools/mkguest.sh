@@ -69,6 +69,12 @@ KEEP_MODULE_DIRS="arch block crypto fs kernel lib mm net security virt
 	drivers/char drivers/dma-buf drivers/nvme drivers/target drivers/ptp
 	drivers/pps drivers/dpll drivers/gnss drivers/vhost drivers/vdpa
 	drivers/pci drivers/base drivers/dca"
+# Single modules kept from directories not in the list, path under
+# kernel/ without the .ko suffix: sd_mod is the SCSI disk driver that
+# binds the LUN an iSCSI/iSER session reports (tests/vm/iser.sh); the
+# initiators (ib_iser, libiscsi) pull in only scsi_mod and scsi_common,
+# so without it a login attaches no block device.
+KEEP_MODULES="drivers/scsi/sd_mod"
 # ... minus these (hardware no guest has).
 DROP_MODULE_DIRS="drivers/net/wireless drivers/net/can drivers/net/usb
 	drivers/net/ieee802154 drivers/net/wwan drivers/net/hamradio
@@ -76,14 +82,17 @@ DROP_MODULE_DIRS="drivers/net/wireless drivers/net/can drivers/net/usb
 	net/wireless net/ieee802154 net/nfc"
 
 # trim_modules MDIR: removes from module tree MDIR the modules outside
-# KEEP_MODULE_DIRS (or inside DROP_MODULE_DIRS) that no kept module
-# depends on (modules.dep of the whole tree, made first).
+# KEEP_MODULE_DIRS (or inside DROP_MODULE_DIRS) and not in KEEP_MODULES
+# that no kept module depends on (modules.dep of the whole tree, made
+# first).
 trim_modules() {
 	local mdir=$1
 	depmod -b "$ROOT" "$KVER"
-	python3 - "$mdir" "$KEEP_MODULE_DIRS" "$DROP_MODULE_DIRS" <<-'PY'
+	python3 - "$mdir" "$KEEP_MODULE_DIRS" "$DROP_MODULE_DIRS" \
+		"$KEEP_MODULES" <<-'PY'
 	import os, sys
 	mdir, keep, drop = sys.argv[1], sys.argv[2].split(), sys.argv[3].split()
+	single = set(sys.argv[4].split())
 	deps = {}
 	for line in open(os.path.join(mdir, "modules.dep")):
 	    mod, _, rest = line.partition(":")
@@ -92,6 +101,8 @@ trim_modules() {
 	    if not m.startswith("kernel/"):
 	        return True          # updates/: ours
 	    rel = m[len("kernel/"):]
+	    if rel.partition(".ko")[0] in single:
+	        return True
 	    inside = lambda dirs: any(rel.startswith(d + "/") for d in dirs)
 	    return inside(keep) and not inside(drop)
 	kept = set()
