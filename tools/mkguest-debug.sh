@@ -29,12 +29,14 @@ MODULE_DIRS=(drivers/net/ethernet/intel/ice_lite drivers/infiniband/hw/irdma)
 build_modules() {
 	local d
 	mkdir -p "$SRC"
-	(cd "$TOP" && git ls-files -z drivers include |
+	(cd "$TOP" && git ls-files -z drivers include tools/ko-build-id.sh |
 		xargs -0 cp -p -u --parents -t "$SRC")
+	# The binding to the stock ice records that kernel's ice.ko build id.
 	for d in "${MODULE_DIRS[@]}"; do
 		nice -n 10 make -s -C "$KD/build" M="$SRC/$d" E810_TOP="$SRC" \
 			ICE_SRC="$KD/src/drivers/net/ethernet/intel/ice" \
-			KCFLAGS=-g W=1 modules ||
+			ICE_KO="$KD/lib/modules/$REL/kernel/drivers/net/ethernet/intel/ice/ice.ko" \
+			E810_REQUIRE_ICE=1 KCFLAGS=-g W=1 modules ||
 			die "building $d against $REL failed"
 	done
 }
