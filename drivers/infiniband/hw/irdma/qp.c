@@ -697,7 +697,14 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	xa_store(&rf->qps, qp->qp_id, NULL, GFP_KERNEL);
 	cancel_work_sync(&qp->ae_work);
 	mutex_lock(&qp->mutex);
-	/* No device QP after a re-create for RESET that failed. */
+	/*
+	 * As upstream irdma_destroy_qp(): a QP in RTS goes to ERROR before
+	 * DESTROY_QP, so the device never destroys a live QP. No flush: the
+	 * QP's CQEs are not wanted any more. No device QP after a re-create
+	 * for RESET that failed.
+	 */
+	if (!rf->resetting && qp->hw_state == E810_QP_STATE_RTS)
+		irdma_qp_to_hw_err(qp);
 	if (!rf->resetting && qp->hw_state != E810_QP_STATE_INVALID &&
 	    irdma_qp_cqp(qp, E810_CQP_OP_DESTROY_QP, 0))
 		ibdev_warn(ibqp->device, "QP %u: DESTROY_QP failed\n",
