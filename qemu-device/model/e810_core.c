@@ -349,11 +349,14 @@ int e810_core_stats(E810Core *core, char *buf, size_t len)
     return snprintf(buf, len, "pf_resets=%" PRIu64 " valid_sds=%" PRIu32
                     " hmc_faults=%" PRIu64 " mmio_bad_access=%" PRIu64
                     " mmio_unimplemented=%" PRIu64 " mmio_ro_write=%" PRIu64
-                    " dma_errors=%" PRIu64,
+                    " dma_errors=%" PRIu64 " bad_qp_transitions=%" PRIu64
+                    " destroy_live_qps=%" PRIu64,
                     core->stats.pf_resets, valid, hmc->faults,
                     core->stats.mmio_bad_access,
                     core->stats.mmio_unimplemented,
-                    core->stats.mmio_ro_write, core->stats.dma_errors);
+                    core->stats.mmio_ro_write, core->stats.dma_errors,
+                    core->rdma.stats.bad_qp_transitions,
+                    core->rdma.stats.destroy_live_qps);
 }
 
 void e810_core_timer_fire(E810Core *core)

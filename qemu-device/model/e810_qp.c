@@ -359,6 +359,15 @@ void e810_op_destroy_qp(E810Core *core, const E810CqpWqe *w,
     E810Qp *qp = qp_slot(core, w, E810_CQPSQ_QP_QPID, true, res);
 
     if (qp) {
+        /*
+         * Upstream irdma_destroy_qp() moves an RTS QP to ERROR first
+         * (irdma_modify_qp_to_err()), so the device never sees a live QP
+         * destroyed; whether the silicon refuses it is not known, so it
+         * is done and counted (x-core-stats) for the scenarios to assert.
+         */
+        if (qp->state == E810_QP_STATE_RTS) {
+            core->rdma.stats.destroy_live_qps++;
+        }
         e810_xport_qp_reset(core, qp - core->rdma.qp);
         e810_dp_qp_release(core, qp);
         memset(qp, 0, sizeof(*qp));

@@ -403,6 +403,7 @@ typedef struct E810RdmaStats {
     uint64_t bad_doorbells;
     uint64_t bad_qs_handles;    /* transmitting QPs on no live RDMA qset */
     uint64_t bad_qp_transitions; /* MODIFY_QP refused: no such transition */
+    uint64_t destroy_live_qps;  /* DESTROY_QP of a QP still in RTS */
     /* data path */
     uint64_t sq_wqes;           /* SQ WQEs fetched */
     uint64_t sq_bad_wqes;       /* malformed or with a bad opcode */

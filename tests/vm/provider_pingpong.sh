@@ -512,6 +512,15 @@ esac
 case " ${PROVIDERS_OVERRIDE:-stock ours} " in *" ours "*) run_provider ours ;; esac
 unset RDMAV_DRIVERS
 
+# Every QP the runs above destroyed went the upstream way (RTS -> ERROR
+# before DESTROY_QP, no MODIFY_QP transition the device refuses), for
+# both functions: the model counts what upstream never sends.
+for d in $(e810_pci_devs); do
+	live=$(model_stat "$d" destroy_live_qps) bad=$(model_stat "$d" bad_qp_transitions)
+	[ "$live" = 0 ] && [ "$bad" = 0 ] &&
+		ok "$d: no live QP destroyed, no transition refused (model)" ||
+		fail "$d: model counts destroy_live_qps=$live bad_qp_transitions=$bad"
+done
 dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"
 if [ -n "$SKIPS" ] && [ "$E810_FAILS" -eq 0 ]; then
 	skip "kernel answers EOPNOTSUPP to queue creation for:$SKIPS"
