@@ -131,6 +131,29 @@ struct e810_qp_ctx {
 #define E810_QP_STATE_TERMINATE		5
 #define E810_QP_STATE_ERROR		6
 
+/* The name of a QP state, for logs and rdma restrack ("?" past ERROR). */
+static inline const char *e810_qp_state_name(unsigned int s)
+{
+	switch (s) {
+	case E810_QP_STATE_INVALID:
+		return "INVALID";
+	case E810_QP_STATE_IDLE:
+		return "IDLE";
+	case E810_QP_STATE_RTS:
+		return "RTS";
+	case E810_QP_STATE_SQD:
+		return "SQD";
+	case E810_QP_STATE_RTR:
+		return "RTR";
+	case E810_QP_STATE_TERMINATE:
+		return "TERMINATE";
+	case E810_QP_STATE_ERROR:
+		return "ERROR";
+	default:
+		return "?";
+	}
+}
+
 /* QP doorbell shadow area (64 bytes): hardware SQ tail. */
 #define E810_QP_DBSA_HW_SQ_TAIL		GENMASK_ULL(14, 0)
 

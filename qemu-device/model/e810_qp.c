@@ -224,16 +224,6 @@ static const uint8_t *const qp_transitions[] = {
     [E810_QP_TYPE_ROCE_UD] = roce_transitions,
 };
 
-static const char *const qp_state_names[] = {
-    [E810_QP_STATE_INVALID] = "INVALID",
-    [E810_QP_STATE_IDLE] = "IDLE",
-    [E810_QP_STATE_RTS] = "RTS",
-    [E810_QP_STATE_SQD] = "SQD",
-    [E810_QP_STATE_RTR] = "RTR",
-    [E810_QP_STATE_TERMINATE] = "TERMINATE",
-    [E810_QP_STATE_ERROR] = "ERROR",
-};
-
 bool e810_qp_transition_ok(unsigned type, unsigned cur, unsigned next)
 {
     const uint8_t *t;
@@ -337,7 +327,7 @@ void e810_op_modify_qp(E810Core *core, const E810CqpWqe *w,
         core->rdma.stats.bad_qp_transitions++;
         e810_cqp_err(core, res, E810_CQP_MIN_INVALID_STATE, "QP %u: %s -> "
                      "%s is no transition irdma makes", id,
-                     qp_state_names[qp->state], qp_state_names[next]);
+                     e810_qp_state_name(qp->state), e810_qp_state_name(next));
         return;
     }
     if (!load_ctx(core, w, id, ctx, res)) {

@@ -59,28 +59,6 @@
 #define IRDMA_FLUSH_MAJOR	1
 #define IRDMA_FLUSH_GENERAL	1
 
-static const char *const irdma_qp_state_names[] = {
-	[E810_QP_STATE_INVALID] = "INVALID",
-	[E810_QP_STATE_IDLE] = "IDLE",
-	[E810_QP_STATE_RTS] = "RTS",
-	[E810_QP_STATE_SQD] = "SQD",
-	[E810_QP_STATE_RTR] = "RTR",
-	[E810_QP_STATE_TERMINATE] = "TERMINATE",
-	[E810_QP_STATE_ERROR] = "ERROR",
-};
-
-/**
- * irdma_qp_hw_state_name() - name of a device QP state
- * @s: E810_QP_STATE_*
- *
- * Return: the name.
- */
-const char *irdma_qp_hw_state_name(u8 s)
-{
-	return s < ARRAY_SIZE(irdma_qp_state_names) ? irdma_qp_state_names[s] :
-						      "?";
-}
-
 /* ---- sizes -------------------------------------------------------------- */
 
 /*
@@ -323,8 +301,8 @@ static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 next, u64 hdr)
 			   FIELD_PREP(E810_CQPSQ_QP_NEXTIWSTATE, next));
 	if (err) {
 		ibdev_err(qp->ibqp.device, "QP %u: MODIFY_QP %s -> %s failed: %d\n",
-			  qp->qp_id, irdma_qp_hw_state_name(qp->hw_state),
-			  irdma_qp_hw_state_name(next), err);
+			  qp->qp_id, e810_qp_state_name(qp->hw_state),
+			  e810_qp_state_name(next), err);
 		return err;
 	}
 	WRITE_ONCE(qp->hw_state, next);
@@ -977,7 +955,7 @@ static int irdma_qp_apply(struct irdma_qp *qp, enum ib_qp_state cur,
 		}
 		if (qp->hw_state != E810_QP_STATE_IDLE) {
 			ibdev_dbg(qp->ibqp.device, "QP %u: INIT refused, the device QP is in %s\n",
-				  qp->qp_id, irdma_qp_hw_state_name(qp->hw_state));
+				  qp->qp_id, e810_qp_state_name(qp->hw_state));
 			return -EINVAL;
 		}
 		return irdma_qp_hw_modify(qp, E810_QP_STATE_IDLE, 0);
@@ -1274,7 +1252,7 @@ int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	    ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen)))
 		err = -EFAULT;
 	ibdev_dbg(ibqp->device, "QP %u: %d -> %d (device %s)\n", qp->qp_id,
-		  cur, new, irdma_qp_hw_state_name(qp->hw_state));
+		  cur, new, e810_qp_state_name(qp->hw_state));
 out:
 	mutex_unlock(&qp->mutex);
 	return err;

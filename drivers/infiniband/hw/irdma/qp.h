@@ -193,7 +193,6 @@ static inline bool irdma_qp_is_ud(const struct irdma_qp *qp)
 }
 
 /* qp.c */
-const char *irdma_qp_hw_state_name(u8 s);
 int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		    struct ib_udata *udata);
 int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,

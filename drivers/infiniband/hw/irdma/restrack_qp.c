@@ -36,7 +36,7 @@ int irdma_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	if (!table)
 		return -EMSGSIZE;
 	if (rdma_nl_put_driver_string(msg, "hw_state",
-				      irdma_qp_hw_state_name(qp->hw_state)) ||
+				      e810_qp_state_name(qp->hw_state)) ||
 	    rdma_nl_put_driver_u32(msg, "hmc_idx", qp->qp_id) ||
 	    rdma_nl_put_driver_u32(msg, "sq_quanta", qp->sq_depth) ||
 	    rdma_nl_put_driver_u32(msg, "rq_quanta", qp->rq_depth) ||
