@@ -336,11 +336,29 @@ void e810_op_modify_qp(E810Core *core, const E810CqpWqe *w,
     apply_ctx(qp, w, ctx);
     old = qp->state;
     qp->state = next;
+    /*
+     * RTS -> SQD stops the SQ at a WQE boundary; the device tells when
+     * the WQEs it had fetched are done: AE QP_SUSPEND_COMPLETE, which
+     * upstream irdma_modify_qp_roce() waits for (irdma_wait_for_suspend(),
+     * since 6.7; ibv_modify_qp() fails with EBUSY after 5 s without it).
+     */
+    qp->sqd_ae_due = old == E810_QP_STATE_RTS && next == E810_QP_STATE_SQD;
     e810_dp_qp_state(core, qp, old);
+    e810_qp_sqd_drained(core, qp);
     if (next == E810_QP_STATE_RTS) {
         e810_dp_qp_sq_recover(core, qp);        /* UD SQE -> RTS */
     }
     check_qs_handle(core, qp, id);
+}
+
+void e810_qp_sqd_drained(E810Core *core, E810Qp *qp)
+{
+    if (!qp->sqd_ae_due || qp->state != E810_QP_STATE_SQD || qp->sq.pending) {
+        return;
+    }
+    qp->sqd_ae_due = false;
+    e810_qp_raise_ae(core, qp - core->rdma.qp, E810_AE_QP_SUSPEND_COMPLETE,
+                     E810_AE_SOURCE_RSVD, 0);
 }
 
 void e810_op_destroy_qp(E810Core *core, const E810CqpWqe *w,

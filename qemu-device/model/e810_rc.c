@@ -679,7 +679,9 @@ void e810_rc_timer(E810Core *core, E810Qp *qp, E810XQp *x)
         pump(core, qp, x);
         return;
     }
-    if (!outstanding(x) || qp->state != E810_QP_STATE_RTS) {
+    /* SQD finishes what it started: retransmission goes on there too. */
+    if (!outstanding(x) || (qp->state != E810_QP_STATE_RTS &&
+                            qp->state != E810_QP_STATE_SQD)) {
         return;
     }
     st->timeouts++;

@@ -302,6 +302,7 @@ typedef struct E810Qp {
     bool flush_sq;
     bool flush_rq;
     bool suspended;
+    bool sqd_ae_due;        /* RTS -> SQD: AE 0x0900 once the SQ drained */
     uint64_t ctx_pa;        /* host context the driver keeps rewriting */
     uint64_t shadow_pa;     /* doorbell shadow area */
     uint32_t send_cq;
@@ -621,6 +622,8 @@ void e810_qp_raise_ae(struct E810Core *core, uint32_t qp_id, uint16_t code,
                       uint8_t source, uint32_t wqe_idx);
 /* True if MODIFY_QP takes a QP of @type from state @cur to @next. */
 bool e810_qp_transition_ok(unsigned type, unsigned cur, unsigned next);
+/* SQD: the suspend-complete AE once no fetched WQE is left (e810_qp.c). */
+void e810_qp_sqd_drained(struct E810Core *core, struct E810Qp *qp);
 E810CqpOpFn e810_op_create_qp;
 E810CqpOpFn e810_op_modify_qp;
 E810CqpOpFn e810_op_destroy_qp;

@@ -343,6 +343,7 @@ static void sq_retire(E810Core *core, E810Qp *qp)
         sq->pending--;
         memset(s, 0, sizeof(*s));
     }
+    e810_qp_sqd_drained(core, qp);
 }
 
 void e810_dp_complete_sq(E810Core *core, E810Qp *qp, const E810SendWqe *wqe,

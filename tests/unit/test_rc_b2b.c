@@ -787,6 +787,54 @@ static void test_destroy_recreate_same_id(void **state)
     rc_rig_free(r);
 }
 
+/*
+ * RTS -> SQD with WQEs in flight: the suspend-complete AE (which upstream
+ * irdma waits for) comes only once they completed; an idle QP's comes at
+ * once. SQD -> RTS then sends again.
+ */
+static void test_sqd_drain_ae(void **state)
+{
+    RcRig *r = rig_new(1024);
+    DpDev *d0 = &r->b->dev[0];
+    unsigned i;
+    DpCqe e;
+    DpAe ae;
+
+    r->b->h[0]->loss_ppm = 1000000;     /* nothing arrives: all in flight */
+    for (i = 0; i < 3; i++) {
+        rc_rig_post(r, 0, E810_OP_RDMA_WRITE, 0, 0, 3000);
+    }
+    dp_ring(&r->qp[0], false);
+    b2b_run_for(r->b, 1);
+    assert_true(dp_qp_modify(&r->qp[0], E810_QP_STATE_SQD));
+    assert_false(dp_poll_ae(d0, &ae));
+    r->b->h[0]->loss_ppm = 0;
+    b2b_run(r->b);                      /* retransmitted, acknowledged */
+    for (i = 0; i < 3; i++) {
+        assert_true(dp_poll_cq(&r->scq[0], &e));
+        assert_false(e.error);
+    }
+    assert_true(dp_poll_ae(d0, &ae));
+    assert_int_equal(ae.code, E810_AE_QP_SUSPEND_COMPLETE);
+    assert_int_equal(ae.id, r->qp[0].id);
+    assert_false(dp_poll_ae(d0, &ae));
+
+    /* Back to RTS and again to SQD, idle now: the AE at once. */
+    assert_true(dp_qp_modify(&r->qp[0], E810_QP_STATE_RTS));
+    b2b_fill(rc_rig_buf(r, 0, 0), 2000, 9);
+    rc_rig_post(r, 0, E810_OP_RDMA_WRITE, 0, 65536, 2000);
+    dp_ring(&r->qp[0], false);
+    b2b_run(r->b);
+    assert_true(dp_poll_cq(&r->scq[0], &e));
+    assert_false(e.error);
+    assert_true(b2b_check(rc_rig_buf(r, 1, 65536), 2000, 9));
+    assert_false(dp_poll_ae(d0, &ae));
+    assert_true(dp_qp_modify(&r->qp[0], E810_QP_STATE_SQD));
+    assert_true(dp_poll_ae(d0, &ae));
+    assert_int_equal(ae.code, E810_AE_QP_SUSPEND_COMPLETE);
+    rc_rig_free(r);
+}
+
 /* ---- loss ---------------------------------------------------------------- */
 
 #define LOSS_MSGS   10000
@@ -911,6 +959,7 @@ int main(void)
         cmocka_unit_test(test_rnr_then_recovers),
         cmocka_unit_test(test_retry_exhausted),
         cmocka_unit_test(test_destroy_recreate_same_id),
+        cmocka_unit_test(test_sqd_drain_ae),
         cmocka_unit_test(test_loss_exactly_once),
         cmocka_unit_test(test_loss_reads),
     };
