@@ -478,6 +478,7 @@ static inline struct irdma_pd *to_irdma_pd(struct ib_pd *ibpd)
  * @arp: the ARP cache
  * @cqs: verbs CQs by CQ id (the id is also the CQ context in CEQEs)
  * @qps: verbs QPs by QP id (AEQEs and CQEs name QPs by id)
+ * @suspend_wq: modify to SQD waits here for the QP's suspend-complete AE
  * @tc: traffic-class changes (suspend/resume)
  * @ws: the work-scheduler tree and the RDMA qsets
  *
@@ -527,6 +528,7 @@ struct irdma_pci_f {
 	struct irdma_arp arp;
 	struct xarray cqs;
 	struct xarray qps;
+	wait_queue_head_t suspend_wq;
 	struct irdma_tc tc;
 	struct irdma_ws ws;
 };

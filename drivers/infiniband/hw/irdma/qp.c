@@ -309,6 +309,33 @@ static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 next, u64 hdr)
 	return 0;
 }
 
+/*
+ * RTS -> SQD, as upstream irdma_modify_qp_roce() since 6.7: the modify
+ * returns once the device says, with AE QP_SUSPEND_COMPLETE, that the
+ * WQEs it had taken are done (irdma_qp_ae()); -EBUSY after 5 s without
+ * it (IRDMA_EVENT_TIMEOUT_MS upstream). Caller holds qp->mutex.
+ */
+static int irdma_qp_to_sqd(struct irdma_qp *qp)
+{
+	struct irdma_pci_f *rf = qp->rf;
+	int err;
+
+	WRITE_ONCE(qp->suspend_pending, true);
+	err = irdma_qp_hw_modify(qp, E810_QP_STATE_SQD, 0);
+	if (err) {
+		WRITE_ONCE(qp->suspend_pending, false);
+		return err;
+	}
+	if (!wait_event_timeout(rf->suspend_wq, !READ_ONCE(qp->suspend_pending),
+				msecs_to_jiffies(5000))) {
+		WRITE_ONCE(qp->suspend_pending, false);
+		ibdev_warn(qp->ibqp.device, "QP %u: no suspend-complete AE after SQD, last AE 0x%04x\n",
+			   qp->qp_id, qp->last_ae);
+		return -EBUSY;
+	}
+	return 0;
+}
+
 /* Device QP to ERROR (from any state); caller holds qp->mutex. */
 static int irdma_qp_to_hw_err(struct irdma_qp *qp)
 {
@@ -976,7 +1003,7 @@ static int irdma_qp_apply(struct irdma_qp *qp, enum ib_qp_state cur,
 			irdma_qp_ctx_write(qp);
 			return 0;
 		}
-		return irdma_qp_hw_modify(qp, E810_QP_STATE_SQD, 0);
+		return irdma_qp_to_sqd(qp);
 	case IB_QPS_ERR:
 		return irdma_qp_to_err(qp, true, true);
 	}
@@ -1415,6 +1442,11 @@ bool irdma_qp_ae(struct irdma_pci_f *rf, u32 qp_id, u16 code, u8 src,
 	qp = xa_load(&rf->qps, qp_id);
 	if (qp) {
 		qp->last_ae = code;
+		if (code == E810_AE_QP_SUSPEND_COMPLETE &&
+		    READ_ONCE(qp->suspend_pending)) {
+			WRITE_ONCE(qp->suspend_pending, false);
+			wake_up(&rf->suspend_wq);
+		}
 		if (err) {
 			ibdev_dbg(qp->ibqp.device,
 				  "QP %u: AE 0x%04x (%s) source 0x%x WQE %u\n",

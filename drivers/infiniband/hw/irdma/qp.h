@@ -118,6 +118,8 @@ struct irdma_qp_av {
  * @ae_work: moves the QP to ERR after a fatal AE, a UD QP to SQE after a
  *	send error
  * @last_ae: last AE code seen
+ * @suspend_pending: moved to SQD, the device's suspend-complete AE not seen
+ *	yet (rf->suspend_wq)
  * @user_pri: user priority of the QP's traffic (ws.c)
  * @ws_tc: traffic class whose qset the QP holds (ws.c)
  * @qs_handle: QS handle of that qset, written into the context
@@ -166,6 +168,7 @@ struct irdma_qp {
 	struct mutex mutex;	/* modify, destroy */
 	struct work_struct ae_work;
 	u16 last_ae;
+	bool suspend_pending;
 	u8 user_pri;
 	u8 ws_tc;
 	u16 qs_handle;
