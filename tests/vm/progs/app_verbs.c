@@ -35,7 +35,9 @@
  * limit found by bisection is GEN_2's 101 bytes for RC and UD; the UCX UD
  * sequence moves 256 datagrams (inline and two-SGE sends) with every
  * payload compared, and the unsignaled sends free their slots (the SQ
- * never fills). Exit 0 when every check passed, 1 otherwise.
+ * never fills); RTS -> SQD with WRITEs in flight returns at once with
+ * them all completed (the device's suspend-complete AE). Exit 0 when
+ * every check passed, 1 otherwise.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -271,6 +273,87 @@ static void test_mrs(void)
 	}
 	rc_pair_fini(&p);
 	ibv_dereg_mr(lmr);
+	free(lbuf);
+}
+
+/* ---- 1b. SQD: drain and resume ----------------------------------------- */
+
+/*
+ * RTS -> SQD with RDMA WRITEs in flight: the modify returns (upstream
+ * irdma waits for the device's suspend-complete AE, at most 5 s) with
+ * every WRITE completed and the QP in SQD. Not SQD -> RTS: upstream
+ * irdma_modify_qp_roce() flushes a QP it took past RTS, SQD included, so
+ * the device QP is in ERROR after it and the resume fails there.
+ */
+#define SQD_WRITES	8u
+#define SQD_LEN		4096u
+
+static void test_sqd(void)
+{
+	uint8_t *lbuf = page_alloc(SQD_LEN), *rbuf = page_alloc(SQD_LEN * SQD_WRITES);
+	struct ibv_mr *lmr = NULL, *rmr = NULL;
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr attr;
+	struct ibv_send_wr wr, *bad;
+	struct ibv_sge sge;
+	struct ibv_wc wc;
+	struct rc_pair p;
+	unsigned int i, good = 0;
+	double t0, dt;
+	int err;
+
+	lmr = ibv_reg_mr(pd, lbuf, SQD_LEN, IBV_ACCESS_LOCAL_WRITE);
+	rmr = ibv_reg_mr(pd, rbuf, SQD_LEN * SQD_WRITES,
+			 IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+	if (!lmr || !rmr) {
+		vt_fail("SQD: MRs: %s", strerror(errno));
+		goto out_mr;
+	}
+	if (!rc_pair_init(&p))
+		goto out;
+	fill(lbuf, SQD_LEN);
+	memset(rbuf, 0, SQD_LEN * SQD_WRITES);
+	for (i = 0; i < SQD_WRITES; i++) {
+		sge = (struct ibv_sge){ (uintptr_t)lbuf, SQD_LEN, lmr->lkey };
+		memset(&wr, 0, sizeof(wr));
+		wr.wr_id = i;
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		wr.opcode = IBV_WR_RDMA_WRITE;
+		wr.send_flags = IBV_SEND_SIGNALED;
+		wr.wr.rdma.remote_addr = (uintptr_t)rbuf + i * SQD_LEN;
+		wr.wr.rdma.rkey = rmr->rkey;
+		if (ibv_post_send(p.qp[0], &wr, &bad)) {
+			vt_fail("SQD: post_send %u: %s", i, strerror(errno));
+			goto out;
+		}
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IBV_QPS_SQD;
+	t0 = now_s();
+	err = ibv_modify_qp(p.qp[0], &attr, IBV_QP_STATE);
+	dt = now_s() - t0;
+	if (!vt_check(!err && dt < 2.0,
+		      "SQD: RTS -> SQD with %u WRITEs posted returns 0 in under 2 s (%d after %.3f s)",
+		      SQD_WRITES, err, dt))
+		goto out;
+	vt_check(!ibv_query_qp(p.qp[0], &attr, IBV_QP_STATE, &init) &&
+		 attr.qp_state == IBV_QPS_SQD, "SQD: the QP queries as SQD");
+	for (i = 0; i < SQD_WRITES; i++)
+		if (poll1(p.cq[0], &wc) && wc.status == IBV_WC_SUCCESS &&
+		    !memcmp(rbuf + (size_t)wc.wr_id * SQD_LEN, lbuf, SQD_LEN))
+			good++;
+	vt_check(good == SQD_WRITES,
+		 "SQD: all %u WRITEs posted before it completed, data right (%u)",
+		 SQD_WRITES, good);
+out:
+	rc_pair_fini(&p);
+out_mr:
+	if (rmr)
+		ibv_dereg_mr(rmr);
+	if (lmr)
+		ibv_dereg_mr(lmr);
+	free(rbuf);
 	free(lbuf);
 }
 
@@ -678,6 +761,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	test_mrs();
+	test_sqd();
 	test_qp_shapes();
 	test_ucx_ud();
 	ibv_dealloc_pd(pd);
