@@ -31,6 +31,7 @@
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/slab.h>
+#include <linux/uaccess.h>
 #include <linux/version.h>
 #include <linux/net/intel/iidc.h>
 
@@ -58,17 +59,28 @@ static struct ice_pf *irdma_ice_adev_to_pf(struct auxiliary_device *adev)
 
 /*
  * irdma_ice_build_id() - the GNU build id of the loaded module @mod
+ * @mod: the module
+ * @id: where the id goes
  *
  * The linker's .note.gnu.build-id section is allocated, so the module
  * loader places it with the read-only data (layout_sections()), where
  * /sys/module/<name>/notes/ also finds it. Without
  * CONFIG_STACKTRACE_BUILD_ID (Debian) the kernel keeps no parsed copy, so
  * the note is looked up there: a 4-byte aligned NT_GNU_BUILD_ID note with
- * the name "GNU" and a 20-byte id.
+ * the name "GNU" and a 20-byte id. That memory is no C object (KASAN
+ * keeps redzones between the module's globals), so it is read through
+ * copy_from_kernel_nofault(), a window at a time.
+ *
+ * Return: true if @id was found.
  */
-static const u8 *irdma_ice_build_id(const struct module *mod)
+static bool irdma_ice_build_id(const struct module *mod,
+			       u8 id[IRDMA_BUILD_ID_LEN])
 {
+	const size_t win = 1024;
 	const u8 *p, *end;
+	size_t len, off;
+	bool found = false;
+	u8 *buf;
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
 	p = mod->mem[MOD_RODATA].base;
@@ -77,15 +89,31 @@ static const u8 *irdma_ice_build_id(const struct module *mod)
 	p = (const u8 *)mod->core_layout.base + mod->core_layout.text_size;
 	end = (const u8 *)mod->core_layout.base + mod->core_layout.ro_size;
 #endif
-	for (p = PTR_ALIGN(p, 4); p + IRDMA_BUILD_ID_NOTE <= end; p += 4) {
-		const struct elf_note *n = (const struct elf_note *)p;
+	buf = kmalloc(win, GFP_KERNEL);
+	if (!buf)
+		return false;
+	/* Windows overlap by a note, so none is missed at an edge. */
+	for (p = PTR_ALIGN(p, 4); !found && p + IRDMA_BUILD_ID_NOTE <= end;
+	     p += win - ALIGN(IRDMA_BUILD_ID_NOTE, 4)) {
+		len = min_t(size_t, win, end - p);
+		if (copy_from_kernel_nofault(buf, p, len))
+			break;
+		for (off = 0; off + IRDMA_BUILD_ID_NOTE <= len; off += 4) {
+			const struct elf_note *n = (const void *)(buf + off);
 
-		if (n->n_namesz == 4 && n->n_descsz == IRDMA_BUILD_ID_LEN &&
-		    n->n_type == IRDMA_NT_GNU_BUILD_ID &&
-		    !memcmp(p + sizeof(*n), "GNU", 4))
-			return p + sizeof(*n) + 4;
+			if (n->n_namesz == 4 &&
+			    n->n_descsz == IRDMA_BUILD_ID_LEN &&
+			    n->n_type == IRDMA_NT_GNU_BUILD_ID &&
+			    !memcmp(buf + off + sizeof(*n), "GNU", 4)) {
+				memcpy(id, buf + off + sizeof(*n) + 4,
+				       IRDMA_BUILD_ID_LEN);
+				found = true;
+				break;
+			}
+		}
 	}
-	return NULL;
+	kfree(buf);
+	return found;
 }
 
 /*
@@ -99,13 +127,14 @@ static int irdma_ice_check_build(struct auxiliary_device *adev)
 {
 	struct device_driver *drv = adev->dev.parent ? adev->dev.parent->driver : NULL;
 	char have[2 * IRDMA_BUILD_ID_LEN + 1] = "none";
-	const u8 *id = NULL;
+	u8 id[IRDMA_BUILD_ID_LEN];
+	bool found = false;
 
 	if (drv && drv->owner)
-		id = irdma_ice_build_id(drv->owner);
-	if (id)
+		found = irdma_ice_build_id(drv->owner, id);
+	if (found)
 		snprintf(have, sizeof(have), "%*phN", IRDMA_BUILD_ID_LEN, id);
-	if (id && !strcmp(have, IRDMA_ICE_BUILD_ID))
+	if (found && !strcmp(have, IRDMA_ICE_BUILD_ID))
 		return 0;
 	dev_err(&adev->dev,
 		"irdma was built for the ice.ko with build id %s, the running ice has %s: rebuild irdma against this kernel's ice (make install, or dkms)\n",
