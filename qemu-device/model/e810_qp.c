@@ -53,6 +53,7 @@ void e810_qp_raise_ae(E810Core *core, uint32_t qp_id, uint16_t code,
         .wqe_idx = wqe_idx,
         .ctx = qp ? qp->compl_ctx : 0,
         .qp_state = qp ? qp->state : 0,
+        .tcp_state = qp ? qp->tcp_state : 0,
     };
 
     e810_aeq_post(core, &ae);
