@@ -56,6 +56,9 @@ struct E810Core;
 struct E810Qp;
 struct E810SendWqe;
 
+/* SQ opcode of the third connection WQE (irdma_sc_gen_rts_ae()). */
+#define E810_IW_OP_GEN_RTS_AE   0x30
+
 /* Offload parameters, as parsed from the host context (facts table 3). */
 typedef struct E810IwOffload {
     bool ipv4;
