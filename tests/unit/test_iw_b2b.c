@@ -648,6 +648,104 @@ static void test_bad_stag(void **state)
     iw_free(w);
 }
 
+/* A SEND with no receive posted: no RNR in iWARP, a Terminate. */
+static void test_no_rwqe(void **state)
+{
+    Iw *w = iw_new(MODE_PLAIN);
+    DpSend s;
+    DpCqe e;
+
+    memset(&s, 0, sizeof(s));
+    s.op = E810_OP_SEND;
+    s.signaled = true;
+    s.nsge = 1;
+    s.sge[0] = (E810Sge){ w->buf[0], 64, w->key[0] };
+    dp_post_send(&w->qp[0], &s);
+    dp_ring(&w->qp[0], true);
+    run(w);
+    expect_ae(w, 1, E810_AE_DDP_UBE_INVALID_MSN_NO_BUFFER_AVAILABLE, 5);
+    expect_ae(w, 0, E810_AE_LLP_TERMINATE_RECEIVED, 5);
+    assert_int_equal(w->term_frames[1], 1);
+    /* The sender's SEND was acknowledged by TCP: it completed. */
+    assert_true(dp_poll_cq(&w->scq[0], &e));
+    assert_false(e.error);
+    iw_free(w);
+}
+
+/* More READs than ORD: they wait, then all complete in order. */
+static void test_ord(void **state)
+{
+    Iw *w = iw_new(MODE_PLAIN);
+    unsigned i;
+    DpCqe e;
+
+    ctx_rmw(&w->qp[0], 160, E810_QPC_ORDSIZE, 2);
+    w->b->h[0]->core.iw->by_qp[w->qp[0].id]->o.ord = 2;
+    b2b_fill(bufp(w, 1, 0), 8 * 4096, 99);
+    for (i = 0; i < 8; i++) {
+        DpSend s;
+
+        memset(&s, 0, sizeof(s));
+        s.op = E810_OP_RDMA_READ;
+        s.signaled = true;
+        s.nsge = 1;
+        s.sge[0] = (E810Sge){ w->buf[0] + 4096 * i, 4096, w->key[0] };
+        s.remote_va = w->buf[1] + 4096 * i;
+        s.rkey = w->key[1];
+        dp_post_send(&w->qp[0], &s);
+    }
+    dp_ring(&w->qp[0], true);
+    run(w);
+    for (i = 0; i < 8; i++) {
+        assert_true(dp_poll_cq(&w->scq[0], &e));
+        assert_false(e.error);
+        assert_int_equal(e.op, E810_OP_RDMA_READ);
+    }
+    assert_true(b2b_check(bufp(w, 0, 0), 8 * 4096, 99));
+    assert_int_equal(stats(w, 1)->read_reqs, 8);
+    iw_free(w);
+}
+
+/* SEND with invalidate: the responder's STag goes, the CQE says which. */
+static void test_send_inv(void **state)
+{
+    Iw *w = iw_new(MODE_PLAIN);
+    uint32_t stag = dp_mr_buf(&w->b->dev[1], DP_PD, w->buf[1] + 65536, 4096,
+                              B2B_ALL_RIGHTS);
+    E810Sge sge = { w->buf[1], 4096, w->key[1] };
+    DpSend s;
+    DpCqe e;
+
+    dp_post_recv(&w->qp[1], &sge, 1);
+    memset(&s, 0, sizeof(s));
+    s.op = E810_OP_SEND_INV;
+    s.signaled = true;
+    s.nsge = 1;
+    s.sge[0] = (E810Sge){ w->buf[0], 100, w->key[0] };
+    s.rkey = stag;
+    dp_post_send(&w->qp[0], &s);
+    dp_ring(&w->qp[0], true);
+    run(w);
+    expect_sq(w, 0, E810_OP_SEND_INV);
+    assert_true(dp_poll_cq(&w->rcq[1], &e));
+    assert_false(e.error);
+    assert_true(e.stag_or_ipv4);
+    assert_int_equal(e.q2_low, stag);
+    /* A WRITE through the invalidated STag is refused now. */
+    memset(&s, 0, sizeof(s));
+    s.op = E810_OP_RDMA_WRITE;
+    s.signaled = true;
+    s.nsge = 1;
+    s.sge[0] = (E810Sge){ w->buf[0], 100, w->key[0] };
+    s.remote_va = w->buf[1] + 65536;
+    s.rkey = stag;
+    dp_post_send(&w->qp[0], &s);
+    dp_ring(&w->qp[0], true);
+    run(w);
+    assert_int_equal(stats(w, 1)->terms_sent, 1);
+    iw_free(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -660,6 +758,9 @@ int main(void)
         cmocka_unit_test(test_rst),
         cmocka_unit_test(test_bad_crc),
         cmocka_unit_test(test_bad_stag),
+        cmocka_unit_test(test_no_rwqe),
+        cmocka_unit_test(test_ord),
+        cmocka_unit_test(test_send_inv),
     };
 
     cmocka_set_message_output(CM_OUTPUT_TAP);
