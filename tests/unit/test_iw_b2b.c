@@ -47,7 +47,16 @@ typedef struct Iw {
     int corrupt_data;       /* flip a payload byte of the Nth one A -> B */
     unsigned delivered, not_taken, dropped, split, coalesced;
     unsigned term_frames[2];    /* Terminates seen leaving side i */
+    bool v6;                /* IPv6 addresses in the contexts */
+    unsigned dv[2];         /* device of each side ({0, 0}: loopback) */
+    DpAe pend[64];          /* AEs polled for the other side */
+    unsigned pend_tcp[64];
+    DpDev *pend_dev[64];
+    unsigned npend;
 } Iw;
+
+#define HS(w, s)    ((w)->b->h[(w)->dv[s]])
+#define DS(w, s)    (&(w)->b->dev[(w)->dv[s]])
 
 static void put16(uint8_t *p, uint16_t v)
 {
@@ -140,6 +149,11 @@ static bool wire_step(Iw *w, unsigned from)
 
         w->q[from] = f->next;
         any = true;
+        if (d[12] == 0x86 && d[13] == 0xdd) {
+            deliver(w, !from, d, f->len);   /* IPv6: as it is */
+            free(f);
+            continue;
+        }
         /* A Terminate is an untagged FPDU on queue 2. */
         if (n >= 20 && (d[PL + 2] & 0x80) == 0 && get32(d + PL + 2 + 6) == 2) {
             w->term_frames[from]++;
@@ -259,16 +273,25 @@ static void tcp_ctx(Iw *w, unsigned s)
     uint32_t snd = s ? ISN_B : ISN_A, rcv = s ? ISN_A : ISN_B + MPA_REP_LEN;
 
     ctx_rmw(qp, 0, E810_QPC_IPV4 | 3 | (3ull << 62),
-            E810_QPC_IPV4 | 1 | (1ull << 62));
+            (w->v6 ? 0 : E810_QPC_IPV4) | 1 | (1ull << 62));
     ctx_rmw(qp, 24, E810_QPC_TTL | E810_QPC_TOS | E810_QPC_SRCPORTNUM |
             E810_QPC_DESTPORTNUM, 64 |
             FIELD_PREP(E810_QPC_SRCPORTNUM, s ? PORT_B : PORT_A) |
             FIELD_PREP(E810_QPC_DESTPORTNUM, s ? PORT_A : PORT_B));
-    ctx_rmw(qp, 32, 0xffffffffull, B2B_IP(!s));
-    ctx_rmw(qp, 184, 0xffffffffull, B2B_IP(s));
+    if (w->v6) {
+        /* fd00::1 and fd00::2: words 0..3, word 3 low in off 32/184. */
+        ctx_rmw(qp, 32, ~0ull, 1 + !s);
+        ctx_rmw(qp, 40, ~0ull, 0xfd00000000000000ull);
+        ctx_rmw(qp, 184, ~0ull, 1 + s);
+        ctx_rmw(qp, 192, ~0ull, 0xfd00000000000000ull);
+    } else {
+        ctx_rmw(qp, 32, 0xffffffffull, B2B_IP(!s));
+        ctx_rmw(qp, 184, 0xffffffffull, B2B_IP(s));
+    }
     ctx_rmw(qp, 48, E810_QPC_SNDMSS | E810_QPC_ARPIDX,
             FIELD_PREP(E810_QPC_SNDMSS, MSS) |
-            FIELD_PREP(E810_QPC_ARPIDX, B2B_ARP_IDX));
+            FIELD_PREP(E810_QPC_ARPIDX, w->dv[0] == w->dv[1] ?
+                       B2B_ARP_SELF : B2B_ARP_IDX));
     ctx_rmw(qp, 56, GENMASK_ULL(43, 28) | BIT_ULL(20),
             BIT_ULL(20) | 5ull << 28 | 2ull << 32 | 2ull << 40);
     ctx_rmw(qp, 80, ~0ull, (uint64_t)0x3fffc << 32 | snd);
@@ -279,9 +302,9 @@ static void tcp_ctx(Iw *w, unsigned s)
     ctx_rmw(qp, 128, 0xffffffffull | E810_QPC_REXMIT_THRESH |
             E810_QPC_RTOMIN, 0x3fffc | FIELD_PREP(E810_QPC_REXMIT_THRESH, 8) |
             FIELD_PREP(E810_QPC_RTOMIN, 5));
-    ctx_rmw(qp, 144, ~0xffull, mem_alloc_aligned(w->b->h[s], 256, 256));
+    ctx_rmw(qp, 144, ~0xffull, mem_alloc_aligned(HS(w, s), 256, 256));
     ctx_rmw(qp, 152, E810_QPC_MACADDRESS, FIELD_PREP(E810_QPC_MACADDRESS,
-            b2b_mac_u64(w->b->h[s]->core.mac)));
+            b2b_mac_u64(HS(w, s)->core.mac)));
     ctx_rmw(qp, 160, E810_QPC_ORDSIZE | E810_QPC_IRDSIZE | BIT_ULL(20) |
             BIT_ULL(21) | BIT_ULL(28), 16 | FIELD_PREP(E810_QPC_IRDSIZE, 2) |
             BIT_ULL(20) | BIT_ULL(21) | BIT_ULL(28));
@@ -334,33 +357,41 @@ static void conn_wqes(Iw *w, unsigned s)
     post_raw(qp, 0, 0, 0, FIELD_PREP(E810_WQE_OPCODE, E810_IW_OP_GEN_RTS_AE));
 }
 
+/* AE @code for side @s's QP, with TCP state @tcp, from its device's AEQ
+ * (AEs for the other QP of a shared device are kept for later). */
 static void expect_ae(Iw *w, unsigned s, uint16_t code, unsigned tcp)
 {
-    DpDev *d = &w->b->dev[s];
-    uint64_t *aeq;
+    DpDev *d = DS(w, s);
+    uint64_t *aeq = mem_ptr(d->h, d->aeq_pa);
+    unsigned i;
     DpAe ae;
-    bool found = false;
 
-    while (dp_poll_ae(d, &ae)) {
-        if (ae.code == code) {
-            found = true;
-            break;
+    for (;;) {
+        for (i = 0; i < w->npend; i++) {
+            if (w->pend[i].code == code && w->pend[i].id == w->qp[s].id &&
+                w->pend_dev[i] == d) {
+                assert_int_equal(w->pend_tcp[i], tcp);
+                w->npend--;
+                w->pend[i] = w->pend[w->npend];
+                w->pend_tcp[i] = w->pend_tcp[w->npend];
+                w->pend_dev[i] = w->pend_dev[w->npend];
+                return;
+            }
         }
-        print_message("side %u: AE %#x\n", s, ae.code);
-    }
-    assert_true(found);
-    assert_int_equal(ae.id, w->qp[s].id);
-    /* The TCP state of the entry just returned (one behind the head). */
-    aeq = mem_ptr(d->h, d->aeq_pa);
-    {
-        uint32_t i = (d->aeq_head + DP_AEQ_SIZE - 1) % DP_AEQ_SIZE;
-        uint64_t info = le64toh(aeq[2 * i + 1]);
-
-        assert_int_equal(FIELD_GET(E810_AEQE_TCPSTATE, info), tcp);
+        if (!dp_poll_ae(d, &ae)) {
+            fail_msg("side %u: no AE %#x", s, code);
+        }
+        assert_true(w->npend < 64);
+        w->pend[w->npend] = ae;
+        w->pend_dev[w->npend] = d;
+        /* The TCP state of the entry just returned (one behind head). */
+        i = (d->aeq_head + DP_AEQ_SIZE - 1) % DP_AEQ_SIZE;
+        w->pend_tcp[w->npend++] = FIELD_GET(E810_AEQE_TCPSTATE,
+                                            le64toh(aeq[2 * i + 1]));
     }
 }
 
-static Iw *iw_new(int mode)
+static Iw *iw_new_opt(int mode, bool v6, bool loop)
 {
     Iw *w = calloc(1, sizeof(*w));
     unsigned i;
@@ -369,6 +400,8 @@ static Iw *iw_new(int mode)
     w->b = calloc(1, sizeof(*w->b));
     assert_non_null(w->b);
     w->mode = mode;
+    w->v6 = v6;
+    w->dv[1] = !loop;
     for (i = 0; i < 2; i++) {
         w->b->h[i] = harness_new(i);
         assert_non_null(w->b->h[i]);
@@ -378,20 +411,23 @@ static Iw *iw_new(int mode)
         w->b->h[i]->tx_hook_arg = w;
     }
     for (i = 0; i < 2; i++) {
-        DpDev *d = &w->b->dev[i];
+        b2b_arp(&w->b->dev[i], B2B_ARP_IDX, w->b->h[1 - i]->core.mac);
+        b2b_arp(&w->b->dev[i], B2B_ARP_SELF, w->b->h[i]->core.mac);
+    }
+    for (i = 0; i < 2; i++) {
+        DpDev *d = DS(w, i);
 
-        b2b_arp(d, B2B_ARP_IDX, w->b->h[1 - i]->core.mac);
         dp_cq_create(d, &w->scq[i], 256);
         dp_cq_create(d, &w->rcq[i], 256);
         dp_qp_create(d, &w->qp[i], E810_QP_TYPE_IWARP, &w->scq[i],
                      &w->rcq[i], 256, 64, 1, false, true);
-        w->buf[i] = harness_xmem_alloc(w->b->h[i], BUF_LEN);
+        w->buf[i] = harness_xmem_alloc(HS(w, i), BUF_LEN);
         w->key[i] = dp_mr_buf(d, DP_PD, w->buf[i], BUF_LEN, B2B_ALL_RIGHTS);
         tcp_ctx(w, i);
     }
     w->lsmm_buf = w->buf[1] + BUF_LEN - 4096;
     w->lsmm_key = w->key[1];
-    memset(mem_ptr(w->b->h[1], w->lsmm_buf), 'R', MPA_REP_LEN);
+    memset(mem_ptr(HS(w, 1), w->lsmm_buf), 'R', MPA_REP_LEN);
     /* irdma_cm_init_tsa_conn(): the active side first, then the passive. */
     for (i = 0; i < 2; i++) {
         conn_wqes(w, i);
@@ -403,6 +439,11 @@ static Iw *iw_new(int mode)
     expect_ae(w, 0, E810_AE_LLP_CONNECTION_ESTABLISHED, 5);
     expect_ae(w, 1, E810_AE_LLP_CONNECTION_ESTABLISHED, 5);
     return w;
+}
+
+static Iw *iw_new(int mode)
+{
+    return iw_new_opt(mode, false, false);
 }
 
 static void iw_free(Iw *w)
@@ -423,14 +464,14 @@ static void iw_free(Iw *w)
 
 static E810IwStats *stats(Iw *w, unsigned s)
 {
-    return &w->b->h[s]->core.iw->stats;
+    return &HS(w, s)->core.iw->stats;
 }
 
 /* ---- transfers ----------------------------------------------------------- */
 
 static uint8_t *bufp(Iw *w, unsigned s, uint64_t off)
 {
-    return mem_ptr(w->b->h[s], w->buf[s] + off);
+    return mem_ptr(HS(w, s), w->buf[s] + off);
 }
 
 static void expect_sq(Iw *w, unsigned s, unsigned op)
@@ -648,6 +689,38 @@ static void test_bad_stag(void **state)
     iw_free(w);
 }
 
+/* The same over IPv6, and between two QPs of one device (loopback). */
+static void run_variant(bool v6, bool loop)
+{
+    Iw *w = iw_new_opt(MODE_PLAIN, v6, loop);
+    uint32_t seed = 500 + v6 * 10 + loop;
+    static const uint32_t len[] = { 0, 7, 1404, 70000 };
+    unsigned i;
+
+    for (i = 0; i < 4; i++) {
+        xfer(w, E810_OP_SEND, len[i], seed++);
+        xfer(w, E810_OP_RDMA_WRITE, len[i], seed++);
+        xfer(w, E810_OP_RDMA_READ, len[i], seed++);
+    }
+    if (loop) {
+        assert_int_equal(w->delivered + w->not_taken, 0);
+    } else {
+        assert_true(w->delivered > 50);
+    }
+    assert_true(stats(w, 0)->fpdus_rx > 10);
+    iw_free(w);
+}
+
+static void test_ipv6(void **state)
+{
+    run_variant(true, false);
+}
+
+static void test_loopback(void **state)
+{
+    run_variant(false, true);
+}
+
 /* A SEND with no receive posted: no RNR in iWARP, a Terminate. */
 static void test_no_rwqe(void **state)
 {
@@ -758,6 +831,8 @@ int main(void)
         cmocka_unit_test(test_rst),
         cmocka_unit_test(test_bad_crc),
         cmocka_unit_test(test_bad_stag),
+        cmocka_unit_test(test_ipv6),
+        cmocka_unit_test(test_loopback),
         cmocka_unit_test(test_no_rwqe),
         cmocka_unit_test(test_ord),
         cmocka_unit_test(test_send_inv),
