@@ -45,6 +45,7 @@ typedef struct Iw {
     int drop_data;          /* drop the Nth data segment A -> B (1-based) */
     int data_seen;
     int corrupt_data;       /* flip a payload byte of the Nth one A -> B */
+    bool blackhole;         /* lose everything from now on */
     unsigned delivered, not_taken, dropped, split, coalesced;
     unsigned term_frames[2];    /* Terminates seen leaving side i */
     bool v6;                /* IPv6 addresses in the contexts */
@@ -149,6 +150,11 @@ static bool wire_step(Iw *w, unsigned from)
 
         w->q[from] = f->next;
         any = true;
+        if (w->blackhole) {
+            w->dropped++;
+            free(f);
+            continue;
+        }
         if (d[12] == 0x86 && d[13] == 0xdd) {
             deliver(w, !from, d, f->len);   /* IPv6: as it is */
             free(f);
@@ -721,6 +727,36 @@ static void test_loopback(void **state)
     run_variant(false, true);
 }
 
+/* The peer vanishes: REXMIT_THRESH timeouts, then AE 0x050A. */
+static void test_retry_limit(void **state)
+{
+    Iw *w = iw_new(MODE_PLAIN);
+    uint64_t t0 = w->b->h[0]->now_ns;
+    DpSend s;
+    DpCqe e;
+
+    w->blackhole = true;
+    memset(&s, 0, sizeof(s));
+    s.op = E810_OP_RDMA_WRITE;
+    s.signaled = true;
+    s.nsge = 1;
+    s.sge[0] = (E810Sge){ w->buf[0], 5000, w->key[0] };
+    s.remote_va = w->buf[1];
+    s.rkey = w->key[1];
+    dp_post_send(&w->qp[0], &s);
+    dp_ring(&w->qp[0], true);
+    run_for(w, 120000000000ull);
+    /* 8 retransmissions: 0.2 + 0.4 + 0.8 + 1.6 + 3.2 s ... then fail. */
+    assert_int_equal(stats(w, 0)->timeouts, 9);
+    assert_int_equal(stats(w, 0)->retransmits, 8);
+    assert_true(w->b->h[0]->now_ns - t0 > 10000000000ull);
+    expect_ae(w, 0, E810_AE_LLP_TOO_MANY_RETRIES, 1);
+    /* The WRITE is flushed with an error CQE. */
+    assert_true(dp_poll_cq(&w->scq[0], &e));
+    assert_true(e.error);
+    iw_free(w);
+}
+
 /* A SEND with no receive posted: no RNR in iWARP, a Terminate. */
 static void test_no_rwqe(void **state)
 {
@@ -833,6 +869,7 @@ int main(void)
         cmocka_unit_test(test_bad_stag),
         cmocka_unit_test(test_ipv6),
         cmocka_unit_test(test_loopback),
+        cmocka_unit_test(test_retry_limit),
         cmocka_unit_test(test_no_rwqe),
         cmocka_unit_test(test_ord),
         cmocka_unit_test(test_send_inv),
