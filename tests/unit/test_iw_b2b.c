@@ -757,6 +757,38 @@ static void test_retry_limit(void **state)
     iw_free(w);
 }
 
+/*
+ * The driver's own Terminate (irdma_terminate_connection()): its header
+ * in Q2, MODIFY_QP -> TERMINATE with TERMACT 1 (Terminate only), AE
+ * 0x0602; then TERMINATE again with TERMACT 2 (FIN only).
+ */
+static void test_driver_terminate(void **state)
+{
+    Iw *w = iw_new(MODE_PLAIN);
+    uint64_t q2 = le64toh(dp_qp_ctx(&w->qp[0])[E810_QW(144)]) & ~0xffull;
+    uint64_t q2b = le64toh(dp_qp_ctx(&w->qp[1])[E810_QW(144)]) & ~0xffull;
+    uint8_t *th = mem_ptr(HS(w, 0), q2);
+    const uint8_t *t;
+
+    th[0] = 0x12;       /* RDMAP remote operation... */
+    th[1] = 0x05;       /* ...invalid RDMAP version */
+    assert_true(modify(&w->qp[0], E810_QP_STATE_TERMINATE,
+                       FIELD_PREP(E810_CQPSQ_QP_TERMACT, 1)));
+    run(w);
+    expect_ae(w, 0, E810_AE_TERMINATE_SENT, 5);
+    expect_ae(w, 1, E810_AE_LLP_TERMINATE_RECEIVED, 5);
+    t = mem_ptr(HS(w, 1), q2b + 72 + 14 + 20 + 20 + 2);
+    assert_int_equal(t[18], 0x12);
+    assert_int_equal(t[19], 0x05);
+    assert_int_equal(stats(w, 0)->tx_fin, 0);
+    assert_true(modify(&w->qp[0], E810_QP_STATE_TERMINATE,
+                       FIELD_PREP(E810_CQPSQ_QP_TERMACT, 2)));
+    run(w);
+    assert_int_equal(stats(w, 0)->tx_fin, 1);
+    expect_ae(w, 1, E810_AE_LLP_FIN_RECEIVED, 6);
+    iw_free(w);
+}
+
 /* A SEND with no receive posted: no RNR in iWARP, a Terminate. */
 static void test_no_rwqe(void **state)
 {
@@ -870,6 +902,7 @@ int main(void)
         cmocka_unit_test(test_ipv6),
         cmocka_unit_test(test_loopback),
         cmocka_unit_test(test_retry_limit),
+        cmocka_unit_test(test_driver_terminate),
         cmocka_unit_test(test_no_rwqe),
         cmocka_unit_test(test_ord),
         cmocka_unit_test(test_send_inv),
