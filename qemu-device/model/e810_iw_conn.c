@@ -669,7 +669,8 @@ int e810_iw_format_stats(E810Core *core, char *buf, size_t len)
                     " tx_bytes=%" PRIu64 " tx_acks=%" PRIu64
                     " tx_rst=%" PRIu64 " tx_fin=%" PRIu64
                     " retransmits=%" PRIu64 " timeouts=%" PRIu64
-                    " fast_retransmits=%" PRIu64 " rx_segs=%" PRIu64
+                    " fast_retransmits=%" PRIu64 " probes=%" PRIu64
+                    " rx_segs=%" PRIu64
                     " rx_bytes=%" PRIu64 " rx_bad_csum=%" PRIu64
                     " rx_ooo=%" PRIu64 " rx_dup=%" PRIu64
                     " rx_rst=%" PRIu64 " rx_fin=%" PRIu64
@@ -679,7 +680,7 @@ int e810_iw_format_stats(E810Core *core, char *buf, size_t len)
                     " read_resps=%" PRIu64,
                     s->offloads, s->tx_segs, s->tx_bytes, s->tx_acks,
                     s->tx_rst, s->tx_fin, s->retransmits, s->timeouts,
-                    s->fast_retransmits, s->rx_segs, s->rx_bytes,
+                    s->fast_retransmits, s->probes, s->rx_segs, s->rx_bytes,
                     s->rx_bad_csum, s->rx_ooo, s->rx_dup, s->rx_rst,
                     s->rx_fin, s->fpdus_rx, s->fpdus_tx, s->crc_errors,
                     s->terms_sent, s->terms_rcvd, s->read_reqs,

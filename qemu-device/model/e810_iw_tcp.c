@@ -10,8 +10,9 @@
  * in a ring (E810_IW_TXBUF) and sends from it: new data within min(peer
  * window, cwnd), go-back-N from SND.UNA on a timeout (200 ms doubling to
  * 3.2 s, REXMIT_THRESH retransmissions before AE 0x050A), one segment on
- * the third duplicate ACK, a 1-byte probe into a zero window. Slow start
- * and congestion avoidance as RFC 5681 has them, without fast recovery.
+ * the third duplicate ACK, a probe (SND.UNA - 1, no data) into a zero
+ * window. Slow start and congestion avoidance as RFC 5681 has them,
+ * without fast recovery.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -356,6 +357,9 @@ void e810_iw_tcp_input(E810Core *core, E810IwConn *c, uint32_t seq,
         e810_iw_tcp_output(core, c);
         return;
     }
+    if (!len && !fin && seq == c->rcv_nxt - 1) {
+        c->ack_now = true;      /* a window probe: say where we are */
+    }
     if (len || fin) {
         if (e810_seq_lt(seq, c->rcv_nxt)) {
             skip = c->rcv_nxt - seq;
@@ -439,8 +443,14 @@ void e810_iw_tcp_timer(E810Core *core, E810IwConn *c)
         return;
     }
     if (c->tx_len) {
-        /* Zero window: a 1-byte probe beyond it, answered with an ACK. */
-        xmit(core, c, c->snd_nxt, E810_TCPF_ACK, 0, 1);
+        /*
+         * Zero window: a probe the peer answers with an ACK carrying its
+         * window, an old sequence number and no data (as Linux's
+         * tcp_xmit_probe_skb()), so nothing is taken by a peer that
+         * would accept it.
+         */
+        xmit(core, c, c->snd_una - 1, E810_TCPF_ACK, 0, 0);
+        st->probes++;
         c->rto_ns = c->rto_ns * 2 > E810_IW_RTO_MAX_NS ? E810_IW_RTO_MAX_NS :
                     c->rto_ns * 2;
         arm_rto(core, c);

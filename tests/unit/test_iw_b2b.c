@@ -46,6 +46,7 @@ typedef struct Iw {
     int data_seen;
     int corrupt_data;       /* flip a payload byte of the Nth one A -> B */
     bool blackhole;         /* lose everything from now on */
+    int zero_win;           /* side 1's next N frames advertise window 0 */
     unsigned delivered, not_taken, dropped, split, coalesced;
     unsigned term_frames[2];    /* Terminates seen leaving side i */
     bool v6;                /* IPv6 addresses in the contexts */
@@ -163,6 +164,14 @@ static bool wire_step(Iw *w, unsigned from)
         /* A Terminate is an untagged FPDU on queue 2. */
         if (n >= 20 && (d[PL + 2] & 0x80) == 0 && get32(d + PL + 2 + 6) == 2) {
             w->term_frames[from]++;
+        }
+        if (from == 1 && w->zero_win > 0) {
+            w->zero_win--;
+            put16(d + L4 + 14, 0);
+            rebuild(tmp[1], d, get32(d + L4 + 4), d + PL, n);
+            deliver(w, 0, tmp[1], f->len);
+            free(f);
+            continue;
         }
         if (from == 0 && n) {
             w->data_seen++;
@@ -789,6 +798,18 @@ static void test_driver_terminate(void **state)
     iw_free(w);
 }
 
+/* The receiver closes its window; probes find it open again. */
+static void test_zero_window(void **state)
+{
+    Iw *w = iw_new(MODE_PLAIN);
+
+    w->zero_win = 2;
+    xfer(w, E810_OP_RDMA_WRITE, 20000, 91);
+    assert_true(stats(w, 0)->probes >= 1);
+    assert_int_equal(stats(w, 0)->retransmits, 0);
+    iw_free(w);
+}
+
 /* A SEND with no receive posted: no RNR in iWARP, a Terminate. */
 static void test_no_rwqe(void **state)
 {
@@ -903,6 +924,7 @@ int main(void)
         cmocka_unit_test(test_loopback),
         cmocka_unit_test(test_retry_limit),
         cmocka_unit_test(test_driver_terminate),
+        cmocka_unit_test(test_zero_window),
         cmocka_unit_test(test_no_rwqe),
         cmocka_unit_test(test_ord),
         cmocka_unit_test(test_send_inv),
