@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "e810_core.h"
+#include "e810_iw_conn.h"
 #include "e810_xport.h"
 
 #define PUSH_END (E810_PUSH_OFFSET + (E810_PUSH_MAX_PAGES + 1) * 0x1000u)
@@ -243,6 +244,7 @@ int e810_core_init(E810Core *core, const E810CoreOps *ops, void *opaque,
 void e810_core_fini(E810Core *core)
 {
     e810_xport_fini(core);
+    e810_iw_fini(core);
     e810_rdma_fini(core);
     e810_regfile_fini(&core->regs);
 }
@@ -276,6 +278,7 @@ void e810_core_reset(E810Core *core)
     e810_lan_reset(core);
     e810_stats_reset(core, E810_RST_POR);
     e810_xport_reset(core);
+    e810_iw_reset(core);
     e810_rdma_reset(core);
     core->work_pending = 0;
 }
@@ -595,6 +598,7 @@ static void do_pf_reset(E810Core *core)
     e810_aq_clear_pf_config(core);  /* firmware frees the PF's VSI, qsets */
     e810_aq_fw_reset(core, E810_RST_PFR);
     e810_xport_reset(core);
+    e810_iw_reset(core);
     e810_rdma_reset(core);  /* the PE function is reset with the PF */
     *e810_regfile_ptr(&core->regs, E810_PFGEN_CTRL) &= ~E810_PFGEN_CTRL_PFSWR;
     core->stats.pf_resets++;
@@ -614,6 +618,7 @@ static void do_core_reset(E810Core *core)
     e810_lan_reset(core);
     e810_stats_reset(core, type == 2 ? E810_RST_GLOBR : E810_RST_CORER);
     e810_xport_reset(core);
+    e810_iw_reset(core);
     e810_rdma_reset(core);
     /* Done: device active again, last reset type kept for the driver. */
     *rstat = FIELD_PREP(E810_GLGEN_RSTAT_RESET_TYPE, type);

@@ -120,6 +120,7 @@ typedef struct E810Core {
     E810Lan lan;
     E810Rdma rdma;                      /* RDMA protocol engine */
     struct E810Xport *xport;            /* RoCEv2 transport (e810_xport.h) */
+    struct E810Iw *iw;                  /* iWARP engine (e810_iw_conn.h) */
     E810Stats hwstats;                  /* GLPRT_* and GLV_* (e810_stats.c) */
     uint8_t aq_buf[E810_AQ_MAX_BUF];    /* indirect buffer of one command */
 

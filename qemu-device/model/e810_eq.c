@@ -186,6 +186,8 @@ bool e810_aeq_post(E810Core *core, const E810Ae *ae)
            FIELD_PREP(E810_AEQE_AECODE, ae->code) |
            FIELD_PREP(E810_AEQE_AESRC, ae->source) |
            FIELD_PREP(E810_AEQE_IWSTATE, ae->qp_state) |
+           FIELD_PREP(E810_AEQE_TCPSTATE, ae->tcp_state) |
+           FIELD_PREP(E810_AEQE_Q2DATA, ae->q2data) |
            (aeq->overflow ? E810_AEQE_OVERFLOW : 0) |
            (aeq->ring.polarity ? E810_AEQE_VALID : 0);
     ctx = htole64(ae->ctx);

@@ -30,6 +30,7 @@
 
 #include "e810_core.h"
 #include "e810_dp.h"
+#include "e810_iw_conn.h"
 
 E810Qp *e810_qp_get(E810Core *core, uint32_t qp_id)
 {
@@ -53,6 +54,7 @@ void e810_qp_raise_ae(E810Core *core, uint32_t qp_id, uint16_t code,
         .wqe_idx = wqe_idx,
         .ctx = qp ? qp->compl_ctx : 0,
         .qp_state = qp ? qp->state : 0,
+        .tcp_state = qp ? qp->tcp_state : 0,
     };
 
     e810_aeq_post(core, &ae);
@@ -202,13 +204,22 @@ static void apply_ctx(E810Qp *qp, const E810CqpWqe *w, const uint64_t *ctx)
  * names one), completes with E810_CQP_MIN_INVALID_STATE and changes
  * nothing.
  *
- * iWARP QPs (not modelled yet) will add, from irdma_modify_qp(),
- * irdma_next_iw_state() and irdma_hw_modify_qp()'s fallback: IDLE -> RTS,
- * IDLE/RTS/CLOSING -> TERMINATE, TERMINATE -> TERMINATE (the FIN after
- * the Terminate), TERMINATE -> ERROR and any -> ERROR with RESETCON;
- * CLOSING is SQD's code (RTS -> CLOSING on FIN received).
+ * iWARP QPs take what irdma_modify_qp(), irdma_next_iw_state() and
+ * irdma_hw_modify_qp()'s fallback send: IDLE -> RTS (the hand-off with
+ * the TCP context), RTS -> CLOSING (SQD's code: a graceful close, or FIN
+ * received) and CLOSING -> CLOSING, IDLE/RTS/CLOSING -> TERMINATE,
+ * TERMINATE -> TERMINATE (the FIN after the Terminate), anything ->
+ * ERROR (RESETCON for an abortive close).
  */
 #define QPS(s) (1u << E810_QP_STATE_##s)
+static const uint8_t iwarp_transitions[E810_QP_STATE_ERROR + 1] = {
+    [E810_QP_STATE_IDLE] = QPS(IDLE) | QPS(RTS) | QPS(TERMINATE) |
+                           QPS(ERROR),
+    [E810_QP_STATE_RTS] = QPS(RTS) | QPS(SQD) | QPS(TERMINATE) | QPS(ERROR),
+    [E810_QP_STATE_SQD] = QPS(SQD) | QPS(TERMINATE) | QPS(ERROR),
+    [E810_QP_STATE_TERMINATE] = QPS(TERMINATE) | QPS(ERROR),
+    [E810_QP_STATE_ERROR] = QPS(ERROR),
+};
 static const uint8_t roce_transitions[E810_QP_STATE_ERROR + 1] = {
     [E810_QP_STATE_IDLE] = QPS(IDLE) | QPS(RTR) | QPS(ERROR),
     [E810_QP_STATE_RTR] = QPS(RTS) | QPS(ERROR),
@@ -220,6 +231,7 @@ static const uint8_t roce_transitions[E810_QP_STATE_ERROR + 1] = {
 
 /* Per QP type (CQP QPTYPE); a type without a table modifies nothing. */
 static const uint8_t *const qp_transitions[] = {
+    [E810_QP_TYPE_IWARP] = iwarp_transitions,
     [E810_QP_TYPE_ROCE_RC] = roce_transitions,
     [E810_QP_TYPE_ROCE_UD] = roce_transitions,
 };
@@ -239,7 +251,8 @@ bool e810_qp_transition_ok(unsigned type, unsigned cur, unsigned next)
 
 static bool roce_type(E810Core *core, unsigned type, E810CqpResult *res)
 {
-    if (type != E810_QP_TYPE_ROCE_RC && type != E810_QP_TYPE_ROCE_UD) {
+    if (type != E810_QP_TYPE_ROCE_RC && type != E810_QP_TYPE_ROCE_UD &&
+        type != E810_QP_TYPE_IWARP) {
         e810_cqp_err(core, res, E810_CQP_MIN_BAD_PARAM, "QP type %u: only "
                      "RoCEv2 RC and UD are modelled", type);
         return false;
@@ -291,6 +304,7 @@ void e810_op_create_qp(E810Core *core, const E810CqpWqe *w,
      * did not.
      */
     e810_xport_qp_reset(core, id);
+    e810_iw_conn_destroy(core, id);
     memset(qp, 0, sizeof(*qp));
     qp->valid = true;
     qp->type = type;
@@ -334,6 +348,10 @@ void e810_op_modify_qp(E810Core *core, const E810CqpWqe *w,
         return;
     }
     apply_ctx(qp, w, ctx);
+    if (type == E810_QP_TYPE_IWARP) {
+        /* Offload, FIN, Terminate or RST before the new state applies. */
+        e810_iw_conn_modify(core, qp, next, hdr, e810_wqe(w, 8));
+    }
     old = qp->state;
     qp->state = next;
     /*
@@ -377,6 +395,7 @@ void e810_op_destroy_qp(E810Core *core, const E810CqpWqe *w,
             core->rdma.stats.destroy_live_qps++;
         }
         e810_xport_qp_reset(core, qp - core->rdma.qp);
+        e810_iw_conn_destroy(core, qp - core->rdma.qp);
         e810_dp_qp_release(core, qp);
         memset(qp, 0, sizeof(*qp));
     }

@@ -248,6 +248,8 @@ typedef struct E810Ae {
     uint32_t wqe_idx;
     uint64_t ctx;           /* QP completion context, or CQ context */
     uint8_t qp_state;
+    uint8_t tcp_state;      /* iWARP: AEQE TCP state */
+    uint8_t q2data;         /* iWARP: the offending frame is in Q2 */
 } E810Ae;
 
 /* ---- data path: SQ/RQ state of a QP (e810_sq.c, e810_rq.c) ------------- */
@@ -315,6 +317,7 @@ typedef struct E810Qp {
     E810RqState rq;
     bool fatal;             /* AE raised: no further AEs until reset */
     bool sq_error;          /* UD send error: SQ stopped, RQ live (IB SQE) */
+    uint8_t tcp_state;      /* iWARP: TCP state for AEQEs (e810_iw_conn.c) */
 } E810Qp;
 
 typedef struct E810Mr {

@@ -32,6 +32,7 @@
 
 #include "e810_core.h"
 #include "e810_dp.h"
+#include "e810_iw_conn.h"
 
 #define SQ_QP_BUDGET    32      /* WQEs per QP per turn */
 #define SQ_RUN_BUDGET   512     /* WQEs per work run */
@@ -194,6 +195,10 @@ static bool op_allowed(const E810Qp *qp, unsigned op)
     if (qp->type == E810_QP_TYPE_ROCE_UD) {
         return op == E810_OP_SEND || op == E810_OP_SEND_SOL;
     }
+    /* The CM's third connection WQE (irdma_sc_gen_rts_ae()). */
+    if (qp->type == E810_QP_TYPE_IWARP && op == E810_IW_OP_GEN_RTS_AE) {
+        return true;
+    }
     return is_transport_op(op) || op == E810_OP_FAST_REG ||
            op == E810_OP_LOCAL_INV || op == E810_OP_BIND_MW;
 }
@@ -266,7 +271,8 @@ static uint16_t decode(E810Qp *qp, uint32_t qp_id, uint32_t idx,
     }
     w->signaled = hdr & E810_WQE_SIGCOMPL;
     w->read_fence = hdr & E810_WQE_READFENCE;
-    w->local_fence = qp->type == E810_QP_TYPE_ROCE_RC &&
+    w->local_fence = (qp->type == E810_QP_TYPE_ROCE_RC ||
+                      qp->type == E810_QP_TYPE_IWARP) &&
                      (hdr & E810_WQE_LOCALFENCE);
     w->solicited = op == E810_OP_SEND_SOL || op == E810_OP_SEND_SOL_INV ||
                    op == E810_OP_RDMA_WRITE_SOL;
@@ -457,6 +463,9 @@ static uint16_t local_op(E810Core *core, E810Qp *qp, const E810SendWqe *w,
         e810_dp_invalidate(core, qp, FIELD_GET(E810_WQE_INV_STAG,
                            q[E810_QW(E810_WQE_FRAG0_DESC_OFF)]), false, &st);
         return st;
+    case E810_IW_OP_GEN_RTS_AE:
+        e810_iw_conn_sq_local(core, qp, w);
+        return 0;
     default:
         return 0;           /* NOP */
     }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "e810_core.h"
+#include "e810_iw_conn.h"
 #include "e810_xport.h"
 
 #define DEFAULT_SPORT   0xc000
@@ -275,6 +276,8 @@ void e810_xport_timer(E810Core *core)
             qp = e810_qp_get(core, i);
             if (qp && qp->type == E810_QP_TYPE_ROCE_RC) {
                 e810_rc_timer(core, qp, x);
+            } else if (qp && qp->type == E810_QP_TYPE_IWARP) {
+                e810_iw_conn_timer(core, qp);
             }
             x = xp->qp[i];      /* the QP may have been reset */
             if (!x || !x->deadline) {
@@ -640,6 +643,9 @@ bool e810_xport_send(E810Core *core, E810Qp *qp, const E810SendWqe *wqe)
     /* A new message: PBLEs read ahead are good for one message only. */
     e810_pble_cache_drop(core);
 
+    if (qp->type == E810_QP_TYPE_IWARP) {
+        return e810_iw_conn_send(core, qp, wqe);
+    }
     if (qp->type == E810_QP_TYPE_ROCE_UD) {
         e810_xport_enter(core);
         ok = e810_ud_send(core, qp, wqe);

@@ -223,6 +223,44 @@ def bigmr_seeds(rng):
     return s
 
 
+# ---- fuzz_iw_rx -------------------------------------------------------------
+
+def iw_seeds(rng):
+    """Start: MSS (2 bytes, % 1400 + 64) and IRD code; then commands."""
+    start = be(1396, 2) + b'\x02'
+    def fpdu(u, cut=None):
+        if cut is None:
+            return b'\x02' + be(len(u), 2) + u
+        return b'\x03' + be(len(u), 2) + u + be(cut, 2)
+    def untagged(op, qn, msn, mo, payload, last=True):
+        return bytes([0x41 if last else 0x01, 0x40 | op]) + be(0, 4) + \
+            be(qn, 4) + be(msn, 4) + be(mo, 4) + payload
+    def tagged(op, stag, to, payload, last=True):
+        return bytes([0xc1 if last else 0x81, 0x40 | op]) + be(stag, 4) + \
+            be(to, 8) + payload
+    data = bytes(rng.randrange(256) for _ in range(300))
+    s = {}
+    s['send'] = start + fpdu(untagged(3, 0, 1, 0, data))
+    s['send-2seg'] = start + fpdu(untagged(3, 0, 1, 0, data[:100], False)) + \
+        fpdu(untagged(3, 0, 1, 100, data[100:]))
+    s['send-cut'] = start + fpdu(untagged(5, 0, 1, 0, data), 37)
+    s['write'] = start + fpdu(tagged(0, 0x101, 0x10000000, data))
+    s['read-req'] = start + fpdu(untagged(1, 1, 1, 0, be(0x77, 4) +
+                                          be(0x1000, 8) + be(5000, 4) +
+                                          be(0x101, 4) + be(0x10000000, 8))) + \
+        b'\x06\xff\xff' * 4
+    s['terminate'] = start + fpdu(untagged(7, 2, 1, 0, b'\x23\x02\x00\x00'))
+    s['our-work'] = start + b'\x05\x00\x01\x00' + be(0, 8) + \
+        b'\x05\x02\x02\x00' + be(0x10000000, 4) + be(0x101, 4) + \
+        b'\x04\x01\x00' + b'\x06\x40\x00' + b'\x04\x10\x00'
+    s['segments'] = start + b'\x01\x18\x00\x00' + be(40, 2) + data[:40] + \
+        b'\x00\xff\x02' + b'\x01\x11\x00\x00' + be(0, 2) + be(512, 2)
+    for c in range(8):
+        s['only-c%02d' % c] = start + (bytes([c]) + bytes(
+            rng.randrange(256) for _ in range(24))) * 6
+    return s
+
+
 def write(outdir, name, seeds):
     d = os.path.join(outdir, name)
     os.makedirs(d, exist_ok=True)
@@ -250,6 +288,7 @@ def main():
     write(outdir, 'fuzz_lan', lan_seeds(rng))
     write(outdir, 'fuzz_reset', reset_seeds(rng))
     write(outdir, 'fuzz_bigmr', bigmr_seeds(rng))
+    write(outdir, 'fuzz_iw_rx', iw_seeds(rng))
 
 
 if __name__ == '__main__':

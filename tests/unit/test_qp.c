@@ -155,8 +155,6 @@ static void test_create_checks(void **state)
     assert_int_equal(qp_op(f, E810_CQP_OP_CREATE_QP, 1024,
                            E810_QP_TYPE_ROCE_RC, 1, 0).minor,
                      E810_CQP_MIN_BAD_INDEX);
-    assert_int_equal(qp_op(f, E810_CQP_OP_CREATE_QP, 6, E810_QP_TYPE_IWARP,
-                           1, 0).minor, E810_CQP_MIN_BAD_PARAM);
     assert_int_equal(qp_op(f, E810_CQP_OP_CREATE_QP, 6, E810_QP_TYPE_UDA,
                            1, 0).minor, E810_CQP_MIN_BAD_PARAM);
     assert_int_equal(qp_op(f, E810_CQP_OP_CREATE_QP, 6, E810_QP_TYPE_ROCE_UD,

@@ -1,0 +1,935 @@
+/*
+ * iWARP offloaded connections between two device models through a fake
+ * wire the test controls: the hand-off as the stock irdma CM does it
+ * (connection WQEs in SQ slots 0..2 without a doorbell, MODIFY_QP -> RTS
+ * with the TCP context, AE 0x050E), SEND/WRITE/READ payloads and CQEs,
+ * segments split and coalesced on the way, a lost segment retransmitted,
+ * FIN and RST with their AEs, and the error paths (bad CRC, bad STag) with
+ * a Terminate on the wire and the AEs on both sides.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "b2b.h"
+#include "e810_iw.h"
+#include "e810_iw_conn.h"
+
+#define XMEM        (4u << 20)
+#define BUF_LEN     (1u << 20)
+#define MSS         1460
+#define PORT_A      40000
+#define PORT_B      4791
+#define ISN_A       0xfffff000u     /* wraps during the tests */
+#define ISN_B       0x12345678u
+#define MPA_REP_LEN 24              /* the LSMM bytes (an MPA Reply) */
+
+/* ---- the wire ------------------------------------------------------------ */
+
+typedef struct WFrame {
+    struct WFrame *next;
+    size_t len;
+    uint8_t data[];
+} WFrame;
+
+enum { MODE_PLAIN, MODE_SPLIT, MODE_COALESCE };
+
+typedef struct Iw {
+    B2B *b;
+    DpCq scq[2], rcq[2];
+    DpQp qp[2];
+    uint64_t buf[2];
+    uint32_t key[2];
+    uint64_t lsmm_buf;
+    uint32_t lsmm_key;
+    WFrame *q[2];           /* frames side i sent, not yet delivered */
+    int mode;
+    int drop_data;          /* drop the Nth data segment A -> B (1-based) */
+    int data_seen;
+    int corrupt_data;       /* flip a payload byte of the Nth one A -> B */
+    bool blackhole;         /* lose everything from now on */
+    int zero_win;           /* side 1's next N frames advertise window 0 */
+    unsigned delivered, not_taken, dropped, split, coalesced;
+    unsigned term_frames[2];    /* Terminates seen leaving side i */
+    bool v6;                /* IPv6 addresses in the contexts */
+    unsigned dv[2];         /* device of each side ({0, 0}: loopback) */
+    DpAe pend[64];          /* AEs polled for the other side */
+    unsigned pend_tcp[64];
+    DpDev *pend_dev[64];
+    unsigned npend;
+} Iw;
+
+#define HS(w, s)    ((w)->b->h[(w)->dv[s]])
+#define DS(w, s)    (&(w)->b->dev[(w)->dv[s]])
+
+static void put16(uint8_t *p, uint16_t v)
+{
+    p[0] = v >> 8;
+    p[1] = (uint8_t)v;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    p[0] = v >> 24;
+    p[1] = v >> 16;
+    p[2] = v >> 8;
+    p[3] = (uint8_t)v;
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
+}
+
+static void wq_push(WFrame **q, const uint8_t *f, size_t len)
+{
+    WFrame *w = malloc(sizeof(*w) + len), **pp = q;
+
+    assert_non_null(w);
+    w->next = NULL;
+    w->len = len;
+    memcpy(w->data, f, len);
+    while (*pp) {
+        pp = &(*pp)->next;
+    }
+    *pp = w;
+}
+
+static void tx_hook0(void *arg, const uint8_t *f, size_t len)
+{
+    wq_push(&((Iw *)arg)->q[0], f, len);
+}
+
+static void tx_hook1(void *arg, const uint8_t *f, size_t len)
+{
+    wq_push(&((Iw *)arg)->q[1], f, len);
+}
+
+/* IPv4 + TCP without options (what the engine sends). */
+#define L3  14
+#define L4  (14 + 20)
+#define PL  (14 + 20 + 20)
+
+static uint32_t tcp_paylen(const uint8_t *f)
+{
+    return (uint32_t)(f[L3 + 2] << 8 | f[L3 + 3]) - 40;
+}
+
+/* A copy of frame @f with @n payload bytes @p and sequence number @seq. */
+static size_t rebuild(uint8_t *out, const uint8_t *f, uint32_t seq,
+                      const uint8_t *p, uint32_t n)
+{
+    memcpy(out, f, PL);
+    memcpy(out + PL, p, n);
+    put16(out + L3 + 2, (uint16_t)(40 + n));
+    put16(out + L3 + 10, 0);
+    put16(out + L3 + 10, e810_iw_ip_csum(out + L3, 20));
+    put32(out + L4 + 4, seq);
+    put16(out + L4 + 16, 0);
+    put16(out + L4 + 16, e810_iw_tcp_csum(true, out + L3 + 12,
+                                          out + L3 + 16, out + L4, 20 + n));
+    return PL + n < 60 ? 60 : PL + n;
+}
+
+static void deliver(Iw *w, unsigned to, const uint8_t *f, size_t len)
+{
+    if (e810_iw_conn_rx(&w->b->h[to]->core, f, len)) {
+        w->delivered++;
+    } else {
+        w->not_taken++;     /* no offloaded connection: the ILQ's */
+    }
+}
+
+/* Every frame side @from queued, through the wire's mode. */
+static bool wire_step(Iw *w, unsigned from)
+{
+    static uint8_t tmp[2][20000];
+    WFrame *f;
+    bool any = false;
+
+    while ((f = w->q[from])) {
+        uint32_t n = tcp_paylen(f->data);
+        uint8_t *d = f->data;
+
+        w->q[from] = f->next;
+        any = true;
+        if (w->blackhole) {
+            w->dropped++;
+            free(f);
+            continue;
+        }
+        if (d[12] == 0x86 && d[13] == 0xdd) {
+            deliver(w, !from, d, f->len);   /* IPv6: as it is */
+            free(f);
+            continue;
+        }
+        /* A Terminate is an untagged FPDU on queue 2. */
+        if (n >= 20 && (d[PL + 2] & 0x80) == 0 && get32(d + PL + 2 + 6) == 2) {
+            w->term_frames[from]++;
+        }
+        if (from == 1 && w->zero_win > 0) {
+            w->zero_win--;
+            put16(d + L4 + 14, 0);
+            rebuild(tmp[1], d, get32(d + L4 + 4), d + PL, n);
+            deliver(w, 0, tmp[1], f->len);
+            free(f);
+            continue;
+        }
+        if (from == 0 && n) {
+            w->data_seen++;
+            if (w->data_seen == w->drop_data) {
+                w->dropped++;
+                free(f);
+                continue;
+            }
+            if (w->data_seen == w->corrupt_data && n > 30) {
+                size_t l;
+
+                memcpy(tmp[0], d + PL, n);
+                tmp[0][n - 8] ^= 0x55;  /* in the payload, TCP sum fixed */
+                l = rebuild(tmp[1], d, get32(d + L4 + 4), tmp[0], n);
+                deliver(w, 1, tmp[1], l);
+                free(f);
+                continue;
+            }
+        }
+        if (w->mode == MODE_SPLIT && n > 2) {
+            uint32_t seq = get32(d + L4 + 4), a = n / 3, b = n / 3 + 1;
+            size_t l;
+
+            /* Three pieces: FPDUs cut anywhere, headers included. */
+            l = rebuild(tmp[0], d, seq, d + PL, a);
+            deliver(w, !from, tmp[0], l);
+            l = rebuild(tmp[0], d, seq + a, d + PL + a, b);
+            deliver(w, !from, tmp[0], l);
+            l = rebuild(tmp[0], d, seq + a + b, d + PL + a + b, n - a - b);
+            deliver(w, !from, tmp[0], l);
+            w->split++;
+        } else if (w->mode == MODE_COALESCE && n && f->next &&
+                   tcp_paylen(f->next->data) &&
+                   get32(f->next->data + L4 + 4) == get32(d + L4 + 4) + n &&
+                   n + tcp_paylen(f->next->data) < sizeof(tmp[0])) {
+            WFrame *g = f->next;
+            uint32_t m = tcp_paylen(g->data);
+            size_t l;
+
+            /* Two segments as one (an ACK of the second's). */
+            memcpy(tmp[0], d + PL, n);
+            memcpy(tmp[0] + n, g->data + PL, m);
+            l = rebuild(tmp[1], g->data, get32(d + L4 + 4), tmp[0], n + m);
+            deliver(w, !from, tmp[1], l);
+            w->q[from] = g->next;
+            free(g);
+            w->coalesced++;
+        } else {
+            deliver(w, !from, d, f->len);
+        }
+        free(f);
+    }
+    return any;
+}
+
+static bool step(Iw *w)
+{
+    bool busy = false;
+    unsigned i;
+
+    for (i = 0; i < 2; i++) {
+        if (w->b->h[i]->core.work_pending) {
+            harness_run_work(w->b->h[i]);
+            busy = true;
+        }
+    }
+    for (i = 0; i < 2; i++) {
+        busy |= wire_step(w, i);
+    }
+    return busy;
+}
+
+/* Runs until quiet and no timer is left, or @max_ns of virtual time. */
+static void run_for(Iw *w, uint64_t max_ns)
+{
+    uint64_t start = w->b->h[0]->now_ns;
+    unsigned long n;
+
+    for (n = 0; n < 10000000ul; n++) {
+        uint64_t d, delta;
+
+        if (step(w)) {
+            continue;
+        }
+        d = w->b->h[0]->timer_deadline < w->b->h[1]->timer_deadline ?
+            w->b->h[0]->timer_deadline : w->b->h[1]->timer_deadline;
+        if (d == UINT64_MAX || d - start > max_ns) {
+            return;
+        }
+        delta = d > w->b->h[0]->now_ns ? d - w->b->h[0]->now_ns : 0;
+        b2b_advance(w->b, delta);
+    }
+    fail_msg("the wire never went quiet");
+}
+
+static void run(Iw *w)
+{
+    run_for(w, 2000000000ull);
+}
+
+/* ---- connection set-up as irdma's CM leaves it --------------------------- */
+
+static void ctx_rmw(DpQp *qp, unsigned off, uint64_t mask, uint64_t val)
+{
+    uint64_t *c = &dp_qp_ctx(qp)[E810_QW(off)];
+
+    *c = htole64((le64toh(*c) & ~mask) | (val & mask));
+}
+
+/* irdma_sc_qp_setctx() for an offloaded connection (facts table 3). */
+static void tcp_ctx(Iw *w, unsigned s)
+{
+    DpQp *qp = &w->qp[s];
+    uint32_t snd = s ? ISN_B : ISN_A, rcv = s ? ISN_A : ISN_B + MPA_REP_LEN;
+
+    ctx_rmw(qp, 0, E810_QPC_IPV4 | 3 | (3ull << 62),
+            (w->v6 ? 0 : E810_QPC_IPV4) | 1 | (1ull << 62));
+    ctx_rmw(qp, 24, E810_QPC_TTL | E810_QPC_TOS | E810_QPC_SRCPORTNUM |
+            E810_QPC_DESTPORTNUM, 64 |
+            FIELD_PREP(E810_QPC_SRCPORTNUM, s ? PORT_B : PORT_A) |
+            FIELD_PREP(E810_QPC_DESTPORTNUM, s ? PORT_A : PORT_B));
+    if (w->v6) {
+        /* fd00::1 and fd00::2: words 0..3, word 3 low in off 32/184. */
+        ctx_rmw(qp, 32, ~0ull, 1 + !s);
+        ctx_rmw(qp, 40, ~0ull, 0xfd00000000000000ull);
+        ctx_rmw(qp, 184, ~0ull, 1 + s);
+        ctx_rmw(qp, 192, ~0ull, 0xfd00000000000000ull);
+    } else {
+        ctx_rmw(qp, 32, 0xffffffffull, B2B_IP(!s));
+        ctx_rmw(qp, 184, 0xffffffffull, B2B_IP(s));
+    }
+    ctx_rmw(qp, 48, E810_QPC_SNDMSS | E810_QPC_ARPIDX,
+            FIELD_PREP(E810_QPC_SNDMSS, MSS) |
+            FIELD_PREP(E810_QPC_ARPIDX, w->dv[0] == w->dv[1] ?
+                       B2B_ARP_SELF : B2B_ARP_IDX));
+    ctx_rmw(qp, 56, GENMASK_ULL(43, 28) | BIT_ULL(20),
+            BIT_ULL(20) | 5ull << 28 | 2ull << 32 | 2ull << 40);
+    ctx_rmw(qp, 80, ~0ull, (uint64_t)0x3fffc << 32 | snd);
+    ctx_rmw(qp, 88, ~0ull, (uint64_t)0x3fffc << 32 | rcv);
+    ctx_rmw(qp, 96, ~0ull, (uint64_t)snd << 32 | snd);
+    ctx_rmw(qp, 112, ~0ull, (uint64_t)(2 * MSS) << 32 | 0x3fffffff);
+    ctx_rmw(qp, 120, ~0ull, (uint64_t)snd << 32 | rcv);
+    ctx_rmw(qp, 128, 0xffffffffull | E810_QPC_REXMIT_THRESH |
+            E810_QPC_RTOMIN, 0x3fffc | FIELD_PREP(E810_QPC_REXMIT_THRESH, 8) |
+            FIELD_PREP(E810_QPC_RTOMIN, 5));
+    ctx_rmw(qp, 144, ~0xffull, mem_alloc_aligned(HS(w, s), 256, 256));
+    ctx_rmw(qp, 152, E810_QPC_MACADDRESS, FIELD_PREP(E810_QPC_MACADDRESS,
+            b2b_mac_u64(HS(w, s)->core.mac)));
+    ctx_rmw(qp, 160, E810_QPC_ORDSIZE | E810_QPC_IRDSIZE | BIT_ULL(20) |
+            BIT_ULL(21) | BIT_ULL(28), 16 | FIELD_PREP(E810_QPC_IRDSIZE, 2) |
+            BIT_ULL(20) | BIT_ULL(21) | BIT_ULL(28));
+}
+
+static bool modify(DpQp *qp, unsigned state, uint64_t extra)
+{
+    uint64_t q[8] = { 0 };
+
+    q[E810_QW(E810_CQPSQ_QP_CTX_OFF)] = qp->ctx_pa;
+    q[E810_QW(E810_CQPSQ_QP_DBSHADOW_OFF)] = qp->shadow_pa;
+    if (!rd_do(&qp->dev->d, E810_CQP_OP_MODIFY_QP,
+               FIELD_PREP(E810_CQPSQ_QP_QPID, qp->id) |
+               FIELD_PREP(E810_CQPSQ_QP_QPTYPE, E810_QP_TYPE_IWARP) |
+               FIELD_PREP(E810_CQPSQ_QP_NEXTIWSTATE, state) |
+               E810_CQPSQ_QP_CQNUMVALID | extra, q)) {
+        return false;
+    }
+    qp->state = state;
+    return true;
+}
+
+static void post_raw(DpQp *qp, uint64_t q0, uint64_t q1, uint64_t q2,
+                     uint64_t hdr)
+{
+    uint64_t q[4] = { q0, q1, q2, hdr };
+
+    dp_post_raw(qp, q, 1, false);
+}
+
+/*
+ * The connection WQEs (irdma_sc_send_lsmm() / _send_rtt(), NOP with a
+ * local fence, irdma_sc_gen_rts_ae()) in slots 0..2, no doorbell.
+ */
+static void conn_wqes(Iw *w, unsigned s)
+{
+    DpQp *qp = &w->qp[s];
+
+    if (s) {
+        post_raw(qp, w->lsmm_buf, FIELD_PREP(E810_WQE_FRAG_STAG, w->lsmm_key) |
+                 FIELD_PREP(E810_WQE_FRAG_LEN, MPA_REP_LEN), 0,
+                 FIELD_PREP(E810_WQE_OPCODE, E810_OP_SEND) |
+                 E810_WQE_STREAMMODE | E810_WQE_WAITFORRCVPDU);
+    } else {
+        post_raw(qp, 0, 0, 0, FIELD_PREP(E810_WQE_OPCODE,
+                                         E810_OP_RDMA_WRITE));
+    }
+    post_raw(qp, 0, 0, 0, FIELD_PREP(E810_WQE_OPCODE, E810_OP_NOP) |
+             E810_WQE_LOCALFENCE);
+    post_raw(qp, 0, 0, 0, FIELD_PREP(E810_WQE_OPCODE, E810_IW_OP_GEN_RTS_AE));
+}
+
+/* AE @code for side @s's QP, with TCP state @tcp, from its device's AEQ
+ * (AEs for the other QP of a shared device are kept for later). */
+static void expect_ae(Iw *w, unsigned s, uint16_t code, unsigned tcp)
+{
+    DpDev *d = DS(w, s);
+    uint64_t *aeq = mem_ptr(d->h, d->aeq_pa);
+    unsigned i;
+    DpAe ae;
+
+    for (;;) {
+        for (i = 0; i < w->npend; i++) {
+            if (w->pend[i].code == code && w->pend[i].id == w->qp[s].id &&
+                w->pend_dev[i] == d) {
+                assert_int_equal(w->pend_tcp[i], tcp);
+                w->npend--;
+                w->pend[i] = w->pend[w->npend];
+                w->pend_tcp[i] = w->pend_tcp[w->npend];
+                w->pend_dev[i] = w->pend_dev[w->npend];
+                return;
+            }
+        }
+        if (!dp_poll_ae(d, &ae)) {
+            fail_msg("side %u: no AE %#x", s, code);
+        }
+        assert_true(w->npend < 64);
+        w->pend[w->npend] = ae;
+        w->pend_dev[w->npend] = d;
+        /* The TCP state of the entry just returned (one behind head). */
+        i = (d->aeq_head + DP_AEQ_SIZE - 1) % DP_AEQ_SIZE;
+        w->pend_tcp[w->npend++] = FIELD_GET(E810_AEQE_TCPSTATE,
+                                            le64toh(aeq[2 * i + 1]));
+    }
+}
+
+static Iw *iw_new_opt(int mode, bool v6, bool loop)
+{
+    Iw *w = calloc(1, sizeof(*w));
+    unsigned i;
+
+    assert_non_null(w);
+    w->b = calloc(1, sizeof(*w->b));
+    assert_non_null(w->b);
+    w->mode = mode;
+    w->v6 = v6;
+    w->dv[1] = !loop;
+    for (i = 0; i < 2; i++) {
+        w->b->h[i] = harness_new(i);
+        assert_non_null(w->b->h[i]);
+        harness_xmem_init(w->b->h[i], XMEM);
+        dp_dev_init(&w->b->dev[i], w->b->h[i]);
+        w->b->h[i]->tx_hook = i ? tx_hook1 : tx_hook0;
+        w->b->h[i]->tx_hook_arg = w;
+    }
+    for (i = 0; i < 2; i++) {
+        b2b_arp(&w->b->dev[i], B2B_ARP_IDX, w->b->h[1 - i]->core.mac);
+        b2b_arp(&w->b->dev[i], B2B_ARP_SELF, w->b->h[i]->core.mac);
+    }
+    for (i = 0; i < 2; i++) {
+        DpDev *d = DS(w, i);
+
+        dp_cq_create(d, &w->scq[i], 256);
+        dp_cq_create(d, &w->rcq[i], 256);
+        dp_qp_create(d, &w->qp[i], E810_QP_TYPE_IWARP, &w->scq[i],
+                     &w->rcq[i], 256, 64, 1, false, true);
+        w->buf[i] = harness_xmem_alloc(HS(w, i), BUF_LEN);
+        w->key[i] = dp_mr_buf(d, DP_PD, w->buf[i], BUF_LEN, B2B_ALL_RIGHTS);
+        tcp_ctx(w, i);
+    }
+    w->lsmm_buf = w->buf[1] + BUF_LEN - 4096;
+    w->lsmm_key = w->key[1];
+    memset(mem_ptr(HS(w, 1), w->lsmm_buf), 'R', MPA_REP_LEN);
+    /* irdma_cm_init_tsa_conn(): the active side first, then the passive. */
+    for (i = 0; i < 2; i++) {
+        conn_wqes(w, i);
+        assert_true(modify(&w->qp[i], E810_QP_STATE_RTS,
+                           E810_CQPSQ_QP_TOECTXVALID |
+                           E810_CQPSQ_QP_ORDVALID));
+    }
+    run(w);
+    expect_ae(w, 0, E810_AE_LLP_CONNECTION_ESTABLISHED, 5);
+    expect_ae(w, 1, E810_AE_LLP_CONNECTION_ESTABLISHED, 5);
+    return w;
+}
+
+static Iw *iw_new(int mode)
+{
+    return iw_new_opt(mode, false, false);
+}
+
+static void iw_free(Iw *w)
+{
+    unsigned i;
+
+    for (i = 0; i < 2; i++) {
+        while (w->q[i]) {
+            WFrame *f = w->q[i];
+
+            w->q[i] = f->next;
+            free(f);
+        }
+    }
+    b2b_free(w->b);
+    free(w);
+}
+
+static E810IwStats *stats(Iw *w, unsigned s)
+{
+    return &HS(w, s)->core.iw->stats;
+}
+
+/* ---- transfers ----------------------------------------------------------- */
+
+static uint8_t *bufp(Iw *w, unsigned s, uint64_t off)
+{
+    return mem_ptr(HS(w, s), w->buf[s] + off);
+}
+
+static void expect_sq(Iw *w, unsigned s, unsigned op)
+{
+    DpCqe e;
+
+    assert_true(dp_poll_cq(&w->scq[s], &e));
+    assert_false(e.error);
+    assert_true(e.sq);
+    assert_int_equal(e.op, op);
+    assert_int_equal(e.qp_id, w->qp[s].id);
+    assert_false(dp_poll_cq(&w->scq[s], &e));
+}
+
+/* One transfer A -> B (READ: B's bytes into A), checked end to end. */
+static void xfer(Iw *w, unsigned op, uint32_t len, uint32_t seed)
+{
+    bool read = op == E810_OP_RDMA_READ, send = !read &&
+                op != E810_OP_RDMA_WRITE;
+    unsigned src = read ? 1 : 0, dst = !src;
+    DpSend s;
+    DpCqe e;
+
+    b2b_fill(bufp(w, src, 0), len, seed);
+    memset(bufp(w, dst, 0), 0, len + 64);
+    if (send) {
+        E810Sge sge = { w->buf[1], len + 16, w->key[1] };
+
+        dp_post_recv(&w->qp[1], &sge, 1);
+    }
+    memset(&s, 0, sizeof(s));
+    s.op = op;
+    s.signaled = true;
+    s.nsge = 1;
+    s.sge[0].addr = w->buf[0];
+    s.sge[0].len = len;
+    s.sge[0].lkey = w->key[0];
+    s.remote_va = w->buf[1];
+    s.rkey = op == E810_OP_SEND_INV ? 0 : w->key[1];
+    dp_post_send(&w->qp[0], &s);
+    dp_ring(&w->qp[0], true);
+    run(w);
+    expect_sq(w, 0, op);
+    if (send) {
+        assert_true(dp_poll_cq(&w->rcq[1], &e));
+        assert_false(e.error);
+        assert_false(e.sq);
+        assert_int_equal(e.len, len);
+        assert_int_equal(e.solicited, op == E810_OP_SEND_SOL);
+    }
+    assert_false(dp_poll_cq(&w->rcq[1], &e));
+    assert_true(b2b_check(bufp(w, dst, 0), len, seed));
+    assert_int_equal(*bufp(w, dst, len), 0);
+}
+
+static const uint32_t sizes[] = { 0, 1, 3, 1000, 1404, 1405, 5000, 65536,
+                                  300001 };
+
+static void run_sizes(int mode)
+{
+    Iw *w = iw_new(mode);
+    uint32_t seed = 1 + mode * 100;
+    unsigned i;
+
+    for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+        xfer(w, E810_OP_SEND, sizes[i], seed++);
+        xfer(w, E810_OP_SEND_SOL, sizes[i], seed++);
+        xfer(w, E810_OP_RDMA_WRITE, sizes[i], seed++);
+        xfer(w, E810_OP_RDMA_READ, sizes[i], seed++);
+    }
+    assert_int_equal(stats(w, 0)->crc_errors + stats(w, 1)->crc_errors, 0);
+    assert_int_equal(stats(w, 0)->terms_sent + stats(w, 1)->terms_sent, 0);
+    assert_int_equal(stats(w, 0)->retransmits + stats(w, 1)->retransmits, 0);
+    if (mode == MODE_SPLIT) {
+        assert_true(w->split > 500);
+    }
+    if (mode == MODE_COALESCE) {
+        assert_true(w->coalesced > 100);
+    }
+    iw_free(w);
+}
+
+static void test_connect(void **state)
+{
+    Iw *w = iw_new(MODE_PLAIN);
+
+    /* The LSMM went out as raw stream bytes; the RTT as one FPDU. */
+    assert_int_equal(stats(w, 1)->offloads, 1);
+    assert_int_equal(stats(w, 1)->fpdus_rx, 1);
+    assert_int_equal(w->b->h[0]->core.iw->by_qp[w->qp[0].id]->snd_una,
+                     w->b->h[1]->core.iw->by_qp[w->qp[1].id]->rcv_nxt);
+    assert_int_equal(w->b->h[1]->core.iw->by_qp[w->qp[1].id]->snd_una,
+                     ISN_B + MPA_REP_LEN);
+    iw_free(w);
+}
+
+static void test_sizes(void **state)
+{
+    run_sizes(MODE_PLAIN);
+}
+
+static void test_split(void **state)
+{
+    run_sizes(MODE_SPLIT);
+}
+
+static void test_coalesce(void **state)
+{
+    run_sizes(MODE_COALESCE);
+}
+
+static void test_loss(void **state)
+{
+    Iw *w = iw_new(MODE_PLAIN);
+
+    w->data_seen = 0;
+    w->drop_data = 3;
+    xfer(w, E810_OP_SEND, 20000, 77);
+    assert_int_equal(w->dropped, 1);
+    assert_true(stats(w, 0)->retransmits >= 1);
+    assert_true(stats(w, 1)->rx_ooo >= 1);
+    w->data_seen = 0;
+    w->drop_data = 1;
+    xfer(w, E810_OP_RDMA_WRITE, 3000, 78);
+    assert_int_equal(w->dropped, 2);
+    iw_free(w);
+}
+
+static void test_fin(void **state)
+{
+    Iw *w = iw_new(MODE_PLAIN);
+
+    /* rdma_disconnect(): the QP to SQD = CLOSING; FIN after the SQ. */
+    assert_true(modify(&w->qp[0], E810_QP_STATE_SQD, 0));
+    run(w);
+    assert_int_equal(stats(w, 0)->tx_fin, 1);
+    expect_ae(w, 1, E810_AE_LLP_FIN_RECEIVED, 6);
+    /* irdma answers AE 0x0503 with CLOSING: the other FIN. */
+    assert_true(modify(&w->qp[1], E810_QP_STATE_SQD, 0));
+    run(w);
+    expect_ae(w, 0, E810_AE_LLP_CLOSE_COMPLETE, 11);
+    expect_ae(w, 1, E810_AE_LLP_CLOSE_COMPLETE, 1);
+    iw_free(w);
+}
+
+static void test_rst(void **state)
+{
+    Iw *w = iw_new(MODE_PLAIN);
+
+    assert_true(modify(&w->qp[0], E810_QP_STATE_ERROR,
+                       E810_CQPSQ_QP_RESETCON));
+    run(w);
+    assert_int_equal(stats(w, 0)->tx_rst, 1);
+    expect_ae(w, 1, E810_AE_LLP_CONNECTION_RESET, 1);
+    iw_free(w);
+}
+
+static void test_bad_crc(void **state)
+{
+    Iw *w = iw_new(MODE_PLAIN);
+    E810Sge sge = { w->buf[1], 4096, w->key[1] };
+    DpSend s;
+
+    dp_post_recv(&w->qp[1], &sge, 1);
+    w->data_seen = 0;
+    w->corrupt_data = 1;
+    memset(&s, 0, sizeof(s));
+    s.op = E810_OP_SEND;
+    s.signaled = true;
+    s.nsge = 1;
+    s.sge[0] = (E810Sge){ w->buf[0], 1000, w->key[0] };
+    dp_post_send(&w->qp[0], &s);
+    dp_ring(&w->qp[0], true);
+    run(w);
+    assert_int_equal(stats(w, 1)->crc_errors, 1);
+    assert_int_equal(w->term_frames[1], 1);
+    expect_ae(w, 1, E810_AE_LLP_RECEIVED_MPA_CRC_ERROR, 5);
+    expect_ae(w, 0, E810_AE_LLP_TERMINATE_RECEIVED, 5);
+    assert_int_equal(stats(w, 0)->terms_rcvd, 1);
+    {
+        /* The Terminate in Q2 + 72 behind Ethernet/IP/TCP/MPA length:
+         * layer MPA, type LLP, code CRC (irdma type.h). */
+        uint64_t q2 = le64toh(dp_qp_ctx(&w->qp[0])[E810_QW(144)]) & ~0xffull;
+        const uint8_t *t = mem_ptr(w->b->h[0], q2 + 72 + 14 + 20 + 20 + 2);
+
+        assert_int_equal(t[0], 0x40 | 0x01);        /* DDP: L, untagged */
+        assert_int_equal(t[1], 0x40 | 0x07);        /* RDMAP Terminate */
+        assert_int_equal(get32(t + 6), 2);          /* QN 2 */
+        assert_int_equal(get32(t + 10), 1);         /* MSN 1 */
+        assert_int_equal(t[18], 2 << 4 | 3);
+        assert_int_equal(t[19], 2);
+    }
+    iw_free(w);
+}
+
+static void test_bad_stag(void **state)
+{
+    Iw *w = iw_new(MODE_PLAIN);
+    DpSend s;
+
+    memset(&s, 0, sizeof(s));
+    s.op = E810_OP_RDMA_WRITE;
+    s.signaled = true;
+    s.nsge = 1;
+    s.sge[0] = (E810Sge){ w->buf[0], 100, w->key[0] };
+    s.remote_va = w->buf[1];
+    s.rkey = w->key[1] ^ 0x100;         /* another index */
+    dp_post_send(&w->qp[0], &s);
+    dp_ring(&w->qp[0], true);
+    run(w);
+    assert_int_equal(w->term_frames[1], 1);
+    assert_int_equal(stats(w, 1)->terms_sent, 1);
+    assert_int_equal(stats(w, 0)->terms_rcvd, 1);
+    expect_ae(w, 0, E810_AE_LLP_TERMINATE_RECEIVED, 5);
+    iw_free(w);
+}
+
+/* The same over IPv6, and between two QPs of one device (loopback). */
+static void run_variant(bool v6, bool loop)
+{
+    Iw *w = iw_new_opt(MODE_PLAIN, v6, loop);
+    uint32_t seed = 500 + v6 * 10 + loop;
+    static const uint32_t len[] = { 0, 7, 1404, 70000 };
+    unsigned i;
+
+    for (i = 0; i < 4; i++) {
+        xfer(w, E810_OP_SEND, len[i], seed++);
+        xfer(w, E810_OP_RDMA_WRITE, len[i], seed++);
+        xfer(w, E810_OP_RDMA_READ, len[i], seed++);
+    }
+    if (loop) {
+        assert_int_equal(w->delivered + w->not_taken, 0);
+    } else {
+        assert_true(w->delivered > 50);
+    }
+    assert_true(stats(w, 0)->fpdus_rx > 10);
+    iw_free(w);
+}
+
+static void test_ipv6(void **state)
+{
+    run_variant(true, false);
+}
+
+static void test_loopback(void **state)
+{
+    run_variant(false, true);
+}
+
+/* The peer vanishes: REXMIT_THRESH timeouts, then AE 0x050A. */
+static void test_retry_limit(void **state)
+{
+    Iw *w = iw_new(MODE_PLAIN);
+    uint64_t t0 = w->b->h[0]->now_ns;
+    DpSend s;
+    DpCqe e;
+
+    w->blackhole = true;
+    memset(&s, 0, sizeof(s));
+    s.op = E810_OP_RDMA_WRITE;
+    s.signaled = true;
+    s.nsge = 1;
+    s.sge[0] = (E810Sge){ w->buf[0], 5000, w->key[0] };
+    s.remote_va = w->buf[1];
+    s.rkey = w->key[1];
+    dp_post_send(&w->qp[0], &s);
+    dp_ring(&w->qp[0], true);
+    run_for(w, 120000000000ull);
+    /* 8 retransmissions: 0.2 + 0.4 + 0.8 + 1.6 + 3.2 s ... then fail. */
+    assert_int_equal(stats(w, 0)->timeouts, 9);
+    assert_int_equal(stats(w, 0)->retransmits, 8);
+    assert_true(w->b->h[0]->now_ns - t0 > 10000000000ull);
+    expect_ae(w, 0, E810_AE_LLP_TOO_MANY_RETRIES, 1);
+    /* The WRITE is flushed with an error CQE. */
+    assert_true(dp_poll_cq(&w->scq[0], &e));
+    assert_true(e.error);
+    iw_free(w);
+}
+
+/*
+ * The driver's own Terminate (irdma_terminate_connection()): its header
+ * in Q2, MODIFY_QP -> TERMINATE with TERMACT 1 (Terminate only), AE
+ * 0x0602; then TERMINATE again with TERMACT 2 (FIN only).
+ */
+static void test_driver_terminate(void **state)
+{
+    Iw *w = iw_new(MODE_PLAIN);
+    uint64_t q2 = le64toh(dp_qp_ctx(&w->qp[0])[E810_QW(144)]) & ~0xffull;
+    uint64_t q2b = le64toh(dp_qp_ctx(&w->qp[1])[E810_QW(144)]) & ~0xffull;
+    uint8_t *th = mem_ptr(HS(w, 0), q2);
+    const uint8_t *t;
+
+    th[0] = 0x12;       /* RDMAP remote operation... */
+    th[1] = 0x05;       /* ...invalid RDMAP version */
+    assert_true(modify(&w->qp[0], E810_QP_STATE_TERMINATE,
+                       FIELD_PREP(E810_CQPSQ_QP_TERMACT, 1)));
+    run(w);
+    expect_ae(w, 0, E810_AE_TERMINATE_SENT, 5);
+    expect_ae(w, 1, E810_AE_LLP_TERMINATE_RECEIVED, 5);
+    t = mem_ptr(HS(w, 1), q2b + 72 + 14 + 20 + 20 + 2);
+    assert_int_equal(t[18], 0x12);
+    assert_int_equal(t[19], 0x05);
+    assert_int_equal(stats(w, 0)->tx_fin, 0);
+    assert_true(modify(&w->qp[0], E810_QP_STATE_TERMINATE,
+                       FIELD_PREP(E810_CQPSQ_QP_TERMACT, 2)));
+    run(w);
+    assert_int_equal(stats(w, 0)->tx_fin, 1);
+    expect_ae(w, 1, E810_AE_LLP_FIN_RECEIVED, 6);
+    iw_free(w);
+}
+
+/* The receiver closes its window; probes find it open again. */
+static void test_zero_window(void **state)
+{
+    Iw *w = iw_new(MODE_PLAIN);
+
+    w->zero_win = 2;
+    xfer(w, E810_OP_RDMA_WRITE, 20000, 91);
+    assert_true(stats(w, 0)->probes >= 1);
+    assert_int_equal(stats(w, 0)->retransmits, 0);
+    iw_free(w);
+}
+
+/* A SEND with no receive posted: no RNR in iWARP, a Terminate. */
+static void test_no_rwqe(void **state)
+{
+    Iw *w = iw_new(MODE_PLAIN);
+    DpSend s;
+    DpCqe e;
+
+    memset(&s, 0, sizeof(s));
+    s.op = E810_OP_SEND;
+    s.signaled = true;
+    s.nsge = 1;
+    s.sge[0] = (E810Sge){ w->buf[0], 64, w->key[0] };
+    dp_post_send(&w->qp[0], &s);
+    dp_ring(&w->qp[0], true);
+    run(w);
+    expect_ae(w, 1, E810_AE_DDP_UBE_INVALID_MSN_NO_BUFFER_AVAILABLE, 5);
+    expect_ae(w, 0, E810_AE_LLP_TERMINATE_RECEIVED, 5);
+    assert_int_equal(w->term_frames[1], 1);
+    /* The sender's SEND was acknowledged by TCP: it completed. */
+    assert_true(dp_poll_cq(&w->scq[0], &e));
+    assert_false(e.error);
+    iw_free(w);
+}
+
+/* More READs than ORD: they wait, then all complete in order. */
+static void test_ord(void **state)
+{
+    Iw *w = iw_new(MODE_PLAIN);
+    unsigned i;
+    DpCqe e;
+
+    ctx_rmw(&w->qp[0], 160, E810_QPC_ORDSIZE, 2);
+    w->b->h[0]->core.iw->by_qp[w->qp[0].id]->o.ord = 2;
+    b2b_fill(bufp(w, 1, 0), 8 * 4096, 99);
+    for (i = 0; i < 8; i++) {
+        DpSend s;
+
+        memset(&s, 0, sizeof(s));
+        s.op = E810_OP_RDMA_READ;
+        s.signaled = true;
+        s.nsge = 1;
+        s.sge[0] = (E810Sge){ w->buf[0] + 4096 * i, 4096, w->key[0] };
+        s.remote_va = w->buf[1] + 4096 * i;
+        s.rkey = w->key[1];
+        dp_post_send(&w->qp[0], &s);
+    }
+    dp_ring(&w->qp[0], true);
+    run(w);
+    for (i = 0; i < 8; i++) {
+        assert_true(dp_poll_cq(&w->scq[0], &e));
+        assert_false(e.error);
+        assert_int_equal(e.op, E810_OP_RDMA_READ);
+    }
+    assert_true(b2b_check(bufp(w, 0, 0), 8 * 4096, 99));
+    assert_int_equal(stats(w, 1)->read_reqs, 8);
+    iw_free(w);
+}
+
+/* SEND with invalidate: the responder's STag goes, the CQE says which. */
+static void test_send_inv(void **state)
+{
+    Iw *w = iw_new(MODE_PLAIN);
+    uint32_t stag = dp_mr_buf(&w->b->dev[1], DP_PD, w->buf[1] + 65536, 4096,
+                              B2B_ALL_RIGHTS);
+    E810Sge sge = { w->buf[1], 4096, w->key[1] };
+    DpSend s;
+    DpCqe e;
+
+    dp_post_recv(&w->qp[1], &sge, 1);
+    memset(&s, 0, sizeof(s));
+    s.op = E810_OP_SEND_INV;
+    s.signaled = true;
+    s.nsge = 1;
+    s.sge[0] = (E810Sge){ w->buf[0], 100, w->key[0] };
+    s.rkey = stag;
+    dp_post_send(&w->qp[0], &s);
+    dp_ring(&w->qp[0], true);
+    run(w);
+    expect_sq(w, 0, E810_OP_SEND_INV);
+    assert_true(dp_poll_cq(&w->rcq[1], &e));
+    assert_false(e.error);
+    assert_true(e.stag_or_ipv4);
+    assert_int_equal(e.q2_low, stag);
+    /* A WRITE through the invalidated STag is refused now. */
+    memset(&s, 0, sizeof(s));
+    s.op = E810_OP_RDMA_WRITE;
+    s.signaled = true;
+    s.nsge = 1;
+    s.sge[0] = (E810Sge){ w->buf[0], 100, w->key[0] };
+    s.remote_va = w->buf[1] + 65536;
+    s.rkey = stag;
+    dp_post_send(&w->qp[0], &s);
+    dp_ring(&w->qp[0], true);
+    run(w);
+    assert_int_equal(stats(w, 1)->terms_sent, 1);
+    iw_free(w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_connect),
+        cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_split),
+        cmocka_unit_test(test_coalesce),
+        cmocka_unit_test(test_loss),
+        cmocka_unit_test(test_fin),
+        cmocka_unit_test(test_rst),
+        cmocka_unit_test(test_bad_crc),
+        cmocka_unit_test(test_bad_stag),
+        cmocka_unit_test(test_ipv6),
+        cmocka_unit_test(test_loopback),
+        cmocka_unit_test(test_retry_limit),
+        cmocka_unit_test(test_driver_terminate),
+        cmocka_unit_test(test_zero_window),
+        cmocka_unit_test(test_no_rwqe),
+        cmocka_unit_test(test_ord),
+        cmocka_unit_test(test_send_inv),
+    };
+
+    cmocka_set_message_output(CM_OUTPUT_TAP);
+    return cmocka_run_group_tests_name("model_iw_b2b", tests, NULL, NULL);
+}
