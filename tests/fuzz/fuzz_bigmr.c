@@ -48,7 +48,8 @@ typedef struct Input {
     size_t left;
 } Input;
 
-static uint64_t pbl[MAX_PBLE + 64];
+/* Per side: PBLEs that repeat its NPAGES pages, the same for every input. */
+static uint64_t pbl[2][MAX_PBLE];
 
 static uint64_t take(Input *in, unsigned n)
 {
@@ -66,7 +67,8 @@ static uint64_t take(Input *in, unsigned n)
 
 static void bringup(Fz *f)
 {
-    unsigned i;
+    static const uint64_t zero_pbl[MAX_PBLE + 64];
+    unsigned i, n;
 
     memset(f, 0, sizeof(*f));
     f->b = b2b_new(0);
@@ -75,10 +77,13 @@ static void bringup(Fz *f)
 
         dp_cq_create(d, &f->cq[i], 1024);
         f->pages[i] = mem_alloc_aligned(f->b->h[i], NPAGES * 4096, 4096);
+        for (n = 0; n < MAX_PBLE; n++) {
+            pbl[i][n] = f->pages[i] + 4096ull * (n % NPAGES);
+        }
         /* Back the whole PBLE range once: the inputs reuse it. */
         rd_back_object(&d->d, E810_HMC_PBLE, 0);
         f->pble_mark[i] = d->next_pble;
-        dp_pble_write(d, pbl, MAX_PBLE + 64);
+        dp_pble_write(d, zero_pbl, MAX_PBLE + 64);
         d->next_pble = f->pble_mark[i];
         f->stag_mark[i] = d->next_stag;
         f->mem_mark[i] = f->b->h[i]->mem_next;
@@ -193,22 +198,19 @@ static void reg_mr(Fz *f, Input *in)
     if (sel & 0x20) {
         npages = 1 + take(in, 2) % MAX_PBLE;    /* too few or too many */
     }
-    for (i = 0; i < npages; i++) {
-        pbl[i] = f->pages[s] + 4096ull * (i % NPAGES);
-    }
     lpbl = npages > 512 ? E810_LPBL_LEVEL2 : E810_LPBL_LEVEL1;
     if (lpbl == E810_LPBL_LEVEL2) {
         uint64_t roots[64];
         unsigned nleaf = (npages + 511) / 512;
 
         for (i = 0; i < nleaf; i++) {
-            roots[i] = dp_pble_write(d, pbl + i * 512,
+            roots[i] = dp_pble_write(d, pbl[s] + i * 512,
                                      npages - i * 512 < 512 ?
                                      npages - i * 512 : 512);
         }
         first = dp_pble_write(d, roots, nleaf);
     } else {
-        first = dp_pble_write(d, pbl, npages);
+        first = dp_pble_write(d, pbl[s], npages);
     }
     idx = d->next_stag++;
     rd_back_object(&d->d, E810_HMC_MR, idx);
@@ -220,7 +222,7 @@ static void reg_mr(Fz *f, Input *in)
     q[E810_QW(E810_CQPSQ_STAG_IDX_OFF)] =
         FIELD_PREP(E810_CQPSQ_STAG_KEY, key) |
         FIELD_PREP(E810_CQPSQ_STAG_IDX, idx);
-    q[E810_QW(E810_CQPSQ_STAG_PA_OFF)] = pbl[0];
+    q[E810_QW(E810_CQPSQ_STAG_PA_OFF)] = pbl[s][0];
     q[E810_QW(E810_CQPSQ_STAG_PBL_OFF)] = first;
     if (!rd_exec(&d->d, E810_CQP_OP_REG_MR,
                  E810_CQPSQ_STAG_MR |
