@@ -18,6 +18,8 @@
 #include "e810_xport.h"
 
 #define DEFAULT_SPORT   0xc000
+/* The per-QP state table grows in steps of this many QPs. */
+#define XQP_GROW        64
 /* Loss injector's default seed; the PCI function is mixed in. */
 #define DROP_SEED       0x9e3779b97f4a7c15ull
 
@@ -136,12 +138,19 @@ E810XQp *e810_xqp_get(E810Core *core, uint32_t qp_id)
     E810XQp *x;
 
     if (qp_id >= xp->nqp) {
-        uint32_t n = e810_hmc_count(core, E810_HMC_QP);
+        uint32_t max = e810_hmc_count(core, E810_HMC_QP), n;
         E810XQp **t;
 
-        if (qp_id >= n) {
+        if (qp_id >= max) {
             return NULL;
         }
+        /*
+         * Up to the highest QP that has transport state, not the whole
+         * QP table: the timer and the READ response pacing scan nqp
+         * entries, mostly empty ones otherwise.
+         */
+        n = (qp_id | (XQP_GROW - 1)) + 1;
+        n = n < max ? n : max;
         t = realloc(xp->qp, n * sizeof(*t));
         if (!t) {
             return NULL;
