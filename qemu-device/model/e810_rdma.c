@@ -30,11 +30,22 @@ static void **table_ref(E810Rdma *r, unsigned k)
     return t[k];
 }
 
+static void spare_free(E810Rdma *r, unsigned k)
+{
+    if (r->spare[k]) {
+        ASAN_UNPOISON_MEMORY_REGION(r->spare[k], r->spare_len[k]);
+        free(r->spare[k]);
+        r->spare[k] = NULL;
+    }
+}
+
 /*
  * The tables go, but are kept as spares: a reset is mostly followed by a
  * commit of the same FPM, and reusing them costs a memset() where a free
  * and calloc() of the ~8 MiB a full commit takes (the MR table alone is
- * most of it) would map and fault in fresh pages each time.
+ * most of it) would map and fault in fresh pages each time. Poisoned
+ * while spare, so that a stale pointer into one still trips
+ * AddressSanitizer.
  */
 void e810_rdma_tables_free(E810Core *core)
 {
@@ -49,9 +60,10 @@ void e810_rdma_tables_free(E810Core *core)
         void **t = table_ref(r, i);
 
         if (*t) {
-            free(r->spare[i]);
+            spare_free(r, i);
             r->spare[i] = *t;
             r->spare_len[i] = r->table_len[i];
+            ASAN_POISON_MEMORY_REGION(*t, r->table_len[i]);
             *t = NULL;
         }
     }
@@ -71,11 +83,12 @@ static bool table(E810Rdma *r, unsigned k, uint32_t n, size_t size)
     size_t len = (size_t)(n ? n : 1) * size;
     void *p = r->spare[k];
 
-    r->spare[k] = NULL;
     if (p && r->spare_len[k] == len) {
+        r->spare[k] = NULL;
+        ASAN_UNPOISON_MEMORY_REGION(p, len);
         memset(p, 0, len);
     } else {
-        free(p);
+        spare_free(r, k);
         p = calloc(n ? n : 1, size);
     }
     *table_ref(r, k) = p;
@@ -159,8 +172,7 @@ void e810_rdma_fini(E810Core *core)
 
     e810_rdma_tables_free(core);
     for (i = 0; i < E810_RDMA_NTABLES; i++) {
-        free(core->rdma.spare[i]);
-        core->rdma.spare[i] = NULL;
+        spare_free(&core->rdma, i);
     }
 }
 
