@@ -50,6 +50,9 @@ typedef struct Input {
 
 /* Per side: PBLEs that repeat its NPAGES pages, the same for every input. */
 static uint64_t pbl[2][MAX_PBLE];
+/* All the PBLEs an input can write: MAX_MR 2-level PBLs. */
+#define PBLE_SPAN   (MAX_MR * (MAX_PBLE + 64))
+static const uint64_t zero_pbl[PBLE_SPAN];
 
 static uint64_t take(Input *in, unsigned n)
 {
@@ -67,7 +70,6 @@ static uint64_t take(Input *in, unsigned n)
 
 static void bringup(Fz *f)
 {
-    static const uint64_t zero_pbl[MAX_PBLE + 64];
     unsigned i, n;
 
     memset(f, 0, sizeof(*f));
@@ -80,12 +82,19 @@ static void bringup(Fz *f)
         for (n = 0; n < MAX_PBLE; n++) {
             pbl[i][n] = f->pages[i] + 4096ull * (n % NPAGES);
         }
-        /* Back the whole PBLE range once: the inputs reuse it. */
+        /*
+         * Back every PBLE an input can write once, before mem_mark: the
+         * inputs reuse them. Backed later, the PD pages would be taken
+         * from the memory the next input's rings are carved from.
+         */
         rd_back_object(&d->d, E810_HMC_PBLE, 0);
         f->pble_mark[i] = d->next_pble;
-        dp_pble_write(d, zero_pbl, MAX_PBLE + 64);
+        dp_pble_write(d, zero_pbl, PBLE_SPAN);
         d->next_pble = f->pble_mark[i];
         f->stag_mark[i] = d->next_stag;
+        for (n = 0; n < MAX_MR; n++) {
+            rd_back_object(&d->d, E810_HMC_MR, d->next_stag + n);
+        }
         f->mem_mark[i] = f->b->h[i]->mem_next;
     }
 }
@@ -351,7 +360,7 @@ static void run_command(Fz *f, Input *in)
 static void qps_create(Fz *f, uint64_t mode)
 {
     uint32_t mtu = 256u << (mode >> 2 & 3);
-    unsigned i;
+    unsigned i, n;
 
     for (i = 0; i < 2; i++) {
         Harness *h = f->b->h[i];
@@ -361,6 +370,14 @@ static void qps_create(Fz *f, uint64_t mode)
         h->mem_next = f->mem_mark[i];
         d->next_qp = 10;
         d->next_stag = f->stag_mark[i];
+        /* The last input's PBLEs are zeroed: a too-short PBL reads zeros,
+         * not what the input before wrote. */
+        n = d->next_pble - f->pble_mark[i];
+        if (n > PBLE_SPAN) {
+            abort();
+        }
+        d->next_pble = f->pble_mark[i];
+        dp_pble_write(d, zero_pbl, n);
         d->next_pble = f->pble_mark[i];
         dp_qp_create(d, &f->qp[i], E810_QP_TYPE_ROCE_RC, &f->cq[i],
                      &f->cq[i], 64, 16, 1, false, false);
