@@ -18,6 +18,35 @@ static void set_reg(E810Core *core, uint32_t off, uint32_t val)
     *e810_regfile_ptr(&core->regs, off) = val;
 }
 
+/* Where table @k of E810_RDMA_NTABLES keeps its pointer. */
+static void **table_ref(E810Rdma *r, unsigned k)
+{
+    void **t[E810_RDMA_NTABLES] = {
+        (void **)&r->cq, (void **)&r->qp, (void **)&r->mr, (void **)&r->ah,
+        (void **)&r->mcg, (void **)&r->arp, (void **)&r->arm_fifo,
+        (void **)&r->sq_fifo,
+    };
+
+    return t[k];
+}
+
+static void spare_free(E810Rdma *r, unsigned k)
+{
+    if (r->spare[k]) {
+        ASAN_UNPOISON_MEMORY_REGION(r->spare[k], r->spare_len[k]);
+        free(r->spare[k]);
+        r->spare[k] = NULL;
+    }
+}
+
+/*
+ * The tables go, but are kept as spares: a reset is mostly followed by a
+ * commit of the same FPM, and reusing them costs a memset() where a free
+ * and calloc() of the ~8 MiB a full commit takes (the MR table alone is
+ * most of it) would map and fault in fresh pages each time. Poisoned
+ * while spare, so that a stale pointer into one still trips
+ * AddressSanitizer.
+ */
 void e810_rdma_tables_free(E810Core *core)
 {
     E810Rdma *r = &core->rdma;
@@ -27,57 +56,67 @@ void e810_rdma_tables_free(E810Core *core)
     for (i = 0; r->qp && i < r->qp_alloc; i++) {
         e810_dp_qp_release(core, &r->qp[i]);
     }
+    for (i = 0; i < E810_RDMA_NTABLES; i++) {
+        void **t = table_ref(r, i);
 
-    free(r->cq);
-    free(r->qp);
-    free(r->mr);
-    free(r->ah);
-    free(r->mcg);
-    free(r->arp);
-    free(r->arm_fifo);
-    free(r->sq_fifo);
-    r->cq = NULL;
-    r->qp = NULL;
-    r->mr = NULL;
-    r->ah = NULL;
-    r->mcg = NULL;
-    r->arp = NULL;
-    r->arm_fifo = NULL;
+        if (*t) {
+            spare_free(r, i);
+            r->spare[i] = *t;
+            r->spare_len[i] = r->table_len[i];
+            ASAN_POISON_MEMORY_REGION(*t, r->table_len[i]);
+            *t = NULL;
+        }
+    }
     r->arm_head = 0;
     r->arm_count = 0;
-    r->sq_fifo = NULL;
     r->qp_alloc = 0;
     r->sq_head = 0;
     r->sq_count = 0;
 }
 
-/* calloc() that accepts a zero count (a table the driver did not ask for). */
-static void *table(uint32_t n, size_t size)
+/*
+ * Table @k of @n entries of @size, zeroed: the spare if it has that size,
+ * else a new one (a zero count is a table the driver did not ask for).
+ */
+static bool table(E810Rdma *r, unsigned k, uint32_t n, size_t size)
 {
-    return calloc(n ? n : 1, size);
+    size_t len = (size_t)(n ? n : 1) * size;
+    void *p = r->spare[k];
+
+    if (p && r->spare_len[k] == len) {
+        r->spare[k] = NULL;
+        ASAN_UNPOISON_MEMORY_REGION(p, len);
+        memset(p, 0, len);
+    } else {
+        spare_free(r, k);
+        p = calloc(n ? n : 1, size);
+    }
+    *table_ref(r, k) = p;
+    r->table_len[k] = len;
+    return p != NULL;
 }
 
 bool e810_rdma_tables_alloc(E810Core *core)
 {
     E810Rdma *r = &core->rdma;
     uint32_t ncq = e810_hmc_count(core, E810_HMC_CQ);
+    uint32_t nqp = e810_hmc_count(core, E810_HMC_QP);
 
     e810_rdma_tables_free(core);
-    r->cq = table(ncq, sizeof(*r->cq));
-    r->arm_fifo = table(ncq, sizeof(*r->arm_fifo));
-    r->qp = table(e810_hmc_count(core, E810_HMC_QP), sizeof(*r->qp));
-    r->sq_fifo = table(e810_hmc_count(core, E810_HMC_QP),
-                       sizeof(*r->sq_fifo));
-    r->qp_alloc = e810_hmc_count(core, E810_HMC_QP);
-    r->mr = table(e810_hmc_count(core, E810_HMC_MR), sizeof(*r->mr));
-    r->ah = table(e810_hmc_count(core, E810_HMC_FSIAV), sizeof(*r->ah));
-    r->mcg = table(e810_hmc_count(core, E810_HMC_FSIMC), sizeof(*r->mcg));
-    r->arp = table(e810_hmc_count(core, E810_HMC_ARP), sizeof(*r->arp));
-    if (!r->cq || !r->arm_fifo || !r->qp || !r->sq_fifo || !r->mr ||
-        !r->ah || !r->mcg || !r->arp) {
+    if (!table(r, 0, ncq, sizeof(*r->cq)) ||
+        !table(r, 1, nqp, sizeof(*r->qp)) ||
+        !table(r, 2, e810_hmc_count(core, E810_HMC_MR), sizeof(*r->mr)) ||
+        !table(r, 3, e810_hmc_count(core, E810_HMC_FSIAV),
+               sizeof(*r->ah)) ||
+        !table(r, 4, e810_hmc_count(core, E810_HMC_FSIMC),
+               sizeof(*r->mcg)) ||
+        !table(r, 5, e810_hmc_count(core, E810_HMC_ARP), sizeof(*r->arp)) ||
+        !table(r, 6, ncq, sizeof(*r->arm_fifo)) ||
+        !table(r, 7, nqp, sizeof(*r->sq_fifo))) {
         e810_rdma_tables_free(core);
         return false;
     }
+    r->qp_alloc = nqp;
     return true;
 }
 
@@ -111,8 +150,16 @@ bool e810_rdma_objects_exist(E810Core *core)
 
 void e810_rdma_reset(E810Core *core)
 {
+    E810Rdma *r = &core->rdma;
+    void *spare[E810_RDMA_NTABLES];
+    size_t spare_len[E810_RDMA_NTABLES];
+
     e810_rdma_tables_free(core);
-    memset(&core->rdma, 0, sizeof(core->rdma));
+    memcpy(spare, r->spare, sizeof(spare));
+    memcpy(spare_len, r->spare_len, sizeof(spare_len));
+    memset(r, 0, sizeof(*r));
+    memcpy(r->spare, spare, sizeof(spare));
+    memcpy(r->spare_len, spare_len, sizeof(spare_len));
     e810_hmc_reset(core);
     set_reg(core, E810_CQPTAIL, 0);
     set_reg(core, E810_CCQPSTATUS, 0);
@@ -121,7 +168,12 @@ void e810_rdma_reset(E810Core *core)
 
 void e810_rdma_fini(E810Core *core)
 {
+    unsigned i;
+
     e810_rdma_tables_free(core);
+    for (i = 0; i < E810_RDMA_NTABLES; i++) {
+        spare_free(&core->rdma, i);
+    }
 }
 
 /*

@@ -416,6 +416,9 @@ typedef struct E810RdmaStats {
     uint64_t dp_dma_bytes;      /* payload moved through e810_mem.c */
 } E810RdmaStats;
 
+/* cq, qp, mr, ah, mcg, arp, arm_fifo, sq_fifo */
+#define E810_RDMA_NTABLES   8
+
 typedef struct E810Rdma {
     E810Cqp cqp;
     E810Hmc hmc;
@@ -433,6 +436,13 @@ typedef struct E810Rdma {
     /* SQ doorbells waiting for deferred work, each QP at most once. */
     uint32_t *sq_fifo;
     uint32_t qp_alloc;      /* entries of qp[] and sq_fifo[] */
+    /*
+     * Bytes of each table above (e810_rdma.c's order), and the last
+     * session's tables, kept over a reset for the next COMMIT_FPM_VAL.
+     */
+    size_t table_len[E810_RDMA_NTABLES];
+    void *spare[E810_RDMA_NTABLES];
+    size_t spare_len[E810_RDMA_NTABLES];
     uint32_t sq_head;
     uint32_t sq_count;
     E810Ceq ceq[E810_PE_MAX_CEQS];

@@ -19,6 +19,8 @@
 #include "e810_xport.h"
 
 #define DEFAULT_SPORT   0xc000
+/* The per-QP state table grows in steps of this many QPs. */
+#define XQP_GROW        64
 /* Loss injector's default seed; the PCI function is mixed in. */
 #define DROP_SEED       0x9e3779b97f4a7c15ull
 
@@ -34,14 +36,42 @@ int e810_xport_init(E810Core *core)
     return 0;
 }
 
+/*
+ * A freed per-QP state (~40 KiB, mostly the in-flight WQE and READ
+ * queues) is kept for the next QP, up to E810_XPORT_XQP_SPARE_MAX: QPs
+ * come and go with connections, and each new one would otherwise take a
+ * fresh zeroed allocation. Poisoned while spare, so that a stale pointer
+ * to it still trips AddressSanitizer.
+ */
 static void free_dead(E810Xport *xp)
 {
     while (xp->dead) {
         E810XQp *x = xp->dead;
 
         xp->dead = x->next_dead;
+        if (xp->nxqp_spare < E810_XPORT_XQP_SPARE_MAX) {
+            x->next_dead = xp->xqp_spare;
+            xp->xqp_spare = x;
+            xp->nxqp_spare++;
+            ASAN_POISON_MEMORY_REGION(x, sizeof(*x));
+            continue;
+        }
         free(x);
     }
+}
+
+static E810XQp *xqp_new(E810Xport *xp)
+{
+    E810XQp *x = xp->xqp_spare;
+
+    if (!x) {
+        return calloc(1, sizeof(*x));
+    }
+    ASAN_UNPOISON_MEMORY_REGION(x, sizeof(*x));
+    xp->xqp_spare = x->next_dead;
+    xp->nxqp_spare--;
+    memset(x, 0, sizeof(*x));
+    return x;
 }
 
 static void loop_free(E810Core *core, E810LoopFrame *f)
@@ -67,6 +97,14 @@ static void free_spares(E810Xport *xp)
         free(f);
     }
     xp->nspare = 0;
+    while (xp->xqp_spare) {
+        E810XQp *x = xp->xqp_spare;
+
+        ASAN_UNPOISON_MEMORY_REGION(x, sizeof(*x));
+        xp->xqp_spare = x->next_dead;
+        free(x);
+    }
+    xp->nxqp_spare = 0;
 }
 
 static void drop_loop(E810Core *core)
@@ -137,12 +175,19 @@ E810XQp *e810_xqp_get(E810Core *core, uint32_t qp_id)
     E810XQp *x;
 
     if (qp_id >= xp->nqp) {
-        uint32_t n = e810_hmc_count(core, E810_HMC_QP);
+        uint32_t max = e810_hmc_count(core, E810_HMC_QP), n;
         E810XQp **t;
 
-        if (qp_id >= n) {
+        if (qp_id >= max) {
             return NULL;
         }
+        /*
+         * Up to the highest QP that has transport state, not the whole
+         * QP table: the timer and the READ response pacing scan nqp
+         * entries, mostly empty ones otherwise.
+         */
+        n = (qp_id | (XQP_GROW - 1)) + 1;
+        n = n < max ? n : max;
         t = realloc(xp->qp, n * sizeof(*t));
         if (!t) {
             return NULL;
@@ -153,7 +198,7 @@ E810XQp *e810_xqp_get(E810Core *core, uint32_t qp_id)
     }
     x = xp->qp[qp_id];
     if (!x) {
-        x = calloc(1, sizeof(*x));
+        x = xqp_new(xp);
         if (!x) {
             return NULL;
         }

@@ -203,6 +203,9 @@ typedef struct E810LoopFrame {
     uint8_t data[];
 } E810LoopFrame;
 
+/* Per-QP transport states kept for reuse at most. */
+#define E810_XPORT_XQP_SPARE_MAX    8
+
 /* Header-only frames kept for reuse at most (one window's worth). */
 #define E810_XPORT_SPARE_MAX    E810_XPORT_WINDOW
 
@@ -216,6 +219,9 @@ typedef struct E810Xport {
     /* Header-only loopback frames freed, for the next ones (no malloc). */
     E810LoopFrame *spare;
     unsigned nspare;
+    /* Per-QP states freed, for the next QPs (E810_XPORT_XQP_SPARE_MAX). */
+    E810XQp *xqp_spare;
+    unsigned nxqp_spare;
     uint64_t armed;         /* deadline the device timer is set to; 0 none */
     uint32_t work_next;     /* QP the next work run serves first */
     uint32_t timer_next;    /* QP the next timer run serves first */

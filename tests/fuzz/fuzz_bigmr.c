@@ -48,7 +48,11 @@ typedef struct Input {
     size_t left;
 } Input;
 
-static uint64_t pbl[MAX_PBLE + 64];
+/* Per side: PBLEs that repeat its NPAGES pages, the same for every input. */
+static uint64_t pbl[2][MAX_PBLE];
+/* All the PBLEs an input can write: MAX_MR 2-level PBLs. */
+#define PBLE_SPAN   (MAX_MR * (MAX_PBLE + 64))
+static const uint64_t zero_pbl[PBLE_SPAN];
 
 static uint64_t take(Input *in, unsigned n)
 {
@@ -66,7 +70,7 @@ static uint64_t take(Input *in, unsigned n)
 
 static void bringup(Fz *f)
 {
-    unsigned i;
+    unsigned i, n;
 
     memset(f, 0, sizeof(*f));
     f->b = b2b_new(0);
@@ -75,12 +79,22 @@ static void bringup(Fz *f)
 
         dp_cq_create(d, &f->cq[i], 1024);
         f->pages[i] = mem_alloc_aligned(f->b->h[i], NPAGES * 4096, 4096);
-        /* Back the whole PBLE range once: the inputs reuse it. */
+        for (n = 0; n < MAX_PBLE; n++) {
+            pbl[i][n] = f->pages[i] + 4096ull * (n % NPAGES);
+        }
+        /*
+         * Back every PBLE an input can write once, before mem_mark: the
+         * inputs reuse them. Backed later, the PD pages would be taken
+         * from the memory the next input's rings are carved from.
+         */
         rd_back_object(&d->d, E810_HMC_PBLE, 0);
         f->pble_mark[i] = d->next_pble;
-        dp_pble_write(d, pbl, MAX_PBLE + 64);
+        dp_pble_write(d, zero_pbl, PBLE_SPAN);
         d->next_pble = f->pble_mark[i];
         f->stag_mark[i] = d->next_stag;
+        for (n = 0; n < MAX_MR; n++) {
+            rd_back_object(&d->d, E810_HMC_MR, d->next_stag + n);
+        }
         f->mem_mark[i] = f->b->h[i]->mem_next;
     }
 }
@@ -193,22 +207,19 @@ static void reg_mr(Fz *f, Input *in)
     if (sel & 0x20) {
         npages = 1 + take(in, 2) % MAX_PBLE;    /* too few or too many */
     }
-    for (i = 0; i < npages; i++) {
-        pbl[i] = f->pages[s] + 4096ull * (i % NPAGES);
-    }
     lpbl = npages > 512 ? E810_LPBL_LEVEL2 : E810_LPBL_LEVEL1;
     if (lpbl == E810_LPBL_LEVEL2) {
         uint64_t roots[64];
         unsigned nleaf = (npages + 511) / 512;
 
         for (i = 0; i < nleaf; i++) {
-            roots[i] = dp_pble_write(d, pbl + i * 512,
+            roots[i] = dp_pble_write(d, pbl[s] + i * 512,
                                      npages - i * 512 < 512 ?
                                      npages - i * 512 : 512);
         }
         first = dp_pble_write(d, roots, nleaf);
     } else {
-        first = dp_pble_write(d, pbl, npages);
+        first = dp_pble_write(d, pbl[s], npages);
     }
     idx = d->next_stag++;
     rd_back_object(&d->d, E810_HMC_MR, idx);
@@ -220,7 +231,7 @@ static void reg_mr(Fz *f, Input *in)
     q[E810_QW(E810_CQPSQ_STAG_IDX_OFF)] =
         FIELD_PREP(E810_CQPSQ_STAG_KEY, key) |
         FIELD_PREP(E810_CQPSQ_STAG_IDX, idx);
-    q[E810_QW(E810_CQPSQ_STAG_PA_OFF)] = pbl[0];
+    q[E810_QW(E810_CQPSQ_STAG_PA_OFF)] = pbl[s][0];
     q[E810_QW(E810_CQPSQ_STAG_PBL_OFF)] = first;
     if (!rd_exec(&d->d, E810_CQP_OP_REG_MR,
                  E810_CQPSQ_STAG_MR |
@@ -349,7 +360,7 @@ static void run_command(Fz *f, Input *in)
 static void qps_create(Fz *f, uint64_t mode)
 {
     uint32_t mtu = 256u << (mode >> 2 & 3);
-    unsigned i;
+    unsigned i, n;
 
     for (i = 0; i < 2; i++) {
         Harness *h = f->b->h[i];
@@ -359,6 +370,14 @@ static void qps_create(Fz *f, uint64_t mode)
         h->mem_next = f->mem_mark[i];
         d->next_qp = 10;
         d->next_stag = f->stag_mark[i];
+        /* The last input's PBLEs are zeroed: a too-short PBL reads zeros,
+         * not what the input before wrote. */
+        n = d->next_pble - f->pble_mark[i];
+        if (n > PBLE_SPAN) {
+            abort();
+        }
+        d->next_pble = f->pble_mark[i];
+        dp_pble_write(d, zero_pbl, n);
         d->next_pble = f->pble_mark[i];
         dp_qp_create(d, &f->qp[i], E810_QP_TYPE_ROCE_RC, &f->cq[i],
                      &f->cq[i], 64, 16, 1, false, false);

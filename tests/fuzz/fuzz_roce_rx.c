@@ -121,6 +121,9 @@ static void qps_create(Rx *rx)
     uint64_t q[8] = { 0 }, mg;
     unsigned i;
 
+    /* Fresh rings are zeroed, as the driver allocates them: the last
+     * input's WQEs would look valid to the new QP and run at RTS. */
+    memset(rx->h->mem + rx->mem_mark, 0, rx->h->mem_next - rx->mem_mark);
     rx->h->mem_next = rx->mem_mark;
     rx->dev.next_qp = 10;
     rx->seq = 0;

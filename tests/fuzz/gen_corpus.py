@@ -44,6 +44,21 @@ def generic(rng, modes, ncmd, oplen):
     return seeds
 
 
+# ---- fuzz_roce_rx -----------------------------------------------------------
+
+def roce_rx_seeds(rng):
+    s = generic(rng, [0x00, 0x01, 0x02], 8, 24)
+    # Sends to the peer that never answers, then the clock in steps of
+    # ~0.26 s: retransmissions until the retry count is exceeded (the QP
+    # goes to ERROR, its SQ and RQ are flushed, an AE is raised).
+    for op in range(4):
+        send = bytes([4, op]) + b'\x00' + be(1000 + 700 * op, 2) + \
+            b'\x00\x10' + be(0x12345678, 4)
+        s['rc-retries-op%d' % op] = send * 3 + bytes([6, 0xff]) * 40 + \
+            bytes([7])
+    return s
+
+
 # ---- fuzz_lan ---------------------------------------------------------------
 
 def lan_seeds(rng):
@@ -283,7 +298,7 @@ def main():
     write(outdir, 'fuzz_aq', aq)
     write(outdir, 'fuzz_rdma', generic(rng, [0x00, 0x01], 10, 12))
     write(outdir, 'fuzz_sq', generic(rng, [0x00, 0x01, 0x02, 0x03], 12, 8))
-    write(outdir, 'fuzz_roce_rx', generic(rng, [0x00, 0x01, 0x02], 8, 24))
+    write(outdir, 'fuzz_roce_rx', roce_rx_seeds(rng))
     write(outdir, 'fuzz_rc_b2b', generic(rng, [0x00, 0x03, 0x0c, 0x10], 10, 4))
     write(outdir, 'fuzz_lan', lan_seeds(rng))
     write(outdir, 'fuzz_reset', reset_seeds(rng))

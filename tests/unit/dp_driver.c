@@ -153,14 +153,36 @@ bool dp_poll_ae(DpDev *dev, DpAe *ae)
 
 /* ---- PBLEs and MRs ------------------------------------------------------- */
 
+/*
+ * One backing look-up per 4 KiB of FPM space: a page of PBLEs is one
+ * page of guest memory, paged or direct SD (the fuzzers write up to 32768
+ * PBLEs per MR).
+ */
 uint32_t dp_pble_write(DpDev *dev, const uint64_t *vals, unsigned n)
 {
     uint32_t first = dev->next_pble;
-    unsigned i;
+    unsigned i = 0, k;
 
-    for (i = 0; i < n; i++) {
-        rd_set64(&dev->d, rd_back_object(&dev->d, E810_HMC_PBLE, first + i),
-                 vals[i]);
+    while (i < n) {
+        uint64_t fpm = rd_fpm_addr(&dev->d, E810_HMC_PBLE, first + i);
+        uint64_t pa = rd_back_object(&dev->d, E810_HMC_PBLE, first + i);
+        uint8_t *p;
+
+        k = (E810_HMC_PD_SIZE - (fpm & (E810_HMC_PD_SIZE - 1))) / 8;
+        k = k < n - i ? k : n - i;
+        p = mem_ptr(dev->h, pa);
+        /* The whole run is guest memory, as one page is. */
+        mem_ptr(dev->h, pa + 8 * k - 1);
+#if __BYTE_ORDER == __LITTLE_ENDIAN
+        memcpy(p, vals + i, 8 * k);
+#else
+        for (unsigned j = 0; j < k; j++) {
+            uint64_t v = htole64(vals[i + j]);
+
+            memcpy(p + 8 * j, &v, 8);
+        }
+#endif
+        i += k;
     }
     dev->next_pble += n;
     return first;
