@@ -447,7 +447,7 @@ void irdma_ccq_arm(struct irdma_pci_f *rf)
 
 /* Posts under the lock with a fresh id registered for @req. */
 static int irdma_cqp_post_req(struct irdma_pci_f *rf, struct irdma_cqp_req *req,
-			      u64 hdr, const u64 *q)
+			      u64 hdr, const u64 *q, u32 *id)
 {
 	struct irdma_cqp *cqp = &rf->cqp;
 	int ret;
@@ -458,6 +458,7 @@ static int irdma_cqp_post_req(struct irdma_pci_f *rf, struct irdma_cqp_req *req,
 	req->id = cqp->next_id++;
 	if (!cqp->next_id)
 		cqp->next_id = 1;
+	*id = req->id;
 	ret = xa_err(xa_store(&cqp->reqs, req->id, req, GFP_ATOMIC));
 	if (!ret) {
 		ret = irdma_cqp_post_locked(rf, req->op, hdr, q, req->id);
@@ -614,6 +615,7 @@ int irdma_cqp_exec(struct irdma_pci_f *rf, u8 op, u64 hdr, const u64 *q,
 	struct irdma_cqp_req req = { .op = op };
 	ktime_t start = ktime_get();
 	bool polled;
+	u32 req_id;
 	u64 us;
 	int err;
 
@@ -629,7 +631,7 @@ int irdma_cqp_exec(struct irdma_pci_f *rf, u8 op, u64 hdr, const u64 *q,
 	polled = cqp->mode == IRDMA_CQP_POLL_CCQ;
 	if (polled)
 		mutex_lock(&cqp->mutex);
-	err = irdma_cqp_post_req(rf, &req, hdr, q);
+	err = irdma_cqp_post_req(rf, &req, hdr, q, &req_id);
 	if (!err)
 		err = irdma_cqp_wait(rf, &req);
 	if (polled)
@@ -678,7 +680,11 @@ int irdma_cqp_post_async(struct irdma_pci_f *rf, u8 op, u64 hdr,
 	if (!rf->cqp.async_pending++)
 		rf->cqp.wd_last = jiffies;	/* a new watch starts */
 	spin_unlock(&rf->cqp.lock);
-	err = irdma_cqp_post_req(rf, req, hdr, q);
+	/*
+	 * The id is taken under the CQP lock: once posted, the completion
+	 * may free @req on another CPU before this function goes on.
+	 */
+	err = irdma_cqp_post_req(rf, req, hdr, q, id);
 	if (err) {
 		spin_lock(&rf->cqp.lock);
 		rf->cqp.async_pending--;
@@ -686,7 +692,6 @@ int irdma_cqp_post_async(struct irdma_pci_f *rf, u8 op, u64 hdr,
 		kfree(req);
 		return err;
 	}
-	*id = req->id;
 	schedule_delayed_work(&rf->cqp.async_wd,
 			      msecs_to_jiffies(IRDMA_CQP_WAIT_MS * 5));
 	return 0;
