@@ -20,6 +20,14 @@
 # (a guest scheduler tick at HZ=250) while 64 KiB had 44 us, which fails
 # the latency shape below; alone it has not (docs/testing.md).
 #
+# ib_send_lat 8 B also runs event-driven (-e: both sides sleep in
+# ibv_get_cq_event() for every completion) right after the polled 8 B
+# run, and its typical latency must stay within 2x the polled one of the
+# same provider in the same boot: a completion event costs one interrupt
+# and one wake-up of the waiter. With the CEQ drained in a threaded
+# irq handler (an extra wake-up per event) it was 3-3.5x on a quiet host
+# (docs/performance.md "Event-driven completions").
+#
 # perftest never looks at the payload: data integrity is what the
 # pingpong -c runs of provider_pingpong check. This scenario is about the
 # verbs perftest uses (RDMA read with 127 outstanding reads, deep send
@@ -86,12 +94,14 @@ check_row() {
 	}'
 }
 
-# perf_once PROVIDER TEST SIZE ITERS: one run (perftest_run), server on
-# $ib1 in "peer", client on $ib0. Sets CROW (the client's result row), MS
-# (wall time) and, when it fails, WHY.
+# perf_once PROVIDER TEST SIZE ITERS [EXTRA]: one run (perftest_run),
+# server on $ib1 in "peer", client on $ib0, EXTRA (e.g. -e) added on both
+# sides. Sets CROW (the client's result row), MS (wall time) and, when it
+# fails, WHY.
 perf_once() {
 	local t=$2 size=$3 n=$4
-	perftest_run "$t" "$size" "$n" "$ib1" "$g1" "$ib0" "$g0" 192.168.81.2 peer
+	PERFTEST_EXTRA=$5 perftest_run "$t" "$size" "$n" "$ib1" "$g1" "$ib0" \
+		"$g0" 192.168.81.2 peer
 	MS=$PT_MS
 	CROW=$PT_CROW
 	WHY=""
@@ -115,7 +125,9 @@ TABLE=""
 RETRIES=0
 CALIB_RETRIES=0
 
-# run_perf PROVIDER TEST SIZE: a failed run is repeated and counted.
+# run_perf PROVIDER TEST SIZE [EXTRA]: a failed run is repeated and
+# counted. With EXTRA (perftest options for both sides) the table names
+# the test TEST EXTRA without blanks (ib_send_lat-e).
 # Seen under TCG, with the transfer itself complete: perftest's CPU
 # frequency estimate came out 0 (it prints "Correlation coefficient r^2
 # ... < 0.9"; every latency "inf", every bandwidth 0.00), and its closing
@@ -124,12 +136,13 @@ CALIB_RETRIES=0
 # whose only fault is the calibration is repeated up to 4 times in all;
 # any other failure once. The case fails when its tries are used up.
 run_perf() {
-	local prov=$1 t=$2 size=$3 n try=0 label res unit other=0
+	local prov=$1 t=$2 size=$3 extra=${4:-} n try=0 label res unit other=0
+	local name=$2${4// /}
 	n=$(iters "$t" "$size")
-	label="$prov $t -s $size -n $n"
+	label="$prov $t${extra:+ $extra} -s $size -n $n"
 	while :; do
 		try=$((try + 1))
-		perf_once "$prov" "$t" "$size" "$n" && break
+		perf_once "$prov" "$t" "$size" "$n" "$extra" && break
 		if [ $CALIB = 1 ] && [ $try -lt 4 ]; then
 			echo "note: $label: perftest clock calibration failed ($WHY); again"
 			CALIB_RETRIES=$((CALIB_RETRIES + 1))
@@ -139,7 +152,7 @@ run_perf() {
 			RETRIES=$((RETRIES + 1))
 		else
 			fail "$label: $WHY ($try tries)"
-			TABLE+="$prov $t $size $n FAIL - ${MS}ms"$'\n'
+			TABLE+="$prov $name $size $n FAIL - ${MS}ms"$'\n'
 			return 1
 		fi
 	done
@@ -151,7 +164,7 @@ run_perf() {
 		res=$(cut -d' ' -f4 <<<"$CROW") unit=MB/s
 	fi
 	ok "$label: $res $unit"
-	TABLE+="$prov $t $size $n $res $unit ${MS}ms $tmin"$'\n'
+	TABLE+="$prov $name $size $n $res $unit ${MS}ms $tmin"$'\n'
 }
 
 for prov in stock ours; do
@@ -160,6 +173,7 @@ for prov in stock ours; do
 	for t in $TESTS; do
 		for s in $SIZES; do
 			run_perf "$prov" "$t" "$s"
+			[ "$t:$s" = ib_send_lat:8 ] && run_perf "$prov" "$t" "$s" -e
 		done
 	done
 	echo "time: $prov provider, $((SECONDS - start)) s for all cases"
@@ -188,6 +202,17 @@ for prov in stock ours; do
 			ok "$prov $t: 8 B t_min ($min8 us) below 64 KiB t_min ($min64k us); t_typical $typ8 / $typ64k us" ||
 			fail "$prov $t: 8 B t_min $min8 us, 64 KiB t_min $min64k us (t_typical $typ8 / $typ64k): small messages are slow"
 	done
+done
+
+# Event-driven against polled, same provider, same boot: t_typical of
+# ib_send_lat 8 B with -e at most twice the polled one.
+for prov in stock ours; do
+	read -r _ _ _ _ poll _ <<<"$(awk -v p=$prov '$1 == p && $2 == "ib_send_lat" && $3 == 8' <<<"$TABLE")"
+	read -r _ _ _ _ ev _ <<<"$(awk -v p=$prov '$1 == p && $2 == "ib_send_lat-e" && $3 == 8' <<<"$TABLE")"
+	[ -n "$poll" ] && [ -n "$ev" ] && [ "$poll" != FAIL ] && [ "$ev" != FAIL ] || continue
+	awk -v e="$ev" -v p="$poll" 'BEGIN { exit !(e <= 2 * p) }' &&
+		ok "$prov ib_send_lat 8 B: event-driven t_typical $ev us within 2x polled $poll us" ||
+		fail "$prov ib_send_lat 8 B: event-driven t_typical $ev us over 2x polled $poll us"
 done
 
 printf '%s' "$TABLE" | awk 'BEGIN { printf "%-6s %-13s %8s %6s %10s %-7s %8s\n",

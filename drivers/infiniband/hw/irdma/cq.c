@@ -7,8 +7,9 @@
  * docs/hw-reference.md 6.4); a kernel CQ has a coherent ring and shadow
  * area. Either way the device learns the CQ through CREATE_CQ /
  * MODIFY_CQ / DESTROY_CQ (hw-reference 2.5). The CQ context the device echoes
- * in CEQEs and CQ AEs is the CQ id (never a pointer); the CEQ handler
- * looks the CQ up in rf->cqs.
+ * in CEQEs and CQ AEs is the CQ id (never a pointer); the CEQ tasklet
+ * looks the CQ up in rf->cqs, in softirq context, so process context
+ * changes rf->cqs with bottom halves off (the _bh calls).
  *
  * Kernel rings hold twice the requested entries (plus one) because a CQE
  * with immediate data or UD source fields takes the next slot as well
@@ -272,9 +273,9 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	cq->size = entries;
 
 	/* Reserve the id; the CQ becomes visible once the device has it. */
-	err = xa_alloc(&rf->cqs, &id, NULL,
-		       XA_LIMIT(1, rf->hmc.obj[E810_HMC_CQ].cnt - 1),
-		       GFP_KERNEL);
+	err = xa_alloc_bh(&rf->cqs, &id, NULL,
+			  XA_LIMIT(1, rf->hmc.obj[E810_HMC_CQ].cnt - 1),
+			  GFP_KERNEL);
 	if (err)
 		return err == -EBUSY ? -ENOMEM : err;
 	cq->cq_id = id;
@@ -298,7 +299,7 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	} else {
 		ibcq->cqe = attr->cqe;
 	}
-	xa_store(&rf->cqs, cq->cq_id, cq, GFP_KERNEL);
+	xa_store_bh(&rf->cqs, cq->cq_id, cq, GFP_KERNEL);
 	ibdev_dbg(ibcq->device, "CQ %u: %u entries, CEQ %u, %s\n", cq->cq_id,
 		  cq->size, cq->ceq_id, cq->user ? "user" : "kernel");
 	return 0;
@@ -311,7 +312,7 @@ err_mem:
 	else
 		irdma_cq_kernel_fini(cq);
 err_id:
-	xa_erase(&rf->cqs, cq->cq_id);
+	xa_erase_bh(&rf->cqs, cq->cq_id);
 	return err;
 }
 
@@ -332,7 +333,7 @@ int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 		ibdev_warn(ibcq->device, "CQ %u: DESTROY_CQ failed\n",
 			   cq->cq_id);
 	/* After this no CEQ or AE handler can find it. */
-	xa_erase(&rf->cqs, cq->cq_id);
+	xa_erase_bh(&rf->cqs, cq->cq_id);
 	if (cq->user)
 		irdma_cq_user_fini(cq);
 	else
@@ -726,7 +727,7 @@ void irdma_cq_clean_qp(struct irdma_cq *cq, u32 qp_id)
  * @rf: per-function state
  * @cq_id: the CQ context of the CEQE
  *
- * Context: The CEQ's threaded handler.
+ * Context: Softirq (the CEQ's tasklet).
  */
 void irdma_cq_ceq_event(struct irdma_pci_f *rf, u32 cq_id)
 {
@@ -758,7 +759,7 @@ void irdma_cq_ceq_event(struct irdma_pci_f *rf, u32 cq_id)
  * @cq_id: CQ id from the AEQE
  * @code: AE code
  *
- * Context: The AEQ's threaded handler.
+ * Context: Softirq (the AEQ's tasklet).
  * Return: true if the CQ exists.
  */
 bool irdma_cq_ae(struct irdma_pci_f *rf, u32 cq_id, u16 code)

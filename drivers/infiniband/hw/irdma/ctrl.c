@@ -88,11 +88,12 @@ static struct irdma_cqp_req *irdma_cqp_take_async(struct irdma_cqp *cqp)
 static void irdma_cqp_fail_async(struct irdma_pci_f *rf)
 {
 	struct irdma_cqp_req *req;
+	unsigned long flags;
 
 	for (;;) {
-		spin_lock(&rf->cqp.lock);
+		spin_lock_irqsave(&rf->cqp.lock, flags);
 		req = irdma_cqp_take_async(&rf->cqp);
-		spin_unlock(&rf->cqp.lock);
+		spin_unlock_irqrestore(&rf->cqp.lock, flags);
 		if (!req)
 			return;
 		req->cb(rf, req->id, -EIO, 0);
@@ -112,6 +113,7 @@ static void irdma_cqp_async_wd(struct work_struct *work)
 	struct irdma_pci_f *rf = container_of(cqp, struct irdma_pci_f, cqp);
 	struct irdma_cqp_req *req = NULL;
 	u64 c = READ_ONCE(cqp->stats.completed);
+	unsigned long flags;
 	u32 t = irdma_rd32(rf, E810_CQPTAIL);
 	bool stuck;
 
@@ -119,9 +121,9 @@ static void irdma_cqp_async_wd(struct work_struct *work)
 		irdma_cqp_fail_async(rf);
 		return;
 	}
-	spin_lock(&cqp->lock);
+	spin_lock_irqsave(&cqp->lock, flags);
 	if (!cqp->async_pending) {
-		spin_unlock(&cqp->lock);
+		spin_unlock_irqrestore(&cqp->lock, flags);
 		return;
 	}
 	if (c != cqp->wd_seen || t != cqp->wd_tail) {
@@ -137,7 +139,7 @@ static void irdma_cqp_async_wd(struct work_struct *work)
 		cqp->hung = true;
 		irdma_ev_inc(rf, IRDMA_EV_CQP_HANGS);
 	}
-	spin_unlock(&cqp->lock);
+	spin_unlock_irqrestore(&cqp->lock, flags);
 	if (!stuck) {
 		schedule_delayed_work(&cqp->async_wd,
 				      msecs_to_jiffies(IRDMA_CQP_WAIT_MS * 5));
@@ -363,12 +365,14 @@ static struct irdma_cqp_req *irdma_cqp_complete_locked(struct irdma_pci_f *rf,
  * irdma_ccq_process() - consume every valid CQE of the CCQ
  * @rf: per-function state
  *
- * Context: Process context (threaded interrupt or a polling request).
+ * Context: Any context: CEQ 0's tasklet, a polling request, a non-sleeping
+ * AH request (ah.c).
  */
 void irdma_ccq_process(struct irdma_pci_f *rf)
 {
 	struct irdma_cqp *cqp = &rf->cqp;
 	struct irdma_cqp_req *done[16];
+	unsigned long flags;
 	unsigned int n, i;
 	u64 hdr, ret, wqe_hdr;
 	size_t off;
@@ -376,7 +380,7 @@ void irdma_ccq_process(struct irdma_pci_f *rf)
 
 	do {
 		n = 0;
-		spin_lock(&cqp->lock);
+		spin_lock_irqsave(&cqp->lock, flags);
 		while (n < ARRAY_SIZE(done)) {
 			off = (size_t)cqp->ccq_head * E810_CQE_SIZE;
 			hdr = irdma_get64(&cqp->ccq_ring, off + E810_CQE_HDR_OFF);
@@ -414,7 +418,7 @@ void irdma_ccq_process(struct irdma_pci_f *rf)
 				    FIELD_PREP(E810_CQ_DBSA_CQEIDX,
 					       cqp->ccq_head));
 		}
-		spin_unlock(&cqp->lock);
+		spin_unlock_irqrestore(&cqp->lock, flags);
 		for (i = 0; i < n; i++) {
 			done[i]->cb(rf, done[i]->id,
 				    done[i]->error ? -EIO : 0, done[i]->ret_val);
@@ -430,16 +434,17 @@ void irdma_ccq_process(struct irdma_pci_f *rf)
 void irdma_ccq_arm(struct irdma_pci_f *rf)
 {
 	struct irdma_cqp *cqp = &rf->cqp;
+	unsigned long flags;
 	u64 v;
 
-	spin_lock(&cqp->lock);
+	spin_lock_irqsave(&cqp->lock, flags);
 	v = irdma_get64(&cqp->ccq_shadow, E810_CQ_DBSA_ARM_OFF);
 	v = FIELD_PREP(E810_CQ_DBSA_ARM_SEQ_NUM,
 		       FIELD_GET(E810_CQ_DBSA_ARM_SEQ_NUM, v) + 1) |
 	    (v & E810_CQ_DBSA_SW_CQ_SELECT) | E810_CQ_DBSA_ARM_NEXT_SE |
 	    E810_CQ_DBSA_ARM_NEXT;
 	irdma_set64(&cqp->ccq_shadow, E810_CQ_DBSA_ARM_OFF, v);
-	spin_unlock(&cqp->lock);
+	spin_unlock_irqrestore(&cqp->lock, flags);
 	/* The arm word before the doorbell. */
 	wmb();
 	irdma_wr32(rf, E810_CQARM, FIELD_PREP(E810_CQARM_CQID, 0));
@@ -450,11 +455,12 @@ static int irdma_cqp_post_req(struct irdma_pci_f *rf, struct irdma_cqp_req *req,
 			      u64 hdr, const u64 *q, u32 *id)
 {
 	struct irdma_cqp *cqp = &rf->cqp;
+	unsigned long flags;
 	int ret;
 
 	if (cqp->hung || rf->resetting)
 		return -EIO;
-	spin_lock(&cqp->lock);
+	spin_lock_irqsave(&cqp->lock, flags);
 	req->id = cqp->next_id++;
 	if (!cqp->next_id)
 		cqp->next_id = 1;
@@ -465,7 +471,7 @@ static int irdma_cqp_post_req(struct irdma_pci_f *rf, struct irdma_cqp_req *req,
 		if (ret < 0)
 			xa_erase(&cqp->reqs, req->id);
 	}
-	spin_unlock(&cqp->lock);
+	spin_unlock_irqrestore(&cqp->lock, flags);
 	return ret < 0 ? ret : 0;
 }
 
@@ -478,8 +484,9 @@ static bool irdma_cqp_hung(struct irdma_pci_f *rf, struct irdma_cqp_req *req)
 	struct irdma_cqp *cqp = &rf->cqp;
 	u32 head, in_flight, ccq_head;
 	bool pending, ccq_valid;
+	unsigned long flags;
 
-	spin_lock(&cqp->lock);
+	spin_lock_irqsave(&cqp->lock, flags);
 	pending = xa_erase(&cqp->reqs, req->id);
 	if (pending) {
 		cqp->stats.timeouts++;
@@ -493,7 +500,7 @@ static bool irdma_cqp_hung(struct irdma_pci_f *rf, struct irdma_cqp_req *req)
 				   (size_t)ccq_head * E810_CQE_SIZE +
 				   E810_CQE_HDR_OFF) & E810_CQE_VALID) ==
 		    cqp->ccq_polarity;
-	spin_unlock(&cqp->lock);
+	spin_unlock_irqrestore(&cqp->lock, flags);
 	if (!pending)
 		return false;
 	if (rf->resetting)
@@ -553,25 +560,26 @@ static int irdma_cqp_exec_tail(struct irdma_pci_f *rf, u8 op, u64 hdr,
 			       const u64 *q)
 {
 	struct irdma_cqp *cqp = &rf->cqp;
+	unsigned long flags;
 	u32 before, tail;
 	int ret;
 
 	if (cqp->hung || rf->resetting)
 		return -EIO;
 	before = FIELD_GET(E810_CQPTAIL_WQTAIL, irdma_rd32(rf, E810_CQPTAIL));
-	spin_lock(&cqp->lock);
+	spin_lock_irqsave(&cqp->lock, flags);
 	ret = irdma_cqp_post_locked(rf, op, hdr, q, 0);
-	spin_unlock(&cqp->lock);
+	spin_unlock_irqrestore(&cqp->lock, flags);
 	if (ret < 0)
 		return ret;
 	ret = readl_poll_timeout(rf->hw_addr + E810_CQPTAIL, tail,
 				 FIELD_GET(E810_CQPTAIL_WQTAIL, tail) != before ||
 				 (tail & E810_CQPTAIL_CQP_OP_ERR),
 				 IRDMA_POLL_US, IRDMA_POLL_TIMEOUT_US);
-	spin_lock(&cqp->lock);
+	spin_lock_irqsave(&cqp->lock, flags);
 	cqp->in_flight--;
 	cqp->stats.completed++;
-	spin_unlock(&cqp->lock);
+	spin_unlock_irqrestore(&cqp->lock, flags);
 	if (ret) {
 		cqp->stats.timeouts++;
 		cqp->hung = true;
@@ -666,6 +674,7 @@ int irdma_cqp_post_async(struct irdma_pci_f *rf, u8 op, u64 hdr,
 			 const u64 *q, irdma_cqp_cb cb, u32 *id)
 {
 	struct irdma_cqp_req *req;
+	unsigned long flags;
 	int err;
 
 	if (rf->cqp.mode != IRDMA_CQP_IRQ)
@@ -676,19 +685,19 @@ int irdma_cqp_post_async(struct irdma_pci_f *rf, u8 op, u64 hdr,
 	req->op = op;
 	req->cb = cb;
 	/* Counted before the post: its completion may come at once. */
-	spin_lock(&rf->cqp.lock);
+	spin_lock_irqsave(&rf->cqp.lock, flags);
 	if (!rf->cqp.async_pending++)
 		rf->cqp.wd_last = jiffies;	/* a new watch starts */
-	spin_unlock(&rf->cqp.lock);
+	spin_unlock_irqrestore(&rf->cqp.lock, flags);
 	/*
 	 * The id is taken under the CQP lock: once posted, the completion
 	 * may free @req on another CPU before this function goes on.
 	 */
 	err = irdma_cqp_post_req(rf, req, hdr, q, id);
 	if (err) {
-		spin_lock(&rf->cqp.lock);
+		spin_lock_irqsave(&rf->cqp.lock, flags);
 		rf->cqp.async_pending--;
-		spin_unlock(&rf->cqp.lock);
+		spin_unlock_irqrestore(&rf->cqp.lock, flags);
 		kfree(req);
 		return err;
 	}

@@ -8,9 +8,14 @@
  * entry 0 serves the AEQ and CEQ 0 from one handler and CEQ k gets entry
  * k, as upstream's irdma_save_msix_info() and irdma_cfg_ceq_vector()
  * ("AEQCEQ") share it. The device masks a vector when it fires; the
- * threaded handler drains its queues and re-enables the vector through
- * GLINT_DYN_CTL. CEQ 0 carries the CCQ's events: the handler completes
- * CQP requests and re-arms the CCQ.
+ * hard interrupt handler only schedules the queue's tasklet, which drains
+ * the queues and re-enables the vector through GLINT_DYN_CTL, as
+ * upstream's irdma_irq_handler() / irdma_ceq_handler() schedule
+ * irdma_dpc() / irdma_ceq_dpc(). A threaded handler would cost a second
+ * wake-up (the irq thread, then the waiter) per completion event
+ * (docs/irdma.md "Interrupts"). Everything below runs in softirq
+ * context and must not sleep. CEQ 0 carries the CCQ's events: the
+ * tasklet completes CQP requests and re-arms the CCQ.
  */
 
 #include <linux/bitfield.h>
@@ -204,13 +209,13 @@ static void irdma_ceq_drain(struct irdma_eq *eq)
 	}
 }
 
-static irqreturn_t irdma_ceq_thread(int irq, void *data)
+/* CEQ k's tasklet (upstream's irdma_ceq_dpc()). */
+static void irdma_ceq_dpc(struct tasklet_struct *t)
 {
-	struct irdma_eq *eq = data;
+	struct irdma_eq *eq = from_tasklet(eq, t, dpc);
 
 	irdma_ceq_drain(eq);
 	irdma_eq_enable(eq);
-	return IRQ_HANDLED;
 }
 
 /*
@@ -278,22 +283,23 @@ static void irdma_aeq_drain(struct irdma_eq *eq)
 		irdma_wr32(rf, E810_AEQALLOC, n);
 }
 
-static irqreturn_t irdma_aeq_thread(int irq, void *data)
+/* The AEQ's own vector's tasklet (upstream's irdma_dpc(), not shared). */
+static void irdma_aeq_dpc(struct tasklet_struct *t)
 {
-	struct irdma_eq *eq = data;
+	struct irdma_eq *eq = from_tasklet(eq, t, dpc);
 
 	irdma_aeq_drain(eq);
 	irdma_eq_enable(eq);
-	return IRQ_HANDLED;
 }
 
 /*
- * Entry 0 when it is shared (@data is CEQ 0): CEQ 0, then the AEQ once it
- * exists, then the vector re-enabled once, as upstream's irdma_dpc().
+ * Entry 0 when it is shared (the tasklet is CEQ 0's): CEQ 0, then the AEQ
+ * once it exists, then the vector re-enabled once, as upstream's
+ * irdma_dpc().
  */
-static irqreturn_t irdma_aeqceq_thread(int irq, void *data)
+static void irdma_aeqceq_dpc(struct tasklet_struct *t)
 {
-	struct irdma_eq *ceq = data;
+	struct irdma_eq *ceq = from_tasklet(ceq, t, dpc);
 	struct irdma_pci_f *rf = ceq->rf;
 
 	irdma_ceq_drain(ceq);
@@ -301,6 +307,14 @@ static irqreturn_t irdma_aeqceq_thread(int irq, void *data)
 	if (smp_load_acquire(&rf->aeq_on_ceq0))
 		irdma_aeq_drain(&rf->aeq);
 	irdma_eq_enable(ceq);
+}
+
+/* Every vector: the device masked it; the tasklet does the rest. */
+static irqreturn_t irdma_eq_irq_handler(int irq, void *data)
+{
+	struct irdma_eq *eq = data;
+
+	tasklet_schedule(&eq->dpc);
 	return IRQ_HANDLED;
 }
 
@@ -359,7 +373,9 @@ static void irdma_eq_destroy(struct irdma_pci_f *rf, struct irdma_eq *eq,
 }
 
 static int irdma_eq_irq(struct irdma_pci_f *rf, struct irdma_eq *eq,
-			u32 msix_idx, irq_handler_t fn, const char *what)
+			u32 msix_idx,
+			void (*dpc)(struct tasklet_struct *t),
+			const char *what)
 {
 	int err;
 
@@ -370,8 +386,8 @@ static int irdma_eq_irq(struct irdma_pci_f *rf, struct irdma_eq *eq,
 	eq->irq = rf->msix_entries[msix_idx].vector;
 	snprintf(eq->name, sizeof(eq->name), "irdma-%s-%s",
 		 dev_name(irdma_rf_to_dev(rf)), what);
-	err = request_threaded_irq(eq->irq, NULL, fn, IRQF_ONESHOT, eq->name,
-				   eq);
+	tasklet_setup(&eq->dpc, dpc);
+	err = request_irq(eq->irq, irdma_eq_irq_handler, 0, eq->name, eq);
 	if (err) {
 		dev_err(irdma_rf_to_dev(rf), "%s: irq %u: %d\n", what, eq->irq,
 			err);
@@ -381,12 +397,19 @@ static int irdma_eq_irq(struct irdma_pci_f *rf, struct irdma_eq *eq,
 	return 0;
 }
 
+/*
+ * The queue's cause is off already. No hard interrupt after free_irq()
+ * schedules the tasklet again; the last run may re-enable the vector, so
+ * it is masked only after tasklet_kill() (upstream's irdma_destroy_irq()
+ * and tasklet_kill() of the CEQ's dpc).
+ */
 static void irdma_eq_free_irq(struct irdma_eq *eq)
 {
 	if (!eq->irq_on)
 		return;
-	irdma_eq_disable(eq);
 	free_irq(eq->irq, eq);
+	tasklet_kill(&eq->dpc);
+	irdma_eq_disable(eq);
 	eq->irq_on = false;
 }
 
@@ -420,9 +443,9 @@ int irdma_ceq0_setup(struct irdma_pci_f *rf)
 	if (err)
 		return err;
 	if (rf->msix_shared)
-		err = irdma_eq_irq(rf, eq, 0, irdma_aeqceq_thread, "aeqceq0");
+		err = irdma_eq_irq(rf, eq, 0, irdma_aeqceq_dpc, "aeqceq0");
 	else
-		err = irdma_eq_irq(rf, eq, 1, irdma_ceq_thread, "ceq0");
+		err = irdma_eq_irq(rf, eq, 1, irdma_ceq_dpc, "ceq0");
 	if (err)
 		goto err_destroy;
 	irdma_wr32(rf, E810_GLINT_CEQCTL(0), E810_INT_CTL_CAUSE_ENA |
@@ -501,7 +524,7 @@ int irdma_aeq_setup(struct irdma_pci_f *rf)
 		/* The handler sees the ring and head set before this. */
 		smp_store_release(&rf->aeq_on_ceq0, true);
 	} else {
-		err = irdma_eq_irq(rf, eq, 0, irdma_aeq_thread, "aeq");
+		err = irdma_eq_irq(rf, eq, 0, irdma_aeq_dpc, "aeq");
 		if (err)
 			goto err_destroy;
 	}
@@ -531,10 +554,16 @@ void irdma_aeq_teardown(struct irdma_pci_f *rf)
 
 	irdma_wr32(rf, E810_PFINT_AEQCTL, 0);
 	if (rf->aeq_on_ceq0) {
-		/* Normally CEQ 0's handler is gone already (quiesce). */
+		/*
+		 * Normally CEQ 0's interrupt is gone already (quiesce); if
+		 * not, a tasklet run that still saw the AEQ ends before the
+		 * AEQ goes, and later runs leave it alone.
+		 */
 		WRITE_ONCE(rf->aeq_on_ceq0, false);
-		if (rf->ceq.irq_on)
+		if (rf->ceq.irq_on) {
 			synchronize_irq(rf->ceq.irq);
+			tasklet_unlock_wait(&rf->ceq.dpc);
+		}
 	}
 	irdma_eq_free_irq(eq);
 	irdma_eq_destroy(rf, eq, true);
@@ -576,7 +605,7 @@ int irdma_ceqs_setup(struct irdma_pci_f *rf)
 			goto err_unwind;
 		snprintf(what, sizeof(what), "ceq%u", eq->id);
 		err = irdma_eq_irq(rf, eq, irdma_ceq_msix_idx(rf, eq->id),
-				   irdma_ceq_thread, what);
+				   irdma_ceq_dpc, what);
 		if (err) {
 			irdma_eq_destroy(rf, eq, false);
 			goto err_unwind;

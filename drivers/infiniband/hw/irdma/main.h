@@ -10,6 +10,7 @@
 #include <linux/completion.h>
 #include <linux/idr.h>
 #include <linux/if_ether.h>
+#include <linux/interrupt.h>
 #include <linux/io.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -177,7 +178,8 @@ struct irdma_cqp_stats {
  * @ccq_polarity: valid bit expected at @ccq_head
  * @ccq_armseq: arm sequence number
  * @mode: how completions are detected
- * @lock: protects the SQ, the CCQ and @reqs
+ * @lock: protects the SQ, the CCQ and @reqs; taken with interrupts off
+ *	(CEQ 0's tasklet reaps the CCQ, ARP writes post under arp.lock)
  * @mutex: serializes requests while completions are polled
  * @reqs: requests in flight by id
  * @ah_waits: non-sleeping AH ops by request id (ah.c)
@@ -231,6 +233,7 @@ struct irdma_cqp {
  * @created: created in the device
  * @irq_on: handler installed
  * @events: entries processed
+ * @dpc: drains the queue(s) of the vector; scheduled by its hard handler
  * @name: irq name
  */
 struct irdma_eq {
@@ -246,6 +249,7 @@ struct irdma_eq {
 	bool created;
 	bool irq_on;
 	u64 events;
+	struct tasklet_struct dpc;
 	char name[48];
 };
 
@@ -476,8 +480,10 @@ static inline struct irdma_pd *to_irdma_pd(struct ib_pd *ibpd)
  * @mac: the MAC in the local MAC table
  * @mac_idx: its entry
  * @arp: the ARP cache
- * @cqs: verbs CQs by CQ id (the id is also the CQ context in CEQEs)
- * @qps: verbs QPs by QP id (AEQEs and CQEs name QPs by id)
+ * @cqs: verbs CQs by CQ id (the id is also the CQ context in CEQEs); the
+ *	CEQ tasklets read it, process context locks it with BH off
+ * @qps: verbs QPs by QP id (AEQEs and CQEs name QPs by id); the AEQ
+ *	tasklet reads it, process context locks it with BH off
  * @suspend_wq: modify to SQD waits here for the QP's suspend-complete AE
  * @tc: traffic-class changes (suspend/resume)
  * @ws: the work-scheduler tree and the RDMA qsets

@@ -436,14 +436,15 @@ static int irdma_qp_id_alloc(struct irdma_pci_f *rf, bool gsi, u32 *id)
 
 	if (gsi) {
 		/* One GSI QP per port; ib_mad creates it at registration. */
-		err = xa_insert(&rf->qps, IRDMA_GSI_QP_ID, NULL, GFP_KERNEL);
+		err = xa_insert_bh(&rf->qps, IRDMA_GSI_QP_ID, NULL,
+				   GFP_KERNEL);
 		if (err)
 			return err;
 		*id = IRDMA_GSI_QP_ID;
 		return 0;
 	}
-	err = xa_alloc(&rf->qps, id, NULL, XA_LIMIT(IRDMA_FIRST_QP_ID, max),
-		       GFP_KERNEL);
+	err = xa_alloc_bh(&rf->qps, id, NULL,
+			  XA_LIMIT(IRDMA_FIRST_QP_ID, max), GFP_KERNEL);
 	return err == -EBUSY ? -ENOMEM : err;
 }
 
@@ -662,7 +663,7 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 			goto err_destroy;
 	}
 	init->cap = qp->cap;
-	xa_store(&rf->qps, id, qp, GFP_KERNEL);
+	xa_store_bh(&rf->qps, id, qp, GFP_KERNEL);
 	ibdev_dbg(ibqp->device, "QP %u: %s %s, SQ %u quanta, RQ %u quanta\n",
 		  id, irdma_qp_type_name(init->qp_type),
 		  udata ? "user" : "kernel", qp->sq_depth, qp->rq_depth);
@@ -677,7 +678,7 @@ err_mem:
 err_ctx:
 	irdma_dma_free(rf, &qp->ctx);
 err_id:
-	xa_erase(&rf->qps, id);
+	xa_erase_bh(&rf->qps, id);
 	return err;
 }
 
@@ -699,7 +700,7 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	 * the device forgot the QP), and a move to ERR an earlier AE queued
 	 * is done or cancelled before DESTROY_QP.
 	 */
-	xa_store(&rf->qps, qp->qp_id, NULL, GFP_KERNEL);
+	xa_store_bh(&rf->qps, qp->qp_id, NULL, GFP_KERNEL);
 	cancel_work_sync(&qp->ae_work);
 	mutex_lock(&qp->mutex);
 	/*
@@ -716,7 +717,7 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 			   qp->qp_id);
 	mutex_unlock(&qp->mutex);
 	irdma_ws_qp_detach(qp);
-	xa_erase(&rf->qps, qp->qp_id);
+	xa_erase_bh(&rf->qps, qp->qp_id);
 	irdma_qp_mem_free(qp);
 	if (qp->av.arp_idx >= 0)
 		irdma_arp_put(rf, qp->av.arp_idx);
@@ -1427,7 +1428,7 @@ static enum ib_event_type irdma_ae_event(u16 code, bool *err)
  * Error AEs raise the IB event and move the QP to ERR (work queue: the
  * CQP ops sleep).
  *
- * Context: The AEQ's threaded handler.
+ * Context: Softirq (the AEQ's tasklet).
  * Return: true if the QP exists.
  */
 bool irdma_qp_ae(struct irdma_pci_f *rf, u32 qp_id, u16 code, u8 src,

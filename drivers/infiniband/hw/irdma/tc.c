@@ -125,12 +125,12 @@ static void irdma_tc_pick_qps(struct irdma_pci_f *rf)
 	struct irdma_qp *qp;
 	unsigned long id;
 
-	xa_lock(&rf->qps);
+	xa_lock_bh(&rf->qps);
 	xa_for_each(&rf->qps, id, qp) {
 		if (id < tc->nbits && irdma_tc_qp_active(qp))
 			__set_bit(id, tc->suspended);
 	}
-	xa_unlock(&rf->qps);
+	xa_unlock_bh(&rf->qps);
 }
 
 /**
@@ -276,7 +276,7 @@ void irdma_tc_after(struct irdma_pci_f *rf, const struct irdma_qos *qos)
  * @rf: per-function state
  * @qp_id: the QP the AE names
  *
- * Context: The AEQ's threaded handler.
+ * Context: Softirq (the AEQ's tasklet).
  */
 void irdma_tc_suspend_ae(struct irdma_pci_f *rf, u32 qp_id)
 {

@@ -434,8 +434,8 @@ int irdma_ib_register(struct irdma_pci_f *rf)
 		return -ENOMEM;
 	iwdev->rf = rf;
 	ida_init(&iwdev->pd_ida);
-	xa_init_flags(&rf->cqs, XA_FLAGS_ALLOC);
-	xa_init_flags(&rf->qps, XA_FLAGS_ALLOC);
+	xa_init_flags(&rf->cqs, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_BH);
+	xa_init_flags(&rf->qps, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_BH);
 	init_waitqueue_head(&rf->suspend_wq);
 	ibdev = &iwdev->ibdev;
 	ibdev->node_type = RDMA_NODE_IB_CA;

@@ -365,12 +365,12 @@ static int irdma_ws_qp_move(struct irdma_pci_f *rf, struct irdma_qp *qp)
 /* The QP to ERR from a worker, if it is not being destroyed. */
 static void irdma_ws_qp_fail(struct irdma_pci_f *rf, struct irdma_qp *qp)
 {
-	xa_lock(&rf->qps);
+	xa_lock_bh(&rf->qps);
 	if (xa_load(&rf->qps, qp->qp_id) == qp) {
 		set_bit(IRDMA_QP_AE_FATAL, &qp->ae_flags);
 		queue_work(system_wq, &qp->ae_work);
 	}
-	xa_unlock(&rf->qps);
+	xa_unlock_bh(&rf->qps);
 }
 
 /**
