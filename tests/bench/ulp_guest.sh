@@ -440,6 +440,20 @@ if want smc; then
 				leg smc "${d#*:}" tcp "$r" smc_pair tcp $((port++)) "${d%:*}"
 			done
 		done
+		# The same with SMC's send buffer and RMB at 1 MiB instead of
+		# the 64 KiB defaults (net.smc.wmem, net.smc.rmem): at 64 KiB the
+		# sender waits for the peer's consumer-cursor update (a CDC
+		# message) every 64 KiB, where TCP's autotuned window is larger.
+		if sysctl -qw net.smc.wmem=1048576 net.smc.rmem=1048576 2>/dev/null; then
+			for ((r = 1; r <= ROUNDS; r++)); do
+				for d in to-server:write to-client:read; do
+					leg smc1m "${d#*:}" rdma "$r" smc_pair smc $((port++)) "${d%:*}"
+					leg smc1m "${d#*:}" tcp "$r" smc_pair tcp $((port++)) "${d%:*}"
+				done
+			done
+		else
+			echo "note: no net.smc.wmem/rmem sysctls: no 1 MiB SMC run"
+		fi
 	else
 		fail "smc: no smc_stream, no SMC modules or no UEID"
 	fi
