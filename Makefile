@@ -71,6 +71,12 @@ fuzz-campaign: deps-host
 progs: rdma-core
 	@$(MAKE) -s -j$(NPROC) -C tests/vm/progs
 
+# Kernel ULPs over RDMA against TCP on the same two ports, one boot
+# (tests/bench/ulp.sh; ULP_MIB, ULP_ROUNDS, ULP_LIST); on demand, not in
+# check. Table in build/bench/ulp.txt, figures in docs/performance.md.
+bench-ulp: all progs
+	@tests/bench/ulp.sh
+
 vm-check: all progs
 	@tools/vm check
 
@@ -154,6 +160,6 @@ clean:
 	done; true
 	rm -rf build/unit build/provider-tests build/progs build/vm build/guest
 
-.PHONY: all deps deps-host qemu rdma-core modules guest run unit fuzz fuzz-campaign progs vm-check \
+.PHONY: all deps deps-host qemu rdma-core modules guest run unit fuzz fuzz-campaign progs vm-check bench-ulp \
 	check vm-check-all-parents guest-debug check-debug lint lint-6.1 lint-new install uninstall install-provider \
 	uninstall-provider dkms-source clean

@@ -73,8 +73,9 @@ KEEP_MODULE_DIRS="arch block crypto fs kernel lib mm net security virt
 # kernel/ without the .ko suffix: sd_mod is the SCSI disk driver that
 # binds the LUN an iSCSI/iSER session reports (tests/vm/iser.sh); the
 # initiators (ib_iser, libiscsi) pull in only scsi_mod and scsi_common,
-# so without it a login attaches no block device.
-KEEP_MODULES="drivers/scsi/sd_mod"
+# so without it a login attaches no block device. iscsi_tcp is the
+# initiator's TCP transport, iSER's counterpart in tests/bench/ulp.sh.
+KEEP_MODULES="drivers/scsi/sd_mod drivers/scsi/iscsi_tcp"
 # ... minus these (hardware no guest has).
 DROP_MODULE_DIRS="drivers/net/wireless drivers/net/can drivers/net/usb
 	drivers/net/ieee802154 drivers/net/wwan drivers/net/hamradio

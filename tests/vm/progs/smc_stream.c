@@ -3,8 +3,8 @@
  * smc_stream: a TCP application on the SMC socket API (AF_SMC, the
  * transparent way smc_run moves one), or on plain TCP for comparison.
  *
- *   smc_stream server smc|tcp ADDR PORT BYTES
- *   smc_stream client smc|tcp ADDR PORT BYTES
+ *   smc_stream server smc|tcp ADDR PORT BYTES [both|to-server|to-client]
+ *   smc_stream client smc|tcp ADDR PORT BYTES [both|to-server|to-client]
  *   smc_stream ueid-add NAME
  *
  * The server accepts one connection on ADDR:PORT, the client connects to
@@ -24,6 +24,13 @@
  *   gid ..., peer_gid ..., role client|server
  * The exit status is 0 when the data is complete and right, whatever
  * the mode (the script decides what mode it wants).
+ *
+ * With to-server or to-client (both sides must be given the same) only
+ * that direction carries BYTES, for throughput (tests/bench/ulp.sh): the
+ * sender sends one 64 KiB block of the stream over and over, the
+ * receiver counts the bytes without checking them (generating and
+ * checking every byte would cost more CPU under TCG than either
+ * transport), and mibps is that one direction.
  *
  * ueid-add puts NAME into the kernel's user-defined EID table (generic
  * netlink SMC_GEN_NETLINK, SMC_NETLINK_ADD_UEID, what "smcr ueid add"
@@ -64,6 +71,7 @@ struct dir {
 	uint64_t bytes;
 	uint64_t sum;
 	int err;
+	int raw;	/* one block, sent over and over, no sum */
 };
 
 /* splitmix64 of the word index: byte o of the stream is byte o % 8 of word o / 8 */
@@ -107,8 +115,12 @@ static void *sender(void *arg)
 		size_t n = d->bytes - off < CHUNK ? d->bytes - off : CHUNK;
 		size_t done = 0;
 
-		fill(d->seed, off, buf, n);
-		d->sum = fnv(d->sum, buf, n);
+		if (!d->raw || !off) {
+			fill(d->seed, d->raw ? 0 : off, buf, d->raw ? CHUNK : n);
+		}
+		if (!d->raw) {
+			d->sum = fnv(d->sum, buf, n);
+		}
 		while (done < n) {
 			ssize_t r = send(d->fd, buf + done, n - done, 0);
 
@@ -391,7 +403,8 @@ int main(int argc, char **argv)
 	static unsigned char buf[CHUNK], want[CHUNK];
 	struct dir tx = { .sum = 0xcbf29ce484222325ULL };
 	uint64_t rx_sum = 0xcbf29ce484222325ULL, got = 0, bad_at = UINT64_MAX;
-	int server, smc, fd;
+	uint64_t bytes, want_rx;
+	int server, smc, fd, oneway = 0;
 	pthread_t th;
 	struct stat st;
 	double t0, dt;
@@ -399,14 +412,31 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "ueid-add")) {
 		return ueid_add(argv[2]);
 	}
-	if (argc != 6) {
-		fprintf(stderr, "usage: %s server|client smc|tcp ADDR PORT BYTES\n"
+	if (argc == 7 && !strcmp(argv[6], "to-server")) {
+		oneway = 1;
+	} else if (argc == 7 && !strcmp(argv[6], "to-client")) {
+		oneway = 2;
+	}
+	if ((argc != 6 && argc != 7) ||
+	    (argc == 7 && !oneway && strcmp(argv[6], "both"))) {
+		fprintf(stderr, "usage: %s server|client smc|tcp ADDR PORT BYTES"
+			" [both|to-server|to-client]\n"
 			"       %s ueid-add NAME\n", argv[0], argv[0]);
 		return 2;
 	}
 	server = !strcmp(argv[1], "server");
 	smc = !strcmp(argv[2], "smc");
-	tx.bytes = strtoull(argv[5], NULL, 0);
+	bytes = strtoull(argv[5], NULL, 0);
+	tx.bytes = bytes;
+	want_rx = bytes;
+	if (oneway) {
+		/* the client sends to-server, the server to-client */
+		int sends = (oneway == 1) != server;
+
+		tx.bytes = sends ? bytes : 0;
+		want_rx = sends ? 0 : bytes;
+		tx.raw = 1;
+	}
 	fd = open_conn(server, smc, argv[3], atoi(argv[4]));
 	if (fd < 0) {
 		return 1;
@@ -417,8 +447,8 @@ int main(int argc, char **argv)
 	if (pthread_create(&th, NULL, sender, &tx)) {
 		return 1;
 	}
-	while (got < tx.bytes) {
-		size_t n = tx.bytes - got < CHUNK ? tx.bytes - got : CHUNK;
+	while (got < want_rx) {
+		size_t n = want_rx - got < CHUNK ? want_rx - got : CHUNK;
 		ssize_t r = recv(fd, buf, n, 0);
 
 		if (r <= 0) {
@@ -427,6 +457,10 @@ int main(int argc, char **argv)
 			}
 			printf("RESULT recv_error %s\n", r ? strerror(errno) : "EOF");
 			break;
+		}
+		if (oneway) {
+			got += r;
+			continue;
 		}
 		fill(server ? SEED_FROM_CLIENT : SEED_FROM_SERVER, got, want, r);
 		if (bad_at == UINT64_MAX && memcmp(buf, want, r)) {
@@ -454,7 +488,8 @@ int main(int argc, char **argv)
 		printf("RESULT data bad at %llu\n", (unsigned long long)bad_at);
 	}
 	printf("RESULT ms %.0f\n", dt * 1000);
-	printf("RESULT mibps %.1f\n", 2.0 * got / dt / (1 << 20));
+	printf("RESULT mibps %.1f\n",
+	       (oneway ? (double)(got + tx.bytes) : 2.0 * got) / dt / (1 << 20));
 	if (smc && fstat(fd, &st) == 0) {
 		smc_diag(st.st_ino);
 	}
@@ -464,5 +499,5 @@ int main(int argc, char **argv)
 	while (recv(fd, buf, sizeof(buf), 0) > 0) {
 	}
 	close(fd);
-	return !(got == tx.bytes && bad_at == UINT64_MAX && !tx.err);
+	return !(got == want_rx && bad_at == UINT64_MAX && !tx.err);
 }
