@@ -235,6 +235,34 @@ fetch_ice_source() {
 	rm -rf "$dir" && mv "$dir.tmp" "$dir"
 }
 
+# soft-iWARP (drivers/infiniband/sw/siw), which Debian's kernels leave
+# out (CONFIG_RDMA_SIW is not set), from the same linux-source package as
+# the ice headers above, exactly kernel $1 (package version $2):
+# tools/build-siw.sh builds it out of tree against that kernel's headers
+# for the guest, the iWARP wire peer of docs/testing.md ("siw_peer"). Only
+# the siw directory is kept, in CACHE/siw-src-<kernel release>/.
+fetch_siw_source() {
+	local kver=$1 pkgver=$2 mm
+	mm=$(cut -d. -f1-2 <<<"$kver")
+	local dir=$CACHE/siw-src-$kver dl=$CACHE/dl/linux-source
+	local top=linux-source-$mm sub=drivers/infiniband/sw/siw
+	[ "$(cat "$dir/.extracted" 2>/dev/null)" = "$pkgver" ] && return 0
+	mkdir -p "$dl"
+	apt_update
+	(cd "$dl" && apt-get "${APT_OPTS[@]}" -q download "$top=$pkgver") \
+		>/dev/null 2>&1 || die "could not download $top=$pkgver"
+	log "extracting $sub from $top $pkgver"
+	rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
+	dpkg-deb --fsys-tarfile "$dl/${top}_"*.deb |
+		tar -xO "./usr/src/$top.tar.xz" |
+		tar -xJ -C "$dir.tmp" --strip-components=5 "$top/$sub" ||
+		die "no $sub in $top $pkgver"
+	[ -f "$dir.tmp/siw_main.c" ] || die "no siw_main.c in $top $pkgver"
+	echo "$pkgver" >"$dir.tmp/.extracted"
+	rm -f "$dl/${top}_"*.deb
+	rm -rf "$dir" && mv "$dir.tmp" "$dir"
+}
+
 # The stock ice.ko of kernel $1 (package version $2), whose GNU build id the
 # irdma Kbuild records for the binding built from that kernel's ice.h
 # (ice_if.c refuses any other ice): CACHE/ice-ko-<kernel release>/, taken
@@ -328,6 +356,7 @@ main() {
 		fetch_ice_source "$KVER_OLD" "$KPKG_OLD_VERSION"
 		fetch_ice_module "$KVER" "$KPKG_VERSION"
 		fetch_ice_module "$KVER_OLD" "$KPKG_OLD_VERSION"
+		fetch_siw_source "$KVER" "$KPKG_VERSION"
 		;;
 	esac
 	log "dependencies complete"

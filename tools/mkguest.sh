@@ -9,6 +9,7 @@
 #                            pciutils, nfs-kernel-server, qperf, ucx-utils,
 #                            libfabric-bin, ...): ~3 min, once per package list
 #   build/guest/root         base + Debian's 6.12 modules + our modules +
+#                            siw.ko (tools/build-siw.sh, cached) +
 #                            our rdma-core 56.1 build replacing bookworm's 44
 #   build/guest/rootfs.ext4  that tree as an ext4 image (seconds)
 #   build/guest/initrd.cpio  busybox + virtio_blk/ext4 modules, mounts /dev/vda
@@ -137,6 +138,10 @@ install_modules() {
 	mkdir -p "$mdir/updates"
 	cp "$TOP/drivers/net/ethernet/intel/ice_lite/ice_lite.ko" \
 	   "$TOP/drivers/infiniband/hw/irdma/irdma.ko" "$mdir/updates/"
+	# soft-iWARP, which Debian's kernel lacks (tools/build-siw.sh): the
+	# iWARP wire peer (modprobe siw; rdma link add ... type siw).
+	mkdir -p "$mdir/extra"
+	cp "$SIW_KO" "$mdir/extra/siw.ko"
 	trim_modules "$mdir"
 	depmod -b "$ROOT" "$KVER"
 	# The kernel's configuration where a Debian host keeps it: scenarios
@@ -211,7 +216,7 @@ up_to_date() {
 	[ -z "$(find "$TOP/tools/guest" "$TOP/tools/mkguest.sh" \
 		"$TOP/drivers/net/ethernet/intel/ice_lite/ice_lite.ko" \
 		"$TOP/drivers/infiniband/hw/irdma/irdma.ko" "$RDMA_ROOT/" "$DDP_FILE" \
-		-newer "$img" -print -quit 2>/dev/null)" ]
+		"$SIW_KO" -newer "$img" -print -quit 2>/dev/null)" ]
 }
 
 [ -f "$KDIR/.extracted" ] || die "guest kernel missing; run 'make deps'"
@@ -222,6 +227,7 @@ flock 9
 build_base
 [ "${1:-}" = base ] && exit 0
 [ -d "$RDMA_ROOT/usr" ] || die "rdma-core not built; run tools/build-rdma-core.sh"
+SIW_KO=$("$TOP/tools/build-siw.sh")
 if up_to_date; then
 	log "guest image up to date"
 	exit 0
