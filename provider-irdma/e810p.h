@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * Verbs glue of the E810 provider: the objects libibverbs hands around,
- * wrapping the ring-layer state of uk.h, and the uverbs commands with
- * the irdma driver data (ABI version 5, docs/hw-reference.md chapter 6).
+ * wrapping the state of the shared ring layer (lib/irdma-ring/ring.h),
+ * and the uverbs commands with the irdma driver data (ABI version 5,
+ * docs/hw-reference.md chapter 6).
  */
 #ifndef E810P_H
 #define E810P_H
@@ -17,7 +18,7 @@
 #include <kernel-abi/irdma-abi.h>
 
 #include "hw/e810_regs.h"
-#include "uk.h"
+#include "ring.h"
 
 #define E810P_PAGE		4096
 #define E810P_HW_REV_GEN2	2

@@ -4,10 +4,7 @@
  * decoding, polarity, SQ/RQ tail bookkeeping, GEN_2 flush synthesis,
  * arming and resize.
  */
-#include <errno.h>
-#include <string.h>
-
-#include "uk.h"
+#include "ring.h"
 
 static uint8_t *cqe_at(const struct e810u_cq_ring *r, uint32_t idx)
 {
@@ -36,8 +33,8 @@ static void cq_consume(struct e810u_cq *cq, struct e810u_cq_ring *r, bool ext)
 	if (ext)
 		ring_step(r);
 	if (r == &cq->ring && cq->shadow)
-		cq->shadow[E810_CQ_DBSA_HEAD_OFF / 8] =
-			htole64(FIELD_PREP(E810_CQ_DBSA_CQEIDX, r->head));
+		e810u_shadow_set(cq->shadow, E810_CQ_DBSA_HEAD_OFF / 8,
+				 FIELD_PREP(E810_CQ_DBSA_CQEIDX, r->head));
 }
 
 static void decode_ext(const uint8_t *ext, struct e810u_cqe *out)
@@ -223,12 +220,12 @@ static void cq_report_resizes(struct e810u_cq *cq)
 
 	if (!cq->shadow)
 		return;
-	v = le64toh(cq->shadow[E810_CQ_DBSA_ARM_OFF / 8]);
+	v = e810u_shadow_get(cq->shadow, E810_CQ_DBSA_ARM_OFF / 8);
 	v = (v & ~E810_CQ_DBSA_SW_CQ_SELECT) |
 	    FIELD_PREP(E810_CQ_DBSA_SW_CQ_SELECT,
 		       FIELD_GET(E810_CQ_DBSA_SW_CQ_SELECT, v) +
 		       cq->resizes_done);
-	cq->shadow[E810_CQ_DBSA_ARM_OFF / 8] = htole64(v);
+	e810u_shadow_set(cq->shadow, E810_CQ_DBSA_ARM_OFF / 8, v);
 	cq->resizes_done = 0;
 }
 
@@ -258,7 +255,7 @@ int e810u_cq_poll_one(struct e810u_cq *cq, struct e810u_cqe *out)
 
 void e810u_cq_arm(struct e810u_cq *cq, bool solicited_only)
 {
-	uint64_t v = le64toh(cq->shadow[E810_CQ_DBSA_ARM_OFF / 8]);
+	uint64_t v = e810u_shadow_get(cq->shadow, E810_CQ_DBSA_ARM_OFF / 8);
 	uint64_t seq = FIELD_GET(E810_CQ_DBSA_ARM_SEQ_NUM, v) + 1;
 
 	v = FIELD_PREP(E810_CQ_DBSA_SW_CQ_SELECT,
@@ -266,7 +263,7 @@ void e810u_cq_arm(struct e810u_cq *cq, bool solicited_only)
 	    FIELD_PREP(E810_CQ_DBSA_ARM_SEQ_NUM, seq) |
 	    E810_CQ_DBSA_ARM_NEXT_SE |
 	    (solicited_only ? 0 : E810_CQ_DBSA_ARM_NEXT);
-	cq->shadow[E810_CQ_DBSA_ARM_OFF / 8] = htole64(v);
+	e810u_shadow_set(cq->shadow, E810_CQ_DBSA_ARM_OFF / 8, v);
 	/* the device reads the shadow area when the doorbell arrives */
 	e810u_wmb();
 	e810u_mmio_write32(cq->arm_db, cq->cq_id);

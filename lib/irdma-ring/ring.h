@@ -1,38 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * Ring layer of the E810 provider: SQ/RQ WQE encoding, NOP padding,
- * ahead-clearing, doorbell batching decisions and CQE decoding.
+ * The E810 ring layer, one copy for the kernel's QPs (irdma.ko) and the
+ * rdma-core provider: SQ/RQ WQE encoding, NOP padding, ahead-clearing,
+ * slack, polarity, doorbell batching decisions and CQE decoding (upstream
+ * keeps this as irdma's uk.c, user/kernel). Formats: include/hw/e810_uk.h
+ * and e810_ctx.h, described in docs/hw-reference.md chapter 5.
  *
- * Nothing here depends on libibverbs so that tests/provider/ can drive
- * the rings on plain host memory. The verbs glue (verbs_*.c) owns the
- * uverbs commands and translates ibv_* work requests into e810u_* ones.
- * Formats: include/hw/e810_uk.h and e810_ctx.h, described in
- * docs/hw-reference.md chapter 5.
+ * Nothing here depends on libibverbs or on kernel objects: each home
+ * compiles these files against its own "ring_os.h" (found on its include
+ * path; provider-irdma/ and drivers/infiniband/hw/irdma/), which
+ * provides the C types, errno values and memset(), and
+ *   e810u_wmb(), e810u_rmb(), e810u_mb()  barriers towards/from the device
+ *   E810U_DB, e810u_mmio_write32(db, v)    a 32-bit doorbell register
+ *   E810U_SHADOW, e810u_shadow_get/set()   little-endian shadow-area qwords
+ *   e810u_put64(), e810u_get64()           little-endian WQE/CQE qwords
+ * The glue of each home translates its work requests (ibv_* or ib_*) into
+ * e810u_* ones. tests/provider/ drives the layer on plain host memory.
+ * Functions return 0 or a positive errno value.
  */
-#ifndef E810U_UK_H
-#define E810U_UK_H
+#ifndef E810U_RING_H
+#define E810U_RING_H
 
-#include <endian.h>
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-
+#include "ring_os.h"	/* from the including home: see above */
 #include "hw/e810_uk.h"
 #include "hw/e810_ctx.h"
-
-#ifdef E810U_HOST_TEST
-/* Host tests: plain memory, a full fence is more than enough. */
-#define e810u_wmb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
-#define e810u_rmb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
-#define e810u_mmio_write32(p, v)	(*(p) = htole32(v))
-#else
-#include <util/mmio.h>
-#include <util/udma_barrier.h>
-/* WQE body before its valid bit; CQE valid bit before its body. */
-#define e810u_wmb()	udma_to_device_barrier()
-#define e810u_rmb()	udma_from_device_barrier()
-#define e810u_mmio_write32(p, v)	mmio_write32((void *)(p), (v))
-#endif
 
 /* One gather element; for inline data addr is a host pointer. */
 struct e810u_sge {
@@ -96,12 +87,12 @@ struct e810u_qp {
 	uint64_t *rq_wrid;	/* rq_size entries */
 	uint32_t max_rq_frags;
 	/* QP doorbell shadow area: the device's SQ tail (e810u_sq_kick). */
-	volatile uint64_t *shadow;
+	E810U_SHADOW *shadow;
 	uint32_t qp_id;
 	bool ud;
 	/* Doorbell batching: quanta written since the last doorbell. */
 	uint32_t unrung;
-	volatile uint32_t *sq_db;	/* doorbell page + 0 */
+	E810U_DB *sq_db;	/* doorbell page + 0 */
 	uint64_t doorbells;		/* rings so far (statistics, tests) */
 	uint64_t doorbells_skipped;	/* device was still fetching */
 	void *owner;		/* glue object (the completion context) */
@@ -113,7 +104,7 @@ int e810u_sq_depth(uint32_t wr, unsigned int shift, uint32_t min_quanta,
 int e810u_rq_depth(uint32_t wr, unsigned int shift, uint32_t min_quanta,
 		   uint32_t max_quanta, uint32_t *depth);
 
-/* SQ (uk_sq.c). All return 0 or a positive errno. */
+/* SQ (sq.c). All return 0 or a positive errno. */
 void e810u_qp_reset(struct e810u_qp *qp);
 int e810u_post_send(struct e810u_qp *qp, const struct e810u_swr *wr);
 uint32_t e810u_sq_used(const struct e810u_qp *qp);
@@ -132,11 +123,11 @@ bool e810u_sq_kick(struct e810u_qp *qp);
 unsigned int e810u_put_frags(uint8_t *wqe, const struct e810u_sge *sg,
 			     uint32_t num_sge, bool imm, uint8_t pol);
 
-/* RQ (uk_rq.c). */
+/* RQ (rq.c). */
 int e810u_post_recv(struct e810u_qp *qp, uint64_t wr_id,
 		    const struct e810u_sge *sg, uint32_t num_sge);
 
-/* CQ (uk_cq.c). */
+/* CQ (cq.c). */
 struct e810u_cq_ring {
 	uint8_t *buf;
 	uint32_t size;		/* 32-byte entries */
@@ -149,8 +140,8 @@ struct e810u_cq {
 	struct e810u_cq_ring old;	/* ring before a resize, drained first */
 	bool draining;
 	uint32_t resizes_done;	/* not yet reported in SW_CQ_SELECT */
-	volatile uint64_t *shadow;	/* 64-byte CQ shadow area */
-	volatile uint32_t *arm_db;	/* doorbell page + 0x40 */
+	E810U_SHADOW *shadow;	/* 64-byte CQ shadow area */
+	E810U_DB *arm_db;	/* doorbell page + 0x40 */
 	uint32_t cq_id;
 };
 
@@ -194,15 +185,4 @@ void e810u_cq_retire_old(struct e810u_cq *cq);
 /* Neutralises the CQEs of a QP being destroyed (ctx set to 0). */
 void e810u_cq_forget(struct e810u_cq *cq, void *ctx);
 
-/* Little-endian qword access on WQE/CQE memory. */
-static inline void e810u_put64(void *base, size_t off, uint64_t v)
-{
-	*(volatile uint64_t *)((uint8_t *)base + off) = htole64(v);
-}
-
-static inline uint64_t e810u_get64(const void *base, size_t off)
-{
-	return le64toh(*(const volatile uint64_t *)((const uint8_t *)base + off));
-}
-
-#endif /* E810U_UK_H */
+#endif /* E810U_RING_H */

@@ -5,11 +5,8 @@
  * ahead-clearing, and the doorbell batching decision
  * (docs/hw-reference.md 5.1-5.3, 5.5).
  */
-#include <errno.h>
-#include <string.h>
-
+#include "ring.h"
 #include "hw/e810_cqp.h"
-#include "uk.h"
 
 static uint32_t pow2_roundup(uint64_t v)
 {
@@ -17,7 +14,7 @@ static uint32_t pow2_roundup(uint64_t v)
 
 	while (p < v)
 		p <<= 1;
-	return p > UINT32_MAX ? 0 : (uint32_t)p;
+	return p > (uint32_t)~0u ? 0 : (uint32_t)p;
 }
 
 static int wq_depth(uint32_t wr, unsigned int shift, uint32_t rsvd,
@@ -382,10 +379,10 @@ bool e810u_sq_kick(struct e810u_qp *qp)
 	/* headers visible to the device, and stored before the tail is
 	 * loaded (a store-load order: a full barrier) */
 	e810u_wmb();
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	e810u_mb();
 	if (qp->shadow) {
 		hw = FIELD_GET(E810_QP_DBSA_HW_SQ_TAIL,
-			       le64toh(qp->shadow[0])) % n;
+			       e810u_shadow_get(qp->shadow, 0)) % n;
 		if ((hw + n - from) % n >= (qp->sq_head + n - from) % n) {
 			qp->doorbells_skipped++;
 			return false;

@@ -4,9 +4,7 @@
  * doorbell: the device takes the next WQE whose valid bit matches the pass when
  * a message arrives, so publishing the header is all a post does.
  */
-#include <errno.h>
-
-#include "uk.h"
+#include "ring.h"
 
 int e810u_post_recv(struct e810u_qp *qp, uint64_t wr_id,
 		    const struct e810u_sge *sg, uint32_t num_sge)
