@@ -26,12 +26,22 @@ static void ring_step(struct e810u_cq_ring *r)
 	}
 }
 
-/* Consumes the entry at head (and its extension) and tells the device. */
-static void cq_consume(struct e810u_cq *cq, struct e810u_cq_ring *r, bool ext)
+bool e810u_cq_ring_has_cqe(const struct e810u_cq_ring *r)
+{
+	return cqe_valid(r, r->head, r->pol);
+}
+
+void e810u_cq_ring_step(struct e810u_cq_ring *r, bool ext)
 {
 	ring_step(r);
 	if (ext)
 		ring_step(r);
+}
+
+/* Consumes the entry at head (and its extension) and tells the device. */
+static void cq_consume(struct e810u_cq *cq, struct e810u_cq_ring *r, bool ext)
+{
+	e810u_cq_ring_step(r, ext);
 	if (r == &cq->ring && cq->shadow)
 		e810u_shadow_set(cq->shadow, E810_CQ_DBSA_HEAD_OFF / 8,
 				 FIELD_PREP(E810_CQ_DBSA_CQEIDX, r->head));
@@ -54,21 +64,23 @@ static void decode_ext(const uint8_t *ext, struct e810u_cqe *out)
 	out->vlan = FIELD_GET(E810_CQE_EXT_UDVLAN, ud);
 }
 
-static enum e810u_status cqe_status(const struct e810u_cqe *c, bool err)
+static enum e810u_status cqe_status(const struct e810u_cqe *c, bool err,
+				    bool ud)
 {
 	if (!err)
 		return E810U_OK;
 	if (c->major == E810_CQE_MAJ_FLUSH)
 		return E810U_FLUSHED;
 	/* UD sends: majors 0xE... are informational (hw-reference 5.6) */
-	if (c->sq && c->qp->ud &&
+	if (c->sq && ud &&
 	    (c->major & E810_CQE_MAJ_UD_SQ_IGNORE_MASK) ==
 	    E810_CQE_MAJ_UD_SQ_IGNORE)
 		return E810U_OK;
 	return E810U_ERROR;
 }
 
-static void sq_report(struct e810u_qp *qp, uint32_t idx, struct e810u_cqe *out)
+static void sq_report(struct e810u_qp *qp, uint32_t idx,
+		      struct e810u_cqe *out)
 {
 	const struct e810u_sq_slot *slot = &qp->sq_slots[idx];
 
@@ -118,9 +130,27 @@ static int sq_cqe(struct e810u_qp *qp, uint32_t idx, struct e810u_cqe *out,
 		*advance = !sq_more_to_flush(qp);
 		return 0;
 	}
+	return e810u_sq_complete(qp, idx, out);
+}
+
+int e810u_sq_complete(struct e810u_qp *qp, uint32_t idx,
+		      struct e810u_cqe *out)
+{
 	if (idx >= qp->sq_quanta || !qp->sq_slots[idx].quanta)
 		return EAGAIN;
 	sq_report(qp, idx, out);
+	return 0;
+}
+
+int e810u_rq_complete(struct e810u_qp *qp, uint32_t wqe_idx,
+		      struct e810u_cqe *out)
+{
+	uint32_t idx = wqe_idx >> qp->rq_shift;
+
+	if (idx >= qp->rq_size)
+		return EAGAIN;
+	out->wr_id = qp->rq_wrid[idx];
+	qp->rq_tail = (idx + 1) % qp->rq_size;
 	return 0;
 }
 
@@ -128,29 +158,53 @@ static int sq_cqe(struct e810u_qp *qp, uint32_t idx, struct e810u_cqe *out,
  * The RQ side: the receive WQE the CQE names (a byte offset in units of
  * the RQ WQE size), or for a flush the oldest one posted; as sq_cqe().
  */
-static int rq_cqe(struct e810u_qp *qp, uint32_t idx, uint64_t hdr,
-		  uint64_t qw0, struct e810u_cqe *out, bool *advance)
+static int rq_cqe(struct e810u_qp *qp, uint32_t idx, struct e810u_cqe *out,
+		  bool *advance)
 {
-	out->op = FIELD_GET(E810_CQE_OP, hdr);
-	if (out->status == E810U_FLUSHED) {
-		if (qp->rq_tail == qp->rq_head)
-			return EAGAIN;
-		idx = qp->rq_tail;
-		*advance = (idx + 1) % qp->rq_size == qp->rq_head;
-	} else {
-		idx >>= qp->rq_shift;
-		if (idx >= qp->rq_size)
-			return EAGAIN;
-		out->bytes = FIELD_GET(E810_CQE_PAYLDLEN, qw0);
-	}
+	if (out->status != E810U_FLUSHED)
+		return e810u_rq_complete(qp, idx, out);
+	if (qp->rq_tail == qp->rq_head)
+		return EAGAIN;
+	idx = qp->rq_tail;
+	*advance = (idx + 1) % qp->rq_size == qp->rq_head;
 	out->wr_id = qp->rq_wrid[idx];
 	qp->rq_tail = (idx + 1) % qp->rq_size;
 	return 0;
 }
 
-/* The fields every CQE carries, whichever queue it is for. */
-static void decode_common(uint64_t hdr, uint64_t qw2, struct e810u_cqe *out)
+int e810u_cqe_peek(const struct e810u_cq_ring *r, struct e810u_cqe_raw *raw)
 {
+	const uint8_t *cqe = cqe_at(r, r->head);
+
+	if (!cqe_valid(r, r->head, r->pol))
+		return ENOENT;
+	/* the valid bit is read before the rest of the entry */
+	e810u_rmb();
+	raw->hdr = e810u_get64(cqe, E810_CQE_HDR_OFF);
+	raw->ext = NULL;
+	if (raw->hdr & E810_CQE_EXTCQE) {
+		uint32_t n = (r->head + 1) % r->size;
+		uint8_t pol = n ? r->pol : !r->pol;
+
+		if (!cqe_valid(r, n, pol))
+			return ENOENT;	/* extension not written yet */
+		e810u_rmb();
+		raw->ext = cqe_at(r, n);
+	}
+	raw->qw0 = e810u_get64(cqe, E810_CQE_LEN_OFF);
+	raw->ctx = e810u_get64(cqe, E810_CQE_CTX_OFF);
+	raw->qw2 = e810u_get64(cqe, E810_CQE_QP_OFF);
+	return 0;
+}
+
+void e810u_cqe_decode(const struct e810u_cqe_raw *raw, bool ud,
+		      struct e810u_cqe *out)
+{
+	uint64_t hdr = raw->hdr, qw2 = raw->qw2;
+
+	memset(out, 0, sizeof(*out));
+	if (raw->ext)
+		decode_ext(raw->ext, out);
 	out->major = FIELD_GET(E810_CQE_MAJERR, hdr);
 	out->minor = FIELD_GET(E810_CQE_MINERR, hdr);
 	out->sq = hdr & E810_CQE_SQ;
@@ -160,7 +214,12 @@ static void decode_common(uint64_t hdr, uint64_t qw2, struct e810u_cqe *out)
 	out->stag_valid = hdr & E810_CQE_STAG;
 	out->ipv4 = hdr & E810_CQE_IPV4;
 	out->solicited = hdr & E810_CQE_SOEVENT;
-	out->status = cqe_status(out, hdr & E810_CQE_ERROR);
+	out->status = cqe_status(out, hdr & E810_CQE_ERROR, ud);
+	if (!out->sq) {
+		out->op = FIELD_GET(E810_CQE_OP, hdr);
+		if (out->status != E810U_FLUSHED)
+			out->bytes = FIELD_GET(E810_CQE_PAYLDLEN, raw->qw0);
+	}
 }
 
 /*
@@ -171,45 +230,30 @@ static void decode_common(uint64_t hdr, uint64_t qw2, struct e810u_cqe *out)
 static int cq_poll_ring(struct e810u_cq *cq, struct e810u_cq_ring *r,
 			struct e810u_cqe *out)
 {
-	uint8_t *cqe = cqe_at(r, r->head);
-	bool ext, advance = true;
+	struct e810u_cqe_raw raw;
+	bool advance = true;
 	struct e810u_qp *qp;
-	uint64_t hdr;
 	uint32_t idx;
 	int ret;
 
-	if (!cqe_valid(r, r->head, r->pol))
-		return ENOENT;
-	/* the valid bit is read before the rest of the entry */
-	e810u_rmb();
-	hdr = e810u_get64(cqe, E810_CQE_HDR_OFF);
-	ext = hdr & E810_CQE_EXTCQE;
-	memset(out, 0, sizeof(*out));
-	if (ext) {
-		uint32_t n = (r->head + 1) % r->size;
-		uint8_t pol = n ? r->pol : !r->pol;
-
-		if (!cqe_valid(r, n, pol))
-			return ENOENT;	/* extension not written yet */
-		e810u_rmb();
-		decode_ext(cqe_at(r, n), out);
-	}
-	qp = (struct e810u_qp *)(uintptr_t)e810u_get64(cqe, E810_CQE_CTX_OFF);
+	ret = e810u_cqe_peek(r, &raw);
+	if (ret)
+		return ret;
+	qp = (struct e810u_qp *)(uintptr_t)raw.ctx;
 	if (!qp) {
-		cq_consume(cq, r, ext);
+		cq_consume(cq, r, raw.ext != NULL);
 		return EAGAIN;
 	}
+	e810u_cqe_decode(&raw, qp->ud, out);
 	out->qp = qp;
-	decode_common(hdr, e810u_get64(cqe, E810_CQE_QP_OFF), out);
-	idx = FIELD_GET(E810_CQE_WQEIDX, hdr);
+	idx = FIELD_GET(E810_CQE_WQEIDX, raw.hdr);
 	if (out->sq)
 		ret = sq_cqe(qp, idx, out, &advance);
 	else
-		ret = rq_cqe(qp, idx, hdr, e810u_get64(cqe, E810_CQE_LEN_OFF),
-			     out, &advance);
+		ret = rq_cqe(qp, idx, out, &advance);
 	/* a flush CQE stays at the head until its ring is empty */
 	if (ret || advance)
-		cq_consume(cq, r, ext);
+		cq_consume(cq, r, raw.ext != NULL);
 	return ret;
 }
 

@@ -56,6 +56,16 @@ struct e810u_swr {
 	uint8_t bind_rights;	/* E810_ACCESS_REMOTE_READ/_WRITE */
 	bool bind_type1;
 	bool bind_zero_based;
+	/*
+	 * FAST_REG (kernel QPs): the region's VA in remote_addr and its STag
+	 * in rkey; its page list and rights (E810_ACCESS_*).
+	 */
+	uint64_t fr_pbl_pa;	/* PBL (or single page) address */
+	uint64_t fr_len;
+	uint32_t fr_first_pble;
+	uint8_t fr_levels;	/* E810_WQE_FR_LPBLSIZE */
+	uint8_t fr_page_code;	/* E810_HPAGE_* */
+	uint8_t fr_rights;
 };
 
 /* Per-SQ-quantum bookkeeping: what completes when a CQE names it. */
@@ -90,6 +100,8 @@ struct e810u_qp {
 	E810U_SHADOW *shadow;
 	uint32_t qp_id;
 	bool ud;
+	/* a kernel QP (FASTREGEN, PRIVEN): FAST_REG, RDMA_READ_LOC_INV */
+	bool priv;
 	/* Doorbell batching: quanta written since the last doorbell. */
 	uint32_t unrung;
 	E810U_DB *sq_db;	/* doorbell page + 0 */
@@ -174,6 +186,34 @@ struct e810u_cqe {
 	bool vlan_valid;
 	uint16_t vlan;
 };
+
+/*
+ * The pieces e810u_cq_poll_one() is made of, for a home that finds the QP
+ * of a CQE its own way (the kernel: by QP id) and keeps its own flush
+ * bookkeeping. e810u_cqe_peek() reads the CQE at the head of @r (and its
+ * extension) without consuming it: 0, or ENOENT while it is not valid.
+ */
+struct e810u_cqe_raw {
+	uint64_t hdr;
+	uint64_t qw0;		/* E810_CQE_LEN_OFF */
+	uint64_t ctx;		/* E810_CQE_CTX_OFF: the completion context */
+	uint64_t qw2;		/* E810_CQE_QP_OFF */
+	const uint8_t *ext;	/* the extension entry, or NULL */
+};
+
+bool e810u_cq_ring_has_cqe(const struct e810u_cq_ring *r);
+int e810u_cqe_peek(const struct e810u_cq_ring *r, struct e810u_cqe_raw *raw);
+/* Fills *out from @raw (qp left NULL); @ud: the QP is a UD QP. */
+void e810u_cqe_decode(const struct e810u_cqe_raw *raw, bool ud,
+		      struct e810u_cqe *out);
+/* Steps @r past the entry peeked (two slots with an extension). */
+void e810u_cq_ring_step(struct e810u_cq_ring *r, bool ext);
+/* Completes the SQ WQE at quantum @idx / the RQ WQE at @wqe_idx (the CQE's
+ * WQEIDX); EAGAIN for an index the ring does not hold. */
+int e810u_sq_complete(struct e810u_qp *qp, uint32_t idx,
+		      struct e810u_cqe *out);
+int e810u_rq_complete(struct e810u_qp *qp, uint32_t wqe_idx,
+		      struct e810u_cqe *out);
 
 /* Returns 0 and fills *out, ENOENT when empty. A CQE's completion
  * context is the struct e810u_qp of its QP (user_compl_ctx). */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * SQ side of the ring layer: queue geometry, WQE encoding for every GEN_2
- * user opcode, NOP padding so that no WQE crosses a 256-byte chunk,
+ * opcode (the kernel's fast-register and read-with-invalidate included),
+ * NOP padding so that no WQE crosses a 256-byte chunk,
  * ahead-clearing, and the doorbell batching decision
  * (docs/hw-reference.md 5.1-5.3, 5.5).
  */
@@ -217,12 +218,6 @@ static bool op_takes_imm(uint8_t op)
 	       op == E810_OP_SEND || op == E810_OP_SEND_SOL;
 }
 
-static bool op_is_send(uint8_t op)
-{
-	return op == E810_OP_SEND || op == E810_OP_SEND_SOL ||
-	       op == E810_OP_SEND_INV || op == E810_OP_SEND_SOL_INV;
-}
-
 static int check_wr(const struct e810u_qp *qp, const struct e810u_swr *wr,
 		    unsigned int *quanta, uint32_t *bytes)
 {
@@ -234,17 +229,24 @@ static int check_wr(const struct e810u_qp *qp, const struct e810u_swr *wr,
 	case E810_OP_SEND_INV:
 	case E810_OP_SEND_SOL_INV:
 	case E810_OP_RDMA_READ:
+	case E810_OP_RDMA_READ_LOC_INV:
 	case E810_OP_LOCAL_INV:
 	case E810_OP_BIND_MW:
+	case E810_OP_FAST_REG:
 		break;
 	default:
 		return EINVAL;
 	}
+	/* the device takes these from privileged (kernel) QPs only */
+	if ((wr->op == E810_OP_FAST_REG ||
+	     wr->op == E810_OP_RDMA_READ_LOC_INV) && !qp->priv)
+		return EINVAL;
 	if (wr->has_imm && !op_takes_imm(wr->op))
 		return EINVAL;
-	if (op_is_send(wr->op) == false && qp->ud)
-		return EINVAL;	/* UD has sends only */
-	if (wr->op == E810_OP_LOCAL_INV || wr->op == E810_OP_BIND_MW) {
+	if (qp->ud && wr->op != E810_OP_SEND && wr->op != E810_OP_SEND_SOL)
+		return EINVAL;	/* UD has sends only, without invalidation */
+	if (wr->op == E810_OP_LOCAL_INV || wr->op == E810_OP_BIND_MW ||
+	    wr->op == E810_OP_FAST_REG) {
 		*quanta = 1;
 		*bytes = 0;
 		return 0;
@@ -255,7 +257,9 @@ static int check_wr(const struct e810u_qp *qp, const struct e810u_swr *wr,
 		return EINVAL;
 	*bytes = sg_bytes(wr->sg, wr->num_sge);
 	if (wr->inline_data) {
-		if (wr->op == E810_OP_RDMA_READ || *bytes > qp->max_inline ||
+		if (wr->op == E810_OP_RDMA_READ ||
+		    wr->op == E810_OP_RDMA_READ_LOC_INV ||
+		    *bytes > qp->max_inline ||
 		    *bytes > E810_MAX_INLINE)
 			return EINVAL;
 		*quanta = e810_inline_quanta(*bytes);
@@ -292,6 +296,7 @@ int e810u_post_send(struct e810u_qp *qp, const struct e810u_swr *wr)
 	case E810_OP_RDMA_WRITE:
 	case E810_OP_RDMA_WRITE_SOL:
 	case E810_OP_RDMA_READ:
+	case E810_OP_RDMA_READ_LOC_INV:
 		opq = wr->remote_addr;
 		hdr |= FIELD_PREP(E810_WQE_REMSTAG, wr->rkey);
 		break;
@@ -323,8 +328,28 @@ int e810u_post_send(struct e810u_qp *qp, const struct e810u_swr *wr)
 		hdr |= FIELD_PREP(E810_WQE_STAGRIGHTS, wr->bind_rights &
 				  (E810_ACCESS_REMOTE_READ |
 				   E810_ACCESS_REMOTE_WRITE)) |
-		       FIELD_PREP(E810_WQE_VABASEDTO, !wr->bind_zero_based) |
+		       (wr->bind_zero_based ? 0 : E810_WQE_VABASEDTO) |
 		       FIELD_PREP(E810_WQE_MEMWINDOWTYPE, wr->bind_type1);
+	} else if (wr->op == E810_OP_FAST_REG) {
+		/*
+		 * One quantum (irdma_sc_mr_fast_register()): VA, PBL address
+		 * and first PBLE, length; the STag and PBL shape in the
+		 * header.
+		 */
+		e810u_put64(wqe, E810_WQE_FRAG0_ADDR_OFF, wr->remote_addr);
+		e810u_put64(wqe, E810_WQE_FRAG0_DESC_OFF,
+			    (wr->fr_pbl_pa & E810_WQE_FR_PBLADDR) |
+			    FIELD_PREP(E810_WQE_FR_PBLIDX_HI,
+				       wr->fr_first_pble >> 16));
+		opq = FIELD_PREP(E810_WQE_FR_LEN, wr->fr_len) |
+		      FIELD_PREP(E810_WQE_FR_PBLIDX_LO,
+				 wr->fr_first_pble & 0xFFFF);
+		hdr |= FIELD_PREP(E810_WQE_FR_STAGKEY, wr->rkey & 0xFF) |
+		       FIELD_PREP(E810_WQE_FR_STAGINDEX, wr->rkey >> 8) |
+		       FIELD_PREP(E810_WQE_FR_LPBLSIZE, wr->fr_levels) |
+		       FIELD_PREP(E810_WQE_FR_HPAGESIZE, wr->fr_page_code) |
+		       FIELD_PREP(E810_WQE_STAGRIGHTS, wr->fr_rights) |
+		       E810_WQE_VABASEDTO;
 	} else if (wr->op == E810_OP_LOCAL_INV) {
 		/* qword 1 carries the STag with the valid bit clear */
 		e810u_put64(wqe, E810_WQE_FRAG0_ADDR_OFF, 0);
