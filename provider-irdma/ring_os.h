@@ -45,10 +45,18 @@ static inline void e810u_shadow_set(E810U_SHADOW *s, size_t qword, uint64_t v)
 	s[qword] = htole64(v);
 }
 
+#ifdef E810U_TEST_STORE_HOOK
+/* Host tests with the device model: it may fetch after any store. */
+void e810u_test_store(void *base, size_t off);
+#endif
+
 /* Little-endian qword access on WQE/CQE memory. */
 static inline void e810u_put64(void *base, size_t off, uint64_t v)
 {
 	*(volatile uint64_t *)((uint8_t *)base + off) = htole64(v);
+#ifdef E810U_TEST_STORE_HOOK
+	e810u_test_store(base, off);
+#endif
 }
 
 static inline uint64_t e810u_get64(const void *base, size_t off)
