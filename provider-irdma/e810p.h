@@ -51,6 +51,7 @@ struct e810p_context {
 	struct ibv_pd *queue_pd;	/* registers CQ rings and shadows */
 	uint64_t features;
 	uint8_t hw_rev;
+	const struct e810_wq_geom *geom;	/* e810u_geom(hw_rev) */
 	bool raw_attrs;
 	uint32_t max_frags;
 	uint32_t max_read_sges;

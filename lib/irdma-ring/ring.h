@@ -68,6 +68,20 @@ struct e810u_swr {
 	uint8_t fr_rights;
 };
 
+/*
+ * The geometry and field layout of a hardware generation (include/hw,
+ * struct e810_wq_geom), or NULL for one the layer does not know. Every
+ * e810u_qp names its generation's; e810u_qp_reset() gives one without
+ * any GEN_2's.
+ */
+const struct e810_wq_geom *e810u_geom(unsigned int gen);
+
+/* FIELD_PREP() for a mask known at run time only (0: no such field). */
+static inline uint64_t e810u_field(uint64_t mask, uint64_t v)
+{
+	return mask ? (v << __builtin_ctzll(mask)) & mask : 0;
+}
+
 /* Per-SQ-quantum bookkeeping: what completes when a CQE names it. */
 struct e810u_sq_slot {
 	uint64_t wr_id;
@@ -78,6 +92,7 @@ struct e810u_sq_slot {
 };
 
 struct e810u_qp {
+	const struct e810_wq_geom *geom;
 	/* SQ: ring of sq_quanta 32-byte quanta. */
 	uint8_t *sq;
 	uint32_t sq_quanta;
@@ -111,10 +126,14 @@ struct e810u_qp {
 };
 
 /* Geometry (hw-reference 5.1): size codes and quanta are e810_wqe_shift() etc. */
-int e810u_sq_depth(uint32_t wr, unsigned int shift, uint32_t min_quanta,
+int e810u_sq_depth(const struct e810_wq_geom *g, uint32_t wr,
+		   unsigned int shift, uint32_t min_quanta,
 		   uint32_t max_quanta, uint32_t *depth);
-int e810u_rq_depth(uint32_t wr, unsigned int shift, uint32_t min_quanta,
+int e810u_rq_depth(const struct e810_wq_geom *g, uint32_t wr,
+		   unsigned int shift, uint32_t min_quanta,
 		   uint32_t max_quanta, uint32_t *depth);
+/* Quanta of a WQE with @frags fragments (the immediate counted). */
+uint32_t e810u_frag_quanta(const struct e810_wq_geom *g, uint32_t frags);
 
 /* SQ (sq.c). All return 0 or a positive errno. */
 void e810u_qp_reset(struct e810u_qp *qp);
@@ -132,8 +151,9 @@ void e810u_sq_rollback(struct e810u_qp *qp, const struct e810u_sq_mark *m);
 bool e810u_sq_kick(struct e810u_qp *qp);
 
 /* Fragment writer shared by SQ and RQ WQEs; returns ADDFRAGCNT. */
-unsigned int e810u_put_frags(uint8_t *wqe, const struct e810u_sge *sg,
-			     uint32_t num_sge, bool imm, uint8_t pol);
+unsigned int e810u_put_frags(const struct e810_wq_geom *g, uint8_t *wqe,
+			     const struct e810u_sge *sg, uint32_t num_sge,
+			     bool imm, uint8_t pol);
 
 /* RQ (rq.c). */
 int e810u_post_recv(struct e810u_qp *qp, uint64_t wr_id,

@@ -243,6 +243,7 @@ static int irdma_qp_kernel_init(struct irdma_qp *qp)
 	qp->sq_addr = qp->kbuf.pa;
 	qp->rq_addr = qp->kbuf.pa + sq;
 	qp->shadow_pa = qp->kbuf.pa + sq + rq;
+	r->geom = e810u_geom(E810_GEN_2);
 	r->sq = qp->kbuf.va;
 	r->sq_quanta = qp->sq_depth;
 	r->rq = qp->kbuf.va + sq;
