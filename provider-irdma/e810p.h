@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * Verbs glue of the E810 provider: the objects libibverbs hands around,
- * wrapping the ring-layer state of uk.h, and the uverbs commands with
- * the irdma driver data (ABI version 5, docs/hw-reference.md chapter 6).
+ * wrapping the state of the shared ring layer (lib/irdma-ring/ring.h),
+ * and the uverbs commands with the irdma driver data (ABI version 5,
+ * docs/hw-reference.md chapter 6).
  */
 #ifndef E810P_H
 #define E810P_H
@@ -17,7 +18,7 @@
 #include <kernel-abi/irdma-abi.h>
 
 #include "hw/e810_regs.h"
-#include "uk.h"
+#include "ring.h"
 
 #define E810P_PAGE		4096
 #define E810P_HW_REV_GEN2	2
@@ -50,6 +51,7 @@ struct e810p_context {
 	struct ibv_pd *queue_pd;	/* registers CQ rings and shadows */
 	uint64_t features;
 	uint8_t hw_rev;
+	const struct e810_wq_geom *geom;	/* e810u_geom(hw_rev) */
 	bool raw_attrs;
 	uint32_t max_frags;
 	uint32_t max_read_sges;

@@ -5,8 +5,9 @@
  *
  * Claims devices exported by the irdma kernel driver (driver id
  * RDMA_DRIVER_IRDMA, uverbs ABI 5), with the E810/E82x and X722 PCI ids as
- * a fallback for kernels that do not report the driver id. Only GEN_2
- * (hw_rev 2) contexts are opened: the ring layer encodes GEN_2 WQEs.
+ * a fallback for kernels that do not report the driver id. A context is
+ * opened for a generation the ring layer has the geometry of
+ * (e810u_geom(): GEN_2, hw_rev 2).
  */
 #include <config.h>
 
@@ -98,7 +99,8 @@ static int e810p_negotiate(struct e810p_context *ctx,
 static int e810p_take_limits(struct e810p_context *ctx,
 			     const struct e810p_get_context_resp *resp)
 {
-	if (resp->hw_rev != E810P_HW_REV_GEN2) {
+	ctx->geom = e810u_geom(resp->hw_rev);
+	if (!ctx->geom) {
 		verbs_err(&ctx->vctx,
 			  "e810: hw_rev %u not supported (GEN_2 only)\n",
 			  resp->hw_rev);
@@ -118,12 +120,12 @@ static int e810p_take_limits(struct e810p_context *ctx,
 		resp->comp_mask & IRDMA_ALLOC_UCTX_MIN_HW_WQ_SIZE ?
 		resp->min_hw_wq_size : E810_MIN_WQ_QUANTA;
 	/* keep the ring layer inside what the WQE format can express */
-	if (ctx->max_frags > E810_MAX_FRAGS)
-		ctx->max_frags = E810_MAX_FRAGS;
-	if (ctx->max_read_sges > E810_MAX_FRAGS)
-		ctx->max_read_sges = E810_MAX_FRAGS;
-	if (ctx->max_inline > E810_MAX_INLINE)
-		ctx->max_inline = E810_MAX_INLINE;
+	if (ctx->max_frags > ctx->geom->max_frags)
+		ctx->max_frags = ctx->geom->max_frags;
+	if (ctx->max_read_sges > ctx->geom->max_frags)
+		ctx->max_read_sges = ctx->geom->max_frags;
+	if (ctx->max_inline > ctx->geom->max_inline)
+		ctx->max_inline = ctx->geom->max_inline;
 	if (!ctx->min_wq_quanta)
 		ctx->min_wq_quanta = E810_MIN_WQ_QUANTA;
 	return 0;

@@ -3,7 +3,7 @@
  * Completion queues of the E810 provider: ring and shadow area allocation
  * and registration (reg_type CQ), create/destroy/resize, arming, and both
  * polling interfaces (ibv_poll_cq and the ibv_cq_ex start/next/end ones).
- * Decoding itself is in uk_cq.c.
+ * Decoding itself is in the shared ring layer, lib/irdma-ring/cq.c.
  */
 #include <config.h>
 

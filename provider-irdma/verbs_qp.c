@@ -67,12 +67,14 @@ static int qp_geometry(struct e810p_context *ctx, const struct ibv_qp_cap *cap,
 	g->sq_shift = e810_wqe_shift(cap->max_send_sge + 1,
 				     cap->max_inline_data);
 	g->rq_shift = e810_wqe_shift(cap->max_recv_sge, 0);
-	ret = e810u_sq_depth(cap->max_send_wr, g->sq_shift, ctx->min_wq_quanta,
-			     ctx->max_wq_quanta, &g->sq_depth);
+	ret = e810u_sq_depth(ctx->geom, cap->max_send_wr, g->sq_shift,
+			     ctx->min_wq_quanta, ctx->max_wq_quanta,
+			     &g->sq_depth);
 	if (ret)
 		return ret;
-	ret = e810u_rq_depth(cap->max_recv_wr, g->rq_shift, ctx->min_wq_quanta,
-			     ctx->max_rq_quanta, &g->rq_depth);
+	ret = e810u_rq_depth(ctx->geom, cap->max_recv_wr, g->rq_shift,
+			     ctx->min_wq_quanta, ctx->max_rq_quanta,
+			     &g->rq_depth);
 	if (ret)
 		return ret;
 	g->sq_bytes = page_up((size_t)g->sq_depth * E810_WQE_QUANTUM);
@@ -104,6 +106,7 @@ static int qp_setup_rings(struct e810p_context *ctx, struct e810p_qp *qp,
 	uk->rq_wrid = calloc(rq_entries, sizeof(*uk->rq_wrid));
 	if (!uk->sq_slots || !uk->rq_wrid)
 		return ENOMEM;
+	uk->geom = ctx->geom;
 	uk->max_sq_frags = ctx->max_frags;
 	uk->max_rq_frags = ctx->max_frags;
 	uk->max_inline = ctx->max_inline;

@@ -6,8 +6,9 @@
 #
 # Cached like QEMU: source in CACHE/src/rdma-core-<ver>, build and staging
 # root in CACHE/rdma-core-{build,root}-<ver>-<key>. The rdma-core tree gets
-# two symlinks into the current checkout (providers/irdma-e810 ->
-# provider-irdma/, e810-include -> include/) and one add_subdirectory line.
+# three symlinks into the current checkout (providers/irdma-e810 ->
+# provider-irdma/, e810-include -> include/, e810-ring -> lib/irdma-ring/,
+# the ring layer shared with the kernel) and one add_subdirectory line.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -38,7 +39,8 @@ inject() {
 			"$SRC/CMakeLists.txt"
 	grep -q '^add_subdirectory(providers/irdma-e810)' "$SRC/CMakeLists.txt" ||
 		die "could not hook our provider into rdma-core's CMakeLists.txt"
-	if link_sources "$SRC" providers/irdma-e810:provider-irdma e810-include:include &&
+	if link_sources "$SRC" providers/irdma-e810:provider-irdma e810-include:include \
+			e810-ring:lib/irdma-ring &&
 	   [ -d "$BLD" ]; then
 		log "provider sources moved to $TOP: rebuilding our objects"
 		find "$BLD" -path '*irdma-e810*' -name '*.o' -delete

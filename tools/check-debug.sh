@@ -20,7 +20,7 @@
 cd "$TOP"
 
 [ $# -gt 0 ] || die "usage: $0 SCENARIO..."
-PATHS=(drivers include qemu-device provider-irdma tests/vm tools/vm
+PATHS=(drivers include lib qemu-device provider-irdma tests/vm tools/vm
        tools/lib.sh tools/guest tools/mkguest.sh tools/mkguest-debug.sh
        tools/build-debug-kernel.sh)
 KEY=$( { git ls-files -s -- "${PATHS[@]}"; git diff HEAD -- "${PATHS[@]}"; } |

@@ -35,11 +35,12 @@ PACKAGE_VERSION=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$TOP/dkms.conf")
 
 # The module sources a build needs, copied into DEST (relative paths and
 # times kept, so kbuild rebuilds only what changed): the Kbuild inputs of
-# both modules and the shared headers, no build output; and the script
-# irdma's Kbuild reads the stock ice.ko's build id with.
+# both modules, the shared headers and the ring layer irdma compiles in
+# (lib/irdma-ring), no build output; and the script irdma's Kbuild reads
+# the stock ice.ko's build id with.
 copy_module_sources() {
 	local dest=$1
-	(cd "$TOP" && find drivers include -type f \
+	(cd "$TOP" && find drivers include lib -type f \
 		\( -name '*.c' ! -name '*.mod.c' -o -name '*.h' -o -name Kbuild \
 		   -o -name Makefile \) -print0 |
 		xargs -0 cp -p --parents -t "$dest" &&

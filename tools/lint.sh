@@ -41,7 +41,7 @@ clean_output() {
 # scratch_copy DIR: the checkout's module sources and headers in DIR.
 scratch_copy() {
 	rm -rf "$1" && mkdir -p "$1"
-	git ls-files -z drivers include tools/ko-build-id.sh |
+	git ls-files -z drivers include lib tools/ko-build-id.sh |
 		xargs -0 cp --parents -t "$1"
 }
 

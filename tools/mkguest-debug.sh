@@ -29,7 +29,7 @@ MODULE_DIRS=(drivers/net/ethernet/intel/ice_lite drivers/infiniband/hw/irdma)
 build_modules() {
 	local d
 	mkdir -p "$SRC"
-	(cd "$TOP" && git ls-files -z drivers include tools/ko-build-id.sh |
+	(cd "$TOP" && git ls-files -z drivers include lib tools/ko-build-id.sh |
 		xargs -0 cp -p -u --parents -t "$SRC")
 	# The binding to the stock ice records that kernel's ice.ko build id.
 	for d in "${MODULE_DIRS[@]}"; do

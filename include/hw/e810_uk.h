@@ -237,6 +237,72 @@ static inline void e810_inline_set_valid(__u8 *wqe, __u32 len, __u8 pol)
 			pol ? 1 << E810_INLINE_VALID_SHIFT : 0;
 }
 
+/* ---- Work-queue geometry of a hardware generation (5.1-5.4) -------------- */
+
+#define E810_GEN_1			1	/* X722 (i40iw) */
+#define E810_GEN_2			2	/* E810 */
+
+/*
+ * What the ring layer (lib/irdma-ring/) takes from the hardware generation
+ * instead of spelling it: ring sizes and rules, the fragment descriptor's
+ * fields, the inline payload's layout and the BIND_MW STag fields. Flags
+ * are 0 or 1. E810_WQ_GEOM_GEN2 below is the E810's; GEN_1 (X722: 2-quantum
+ * chunks and WQEs, 3 fragments, 48 inline bytes as 16 at off 0 and 32 in
+ * quantum 1 without a valid byte, fragment LEN [31:0] and STAG [63:32]
+ * without a valid bit or padding fragment, no immediate slot, the BIND_MW
+ * STags swapped; upstream i40iw_hw.h and the GEN_1 branches of uk.c) is
+ * another such entry plus its one encoder rule the data cannot say: a
+ * 1-quantum WQE at an odd index invalidates the next quantum.
+ */
+struct e810_wq_geom {
+	__u8 gen;			/* E810_GEN_* */
+	__u8 chunk_quanta;		/* no SQ WQE crosses such a chunk */
+	__u8 max_sq_quanta;		/* largest SQ WQE */
+	__u8 max_frags;
+	__u16 max_inline;
+	__u16 sq_rsvd_quanta;		/* added to an SQ's depth */
+	__u16 rq_rsvd_quanta;
+	__u16 sq_slack_quanta;		/* never outstanding */
+	__u16 clear_ahead_quanta;	/* ahead-clearing window */
+	/* fragment descriptor: the qword after each fragment's address */
+	__u64 frag_stag;
+	__u64 frag_len;
+	__u64 frag_valid;		/* 0: no per-fragment valid bit */
+	__u8 frag_pad;			/* an even count gets an empty fragment */
+	__u8 imm_frag;			/* immediate data takes fragment 0's slot */
+	/* inline: q0 bytes at q0_off, then qn bytes per extra quantum */
+	__u8 inline_q0_off;
+	__u8 inline_q0_bytes;
+	__u8 inline_qn_bytes;
+	__u8 inline_valid_byte;		/* the last byte of an extra quantum */
+	/* BIND_MW qword 1 */
+	__u64 bind_parent_stag;
+	__u64 bind_mw_stag;
+};
+
+#define E810_WQ_GEOM_GEN2 {						\
+	.gen = E810_GEN_2,						\
+	.chunk_quanta = E810_SQ_CHUNK_QUANTA,				\
+	.max_sq_quanta = E810_SQ_MAX_QUANTA,				\
+	.max_frags = E810_MAX_FRAGS,					\
+	.max_inline = E810_MAX_INLINE,					\
+	.sq_rsvd_quanta = E810_SQ_RSVD_QUANTA,				\
+	.rq_rsvd_quanta = E810_RQ_RSVD_QUANTA,				\
+	.sq_slack_quanta = E810_SQ_SLACK_QUANTA,			\
+	.clear_ahead_quanta = E810_CLEAR_AHEAD_QUANTA,			\
+	.frag_stag = E810_WQE_FRAG_STAG,				\
+	.frag_len = E810_WQE_FRAG_LEN,					\
+	.frag_valid = E810_WQE_FRAG_VALID,				\
+	.frag_pad = 1,							\
+	.imm_frag = 1,							\
+	.inline_q0_off = E810_INLINE_Q0_OFF,				\
+	.inline_q0_bytes = E810_INLINE_Q0_BYTES,			\
+	.inline_qn_bytes = E810_INLINE_QN_BYTES,			\
+	.inline_valid_byte = 1,						\
+	.bind_parent_stag = E810_WQE_BIND_PARENT_STAG,			\
+	.bind_mw_stag = E810_WQE_BIND_MW_STAG,				\
+}
+
 /* ---- CQ ring (5.6) ------------------------------------------------------- */
 
 /* Major error codes of CQEs beyond flush (E810_CQE_MAJ_FLUSH, e810_ctx.h). */

@@ -174,6 +174,7 @@ check "dkms.conf at the top" [ -f "$SRC/dkms.conf" ]
 check "PRE_BUILD script executable" [ -x "$SRC/tools/dkms-ice-src.sh" ]
 check "irdma Kbuild staged" [ -f "$SRC/drivers/infiniband/hw/irdma/Kbuild" ]
 check "shared headers staged" [ -f "$SRC/include/hw/e810_regs.h" ]
+check "ring layer staged" [ -f "$SRC/lib/irdma-ring/sq.c" ]
 check "no build output staged" [ -z "$(files "$SRC" | grep -E '\.(o|ko|mod|cmd)$|\.mod\.c$')" ]
 
 # dkms.conf as dkms reads it (read_conf(): sourced with these set).

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "uk.h"
+#include "ring.h"
 
 /* Facts 5.2 header bits. */
 #define F_OP(o)		((uint64_t)(o) << 32)

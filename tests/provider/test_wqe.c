@@ -364,18 +364,23 @@ static void test_recv_full_and_polarity(void **state)
 
 static void test_geometry(void **state)
 {
+	const struct e810_wq_geom *g = e810u_geom(E810_GEN_2);
 	uint32_t d;
 
 	(void)state;
+	/* the generations the layer has a table entry for: GEN_2 only */
+	assert_non_null(g);
+	assert_null(e810u_geom(E810_GEN_1));
+	assert_null(e810u_geom(200));
 	/* size codes, quanta: include/hw, tests/unit/test_wqe_geom.c */
 	/* 10 WRs of 64 B + 258 reserved = 278 -> 512 quanta */
-	assert_int_equal(e810u_sq_depth(10, 1, 8, 32768, &d), 0);
+	assert_int_equal(e810u_sq_depth(g, 10, 1, 8, 32768, &d), 0);
 	assert_int_equal(d, 512);
-	assert_int_equal(e810u_rq_depth(1, 0, 8, 32768, &d), 0);
+	assert_int_equal(e810u_rq_depth(g, 1, 0, 8, 32768, &d), 0);
 	assert_int_equal(d, 8);
-	assert_int_equal(e810u_rq_depth(100, 2, 8, 32768, &d), 0);
+	assert_int_equal(e810u_rq_depth(g, 100, 2, 8, 32768, &d), 0);
 	assert_int_equal(d, 512);
-	assert_int_equal(e810u_sq_depth(32768, 3, 8, 32768, &d), EINVAL);
+	assert_int_equal(e810u_sq_depth(g, 32768, 3, 8, 32768, &d), EINVAL);
 }
 
 #define T_(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)

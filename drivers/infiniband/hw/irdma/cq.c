@@ -184,9 +184,10 @@ static int irdma_cq_kernel_init(struct irdma_cq *cq, u32 entries)
 	}
 	cq->ring_pa = cq->kring.mem.pa;
 	cq->shadow_pa = cq->shadow.pa;
-	cq->kring.size = entries;
-	cq->kring.head = 0;
-	cq->kring.polarity = true;
+	cq->kring.uk.buf = cq->kring.mem.va;
+	cq->kring.uk.size = entries;
+	cq->kring.uk.head = 0;
+	cq->kring.uk.pol = 1;
 	return 0;
 }
 
@@ -344,10 +345,7 @@ int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 
 static bool irdma_ring_has_cqe(struct irdma_cq_ring *r)
 {
-	u64 hdr = irdma_get64(&r->mem, (size_t)r->head * E810_CQE_SIZE +
-			      E810_CQE_HDR_OFF);
-
-	return !!(hdr & E810_CQE_VALID) == r->polarity;
+	return e810u_cq_ring_has_cqe(&r->uk);
 }
 
 /* A CQE waits in the current ring or an old one; cq->lock held. */
@@ -385,14 +383,13 @@ static int irdma_resize_kernel_cq(struct irdma_cq *cq, u32 entries)
 		goto err_ring;
 	spin_lock_irqsave(&cq->lock, flags);
 	old->mem = cq->kring.mem;
-	old->size = cq->kring.size;
-	old->head = cq->kring.head;
-	old->polarity = cq->kring.polarity;
+	old->uk = cq->kring.uk;
 	list_add_tail(&old->node, &cq->old_rings);
 	cq->kring.mem = ring;
-	cq->kring.size = entries;
-	cq->kring.head = 0;
-	cq->kring.polarity = true;
+	cq->kring.uk.buf = cq->kring.mem.va;
+	cq->kring.uk.size = entries;
+	cq->kring.uk.head = 0;
+	cq->kring.uk.pol = 1;
 	cq->size = entries;
 	cq->ring_pa = ring.pa;
 	/* The consumer index the device reads is the new ring's. */
@@ -602,8 +599,8 @@ static bool irdma_cq_flush_pending(struct irdma_cq *cq)
 		qp = l->sq ? container_of(l, struct irdma_qp, slink) :
 			     container_of(l, struct irdma_qp, rlink);
 		if (l->sq ? qp->flush_sq &&
-			    qp->sq.tail != irdma_qp_sq_flush_end(qp) :
-			    qp->flush_rq && qp->rq.tail != qp->rq.head)
+			    qp->ring.sq_tail != irdma_qp_sq_flush_end(qp) :
+			    qp->flush_rq && qp->ring.rq_tail != qp->ring.rq_head)
 			return true;
 	}
 	return false;
@@ -671,12 +668,12 @@ void irdma_cq_kick(struct irdma_cq *cq)
 /* Zeroes the QP context of @qp_id's CQEs in ring @r; cq->lock held. */
 static void irdma_ring_clean_qp(struct irdma_cq_ring *r, u32 qp_id)
 {
-	u32 idx = r->head, n;
-	bool pol = r->polarity;
+	u32 idx = r->uk.head, n;
+	bool pol = r->uk.pol;
 	size_t off;
 	u64 hdr;
 
-	for (n = 0; n < r->size; n++) {
+	for (n = 0; n < r->uk.size; n++) {
 		off = (size_t)idx * E810_CQE_SIZE;
 		hdr = irdma_get64(&r->mem, off + E810_CQE_HDR_OFF);
 		if (!!(hdr & E810_CQE_VALID) != pol)
@@ -687,13 +684,13 @@ static void irdma_ring_clean_qp(struct irdma_cq_ring *r, u32 qp_id)
 			irdma_set64(&r->mem, off + E810_CQE_CTX_OFF, 0);
 		/* Skip the extension slot of an extended CQE. */
 		if (hdr & E810_CQE_EXTCQE) {
-			if (++idx == r->size) {
+			if (++idx == r->uk.size) {
 				idx = 0;
 				pol = !pol;
 			}
 			n++;
 		}
-		if (++idx == r->size) {
+		if (++idx == r->uk.size) {
 			idx = 0;
 			pol = !pol;
 		}

@@ -17,6 +17,7 @@
 #include <hw/e810_cqp.h>
 
 #include "main.h"
+#include "ring.h"
 
 struct irdma_qbuf;
 
@@ -39,16 +40,13 @@ struct irdma_qbuf;
  * struct irdma_cq_ring - a kernel CQ's ring as software reads it
  * @node: on irdma_cq.old_rings (or .retired) once a resize replaced it
  * @mem: the ring
- * @size: entries
- * @head: next CQE to read
- * @polarity: valid bit expected at @head
+ * @uk: the ring in the shared ring layer (lib/irdma-ring/): @mem's
+ *	entries, the next CQE to read and the valid bit expected there
  */
 struct irdma_cq_ring {
 	struct list_head node;
 	struct irdma_dma mem;
-	u32 size;
-	u32 head;
-	bool polarity;
+	struct e810u_cq_ring uk;
 };
 
 /**

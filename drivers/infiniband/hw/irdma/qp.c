@@ -43,6 +43,7 @@
 #include <rdma/uverbs_ioctl.h>
 
 #include <hw/e810_ctx.h>
+#include <hw/e810_regs.h>
 #include <hw/e810_uk.h>
 
 #include "mr.h"
@@ -203,12 +204,13 @@ static int irdma_qp_kernel_init(struct irdma_qp *qp)
 	struct irdma_pci_f *rf = qp->rf;
 	size_t sq = (size_t)qp->sq_depth * E810_WQE_QUANTUM;
 	size_t rq = (size_t)qp->rq_depth * E810_WQE_QUANTUM;
+	struct e810u_qp *r = &qp->ring;
 	int err;
 
-	qp->sq_trk = kcalloc(qp->sq_depth, sizeof(*qp->sq_trk), GFP_KERNEL);
-	qp->rq_wrid = kcalloc(qp->rq_depth >> qp->rq_shift,
-			      sizeof(*qp->rq_wrid), GFP_KERNEL);
-	if (!qp->sq_trk || !qp->rq_wrid) {
+	r->sq_slots = kcalloc(qp->sq_depth, sizeof(*r->sq_slots), GFP_KERNEL);
+	r->rq_wrid = kcalloc(qp->rq_depth >> qp->rq_shift, sizeof(*r->rq_wrid),
+			     GFP_KERNEL);
+	if (!r->sq_slots || !r->rq_wrid) {
 		err = -ENOMEM;
 		goto err_free;
 	}
@@ -219,12 +221,23 @@ static int irdma_qp_kernel_init(struct irdma_qp *qp)
 	qp->sq_addr = qp->kbuf.pa;
 	qp->rq_addr = qp->kbuf.pa + sq;
 	qp->shadow_pa = qp->kbuf.pa + sq + rq;
-	qp->sq.va = qp->kbuf.va;
-	qp->sq.size = qp->sq_depth;
-	qp->rq.va = qp->kbuf.va + sq;
-	qp->rq.size = qp->rq_depth >> qp->rq_shift;
-	qp->sq.polarity = true;
-	qp->rq.polarity = true;
+	r->geom = e810u_geom(E810_GEN_2);
+	r->sq = qp->kbuf.va;
+	r->sq_quanta = qp->sq_depth;
+	r->rq = qp->kbuf.va + sq;
+	r->rq_size = qp->rq_depth >> qp->rq_shift;
+	r->rq_shift = qp->rq_shift;
+	r->max_sq_frags = qp->cap.max_send_sge;
+	r->max_rq_frags = qp->cap.max_recv_sge;
+	r->max_inline = qp->cap.max_inline_data;
+	r->ud = irdma_qp_is_ud(qp);
+	r->priv = true;
+	r->qp_id = qp->qp_id;
+	/* No doorbell skipping: every post that wrote WQEs rings. */
+	r->shadow = NULL;
+	r->sq_db = (u32 __iomem *)(rf->hw_addr + E810_WQEALLOC);
+	r->owner = qp;
+	e810u_qp_reset(r);
 	/* Kernel QPs are named by id in CQEs: 0 marks a cleaned CQE. */
 	qp->compl_ctx = qp->qp_id;
 	irdma_cq_link(qp->scq, &qp->slink, true);
@@ -232,10 +245,10 @@ static int irdma_qp_kernel_init(struct irdma_qp *qp)
 	return 0;
 
 err_free:
-	kfree(qp->rq_wrid);
-	kfree(qp->sq_trk);
-	qp->rq_wrid = NULL;
-	qp->sq_trk = NULL;
+	kfree(r->rq_wrid);
+	kfree(r->sq_slots);
+	r->rq_wrid = NULL;
+	r->sq_slots = NULL;
 	return err;
 }
 
@@ -247,8 +260,8 @@ static void irdma_qp_kernel_fini(struct irdma_qp *qp)
 	if (qp->rcq != qp->scq)
 		irdma_cq_clean_qp(qp->rcq, qp->qp_id);
 	irdma_dma_free(qp->rf, &qp->kbuf);
-	kfree(qp->rq_wrid);
-	kfree(qp->sq_trk);
+	kfree(qp->ring.rq_wrid);
+	kfree(qp->ring.sq_slots);
 }
 
 /* Software rings back to empty (RESET). */
@@ -258,12 +271,7 @@ static void irdma_qp_kernel_reset(struct irdma_qp *qp)
 
 	spin_lock_irqsave(&qp->lock, flags);
 	memset(qp->kbuf.va, 0, qp->kbuf.size);
-	qp->sq.head = 0;
-	qp->sq.tail = 0;
-	qp->sq.polarity = true;
-	qp->rq.head = 0;
-	qp->rq.tail = 0;
-	qp->rq.polarity = true;
+	e810u_qp_reset(&qp->ring);
 	qp->flush_sq = false;
 	qp->flush_rq = false;
 	qp->sq_draining = false;
@@ -410,12 +418,12 @@ static int irdma_qp_sq_recover(struct irdma_qp *qp)
 	spin_lock_irqsave(&qp->lock, flags);
 	end = FIELD_GET(E810_QP_DBSA_HW_SQ_TAIL,
 			irdma_get64(&qp->kbuf, qp->shadow_pa - qp->kbuf.pa)) &
-	      (qp->sq.size - 1);
+	      (qp->ring.sq_quanta - 1);
 	qp->sq_flush_end = end;
-	qp->sq_draining = qp->flush_sq && qp->sq.tail != end;
+	qp->sq_draining = qp->flush_sq && qp->ring.sq_tail != end;
 	if (!qp->sq_draining)
 		qp->flush_sq = false;
-	if (end != qp->sq.head)
+	if (end != qp->ring.sq_head)
 		irdma_sq_ring(qp);	/* posted since: the device's now */
 	spin_unlock_irqrestore(&qp->lock, flags);
 	if (qp->sq_draining)

@@ -16,6 +16,7 @@
 
 #include "cq.h"
 #include "main.h"
+#include "ring.h"
 
 struct irdma_qbuf;
 
@@ -29,31 +30,6 @@ struct irdma_qbuf;
 /* QP 0 is never used on RoCE; QP 1 is the GSI QP; users get the rest. */
 #define IRDMA_GSI_QP_ID		1
 #define IRDMA_FIRST_QP_ID	2
-
-/* Software tracking of one SQ WQE, kept at its first quantum. */
-struct irdma_sq_trk {
-	u64 wr_id;
-	u32 bytes;
-	u8 quanta;
-	u8 wc_op;	/* enum ib_wc_opcode */
-	bool signaled;
-};
-
-/**
- * struct irdma_kring - a kernel SQ or RQ
- * @va: first quantum
- * @size: SQ: quanta; RQ: WQEs
- * @head: next slot software fills
- * @tail: oldest slot not completed
- * @polarity: valid bit of the pass @head is in
- */
-struct irdma_kring {
-	void *va;
-	u32 size;
-	u32 head;
-	u32 tail;
-	bool polarity;
-};
 
 /* Attributes the context is built from, as set by modify_qp. */
 struct irdma_qp_av {
@@ -91,10 +67,8 @@ struct irdma_qp_av {
  * @rq_shift: RQ WQE size code
  * @sq_depth: SQ quanta
  * @rq_depth: RQ quanta
- * @sq: kernel SQ
- * @rq: kernel RQ
- * @sq_trk: kernel SQ tracking per quantum
- * @rq_wrid: kernel RQ wr_id per WQE
+ * @ring: kernel SQ and RQ in the shared ring layer (lib/irdma-ring/):
+ *	heads, tails, polarity, per-WQE tracking
  * @cap: capabilities reported to the consumer
  * @sq_sig_type: every send WR signaled, or only those that ask
  * @state: IB state
@@ -144,10 +118,7 @@ struct irdma_qp {
 	u8 rq_shift;
 	u32 sq_depth;
 	u32 rq_depth;
-	struct irdma_kring sq;
-	struct irdma_kring rq;
-	struct irdma_sq_trk *sq_trk;
-	u64 *rq_wrid;
+	struct e810u_qp ring;
 	struct ib_qp_cap cap;
 	enum ib_sig_type sq_sig_type;
 	enum ib_qp_state state;
@@ -186,7 +157,7 @@ static inline struct irdma_qp *to_irdma_qp(struct ib_qp *ibqp)
 /* Last SQ quantum (exclusive) a kernel flush reports; caller holds lock. */
 static inline u32 irdma_qp_sq_flush_end(const struct irdma_qp *qp)
 {
-	return qp->sq_draining ? qp->sq_flush_end : qp->sq.head;
+	return qp->sq_draining ? qp->sq_flush_end : qp->ring.sq_head;
 }
 
 /* UD and the GSI QP (a UD QP to the device) share the UD paths. */

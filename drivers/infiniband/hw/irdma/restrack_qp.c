@@ -59,10 +59,10 @@ int irdma_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	    rdma_nl_put_driver_u32(msg, "arp_idx", qp->av.arp_idx))
 		goto err;
 	if (!qp->user &&
-	    (rdma_nl_put_driver_u32(msg, "sq_head", qp->sq.head) ||
-	     rdma_nl_put_driver_u32(msg, "sq_tail", qp->sq.tail) ||
-	     rdma_nl_put_driver_u32(msg, "rq_head", qp->rq.head) ||
-	     rdma_nl_put_driver_u32(msg, "rq_tail", qp->rq.tail) ||
+	    (rdma_nl_put_driver_u32(msg, "sq_head", qp->ring.sq_head) ||
+	     rdma_nl_put_driver_u32(msg, "sq_tail", qp->ring.sq_tail) ||
+	     rdma_nl_put_driver_u32(msg, "rq_head", qp->ring.rq_head) ||
+	     rdma_nl_put_driver_u32(msg, "rq_tail", qp->ring.rq_tail) ||
 	     rdma_nl_put_driver_u32(msg, "flushing",
 				    qp->flush_sq || qp->flush_rq)))
 		goto err;
@@ -116,8 +116,8 @@ int irdma_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq)
 	if (cq->virt && rdma_nl_put_driver_u32(msg, "first_pble", cq->pble))
 		goto err;
 	if (!cq->user &&
-	    (rdma_nl_put_driver_u32(msg, "head", cq->kring.head) ||
-	     rdma_nl_put_driver_u32(msg, "polarity", cq->kring.polarity) ||
+	    (rdma_nl_put_driver_u32(msg, "head", cq->kring.uk.head) ||
+	     rdma_nl_put_driver_u32(msg, "polarity", cq->kring.uk.pol) ||
 	     rdma_nl_put_driver_u32(msg, "armed", cq->armed) ||
 	     rdma_nl_put_driver_u32(msg, "resizes", cq->resizes)))
 		goto err;

@@ -1,38 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * Ring layer of the E810 provider: SQ/RQ WQE encoding, NOP padding,
- * ahead-clearing, doorbell batching decisions and CQE decoding.
+ * The E810 ring layer, one copy for the kernel's QPs (irdma.ko) and the
+ * rdma-core provider: SQ/RQ WQE encoding, NOP padding, ahead-clearing,
+ * slack, polarity, doorbell batching decisions and CQE decoding (upstream
+ * keeps this as irdma's uk.c, user/kernel). Formats: include/hw/e810_uk.h
+ * and e810_ctx.h, described in docs/hw-reference.md chapter 5.
  *
- * Nothing here depends on libibverbs so that tests/provider/ can drive
- * the rings on plain host memory. The verbs glue (verbs_*.c) owns the
- * uverbs commands and translates ibv_* work requests into e810u_* ones.
- * Formats: include/hw/e810_uk.h and e810_ctx.h, described in
- * docs/hw-reference.md chapter 5.
+ * Nothing here depends on libibverbs or on kernel objects: each home
+ * compiles these files against its own "ring_os.h" (found on its include
+ * path; provider-irdma/ and drivers/infiniband/hw/irdma/), which
+ * provides the C types, errno values and memset(), and
+ *   e810u_wmb(), e810u_rmb(), e810u_mb()  barriers towards/from the device
+ *   E810U_DB, e810u_mmio_write32(db, v)    a 32-bit doorbell register
+ *   E810U_SHADOW, e810u_shadow_get/set()   little-endian shadow-area qwords
+ *   e810u_put64(), e810u_get64()           little-endian WQE/CQE qwords
+ * The glue of each home translates its work requests (ibv_* or ib_*) into
+ * e810u_* ones. tests/provider/ drives the layer on plain host memory.
+ * Functions return 0 or a positive errno value.
  */
-#ifndef E810U_UK_H
-#define E810U_UK_H
+#ifndef E810U_RING_H
+#define E810U_RING_H
 
-#include <endian.h>
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-
+#include "ring_os.h"	/* from the including home: see above */
 #include "hw/e810_uk.h"
 #include "hw/e810_ctx.h"
-
-#ifdef E810U_HOST_TEST
-/* Host tests: plain memory, a full fence is more than enough. */
-#define e810u_wmb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
-#define e810u_rmb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
-#define e810u_mmio_write32(p, v)	(*(p) = htole32(v))
-#else
-#include <util/mmio.h>
-#include <util/udma_barrier.h>
-/* WQE body before its valid bit; CQE valid bit before its body. */
-#define e810u_wmb()	udma_to_device_barrier()
-#define e810u_rmb()	udma_from_device_barrier()
-#define e810u_mmio_write32(p, v)	mmio_write32((void *)(p), (v))
-#endif
 
 /* One gather element; for inline data addr is a host pointer. */
 struct e810u_sge {
@@ -65,7 +56,31 @@ struct e810u_swr {
 	uint8_t bind_rights;	/* E810_ACCESS_REMOTE_READ/_WRITE */
 	bool bind_type1;
 	bool bind_zero_based;
+	/*
+	 * FAST_REG (kernel QPs): the region's VA in remote_addr and its STag
+	 * in rkey; its page list and rights (E810_ACCESS_*).
+	 */
+	uint64_t fr_pbl_pa;	/* PBL (or single page) address */
+	uint64_t fr_len;
+	uint32_t fr_first_pble;
+	uint8_t fr_levels;	/* E810_WQE_FR_LPBLSIZE */
+	uint8_t fr_page_code;	/* E810_HPAGE_* */
+	uint8_t fr_rights;
 };
+
+/*
+ * The geometry and field layout of a hardware generation (include/hw,
+ * struct e810_wq_geom), or NULL for one the layer does not know. Every
+ * e810u_qp names its generation's; e810u_qp_reset() gives one without
+ * any GEN_2's.
+ */
+const struct e810_wq_geom *e810u_geom(unsigned int gen);
+
+/* FIELD_PREP() for a mask known at run time only (0: no such field). */
+static inline uint64_t e810u_field(uint64_t mask, uint64_t v)
+{
+	return mask ? (v << __builtin_ctzll(mask)) & mask : 0;
+}
 
 /* Per-SQ-quantum bookkeeping: what completes when a CQE names it. */
 struct e810u_sq_slot {
@@ -77,6 +92,7 @@ struct e810u_sq_slot {
 };
 
 struct e810u_qp {
+	const struct e810_wq_geom *geom;
 	/* SQ: ring of sq_quanta 32-byte quanta. */
 	uint8_t *sq;
 	uint32_t sq_quanta;
@@ -96,24 +112,30 @@ struct e810u_qp {
 	uint64_t *rq_wrid;	/* rq_size entries */
 	uint32_t max_rq_frags;
 	/* QP doorbell shadow area: the device's SQ tail (e810u_sq_kick). */
-	volatile uint64_t *shadow;
+	E810U_SHADOW *shadow;
 	uint32_t qp_id;
 	bool ud;
+	/* a kernel QP (FASTREGEN, PRIVEN): FAST_REG, RDMA_READ_LOC_INV */
+	bool priv;
 	/* Doorbell batching: quanta written since the last doorbell. */
 	uint32_t unrung;
-	volatile uint32_t *sq_db;	/* doorbell page + 0 */
+	E810U_DB *sq_db;	/* doorbell page + 0 */
 	uint64_t doorbells;		/* rings so far (statistics, tests) */
 	uint64_t doorbells_skipped;	/* device was still fetching */
 	void *owner;		/* glue object (the completion context) */
 };
 
 /* Geometry (hw-reference 5.1): size codes and quanta are e810_wqe_shift() etc. */
-int e810u_sq_depth(uint32_t wr, unsigned int shift, uint32_t min_quanta,
+int e810u_sq_depth(const struct e810_wq_geom *g, uint32_t wr,
+		   unsigned int shift, uint32_t min_quanta,
 		   uint32_t max_quanta, uint32_t *depth);
-int e810u_rq_depth(uint32_t wr, unsigned int shift, uint32_t min_quanta,
+int e810u_rq_depth(const struct e810_wq_geom *g, uint32_t wr,
+		   unsigned int shift, uint32_t min_quanta,
 		   uint32_t max_quanta, uint32_t *depth);
+/* Quanta of a WQE with @frags fragments (the immediate counted). */
+uint32_t e810u_frag_quanta(const struct e810_wq_geom *g, uint32_t frags);
 
-/* SQ (uk_sq.c). All return 0 or a positive errno. */
+/* SQ (sq.c). All return 0 or a positive errno. */
 void e810u_qp_reset(struct e810u_qp *qp);
 int e810u_post_send(struct e810u_qp *qp, const struct e810u_swr *wr);
 uint32_t e810u_sq_used(const struct e810u_qp *qp);
@@ -129,14 +151,15 @@ void e810u_sq_rollback(struct e810u_qp *qp, const struct e810u_sq_mark *m);
 bool e810u_sq_kick(struct e810u_qp *qp);
 
 /* Fragment writer shared by SQ and RQ WQEs; returns ADDFRAGCNT. */
-unsigned int e810u_put_frags(uint8_t *wqe, const struct e810u_sge *sg,
-			     uint32_t num_sge, bool imm, uint8_t pol);
+unsigned int e810u_put_frags(const struct e810_wq_geom *g, uint8_t *wqe,
+			     const struct e810u_sge *sg, uint32_t num_sge,
+			     bool imm, uint8_t pol);
 
-/* RQ (uk_rq.c). */
+/* RQ (rq.c). */
 int e810u_post_recv(struct e810u_qp *qp, uint64_t wr_id,
 		    const struct e810u_sge *sg, uint32_t num_sge);
 
-/* CQ (uk_cq.c). */
+/* CQ (cq.c). */
 struct e810u_cq_ring {
 	uint8_t *buf;
 	uint32_t size;		/* 32-byte entries */
@@ -149,8 +172,8 @@ struct e810u_cq {
 	struct e810u_cq_ring old;	/* ring before a resize, drained first */
 	bool draining;
 	uint32_t resizes_done;	/* not yet reported in SW_CQ_SELECT */
-	volatile uint64_t *shadow;	/* 64-byte CQ shadow area */
-	volatile uint32_t *arm_db;	/* doorbell page + 0x40 */
+	E810U_SHADOW *shadow;	/* 64-byte CQ shadow area */
+	E810U_DB *arm_db;	/* doorbell page + 0x40 */
 	uint32_t cq_id;
 };
 
@@ -184,6 +207,34 @@ struct e810u_cqe {
 	uint16_t vlan;
 };
 
+/*
+ * The pieces e810u_cq_poll_one() is made of, for a home that finds the QP
+ * of a CQE its own way (the kernel: by QP id) and keeps its own flush
+ * bookkeeping. e810u_cqe_peek() reads the CQE at the head of @r (and its
+ * extension) without consuming it: 0, or ENOENT while it is not valid.
+ */
+struct e810u_cqe_raw {
+	uint64_t hdr;
+	uint64_t qw0;		/* E810_CQE_LEN_OFF */
+	uint64_t ctx;		/* E810_CQE_CTX_OFF: the completion context */
+	uint64_t qw2;		/* E810_CQE_QP_OFF */
+	const uint8_t *ext;	/* the extension entry, or NULL */
+};
+
+bool e810u_cq_ring_has_cqe(const struct e810u_cq_ring *r);
+int e810u_cqe_peek(const struct e810u_cq_ring *r, struct e810u_cqe_raw *raw);
+/* Fills *out from @raw (qp left NULL); @ud: the QP is a UD QP. */
+void e810u_cqe_decode(const struct e810u_cqe_raw *raw, bool ud,
+		      struct e810u_cqe *out);
+/* Steps @r past the entry peeked (two slots with an extension). */
+void e810u_cq_ring_step(struct e810u_cq_ring *r, bool ext);
+/* Completes the SQ WQE at quantum @idx / the RQ WQE at @wqe_idx (the CQE's
+ * WQEIDX); EAGAIN for an index the ring does not hold. */
+int e810u_sq_complete(struct e810u_qp *qp, uint32_t idx,
+		      struct e810u_cqe *out);
+int e810u_rq_complete(struct e810u_qp *qp, uint32_t wqe_idx,
+		      struct e810u_cqe *out);
+
 /* Returns 0 and fills *out, ENOENT when empty. A CQE's completion
  * context is the struct e810u_qp of its QP (user_compl_ctx). */
 int e810u_cq_poll_one(struct e810u_cq *cq, struct e810u_cqe *out);
@@ -194,15 +245,4 @@ void e810u_cq_retire_old(struct e810u_cq *cq);
 /* Neutralises the CQEs of a QP being destroyed (ctx set to 0). */
 void e810u_cq_forget(struct e810u_cq *cq, void *ctx);
 
-/* Little-endian qword access on WQE/CQE memory. */
-static inline void e810u_put64(void *base, size_t off, uint64_t v)
-{
-	*(volatile uint64_t *)((uint8_t *)base + off) = htole64(v);
-}
-
-static inline uint64_t e810u_get64(const void *base, size_t off)
-{
-	return le64toh(*(const volatile uint64_t *)((const uint8_t *)base + off));
-}
-
-#endif /* E810U_UK_H */
+#endif /* E810U_RING_H */

@@ -4,10 +4,7 @@
  * decoding, polarity, SQ/RQ tail bookkeeping, GEN_2 flush synthesis,
  * arming and resize.
  */
-#include <errno.h>
-#include <string.h>
-
-#include "uk.h"
+#include "ring.h"
 
 static uint8_t *cqe_at(const struct e810u_cq_ring *r, uint32_t idx)
 {
@@ -29,15 +26,25 @@ static void ring_step(struct e810u_cq_ring *r)
 	}
 }
 
-/* Consumes the entry at head (and its extension) and tells the device. */
-static void cq_consume(struct e810u_cq *cq, struct e810u_cq_ring *r, bool ext)
+bool e810u_cq_ring_has_cqe(const struct e810u_cq_ring *r)
+{
+	return cqe_valid(r, r->head, r->pol);
+}
+
+void e810u_cq_ring_step(struct e810u_cq_ring *r, bool ext)
 {
 	ring_step(r);
 	if (ext)
 		ring_step(r);
+}
+
+/* Consumes the entry at head (and its extension) and tells the device. */
+static void cq_consume(struct e810u_cq *cq, struct e810u_cq_ring *r, bool ext)
+{
+	e810u_cq_ring_step(r, ext);
 	if (r == &cq->ring && cq->shadow)
-		cq->shadow[E810_CQ_DBSA_HEAD_OFF / 8] =
-			htole64(FIELD_PREP(E810_CQ_DBSA_CQEIDX, r->head));
+		e810u_shadow_set(cq->shadow, E810_CQ_DBSA_HEAD_OFF / 8,
+				 FIELD_PREP(E810_CQ_DBSA_CQEIDX, r->head));
 }
 
 static void decode_ext(const uint8_t *ext, struct e810u_cqe *out)
@@ -57,21 +64,23 @@ static void decode_ext(const uint8_t *ext, struct e810u_cqe *out)
 	out->vlan = FIELD_GET(E810_CQE_EXT_UDVLAN, ud);
 }
 
-static enum e810u_status cqe_status(const struct e810u_cqe *c, bool err)
+static enum e810u_status cqe_status(const struct e810u_cqe *c, bool err,
+				    bool ud)
 {
 	if (!err)
 		return E810U_OK;
 	if (c->major == E810_CQE_MAJ_FLUSH)
 		return E810U_FLUSHED;
 	/* UD sends: majors 0xE... are informational (hw-reference 5.6) */
-	if (c->sq && c->qp->ud &&
+	if (c->sq && ud &&
 	    (c->major & E810_CQE_MAJ_UD_SQ_IGNORE_MASK) ==
 	    E810_CQE_MAJ_UD_SQ_IGNORE)
 		return E810U_OK;
 	return E810U_ERROR;
 }
 
-static void sq_report(struct e810u_qp *qp, uint32_t idx, struct e810u_cqe *out)
+static void sq_report(struct e810u_qp *qp, uint32_t idx,
+		      struct e810u_cqe *out)
 {
 	const struct e810u_sq_slot *slot = &qp->sq_slots[idx];
 
@@ -121,9 +130,27 @@ static int sq_cqe(struct e810u_qp *qp, uint32_t idx, struct e810u_cqe *out,
 		*advance = !sq_more_to_flush(qp);
 		return 0;
 	}
+	return e810u_sq_complete(qp, idx, out);
+}
+
+int e810u_sq_complete(struct e810u_qp *qp, uint32_t idx,
+		      struct e810u_cqe *out)
+{
 	if (idx >= qp->sq_quanta || !qp->sq_slots[idx].quanta)
 		return EAGAIN;
 	sq_report(qp, idx, out);
+	return 0;
+}
+
+int e810u_rq_complete(struct e810u_qp *qp, uint32_t wqe_idx,
+		      struct e810u_cqe *out)
+{
+	uint32_t idx = wqe_idx >> qp->rq_shift;
+
+	if (idx >= qp->rq_size)
+		return EAGAIN;
+	out->wr_id = qp->rq_wrid[idx];
+	qp->rq_tail = (idx + 1) % qp->rq_size;
 	return 0;
 }
 
@@ -131,29 +158,53 @@ static int sq_cqe(struct e810u_qp *qp, uint32_t idx, struct e810u_cqe *out,
  * The RQ side: the receive WQE the CQE names (a byte offset in units of
  * the RQ WQE size), or for a flush the oldest one posted; as sq_cqe().
  */
-static int rq_cqe(struct e810u_qp *qp, uint32_t idx, uint64_t hdr,
-		  uint64_t qw0, struct e810u_cqe *out, bool *advance)
+static int rq_cqe(struct e810u_qp *qp, uint32_t idx, struct e810u_cqe *out,
+		  bool *advance)
 {
-	out->op = FIELD_GET(E810_CQE_OP, hdr);
-	if (out->status == E810U_FLUSHED) {
-		if (qp->rq_tail == qp->rq_head)
-			return EAGAIN;
-		idx = qp->rq_tail;
-		*advance = (idx + 1) % qp->rq_size == qp->rq_head;
-	} else {
-		idx >>= qp->rq_shift;
-		if (idx >= qp->rq_size)
-			return EAGAIN;
-		out->bytes = FIELD_GET(E810_CQE_PAYLDLEN, qw0);
-	}
+	if (out->status != E810U_FLUSHED)
+		return e810u_rq_complete(qp, idx, out);
+	if (qp->rq_tail == qp->rq_head)
+		return EAGAIN;
+	idx = qp->rq_tail;
+	*advance = (idx + 1) % qp->rq_size == qp->rq_head;
 	out->wr_id = qp->rq_wrid[idx];
 	qp->rq_tail = (idx + 1) % qp->rq_size;
 	return 0;
 }
 
-/* The fields every CQE carries, whichever queue it is for. */
-static void decode_common(uint64_t hdr, uint64_t qw2, struct e810u_cqe *out)
+int e810u_cqe_peek(const struct e810u_cq_ring *r, struct e810u_cqe_raw *raw)
 {
+	const uint8_t *cqe = cqe_at(r, r->head);
+
+	if (!cqe_valid(r, r->head, r->pol))
+		return ENOENT;
+	/* the valid bit is read before the rest of the entry */
+	e810u_rmb();
+	raw->hdr = e810u_get64(cqe, E810_CQE_HDR_OFF);
+	raw->ext = NULL;
+	if (raw->hdr & E810_CQE_EXTCQE) {
+		uint32_t n = (r->head + 1) % r->size;
+		uint8_t pol = n ? r->pol : !r->pol;
+
+		if (!cqe_valid(r, n, pol))
+			return ENOENT;	/* extension not written yet */
+		e810u_rmb();
+		raw->ext = cqe_at(r, n);
+	}
+	raw->qw0 = e810u_get64(cqe, E810_CQE_LEN_OFF);
+	raw->ctx = e810u_get64(cqe, E810_CQE_CTX_OFF);
+	raw->qw2 = e810u_get64(cqe, E810_CQE_QP_OFF);
+	return 0;
+}
+
+void e810u_cqe_decode(const struct e810u_cqe_raw *raw, bool ud,
+		      struct e810u_cqe *out)
+{
+	uint64_t hdr = raw->hdr, qw2 = raw->qw2;
+
+	memset(out, 0, sizeof(*out));
+	if (raw->ext)
+		decode_ext(raw->ext, out);
 	out->major = FIELD_GET(E810_CQE_MAJERR, hdr);
 	out->minor = FIELD_GET(E810_CQE_MINERR, hdr);
 	out->sq = hdr & E810_CQE_SQ;
@@ -163,7 +214,12 @@ static void decode_common(uint64_t hdr, uint64_t qw2, struct e810u_cqe *out)
 	out->stag_valid = hdr & E810_CQE_STAG;
 	out->ipv4 = hdr & E810_CQE_IPV4;
 	out->solicited = hdr & E810_CQE_SOEVENT;
-	out->status = cqe_status(out, hdr & E810_CQE_ERROR);
+	out->status = cqe_status(out, hdr & E810_CQE_ERROR, ud);
+	if (!out->sq) {
+		out->op = FIELD_GET(E810_CQE_OP, hdr);
+		if (out->status != E810U_FLUSHED)
+			out->bytes = FIELD_GET(E810_CQE_PAYLDLEN, raw->qw0);
+	}
 }
 
 /*
@@ -174,45 +230,30 @@ static void decode_common(uint64_t hdr, uint64_t qw2, struct e810u_cqe *out)
 static int cq_poll_ring(struct e810u_cq *cq, struct e810u_cq_ring *r,
 			struct e810u_cqe *out)
 {
-	uint8_t *cqe = cqe_at(r, r->head);
-	bool ext, advance = true;
+	struct e810u_cqe_raw raw;
+	bool advance = true;
 	struct e810u_qp *qp;
-	uint64_t hdr;
 	uint32_t idx;
 	int ret;
 
-	if (!cqe_valid(r, r->head, r->pol))
-		return ENOENT;
-	/* the valid bit is read before the rest of the entry */
-	e810u_rmb();
-	hdr = e810u_get64(cqe, E810_CQE_HDR_OFF);
-	ext = hdr & E810_CQE_EXTCQE;
-	memset(out, 0, sizeof(*out));
-	if (ext) {
-		uint32_t n = (r->head + 1) % r->size;
-		uint8_t pol = n ? r->pol : !r->pol;
-
-		if (!cqe_valid(r, n, pol))
-			return ENOENT;	/* extension not written yet */
-		e810u_rmb();
-		decode_ext(cqe_at(r, n), out);
-	}
-	qp = (struct e810u_qp *)(uintptr_t)e810u_get64(cqe, E810_CQE_CTX_OFF);
+	ret = e810u_cqe_peek(r, &raw);
+	if (ret)
+		return ret;
+	qp = (struct e810u_qp *)(uintptr_t)raw.ctx;
 	if (!qp) {
-		cq_consume(cq, r, ext);
+		cq_consume(cq, r, raw.ext != NULL);
 		return EAGAIN;
 	}
+	e810u_cqe_decode(&raw, qp->ud, out);
 	out->qp = qp;
-	decode_common(hdr, e810u_get64(cqe, E810_CQE_QP_OFF), out);
-	idx = FIELD_GET(E810_CQE_WQEIDX, hdr);
+	idx = FIELD_GET(E810_CQE_WQEIDX, raw.hdr);
 	if (out->sq)
 		ret = sq_cqe(qp, idx, out, &advance);
 	else
-		ret = rq_cqe(qp, idx, hdr, e810u_get64(cqe, E810_CQE_LEN_OFF),
-			     out, &advance);
+		ret = rq_cqe(qp, idx, out, &advance);
 	/* a flush CQE stays at the head until its ring is empty */
 	if (ret || advance)
-		cq_consume(cq, r, ext);
+		cq_consume(cq, r, raw.ext != NULL);
 	return ret;
 }
 
@@ -223,12 +264,12 @@ static void cq_report_resizes(struct e810u_cq *cq)
 
 	if (!cq->shadow)
 		return;
-	v = le64toh(cq->shadow[E810_CQ_DBSA_ARM_OFF / 8]);
+	v = e810u_shadow_get(cq->shadow, E810_CQ_DBSA_ARM_OFF / 8);
 	v = (v & ~E810_CQ_DBSA_SW_CQ_SELECT) |
 	    FIELD_PREP(E810_CQ_DBSA_SW_CQ_SELECT,
 		       FIELD_GET(E810_CQ_DBSA_SW_CQ_SELECT, v) +
 		       cq->resizes_done);
-	cq->shadow[E810_CQ_DBSA_ARM_OFF / 8] = htole64(v);
+	e810u_shadow_set(cq->shadow, E810_CQ_DBSA_ARM_OFF / 8, v);
 	cq->resizes_done = 0;
 }
 
@@ -258,7 +299,7 @@ int e810u_cq_poll_one(struct e810u_cq *cq, struct e810u_cqe *out)
 
 void e810u_cq_arm(struct e810u_cq *cq, bool solicited_only)
 {
-	uint64_t v = le64toh(cq->shadow[E810_CQ_DBSA_ARM_OFF / 8]);
+	uint64_t v = e810u_shadow_get(cq->shadow, E810_CQ_DBSA_ARM_OFF / 8);
 	uint64_t seq = FIELD_GET(E810_CQ_DBSA_ARM_SEQ_NUM, v) + 1;
 
 	v = FIELD_PREP(E810_CQ_DBSA_SW_CQ_SELECT,
@@ -266,7 +307,7 @@ void e810u_cq_arm(struct e810u_cq *cq, bool solicited_only)
 	    FIELD_PREP(E810_CQ_DBSA_ARM_SEQ_NUM, seq) |
 	    E810_CQ_DBSA_ARM_NEXT_SE |
 	    (solicited_only ? 0 : E810_CQ_DBSA_ARM_NEXT);
-	cq->shadow[E810_CQ_DBSA_ARM_OFF / 8] = htole64(v);
+	e810u_shadow_set(cq->shadow, E810_CQ_DBSA_ARM_OFF / 8, v);
 	/* the device reads the shadow area when the doorbell arrives */
 	e810u_wmb();
 	e810u_mmio_write32(cq->arm_db, cq->cq_id);

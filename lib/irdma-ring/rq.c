@@ -4,9 +4,7 @@
  * doorbell: the device takes the next WQE whose valid bit matches the pass when
  * a message arrives, so publishing the header is all a post does.
  */
-#include <errno.h>
-
-#include "uk.h"
+#include "ring.h"
 
 int e810u_post_recv(struct e810u_qp *qp, uint64_t wr_id,
 		    const struct e810u_sge *sg, uint32_t num_sge)
@@ -16,7 +14,7 @@ int e810u_post_recv(struct e810u_qp *qp, uint64_t wr_id,
 	uint8_t *wqe;
 
 	if (num_sge > qp->max_rq_frags ||
-	    e810_frag_quanta(num_sge) > (1u << qp->rq_shift))
+	    e810u_frag_quanta(qp->geom, num_sge) > (1u << qp->rq_shift))
 		return EINVAL;
 	/* one entry stays free so that head == tail means empty */
 	if ((idx + 1) % qp->rq_size == qp->rq_tail)
@@ -24,7 +22,8 @@ int e810u_post_recv(struct e810u_qp *qp, uint64_t wr_id,
 	if (idx == 0)
 		qp->rq_pol = !qp->rq_pol;
 	wqe = qp->rq + ((size_t)idx << (qp->rq_shift + E810_WQE_QUANTUM_SHIFT));
-	addfrags = e810u_put_frags(wqe, sg, num_sge, false, qp->rq_pol);
+	addfrags = e810u_put_frags(qp->geom, wqe, sg, num_sge, false,
+				   qp->rq_pol);
 	e810u_put64(wqe, E810_WQE_OPQ_OFF, 0);
 	qp->rq_wrid[idx] = wr_id;
 	qp->rq_head = (idx + 1) % qp->rq_size;

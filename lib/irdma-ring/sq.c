@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * SQ side of the ring layer: queue geometry, WQE encoding for every GEN_2
- * user opcode, NOP padding so that no WQE crosses a 256-byte chunk,
+ * opcode (the kernel's fast-register and read-with-invalidate included),
+ * NOP padding so that no WQE crosses a 256-byte chunk,
  * ahead-clearing, and the doorbell batching decision
  * (docs/hw-reference.md 5.1-5.3, 5.5).
  */
-#include <errno.h>
-#include <string.h>
-
+#include "ring.h"
 #include "hw/e810_cqp.h"
-#include "uk.h"
 
 static uint32_t pow2_roundup(uint64_t v)
 {
@@ -17,7 +15,7 @@ static uint32_t pow2_roundup(uint64_t v)
 
 	while (p < v)
 		p <<= 1;
-	return p > UINT32_MAX ? 0 : (uint32_t)p;
+	return p > (uint32_t)~0u ? 0 : (uint32_t)p;
 }
 
 static int wq_depth(uint32_t wr, unsigned int shift, uint32_t rsvd,
@@ -34,22 +32,45 @@ static int wq_depth(uint32_t wr, unsigned int shift, uint32_t rsvd,
 	return 0;
 }
 
-int e810u_sq_depth(uint32_t wr, unsigned int shift, uint32_t min_quanta,
+static const struct e810_wq_geom geom_gen2 = E810_WQ_GEOM_GEN2;
+
+/* Adding a generation: its include/hw entry here, and its encoder rules. */
+static const struct e810_wq_geom *const geoms[] = {
+	[E810_GEN_2] = &geom_gen2,
+};
+
+const struct e810_wq_geom *e810u_geom(unsigned int gen)
+{
+	return gen < sizeof(geoms) / sizeof(geoms[0]) ? geoms[gen] : NULL;
+}
+
+int e810u_sq_depth(const struct e810_wq_geom *g, uint32_t wr,
+		   unsigned int shift, uint32_t min_quanta,
 		   uint32_t max_quanta, uint32_t *depth)
 {
-	return wq_depth(wr, shift, E810_SQ_RSVD_QUANTA, min_quanta, max_quanta,
+	return wq_depth(wr, shift, g->sq_rsvd_quanta, min_quanta, max_quanta,
 			depth);
 }
 
-int e810u_rq_depth(uint32_t wr, unsigned int shift, uint32_t min_quanta,
+int e810u_rq_depth(const struct e810_wq_geom *g, uint32_t wr,
+		   unsigned int shift, uint32_t min_quanta,
 		   uint32_t max_quanta, uint32_t *depth)
 {
-	return wq_depth(wr, shift, E810_RQ_RSVD_QUANTA, min_quanta, max_quanta,
+	return wq_depth(wr, shift, g->rq_rsvd_quanta, min_quanta, max_quanta,
 			depth);
+}
+
+/* Fragment 0 in quantum 0, two per extra quantum (hw-reference 5.3). */
+uint32_t e810u_frag_quanta(const struct e810_wq_geom *g, uint32_t frags)
+{
+	(void)g;
+	return frags / 2 + 1;
 }
 
 void e810u_qp_reset(struct e810u_qp *qp)
 {
+	if (!qp->geom)
+		qp->geom = &geom_gen2;
 	qp->sq_head = 0;
 	qp->sq_tail = 0;
 	qp->sq_pol = 0;		/* flips to 1 when index 0 is handed out */
@@ -76,18 +97,18 @@ static uint8_t *sq_at(struct e810u_qp *qp, uint32_t idx)
  */
 static void sq_clear_ahead(struct e810u_qp *qp, uint32_t idx)
 {
-	uint32_t ahead = idx + E810_CLEAR_AHEAD_QUANTA;
+	uint32_t window = qp->geom->clear_ahead_quanta;
+	uint32_t ahead = idx + window;
 	uint8_t pass_pol = qp->sq_pol;
 
-	if (idx % E810_CLEAR_AHEAD_QUANTA ||
-	    qp->sq_quanta < 2 * E810_CLEAR_AHEAD_QUANTA)
+	if (idx % window || qp->sq_quanta < 2 * window)
 		return;
 	if (ahead >= qp->sq_quanta) {
 		ahead -= qp->sq_quanta;
 		pass_pol = !pass_pol;
 	}
 	memset(sq_at(qp, ahead), pass_pol ? 0x00 : 0xff,
-	       E810_CLEAR_AHEAD_QUANTA * E810_WQE_QUANTUM);
+	       (size_t)window * E810_WQE_QUANTUM);
 }
 
 /* Hands out @quanta consecutive quanta at the head; no space checks. */
@@ -124,18 +145,19 @@ static void sq_write_nop(struct e810u_qp *qp)
 /*
  * Reserves room for a WQE of @quanta quanta, padding the current 256-byte
  * chunk with NOPs first when the WQE would cross it. The ring always keeps
- * E810_SQ_SLACK_QUANTA free (ahead-clearing writes into that slack).
+ * geometry's sq_slack_quanta free (ahead-clearing writes into that slack).
  */
 static int sq_reserve(struct e810u_qp *qp, unsigned int quanta, uint32_t *idx)
 {
-	uint32_t in_chunk = qp->sq_head % E810_SQ_CHUNK_QUANTA;
+	const struct e810_wq_geom *g = qp->geom;
+	uint32_t in_chunk = qp->sq_head % g->chunk_quanta;
 	uint32_t pad = 0;
 
-	if (quanta > E810_SQ_MAX_QUANTA)
+	if (quanta > g->max_sq_quanta)
 		return EINVAL;
-	if (in_chunk + quanta > E810_SQ_CHUNK_QUANTA)
-		pad = E810_SQ_CHUNK_QUANTA - in_chunk;
-	if ((uint64_t)e810u_sq_used(qp) + pad + quanta + E810_SQ_SLACK_QUANTA >
+	if (in_chunk + quanta > g->chunk_quanta)
+		pad = g->chunk_quanta - in_chunk;
+	if ((uint64_t)e810u_sq_used(qp) + pad + quanta + g->sq_slack_quanta >
 	    qp->sq_quanta)
 		return ENOMEM;
 	while (pad--)
@@ -144,14 +166,14 @@ static int sq_reserve(struct e810u_qp *qp, unsigned int quanta, uint32_t *idx)
 	return 0;
 }
 
-static void put_frag(uint8_t *wqe, size_t off, const struct e810u_sge *sg,
-		     uint8_t pol)
+static void put_frag(const struct e810_wq_geom *g, uint8_t *wqe, size_t off,
+		     const struct e810u_sge *sg, uint8_t pol)
 {
-	uint64_t desc = FIELD_PREP(E810_WQE_FRAG_VALID, pol);
+	uint64_t desc = e810u_field(g->frag_valid, pol);
 
 	if (sg)
-		desc |= FIELD_PREP(E810_WQE_FRAG_STAG, sg->lkey) |
-			FIELD_PREP(E810_WQE_FRAG_LEN, sg->len);
+		desc |= e810u_field(g->frag_stag, sg->lkey) |
+			e810u_field(g->frag_len, sg->len);
 	e810u_put64(wqe, off, sg ? sg->addr : 0);
 	e810u_put64(wqe, off + 8, desc);
 }
@@ -162,8 +184,9 @@ static void put_frag(uint8_t *wqe, size_t off, const struct e810u_sge *sg,
  * immediate and every SGE moves to off 32. An even fragment count gets an
  * empty trailing fragment so every quantum ends with a valid bit.
  */
-unsigned int e810u_put_frags(uint8_t *wqe, const struct e810u_sge *sg,
-			     uint32_t num_sge, bool imm, uint8_t pol)
+unsigned int e810u_put_frags(const struct e810_wq_geom *g, uint8_t *wqe,
+			     const struct e810u_sge *sg, uint32_t num_sge,
+			     bool imm, uint8_t pol)
 {
 	uint32_t frags = num_sge + (imm ? 1 : 0);
 	unsigned int addfrags = frags > 1 ? frags - 1 : 0;
@@ -173,14 +196,14 @@ unsigned int e810u_put_frags(uint8_t *wqe, const struct e810u_sge *sg,
 	if (imm) {
 		e810u_put64(wqe, E810_WQE_FRAG0_DESC_OFF, 0);
 	} else {
-		put_frag(wqe, E810_WQE_FRAG0_ADDR_OFF, num_sge ? sg : NULL,
+		put_frag(g, wqe, E810_WQE_FRAG0_ADDR_OFF, num_sge ? sg : NULL,
 			 pol);
 		i = 1;
 	}
 	for (; i < num_sge; i++, off += E810_WQE_FRAG_SIZE)
-		put_frag(wqe, off, &sg[i], pol);
-	if (frags && !(frags & 1)) {
-		put_frag(wqe, off, NULL, pol);
+		put_frag(g, wqe, off, &sg[i], pol);
+	if (g->frag_pad && frags && !(frags & 1)) {
+		put_frag(g, wqe, off, NULL, pol);
 		addfrags++;
 	}
 	return addfrags;
@@ -195,21 +218,64 @@ static uint32_t sg_bytes(const struct e810u_sge *sg, uint32_t n)
 	return total;
 }
 
-/* Inline payload (e810_inline_put()) over quanta cleared first. */
-static void put_inline(uint8_t *wqe, const struct e810u_sge *sg,
-		       uint32_t num_sge, uint32_t len, uint8_t pol)
+/*
+ * Inline payload: q0 bytes in quantum 0 at q0_off, then qn bytes from the
+ * start of each extra quantum, whose last byte may be the inline-valid
+ * byte (the generation's e810_inline_*() of include/hw).
+ */
+static uint32_t inline_quanta(const struct e810_wq_geom *g, uint32_t len)
 {
-	unsigned int quanta = e810_inline_quanta(len);
+	if (len <= g->inline_q0_bytes)
+		return 1;
+	return 1 + (len - g->inline_q0_bytes + g->inline_qn_bytes - 1) /
+		   g->inline_qn_bytes;
+}
+
+/* Copies @len bytes from @src to payload byte @pos on. */
+static void inline_put(const struct e810_wq_geom *g, uint8_t *wqe,
+		       uint32_t pos, const uint8_t *src, uint32_t len)
+{
+	while (len) {
+		uint32_t off, n;
+
+		if (pos < g->inline_q0_bytes) {
+			off = g->inline_q0_off + pos;
+			n = g->inline_q0_bytes - pos;
+		} else {
+			uint32_t i = pos - g->inline_q0_bytes;
+
+			off = (1 + i / g->inline_qn_bytes) * E810_WQE_QUANTUM +
+			      i % g->inline_qn_bytes;
+			n = g->inline_qn_bytes - i % g->inline_qn_bytes;
+		}
+		if (n > len)
+			n = len;
+		memcpy(wqe + off, src, n);
+		src += n;
+		pos += n;
+		len -= n;
+	}
+}
+
+/* Inline payload over quanta cleared first. */
+static void put_inline(const struct e810_wq_geom *g, uint8_t *wqe,
+		       const struct e810u_sge *sg, uint32_t num_sge,
+		       uint32_t len, uint8_t pol)
+{
+	unsigned int quanta = inline_quanta(g, len);
 	uint32_t done = 0;
 	unsigned int q;
 
-	memset(wqe + E810_INLINE_Q0_OFF, 0, E810_INLINE_Q0_BYTES);
-	for (q = 1; q < quanta; q++)
-		memset(wqe + q * E810_WQE_QUANTUM, 0, E810_WQE_QUANTUM - 1);
-	e810_inline_set_valid(wqe, len, pol);
+	memset(wqe + g->inline_q0_off, 0, g->inline_q0_bytes);
+	for (q = 1; q < quanta; q++) {
+		memset(wqe + q * E810_WQE_QUANTUM, 0, g->inline_qn_bytes);
+		if (g->inline_valid_byte)
+			wqe[(q + 1) * E810_WQE_QUANTUM - 1] =
+				pol ? 1 << E810_INLINE_VALID_SHIFT : 0;
+	}
 	for (; num_sge; num_sge--, sg++) {
-		e810_inline_put(wqe, done, (const void *)(uintptr_t)sg->addr,
-				sg->len);
+		inline_put(g, wqe, done, (const uint8_t *)(uintptr_t)sg->addr,
+			   sg->len);
 		done += sg->len;
 	}
 }
@@ -220,15 +286,11 @@ static bool op_takes_imm(uint8_t op)
 	       op == E810_OP_SEND || op == E810_OP_SEND_SOL;
 }
 
-static bool op_is_send(uint8_t op)
-{
-	return op == E810_OP_SEND || op == E810_OP_SEND_SOL ||
-	       op == E810_OP_SEND_INV || op == E810_OP_SEND_SOL_INV;
-}
-
 static int check_wr(const struct e810u_qp *qp, const struct e810u_swr *wr,
 		    unsigned int *quanta, uint32_t *bytes)
 {
+	const struct e810_wq_geom *g = qp->geom;
+
 	switch (wr->op) {
 	case E810_OP_RDMA_WRITE:
 	case E810_OP_RDMA_WRITE_SOL:
@@ -237,39 +299,49 @@ static int check_wr(const struct e810u_qp *qp, const struct e810u_swr *wr,
 	case E810_OP_SEND_INV:
 	case E810_OP_SEND_SOL_INV:
 	case E810_OP_RDMA_READ:
+	case E810_OP_RDMA_READ_LOC_INV:
 	case E810_OP_LOCAL_INV:
 	case E810_OP_BIND_MW:
+	case E810_OP_FAST_REG:
 		break;
 	default:
 		return EINVAL;
 	}
-	if (wr->has_imm && !op_takes_imm(wr->op))
+	/* the device takes these from privileged (kernel) QPs only */
+	if ((wr->op == E810_OP_FAST_REG ||
+	     wr->op == E810_OP_RDMA_READ_LOC_INV) && !qp->priv)
 		return EINVAL;
-	if (op_is_send(wr->op) == false && qp->ud)
-		return EINVAL;	/* UD has sends only */
-	if (wr->op == E810_OP_LOCAL_INV || wr->op == E810_OP_BIND_MW) {
+	if (wr->has_imm && (!op_takes_imm(wr->op) || !g->imm_frag))
+		return EINVAL;
+	if (qp->ud && wr->op != E810_OP_SEND && wr->op != E810_OP_SEND_SOL)
+		return EINVAL;	/* UD has sends only, without invalidation */
+	if (wr->op == E810_OP_LOCAL_INV || wr->op == E810_OP_BIND_MW ||
+	    wr->op == E810_OP_FAST_REG) {
 		*quanta = 1;
 		*bytes = 0;
 		return 0;
 	}
 	/* bound the list before walking it */
-	if (wr->num_sge > E810_MAX_FRAGS + 2 ||
+	if (wr->num_sge > g->max_frags + 2u ||
 	    (!wr->inline_data && wr->num_sge > qp->max_sq_frags))
 		return EINVAL;
 	*bytes = sg_bytes(wr->sg, wr->num_sge);
 	if (wr->inline_data) {
-		if (wr->op == E810_OP_RDMA_READ || *bytes > qp->max_inline ||
-		    *bytes > E810_MAX_INLINE)
+		if (wr->op == E810_OP_RDMA_READ ||
+		    wr->op == E810_OP_RDMA_READ_LOC_INV ||
+		    *bytes > qp->max_inline ||
+		    *bytes > g->max_inline)
 			return EINVAL;
-		*quanta = e810_inline_quanta(*bytes);
+		*quanta = inline_quanta(g, *bytes);
 		return 0;
 	}
-	*quanta = e810_frag_quanta(wr->num_sge + (wr->has_imm ? 1 : 0));
-	return *quanta > E810_SQ_MAX_QUANTA ? EINVAL : 0;
+	*quanta = e810u_frag_quanta(g, wr->num_sge + (wr->has_imm ? 1 : 0));
+	return *quanta > g->max_sq_quanta ? EINVAL : 0;
 }
 
 int e810u_post_send(struct e810u_qp *qp, const struct e810u_swr *wr)
 {
+	const struct e810_wq_geom *g = qp->geom;
 	unsigned int quanta, addfrags = 0;
 	struct e810u_sq_slot *slot;
 	uint64_t hdr, opq = 0;
@@ -295,6 +367,7 @@ int e810u_post_send(struct e810u_qp *qp, const struct e810u_swr *wr)
 	case E810_OP_RDMA_WRITE:
 	case E810_OP_RDMA_WRITE_SOL:
 	case E810_OP_RDMA_READ:
+	case E810_OP_RDMA_READ_LOC_INV:
 		opq = wr->remote_addr;
 		hdr |= FIELD_PREP(E810_WQE_REMSTAG, wr->rkey);
 		break;
@@ -319,15 +392,35 @@ int e810u_post_send(struct e810u_qp *qp, const struct e810u_swr *wr)
 		e810u_put64(wqe, E810_WQE_FRAG0_ADDR_OFF,
 			    wr->bind_zero_based ? 0 : wr->remote_addr);
 		e810u_put64(wqe, E810_WQE_FRAG0_DESC_OFF,
-			    FIELD_PREP(E810_WQE_BIND_PARENT_STAG,
-				       wr->bind_mr_stag) |
-			    FIELD_PREP(E810_WQE_BIND_MW_STAG, wr->rkey));
+			    e810u_field(g->bind_parent_stag,
+					wr->bind_mr_stag) |
+			    e810u_field(g->bind_mw_stag, wr->rkey));
 		opq = FIELD_PREP(E810_WQE_BIND_LEN, wr->bind_len);
 		hdr |= FIELD_PREP(E810_WQE_STAGRIGHTS, wr->bind_rights &
 				  (E810_ACCESS_REMOTE_READ |
 				   E810_ACCESS_REMOTE_WRITE)) |
-		       FIELD_PREP(E810_WQE_VABASEDTO, !wr->bind_zero_based) |
+		       (wr->bind_zero_based ? 0 : E810_WQE_VABASEDTO) |
 		       FIELD_PREP(E810_WQE_MEMWINDOWTYPE, wr->bind_type1);
+	} else if (wr->op == E810_OP_FAST_REG) {
+		/*
+		 * One quantum (irdma_sc_mr_fast_register()): VA, PBL address
+		 * and first PBLE, length; the STag and PBL shape in the
+		 * header.
+		 */
+		e810u_put64(wqe, E810_WQE_FRAG0_ADDR_OFF, wr->remote_addr);
+		e810u_put64(wqe, E810_WQE_FRAG0_DESC_OFF,
+			    (wr->fr_pbl_pa & E810_WQE_FR_PBLADDR) |
+			    FIELD_PREP(E810_WQE_FR_PBLIDX_HI,
+				       wr->fr_first_pble >> 16));
+		opq = FIELD_PREP(E810_WQE_FR_LEN, wr->fr_len) |
+		      FIELD_PREP(E810_WQE_FR_PBLIDX_LO,
+				 wr->fr_first_pble & 0xFFFF);
+		hdr |= FIELD_PREP(E810_WQE_FR_STAGKEY, wr->rkey & 0xFF) |
+		       FIELD_PREP(E810_WQE_FR_STAGINDEX, wr->rkey >> 8) |
+		       FIELD_PREP(E810_WQE_FR_LPBLSIZE, wr->fr_levels) |
+		       FIELD_PREP(E810_WQE_FR_HPAGESIZE, wr->fr_page_code) |
+		       FIELD_PREP(E810_WQE_STAGRIGHTS, wr->fr_rights) |
+		       E810_WQE_VABASEDTO;
 	} else if (wr->op == E810_OP_LOCAL_INV) {
 		/* qword 1 carries the STag with the valid bit clear */
 		e810u_put64(wqe, E810_WQE_FRAG0_ADDR_OFF, 0);
@@ -335,13 +428,13 @@ int e810u_post_send(struct e810u_qp *qp, const struct e810u_swr *wr)
 			    FIELD_PREP(E810_WQE_INV_STAG, wr->inv_stag));
 	} else if (wr->inline_data) {
 		e810u_put64(wqe, E810_WQE_IMM_OFF, wr->has_imm ? wr->imm : 0);
-		put_inline(wqe, wr->sg, wr->num_sge, bytes, qp->sq_pol);
+		put_inline(g, wqe, wr->sg, wr->num_sge, bytes, qp->sq_pol);
 		hdr |= E810_WQE_INLINEDATAFLAG |
 		       FIELD_PREP(E810_WQE_INLINEDATALEN, bytes);
 	} else {
 		if (wr->has_imm)
 			e810u_put64(wqe, E810_WQE_IMM_OFF, wr->imm);
-		addfrags = e810u_put_frags(wqe, wr->sg, wr->num_sge,
+		addfrags = e810u_put_frags(g, wqe, wr->sg, wr->num_sge,
 					   wr->has_imm, qp->sq_pol);
 		hdr |= FIELD_PREP(E810_WQE_ADDFRAGCNT, addfrags);
 	}
@@ -382,10 +475,10 @@ bool e810u_sq_kick(struct e810u_qp *qp)
 	/* headers visible to the device, and stored before the tail is
 	 * loaded (a store-load order: a full barrier) */
 	e810u_wmb();
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	e810u_mb();
 	if (qp->shadow) {
 		hw = FIELD_GET(E810_QP_DBSA_HW_SQ_TAIL,
-			       le64toh(qp->shadow[0])) % n;
+			       e810u_shadow_get(qp->shadow, 0)) % n;
 		if ((hw + n - from) % n >= (qp->sq_head + n - from) % n) {
 			qp->doorbells_skipped++;
 			return false;
