@@ -1,6 +1,6 @@
 /*
  * Emulated E810: iWARP mode -- the APBVT and quad hash tables the driver
- * loads through the CQP.
+ * loads through the CQP, and the Rx steering they drive.
  *
  * APBVT (MANAGE_APBVT): the hardware keeps it as a bitmap of the 65536
  * TCP ports in the function's APBVT HMC object (one 8-KB object,
@@ -293,6 +293,162 @@ void e810_iw_qp_destroyed(E810Core *core, const E810Qp *qp, uint32_t qp_id,
             iw->stats.qhash_dels++;
         }
     }
+}
+
+/* ---- Rx steering -------------------------------------------------------- */
+
+/*
+ * A segment of a connection the engine owns. The offloaded-connection
+ * engine takes it: it is wired to that engine's entry point when the engine
+ * is merged; until then nothing is offloaded.
+ */
+static bool iw_offloaded_rx(E810Core *core, bool ipv4, const uint32_t lip[4],
+                            uint16_t lport, const uint32_t rip[4],
+                            uint16_t rport)
+{
+    return false;
+}
+
+static bool iw_mac_is_ours(E810Core *core, const uint8_t *mac)
+{
+    E810Rdma *r = &core->rdma;
+    unsigned i;
+
+    if (!memcmp(mac, core->mac, 6)) {
+        return true;
+    }
+    for (i = 0; i < E810_LOC_MAC_TABLE_SIZE; i++) {
+        if ((r->loc_mac_used & (1ull << i)) && !memcmp(mac, r->loc_mac[i], 6)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static uint16_t be16(const uint8_t *p)
+{
+    return p[0] << 8 | p[1];
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
+}
+
+bool e810_iw_parse(const uint8_t *frame, size_t len, E810IwSeg *s)
+{
+    size_t off = 12, l3, l4;
+    uint16_t type;
+    unsigned i;
+
+    memset(s, 0, sizeof(*s));
+    if (len < 14) {
+        return false;
+    }
+    type = be16(frame + off);
+    if (type == 0x8100) {
+        if (len < 18) {
+            return false;
+        }
+        s->vlan_valid = true;
+        s->tci = be16(frame + 14);
+        off += 4;
+        type = be16(frame + off);
+    }
+    l3 = off + 2;
+    if (type == 0x0800) {
+        unsigned ihl;
+        uint16_t tot;
+
+        if (len < l3 + 20 || (frame[l3] >> 4) != 4) {
+            return false;
+        }
+        ihl = (frame[l3] & 0xf) * 4;
+        tot = be16(frame + l3 + 2);
+        /* fragments and options: not for the engine */
+        if (ihl != 20 || frame[l3 + 9] != 6 || tot < ihl ||
+            l3 + tot > len || (be16(frame + l3 + 6) & 0x3fff)) {
+            return false;
+        }
+        s->ipv4 = true;
+        s->rip[3] = be32(frame + l3 + 12);
+        s->lip[3] = be32(frame + l3 + 16);
+        l4 = l3 + 20;
+        s->l4_len = tot - 20;
+    } else if (type == 0x86dd) {
+        uint16_t plen;
+
+        if (len < l3 + 40 || (frame[l3] >> 4) != 6 || frame[l3 + 6] != 6) {
+            return false;
+        }
+        plen = be16(frame + l3 + 4);
+        if (l3 + 40 + plen > len) {
+            return false;
+        }
+        for (i = 0; i < 4; i++) {
+            s->rip[i] = be32(frame + l3 + 8 + 4 * i);
+            s->lip[i] = be32(frame + l3 + 24 + 4 * i);
+        }
+        l4 = l3 + 40;
+        s->l4_len = plen;
+    } else {
+        return false;
+    }
+    if (s->l4_len < 20 || (frame[l4 + 12] >> 4) * 4u < 20 ||
+        (frame[l4 + 12] >> 4) * 4u > s->l4_len) {
+        return false;
+    }
+    s->l3_off = l3;
+    s->l4_off = l4;
+    s->rport = be16(frame + l4);
+    s->lport = be16(frame + l4 + 2);
+    s->flags = frame[l4 + 13];
+    return true;
+}
+
+E810IwRx e810_iw_steer(E810Core *core, const uint8_t *frame, size_t len)
+{
+    const E810Qhash *e;
+    E810IwSeg s;
+
+    if (!e810_iw_mode(core) || !core->aq.pe_filter ||
+        !core->rdma.iw.apbvt_count || len < 14 || (frame[0] & 1) ||
+        !iw_mac_is_ours(core, frame) || !e810_iw_parse(frame, len, &s) ||
+        !e810_apbvt_has(core, s.lport)) {
+        return E810_IW_RX_LAN;
+    }
+    if (iw_offloaded_rx(core, s.ipv4, s.lip, s.lport, s.rip, s.rport)) {
+        return E810_IW_RX_ENGINE;
+    }
+    e = e810_qhash_lookup(core, s.ipv4, s.lip, s.lport, s.rip, s.rport,
+                          s.vlan_valid, s.tci);
+    if (!e) {
+        return E810_IW_RX_LAN;
+    }
+    /*
+     * A listen entry takes connection requests only (SYN without ACK);
+     * what else reaches a listening port with no connection entry is the
+     * host stack's, as for any port (docs/hw-model.md).
+     */
+    if (e->type == E810_QHASH_TYPE_TCP_SYN &&
+        (s.flags & (E810_TCP_SYN | E810_TCP_ACK)) != E810_TCP_SYN) {
+        return E810_IW_RX_LAN;
+    }
+    return e->qpn == E810_ILQ_QPN ? E810_IW_RX_ILQ : E810_IW_RX_ENGINE;
+}
+
+void e810_iw_receive(E810Core *core, E810IwRx where, const uint8_t *frame,
+                     size_t len)
+{
+    E810IwStats *st = &core->rdma.iw.stats;
+
+    if (where == E810_IW_RX_ILQ) {
+        st->rx_to_ilq++;
+        e810_ilq_receive(core, frame, len);
+        return;
+    }
+    /* The offloaded-connection engine is not part of this model yet. */
+    st->rx_to_engine++;
 }
 
 /* ---- QMP --------------------------------------------------------------- */

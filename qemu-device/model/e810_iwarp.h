@@ -10,6 +10,8 @@
  *    (local IP and port) and connection entries (4-tuple), each naming
  *    the QP its segments go to: the ILQ (QP 1) until the connection is
  *    offloaded (upstream irdma_manage_qhash()).
+ * Rx steering (e810_iw_steer()) uses both to decide which TCP segments
+ * leave the LAN path. The ILQ itself is in e810_ilq.c.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -104,6 +106,53 @@ const E810Qhash *e810_qhash_lookup(struct E810Core *core, bool ipv4,
                                    const uint32_t rip[4], uint16_t rport,
                                    bool vlan_valid, uint16_t vlan);
 
+/* TCP flags (byte 13 of the header). */
+#define E810_TCP_FIN            0x01
+#define E810_TCP_SYN            0x02
+#define E810_TCP_RST            0x04
+#define E810_TCP_ACK            0x10
+
+/* A TCP segment in a frame, as seen by the receiving port. */
+typedef struct E810IwSeg {
+    bool ipv4;
+    bool vlan_valid;
+    uint16_t tci;
+    uint8_t flags;          /* TCP flags */
+    uint16_t lport;         /* destination port: ours */
+    uint16_t rport;
+    uint32_t lip[4];        /* destination IP, as in E810Qhash */
+    uint32_t rip[4];
+    size_t l3_off;          /* IP header */
+    size_t l4_off;          /* TCP header */
+    uint32_t l4_len;        /* TCP header and payload */
+} E810IwSeg;
+
+/*
+ * Parses an Ethernet (optionally 802.1Q) frame carrying TCP over IPv4
+ * (no options, not fragmented) or IPv6 (no extension headers); false if
+ * it is anything else or truncated.
+ */
+bool e810_iw_parse(const uint8_t *frame, size_t len, E810IwSeg *s);
+
+/* What the engine does with a frame from the wire (or looped back). */
+typedef enum E810IwRx {
+    E810_IW_RX_LAN = 0,     /* not ours: the LAN queues, as in RoCE mode */
+    E810_IW_RX_ILQ,         /* to the ILQ (connection manager) */
+    E810_IW_RX_ENGINE,      /* an offloaded connection's */
+} E810IwRx;
+
+/*
+ * Rx steering in iWARP mode: TCP over IPv4/IPv6 to our MAC and one of
+ * the APBVT's ports; a segment of an offloaded connection goes to its QP,
+ * a SYN or a segment matching a quad hash entry to the ILQ, the rest to
+ * the LAN. Anything in RoCE mode: E810_IW_RX_LAN.
+ */
+E810IwRx e810_iw_steer(struct E810Core *core, const uint8_t *frame,
+                       size_t len);
+/* Takes a frame e810_iw_steer() did not send to the LAN. */
+void e810_iw_receive(struct E810Core *core, E810IwRx where,
+                     const uint8_t *frame, size_t len);
+
 /*
  * DESTROY_QP with REMOVEHASHENTRY of iWARP QP @qp (host context at
  * @ctx_pa): the connection entry of its 4-tuple goes (upstream
@@ -114,5 +163,15 @@ void e810_iw_qp_destroyed(struct E810Core *core, const struct E810Qp *qp,
 
 /* "name=value ..." counts and the tables' entries (QMP x-iwarp-tables). */
 int e810_iw_format_tables(struct E810Core *core, char *buf, size_t len);
+
+/* ---- e810_ilq.c: the ILQ data path -------------------------------------- */
+
+struct E810SendWqe;
+/* An ILQ SQ WQE: a driver-built TCP segment to send; true if taken. */
+bool e810_ilq_send(struct E810Core *core, struct E810Qp *qp,
+                   const struct E810SendWqe *wqe);
+/* A frame for the ILQ: into its next RQ buffer, with its CQE. */
+void e810_ilq_receive(struct E810Core *core, const uint8_t *frame,
+                      size_t len);
 
 #endif /* E810_IWARP_H */
