@@ -250,6 +250,7 @@ def main():
     write(outdir, 'fuzz_lan', lan_seeds(rng))
     write(outdir, 'fuzz_reset', reset_seeds(rng))
     write(outdir, 'fuzz_bigmr', bigmr_seeds(rng))
+    write(outdir, 'fuzz_iwarp', generic(rng, [0x00, 0x01], 8, 16))
 
 
 if __name__ == '__main__':
