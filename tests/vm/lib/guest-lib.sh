@@ -37,11 +37,15 @@ e810_pci_devs() {
 # The parent driver of this run (tools/vm --parent, "# parent:" header).
 E810_PARENT=${E810_PARENT:-ice_lite}
 
+# The RDMA protocol of this run (tools/vm --rdma-protocol): roce or iwarp.
+E810_RDMA_PROTOCOL=${E810_RDMA_PROTOCOL:-roce}
+
 # The auxiliary RDMA device the parent published for PCI function $1 (none
-# if absent): ice_lite.roce.<N>, or ice.roce.<N> under the stock ice.
+# if absent): ice_lite.roce.<N>, or ice.roce.<N> under the stock ice;
+# <parent>.iwarp.<N> in iWARP mode.
 e810_aux_of() {
 	local a
-	for a in /sys/bus/auxiliary/devices/"$E810_PARENT".roce.*; do
+	for a in /sys/bus/auxiliary/devices/"$E810_PARENT.$E810_RDMA_PROTOCOL".*; do
 		[ -e "$a" ] || continue
 		[ "$(basename "$(readlink -f "$a/..")")" = "$1" ] && basename "$a"
 	done
