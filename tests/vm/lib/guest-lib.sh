@@ -428,6 +428,14 @@ model_stat() {
 		sed -n "s/^$2=//p"
 }
 
+# iw_table DEV NAME: field NAME (mode, apbvt, qhash, rx_to_ilq, ilq_tx,
+# apbvt_ports, qhash_entries, ...) of the device model's iWARP tables of
+# PCI function DEV (QMP x-iwarp-tables, docs/hw-model.md).
+iw_table() {
+	e810_qom_str "$(e810_qom_id "$1")" x-iwarp-tables | tr ' ' '\n' |
+		sed -n "s/^$2=//p"
+}
+
 # irdma_ev DEV NAME: event counter NAME of PCI function DEV in our irdma's
 # debugfs (drivers/infiniband/hw/irdma/events.c, docs/debugging.md); kept
 # from the function's first bind until irdma unloads. Empty without the
