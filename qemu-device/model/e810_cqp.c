@@ -118,9 +118,9 @@ static void cqp_create(E810Core *core, uint64_t ctx_pa)
                       "GEN_2 (1)");
         return;
     }
-    if (proto != E810_PROTOCOL_ANY && proto != E810_PROTOCOL_ROCE_ONLY) {
-        create_failed(core, E810_CQP_MIN_BAD_PARAM, "only RoCEv2 is "
-                      "modelled (PROTOCOL_USED 0 or 2)");
+    /* 0 (any) runs as RoCEv2; 1 is iWARP mode (e810_iwarp.h). */
+    if (proto > E810_PROTOCOL_ROCE_ONLY) {
+        create_failed(core, E810_CQP_MIN_BAD_PARAM, "PROTOCOL_USED 3");
         return;
     }
     if (FIELD_GET(E810_CQPHC_ENABLED_VFS,

@@ -1,8 +1,8 @@
 /*
  * Emulated E810: the CQP opcode table, and the small management ops that
  * keep no object state beyond a few tables (features, ARP cache, local MAC
- * table, APBVT, quad hash, push pages, statistics instances, user-priority
- * map, work-scheduler nodes).
+ * table, push pages, statistics instances, user-priority map,
+ * work-scheduler nodes). APBVT and quad hash: e810_iwarp.c.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -48,7 +48,7 @@ static void op_query_rdma_features(E810Core *core, const E810CqpWqe *w,
     }
 }
 
-/* ---- ARP cache, local MAC table, APBVT, quad hash ------------------------ */
+/* ---- ARP cache, local MAC table ------------------------------------------ */
 
 static void op_manage_arp(E810Core *core, const E810CqpWqe *w,
                           E810CqpResult *res)
@@ -108,12 +108,6 @@ static void op_manage_loc_mac(E810Core *core, const E810CqpWqe *w,
     }
     e810_mac_from_u64(r->loc_mac[idx], e810_wqe(w, E810_CQPSQ_MLM_MAC_OFF));
     r->loc_mac_used |= 1ull << idx;
-}
-
-/* iWARP port table and connection hash: accepted, nothing to model. */
-static void op_accept(E810Core *core, const E810CqpWqe *w,
-                      E810CqpResult *res)
-{
 }
 
 /* ---- push pages, statistics instances, UP map, WS nodes ------------------ */
@@ -354,9 +348,9 @@ static E810CqpOpFn *const cqp_ops[E810_CQP_OP_MAX + 1] = {
     OP(QUERY_FPM_VAL, e810_op_query_fpm_val),
     OP(COMMIT_FPM_VAL, e810_op_commit_fpm_val),
     OP(FLUSH_WQES, e810_op_flush_wqes),
-    OP(MANAGE_APBVT, op_accept),
+    OP(MANAGE_APBVT, e810_op_manage_apbvt),
     OP(NOP, op_nop),
-    OP(MANAGE_QUAD_HASH_TABLE_ENTRY, op_accept),
+    OP(MANAGE_QUAD_HASH_TABLE_ENTRY, e810_op_manage_qhash),
     OP(CREATE_MCAST_GRP, e810_op_manage_mcg),
     OP(MODIFY_MCAST_GRP, e810_op_manage_mcg),
     OP(DESTROY_MCAST_GRP, e810_op_manage_mcg),

@@ -143,7 +143,7 @@ typedef struct E810IwConn {
     bool term_sent, term_rcvd;
 } E810IwConn;
 
-typedef struct E810IwStats {
+typedef struct E810IwConnStats {
     uint64_t offloads;
     uint64_t tx_segs, tx_bytes, tx_acks, tx_rst, tx_fin;
     uint64_t retransmits, timeouts, fast_retransmits, probes;
@@ -154,7 +154,7 @@ typedef struct E810IwStats {
     uint64_t terms_sent, terms_rcvd;
     uint64_t deferred, defer_drops;
     uint64_t read_reqs, read_resps;
-} E810IwStats;
+} E810IwConnStats;
 
 typedef struct E810IwDefer {
     struct E810IwDefer *next;
@@ -171,7 +171,7 @@ typedef struct E810Iw {
     size_t defer_bytes;
     uint8_t frame[E810_IW_FRAME_MAX];
     uint8_t fpdu[E810_IW_MAX_FPDU];     /* transmit scratch */
-    E810IwStats stats;
+    E810IwConnStats stats;
 } E810Iw;
 
 /* ---- e810_iw_conn.c ------------------------------------------------------ */

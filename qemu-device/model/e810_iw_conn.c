@@ -607,6 +607,29 @@ static bool rx_frame(E810Core *core, const uint8_t *f, size_t len,
     return true;
 }
 
+bool e810_iw_conn_owns(E810Core *core, bool ipv4, const uint32_t lip[4],
+                       uint16_t lport, const uint32_t rip[4], uint16_t rport)
+{
+    E810Iw *iw = core->iw;
+    const E810IwConn *c;
+    unsigned from = ipv4 ? 3 : 0, i;
+
+    for (c = iw ? iw->list : NULL; c; c = c->next) {
+        if (c->o.ipv4 != ipv4 || c->o.lport != lport || c->o.rport != rport) {
+            continue;
+        }
+        for (i = from; i < 4; i++) {
+            if (c->o.lip[i] != lip[i] || c->o.rip[i] != rip[i]) {
+                break;
+            }
+        }
+        if (i == 4) {
+            return true;
+        }
+    }
+    return false;
+}
+
 bool e810_iw_conn_rx(E810Core *core, const uint8_t *frame, size_t len)
 {
     return rx_frame(core, frame, len, false);
@@ -661,8 +684,8 @@ void e810_iw_loop(E810Core *core, const uint8_t *frame, size_t len)
 
 int e810_iw_format_stats(E810Core *core, char *buf, size_t len)
 {
-    static const E810IwStats zero;
-    const E810IwStats *s = core->iw ? &core->iw->stats : &zero;
+    static const E810IwConnStats zero;
+    const E810IwConnStats *s = core->iw ? &core->iw->stats : &zero;
 
     return snprintf(buf, len,
                     "offloads=%" PRIu64 " tx_segs=%" PRIu64

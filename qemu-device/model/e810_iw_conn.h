@@ -93,6 +93,9 @@ void e810_iw_conn_modify(struct E810Core *core, struct E810Qp *qp,
                          uint64_t cqp_qw1);
 void e810_iw_conn_destroy(struct E810Core *core, uint32_t qp_id);
 bool e810_iw_conn_rx(struct E810Core *core, const uint8_t *frame, size_t len);
+/* True if an offloaded connection has this 4-tuple (IPv4: index 3 only). */
+bool e810_iw_conn_owns(struct E810Core *core, bool ipv4, const uint32_t lip[4],
+                       uint16_t lport, const uint32_t rip[4], uint16_t rport);
 bool e810_iw_conn_send(struct E810Core *core, struct E810Qp *qp,
                        const struct E810SendWqe *wqe);
 bool e810_iw_conn_sq_local(struct E810Core *core, struct E810Qp *qp,

@@ -302,7 +302,7 @@ void e810_iw_tcp_input(E810Core *core, E810IwConn *c, uint32_t seq,
                        uint32_t ack, uint8_t flags, uint16_t win,
                        const uint8_t *data, uint32_t len)
 {
-    E810IwStats *st = &core->iw->stats;
+    E810IwConnStats *st = &core->iw->stats;
     uint32_t wnd = (uint32_t)win << c->o.snd_scale;
     uint32_t rwnd = c->o.rcv_wnd ? c->o.rcv_wnd : 1;
     bool fin = flags & E810_TCPF_FIN;
@@ -408,7 +408,7 @@ out:
 
 void e810_iw_tcp_timer(E810Core *core, E810IwConn *c)
 {
-    E810IwStats *st = &core->iw->stats;
+    E810IwConnStats *st = &core->iw->stats;
     unsigned limit = c->o.rexmit_thresh ? c->o.rexmit_thresh : 8;
     uint32_t flight = c->snd_nxt - c->snd_una;
 

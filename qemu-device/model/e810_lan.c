@@ -551,12 +551,23 @@ static size_t lan_rx_frame(E810Core *core, const uint8_t *buf, size_t len)
     uint16_t q = 0, vsi;
     RxMeta m = { 0 };
     uint32_t need;
+    E810IwRx iw;
 
     /*
      * Rx steering: with the VSI's PE filter on (VSI queue option
      * PE_FLTR_EN), RoCEv2 frames (UDP 4791) for our MAC or an attached
      * multicast group go to the protocol engine, not to a LAN queue.
      */
+    /*
+     * In iWARP mode, TCP segments to the engine's ports (APBVT) that
+     * belong to its connections (quad hash) go to the ILQ or to the
+     * offloaded connection (e810_iwarp.c).
+     */
+    iw = e810_iw_steer(core, buf, len);
+    if (iw != E810_IW_RX_LAN) {
+        e810_iw_receive(core, iw, buf, len);
+        return len;
+    }
     if (e810_xport_wants(core, buf, len)) {
         e810_xport_receive(core, buf, len);
         return len;

@@ -4,9 +4,11 @@
  * CREATE_QP and MODIFY_QP load the 256-byte RoCEv2 host context the driver
  * (re)writes before each of them (docs/hw-reference.md 4.1), check it, keep a
  * copy for the data path in E810Qp and store it in the QP's HMC object as the
- * context cache would. Only RoCE RC and UD QPs are accepted. MODIFY_QP takes
- * only the state transitions of qp_transitions[] (below). DESTROY_QP forgets
- * the QP; UPLOAD_CONTEXT writes the stored context back to the driver.
+ * context cache would. RoCE RC and UD QPs are accepted, in iWARP mode also
+ * iWARP and UDA QPs (create_type_ok()). MODIFY_QP takes only the state
+ * transitions of qp_transitions[] (below). DESTROY_QP forgets the QP (with
+ * REMOVEHASHENTRY also its quad hash entry, e810_iwarp.c); UPLOAD_CONTEXT
+ * writes the stored context back to the driver.
  *
  * FLUSH_WQES moves the QP to ERROR and flushes the requested queues
  * (e810_dp_flush): one flush CQE per queue that has work outstanding, with
@@ -249,15 +251,36 @@ bool e810_qp_transition_ok(unsigned type, unsigned cur, unsigned next)
     return t[cur] & (1u << next);
 }
 
-static bool roce_type(E810Core *core, unsigned type, E810CqpResult *res)
+/*
+ * The QP types CREATE_QP takes, each in the state it is created in:
+ * RoCEv2 RC and UD in IDLE; in iWARP mode (e810_iwarp.h) also iWARP QPs
+ * in IDLE and the two UDA QPs of the driver's PUDA (ILQ, IEQ: upstream
+ * irdma_puda_qp_create()), which start in RTS.
+ */
+static bool create_type_ok(E810Core *core, unsigned type, unsigned next,
+                           E810CqpResult *res)
 {
-    if (type != E810_QP_TYPE_ROCE_RC && type != E810_QP_TYPE_ROCE_UD &&
-        type != E810_QP_TYPE_IWARP) {
+    bool iw = e810_iw_mode(core);
+    bool idle = next == E810_QP_STATE_INVALID || next == E810_QP_STATE_IDLE;
+
+    if (type == E810_QP_TYPE_ROCE_RC || type == E810_QP_TYPE_ROCE_UD ||
+        (iw && type == E810_QP_TYPE_IWARP)) {
+        if (idle) {
+            return true;
+        }
+    } else if (iw && type == E810_QP_TYPE_UDA) {
+        if (next == E810_QP_STATE_RTS) {
+            return true;
+        }
+    } else {
         e810_cqp_err(core, res, E810_CQP_MIN_BAD_PARAM, "QP type %u: only "
-                     "RoCEv2 RC and UD are modelled", type);
+                     "RoCEv2 RC and UD%s are modelled", type,
+                     iw ? ", iWARP and UDA" : "");
         return false;
     }
-    return true;
+    e810_cqp_err(core, res, E810_CQP_MIN_BAD_PARAM, "QP of type %u created "
+                 "in state %u", type, next);
+    return false;
 }
 
 /* A QP that may transmit is on a live RDMA qset (see the top). */
@@ -285,15 +308,10 @@ void e810_op_create_qp(E810Core *core, const E810CqpWqe *w,
     E810Qp *qp = qp_slot(core, w, E810_CQPSQ_QP_QPID, false, res);
     uint32_t id;
 
-    if (!qp || !roce_type(core, type, res)) {
+    if (!qp || !create_type_ok(core, type, next, res)) {
         return;
     }
     id = qp - core->rdma.qp;
-    if (next != E810_QP_STATE_INVALID && next != E810_QP_STATE_IDLE) {
-        e810_cqp_err(core, res, E810_CQP_MIN_BAD_PARAM, "QP %u created in "
-                     "state %u", id, next);
-        return;
-    }
     if (!load_ctx(core, w, id, ctx, res)) {
         return;
     }
@@ -308,7 +326,8 @@ void e810_op_create_qp(E810Core *core, const E810CqpWqe *w,
     memset(qp, 0, sizeof(*qp));
     qp->valid = true;
     qp->type = type;
-    qp->state = E810_QP_STATE_IDLE;
+    qp->state = type == E810_QP_TYPE_UDA ? E810_QP_STATE_RTS :
+                E810_QP_STATE_IDLE;
     apply_ctx(qp, w, ctx);
 }
 
@@ -393,6 +412,10 @@ void e810_op_destroy_qp(E810Core *core, const E810CqpWqe *w,
          */
         if (qp->state == E810_QP_STATE_RTS) {
             core->rdma.stats.destroy_live_qps++;
+        }
+        if (e810_wqe_hdr(w) & E810_CQPSQ_QP_REMOVEHASHENTRY) {
+            e810_iw_qp_destroyed(core, qp, qp - core->rdma.qp,
+                                 e810_wqe(w, E810_CQPSQ_QP_CTX_OFF));
         }
         e810_xport_qp_reset(core, qp - core->rdma.qp);
         e810_iw_conn_destroy(core, qp - core->rdma.qp);

@@ -24,6 +24,7 @@
 #include "hw/e810_ctx.h"
 #include "hw/e810_hmc.h"
 #include "hw/e810_rdma_stats.h"
+#include "e810_iwarp.h"
 
 struct E810Core;
 struct E810RegRef;
@@ -459,6 +460,7 @@ typedef struct E810Rdma {
     uint64_t loc_mac_used;
     uint8_t loc_mac[E810_LOC_MAC_TABLE_SIZE][6];
     uint8_t up_map[8];
+    E810Iwarp iw;           /* iWARP mode: APBVT, quad hash (e810_iwarp.c) */
     E810RdmaStats stats;
 } E810Rdma;
 
@@ -738,6 +740,11 @@ void e810_rdma_stat_clear(struct E810Core *core, unsigned inst);
  * (little-endian qwords, each counter cut to its width). */
 void e810_rdma_stat_fill(struct E810Core *core, unsigned inst,
                          uint8_t buf[E810_GATHER_STATS_BUF_SIZE]);
+
+/* ---- e810_iwarp.c: iWARP connection tables (e810_iwarp.h) --------------- */
+
+E810CqpOpFn e810_op_manage_apbvt;
+E810CqpOpFn e810_op_manage_qhash;
 
 /* ---- e810_ah.c: address handles and multicast groups --------------------- */
 

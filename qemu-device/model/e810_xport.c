@@ -691,6 +691,9 @@ bool e810_xport_send(E810Core *core, E810Qp *qp, const E810SendWqe *wqe)
     if (qp->type == E810_QP_TYPE_IWARP) {
         return e810_iw_conn_send(core, qp, wqe);
     }
+    if (qp->type == E810_QP_TYPE_UDA) {
+        return e810_ilq_send(core, qp, wqe);    /* ILQ, IEQ (iWARP) */
+    }
     if (qp->type == E810_QP_TYPE_ROCE_UD) {
         e810_xport_enter(core);
         ok = e810_ud_send(core, qp, wqe);

@@ -29,6 +29,10 @@
  *                             retransmits, rx_packets, ...)
  *   x-hmc-counts              the HMC object counts the driver committed,
  *                             "QP=n CQ=n MR=n FSIAV=n FSIMC=n PBLE=n"
+ *   x-iwarp-tables            the engine's mode and iWARP tables, "mode=iwarp
+ *                             apbvt=n qhash=n ... apbvt_ports=p,...
+ *                             qhash_entries=syn/ip:port/qpN,..."
+ *                             (e810_iw_format_tables())
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -566,6 +570,12 @@ static char *e810_get_hmc_counts(Object *obj, Error **errp)
                               e810_core_hmc_counts);
 }
 
+static char *e810_get_iwarp_tables(Object *obj, Error **errp)
+{
+    return e810_get_formatted(obj, errp, "x-iwarp-tables",
+                              e810_iw_format_tables);
+}
+
 static char *e810_get_core_stats(Object *obj, Error **errp)
 {
     return e810_get_formatted(obj, errp, "x-core-stats", e810_core_stats);
@@ -631,6 +641,10 @@ static void e810_class_init(ObjectClass *oc, void *data)
                                   e810_get_hmc_counts, NULL);
     object_class_property_set_description(oc, "x-hmc-counts",
         "debug: committed HMC object counts, \"QP=n CQ=n ...\"");
+    object_class_property_add_str(oc, "x-iwarp-tables",
+                                  e810_get_iwarp_tables, NULL);
+    object_class_property_set_description(oc, "x-iwarp-tables",
+        "debug: iWARP mode, APBVT ports and quad hash entries");
     object_class_property_add_str(oc, "x-core-stats",
                                   e810_get_core_stats, NULL);
     object_class_property_set_description(oc, "x-core-stats",

@@ -304,6 +304,7 @@ def main():
     write(outdir, 'fuzz_reset', reset_seeds(rng))
     write(outdir, 'fuzz_bigmr', bigmr_seeds(rng))
     write(outdir, 'fuzz_iw_rx', iw_seeds(rng))
+    write(outdir, 'fuzz_iwarp', generic(rng, [0x00, 0x01], 8, 16))
 
 
 if __name__ == '__main__':

@@ -390,8 +390,10 @@ void dp_qp_create(DpDev *dev, DpQp *qp, unsigned type, DpCq *scq, DpCq *rcq,
             E810_QPC_RDOK |
             (kernel ? E810_QPC_FASTREGEN | E810_QPC_PRIVEN : 0));
     ctx_set(qp, E810_QPC_COMPL_CTX_OFF, qp->compl_ctx);
-    assert_true(qp_op(qp, E810_CQP_OP_CREATE_QP, E810_QP_STATE_IDLE));
-    qp->state = E810_QP_STATE_IDLE;
+    /* UDA QPs (the iWARP ILQ/IEQ) are created straight in RTS. */
+    qp->state = type == E810_QP_TYPE_UDA ? E810_QP_STATE_RTS :
+                E810_QP_STATE_IDLE;
+    assert_true(qp_op(qp, E810_CQP_OP_CREATE_QP, qp->state));
 }
 
 bool dp_qp_modify(DpQp *qp, unsigned state)

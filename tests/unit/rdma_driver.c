@@ -13,6 +13,8 @@
 
 #include "rdma_driver.h"
 
+unsigned rd_protocol = E810_PROTOCOL_ROCE_ONLY;
+
 uint64_t *rd_cqp_ctx(RdmaDriver *d)
 {
     return mem_ptr(d->h, d->ctx_pa);
@@ -46,8 +48,7 @@ void rd_init(Harness *h, RdmaDriver *d, uint32_t sq_size)
     ctx = rd_cqp_ctx(d);
     ctx[E810_QW(E810_CQPHC_CFG_OFF)] =
         htole64(FIELD_PREP(E810_CQPHC_SQSIZE, enc_sq_size(sq_size)) |
-                FIELD_PREP(E810_CQPHC_PROTOCOL_USED,
-                           E810_PROTOCOL_ROCE_ONLY) |
+                FIELD_PREP(E810_CQPHC_PROTOCOL_USED, rd_protocol) |
                 E810_CQPHC_ROCEV2_RTO_POLICY);
     ctx[E810_QW(E810_CQPHC_SQ_BASE_OFF)] = htole64(d->sq_pa);
     ctx[E810_QW(E810_CQPHC_VF_OFF)] =

@@ -74,6 +74,9 @@ typedef struct RdmaDriver {
 #define RD_CQP_CTX      0xffff888012345678ull   /* "cqp pointer" */
 
 /* Allocates the CQP buffers and writes a GEN_2 RoCE host context. */
+/* PROTOCOL_USED rd_init() puts in the CQP context (RoCEv2 unless a test
+ * sets another before its bring-up). */
+extern unsigned rd_protocol;
 void rd_init(Harness *h, RdmaDriver *d, uint32_t sq_size);
 /* The host context qwords (host order is fine: tests run little-endian). */
 uint64_t *rd_cqp_ctx(RdmaDriver *d);

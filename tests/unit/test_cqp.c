@@ -96,7 +96,9 @@ static void test_create_other_generation(void **state)
                      ERRCODES(E810_CQP_MIN_BAD_VERSION));
 }
 
-static void test_create_iwarp_refused(void **state)
+/* PROTOCOL_USED 1 (iWARP only) is iWARP mode (e810_iwarp.h); 3 is no
+ * protocol the driver names. */
+static void test_create_protocol(void **state)
 {
     Harness *h = *state;
     RdmaDriver d;
@@ -105,6 +107,13 @@ static void test_create_iwarp_refused(void **state)
                                  E810_CQPHC_PROTOCOL_USED,
                                  FIELD_PREP(E810_CQPHC_PROTOCOL_USED,
                                             E810_PROTOCOL_IWARP_ONLY)),
+                     E810_CCQPSTATUS_CCQP_DONE);
+    assert_true(e810_iw_mode(&h->core));
+    rd_cqp_destroy(&d);
+    assert_false(e810_iw_mode(&h->core));
+    assert_int_equal(create_with(h, &d, E810_QW(E810_CQPHC_CFG_OFF),
+                                 E810_CQPHC_PROTOCOL_USED,
+                                 E810_CQPHC_PROTOCOL_USED),
                      E810_CCQPSTATUS_CCQP_ERR);
     assert_int_equal(rd32(h, E810_CQPERRCODES),
                      ERRCODES(E810_CQP_MIN_BAD_PARAM));
@@ -412,7 +421,7 @@ int main(void)
         T(test_create_misaligned_sq),
         T(test_create_unreadable_context),
         T(test_create_other_generation),
-        T(test_create_iwarp_refused),
+        T(test_create_protocol),
         T(test_create_twice),
         T(test_destroy_clears_done),
         T(test_status_registers_read_only),

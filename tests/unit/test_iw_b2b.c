@@ -421,7 +421,9 @@ static Iw *iw_new_opt(int mode, bool v6, bool loop)
         w->b->h[i] = harness_new(i);
         assert_non_null(w->b->h[i]);
         harness_xmem_init(w->b->h[i], XMEM);
+        rd_protocol = E810_PROTOCOL_IWARP_ONLY;     /* iWARP mode */
         dp_dev_init(&w->b->dev[i], w->b->h[i]);
+        rd_protocol = E810_PROTOCOL_ROCE_ONLY;
         w->b->h[i]->tx_hook = i ? tx_hook1 : tx_hook0;
         w->b->h[i]->tx_hook_arg = w;
     }
@@ -477,7 +479,7 @@ static void iw_free(Iw *w)
     free(w);
 }
 
-static E810IwStats *stats(Iw *w, unsigned s)
+static E810IwConnStats *stats(Iw *w, unsigned s)
 {
     return &HS(w, s)->core.iw->stats;
 }

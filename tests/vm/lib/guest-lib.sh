@@ -37,11 +37,15 @@ e810_pci_devs() {
 # The parent driver of this run (tools/vm --parent, "# parent:" header).
 E810_PARENT=${E810_PARENT:-ice_lite}
 
+# The RDMA protocol of this run (tools/vm --rdma-protocol): roce or iwarp.
+E810_RDMA_PROTOCOL=${E810_RDMA_PROTOCOL:-roce}
+
 # The auxiliary RDMA device the parent published for PCI function $1 (none
-# if absent): ice_lite.roce.<N>, or ice.roce.<N> under the stock ice.
+# if absent): ice_lite.roce.<N>, or ice.roce.<N> under the stock ice;
+# <parent>.iwarp.<N> in iWARP mode.
 e810_aux_of() {
 	local a
-	for a in /sys/bus/auxiliary/devices/"$E810_PARENT".roce.*; do
+	for a in /sys/bus/auxiliary/devices/"$E810_PARENT.$E810_RDMA_PROTOCOL".*; do
 		[ -e "$a" ] || continue
 		[ "$(basename "$(readlink -f "$a/..")")" = "$1" ] && basename "$a"
 	done
@@ -421,6 +425,14 @@ model_hmc_count() {
 # valid_sds, ...: QMP x-core-stats) of PCI function DEV, read from the host.
 model_stat() {
 	e810_qom_str "$(e810_qom_id "$1")" x-core-stats | tr ' ' '\n' |
+		sed -n "s/^$2=//p"
+}
+
+# iw_table DEV NAME: field NAME (mode, apbvt, qhash, rx_to_ilq, ilq_tx,
+# apbvt_ports, qhash_entries, ...) of the device model's iWARP tables of
+# PCI function DEV (QMP x-iwarp-tables, docs/hw-model.md).
+iw_table() {
+	e810_qom_str "$(e810_qom_id "$1")" x-iwarp-tables | tr ' ' '\n' |
 		sed -n "s/^$2=//p"
 }
 
