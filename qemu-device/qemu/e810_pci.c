@@ -9,6 +9,9 @@
  *   netdev=<id>   the QEMU netdev the port is attached to
  *   mac=<mac>     permanent MAC address (read by the driver through the AQ)
  *
+ * Migration and snapshots are refused (a migration blocker for the
+ * device's lifetime): docs/qemu-device.md, "Limitations".
+ *
  * Debug knobs, set at run time with QMP qom-set:
  *   x-inject-pe-criterr=true  the protocol engine reports a critical error
  *                             (GLPE_CRITERR, PFINT_OICR.PE_CRITERR); reads
@@ -37,7 +40,7 @@
 #include "hw/pci/pci_device.h"
 #include "hw/pci/pcie.h"
 #include "hw/qdev-properties.h"
-#include "migration/vmstate.h"
+#include "migration/blocker.h"
 #include "net/net.h"
 #include "qapi/error.h"
 #include "qapi/visitor.h"
@@ -72,6 +75,8 @@ struct E810State {
     /* Loss injector knobs; may be set before realize (-device ...). */
     uint32_t roce_drop_ppm;
     uint64_t roce_drop_seed;
+    /* Held from realize to unrealize: see e810_realize(). */
+    Error *migration_blocker;
 
     E810Core core;
 };
@@ -283,6 +288,22 @@ static void e810_realize(PCIDevice *pdev, Error **errp)
     uint64_t dsn = 0;
     int ret, i;
 
+    /*
+     * The device state is not only in this object: the guest registered
+     * its memory with the device (HMC backing pages, queue rings, memory
+     * regions) and the remote ends of its queue pairs hold transport state
+     * (PSNs, outstanding READs, TCP sequence numbers for iWARP) that a
+     * migration would have to carry and re-establish. None of it is
+     * described by a VMStateDescription, so every kind of migration and
+     * snapshot is refused with a reason the user sees.
+     */
+    error_setg(&s->migration_blocker,
+               "e810: an RDMA NIC with live queue pairs and guest memory "
+               "registered with the device cannot be migrated");
+    if (migrate_add_blocker(&s->migration_blocker, errp) < 0) {
+        return;
+    }
+
     /* Before the core: its reset may already cancel the timer. */
     s->xport_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, e810_timer_cb, s);
     ret = e810_core_init(&s->core, &e810_core_ops, s, PCI_FUNC(pdev->devfn));
@@ -364,6 +385,7 @@ err_core:
 err_timer:
     timer_free(s->xport_timer);
     s->xport_timer = NULL;
+    migrate_del_blocker(&s->migration_blocker);
 }
 
 static void e810_exit(PCIDevice *pdev)
@@ -377,6 +399,7 @@ static void e810_exit(PCIDevice *pdev)
     e810_core_fini(&s->core);
     timer_free(s->xport_timer);
     s->xport_timer = NULL;
+    migrate_del_blocker(&s->migration_blocker);
 }
 
 static void e810_write_config(PCIDevice *pdev, uint32_t addr, uint32_t val,
@@ -408,11 +431,6 @@ static void e810_reset_hold(Object *obj, ResetType type)
     }
     e810_core_set_link(&s->core, !qemu_get_queue(s->nic)->link_down);
 }
-
-static const VMStateDescription e810_vmstate = {
-    .name = "e810",
-    .unmigratable = 1,
-};
 
 static bool e810_get_inject_pe_criterr(Object *obj, Error **errp)
 {
@@ -595,7 +613,6 @@ static void e810_class_init(ObjectClass *oc, void *data)
     k->class_id = PCI_CLASS_NETWORK_ETHERNET;
 
     dc->desc = "Intel E810-C QSFP Ethernet with RDMA (emulated)";
-    dc->vmsd = &e810_vmstate;
     rc->phases.hold = e810_reset_hold;
     device_class_set_props(dc, e810_properties);
     object_class_property_add_bool(oc, "x-inject-pe-criterr",
