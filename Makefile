@@ -6,6 +6,7 @@
 #   make run     build what is missing, boot a guest with two e810 functions
 #                and show what the stack does
 #   make check   host unit tests, then the VM regression scenarios
+#   make qtest   the e810 QEMU device under -accel qtest, no guest (seconds)
 #   make check-debug   LAN and RDMA scenarios on a KASAN/lockdep guest kernel
 #   make lint    kernel modules with W=1 C=1 (sparse) for 6.12, 6.1 and
 #                6.16+, checkpatch; warnings are errors
@@ -54,6 +55,10 @@ run: all
 unit: deps-host
 	@$(MAKE) -s -j$(NPROC) -C tests/unit check
 	@$(MAKE) -s -j$(NPROC) -C tests/provider check
+
+# The QEMU device without a guest (tests/qtest/): QEMU's qtest accelerator.
+qtest: qemu
+	@$(MAKE) -s -j$(NPROC) -C tests/qtest check
 
 # libFuzzer harnesses of the device model: a fixed number of runs each.
 fuzz: deps-host
@@ -154,6 +159,6 @@ clean:
 	done; true
 	rm -rf build/unit build/provider-tests build/progs build/vm build/guest
 
-.PHONY: all deps deps-host qemu rdma-core modules guest run unit fuzz fuzz-campaign progs vm-check \
+.PHONY: all deps deps-host qemu rdma-core modules guest run unit qtest fuzz fuzz-campaign progs vm-check \
 	check vm-check-all-parents guest-debug check-debug lint lint-6.1 lint-new install uninstall install-provider \
 	uninstall-provider dkms-source clean
