@@ -51,6 +51,7 @@
 #include "system/dma.h"
 
 #include "e810_core.h"
+#include "trace.h"
 
 #define TYPE_E810 "e810"
 OBJECT_DECLARE_SIMPLE_TYPE(E810State, E810)
@@ -142,6 +143,7 @@ static void e810_dma_unmap(void *opaque, void *ptr, size_t len, bool write,
 
 static void e810_msix_notify(void *opaque, unsigned vector)
 {
+    trace_e810_msix_notify(vector);
     PCIDevice *pdev = PCI_DEVICE(opaque);
 
     if (msix_enabled(pdev)) {
@@ -160,6 +162,7 @@ static void e810_transmit(void *opaque, const uint8_t *frame, size_t len)
 {
     E810State *s = opaque;
 
+    trace_e810_tx(len);
     qemu_send_packet(qemu_get_queue(s->nic), frame, len);
 }
 
@@ -170,10 +173,49 @@ static void e810_rx_ready(void *opaque)
     qemu_flush_queued_packets(qemu_get_queue(s->nic));
 }
 
+/*
+ * The core's diagnostics: guest errors go to -d guest_errors and the
+ * e810_err_guest trace event, the unmodelled to -d unimp and
+ * e810_unsupported (as hw/nvme splits pci_nvme_err_* from the rest). The
+ * core formats a message only when one of them is on.
+ */
+static bool e810_log_enabled(void *opaque, E810LogLevel level)
+{
+    if (level == E810_LOG_GUEST_ERROR) {
+        return qemu_loglevel_mask(LOG_GUEST_ERROR) ||
+               trace_event_get_state_backends(TRACE_E810_ERR_GUEST);
+    }
+    return qemu_loglevel_mask(LOG_UNIMP) ||
+           trace_event_get_state_backends(TRACE_E810_UNSUPPORTED);
+}
+
 static void e810_log(void *opaque, E810LogLevel level, const char *msg)
 {
-    qemu_log_mask(level == E810_LOG_GUEST_ERROR ? LOG_GUEST_ERROR : LOG_UNIMP,
-                  "e810 %s: %s\n", DEVICE(opaque)->canonical_path ?: "", msg);
+    const char *path = DEVICE(opaque)->canonical_path ?: "";
+
+    if (level == E810_LOG_GUEST_ERROR) {
+        qemu_log_mask(LOG_GUEST_ERROR, "e810 %s: %s\n", path, msg);
+        trace_e810_err_guest(msg);
+    } else {
+        qemu_log_mask(LOG_UNIMP, "e810 %s: %s\n", path, msg);
+        trace_e810_unsupported(msg);
+    }
+}
+
+/* The core's normal-path events, numbers only (E810TraceEvent). */
+static void e810_trace(void *opaque, E810TraceEvent ev, uint64_t a,
+                       uint64_t b, uint64_t c)
+{
+    switch (ev) {
+    case E810_TRACE_AQ_CMD:
+        trace_e810_aq_cmd(a, b, c);
+        break;
+    case E810_TRACE_CQP_OP:
+        if (trace_event_get_state_backends(TRACE_E810_CQP_OP)) {
+            trace_e810_cqp_op(e810_cqp_op_name(a), b, c >> 16, c & 0xffff);
+        }
+        break;
+    }
 }
 
 /* The core's one timer runs on the virtual clock, like the guest's time. */
@@ -210,6 +252,8 @@ static const E810CoreOps e810_core_ops = {
     .transmit = e810_transmit,
     .rx_ready = e810_rx_ready,
     .log = e810_log,
+    .log_enabled = e810_log_enabled,
+    .trace = e810_trace,
     .now_ns = e810_now_ns,
     .timer_mod = e810_timer_mod,
 };
@@ -226,8 +270,10 @@ static void e810_work_bh(void *opaque)
 static uint64_t e810_mmio_read(void *opaque, hwaddr addr, unsigned size)
 {
     E810State *s = opaque;
+    uint64_t val = e810_core_mmio_read(&s->core, addr, size);
 
-    return e810_core_mmio_read(&s->core, addr, size);
+    trace_e810_mmio_read(addr, size, val);
+    return val;
 }
 
 static void e810_mmio_write(void *opaque, hwaddr addr, uint64_t val,
@@ -235,6 +281,7 @@ static void e810_mmio_write(void *opaque, hwaddr addr, uint64_t val,
 {
     E810State *s = opaque;
 
+    trace_e810_mmio_write(addr, size, val);
     e810_core_mmio_write(&s->core, addr, val, size);
 }
 
@@ -261,14 +308,17 @@ static ssize_t e810_receive(NetClientState *nc, const uint8_t *buf,
                             size_t size)
 {
     E810State *s = qemu_get_nic_opaque(nc);
+    size_t ret = e810_core_receive(&s->core, buf, size);
 
-    return e810_core_receive(&s->core, buf, size);
+    trace_e810_rx(size, ret);
+    return ret;
 }
 
 static void e810_set_link_status(NetClientState *nc)
 {
     E810State *s = qemu_get_nic_opaque(nc);
 
+    trace_e810_link(!nc->link_down);
     e810_core_set_link(&s->core, !nc->link_down);
 }
 
@@ -424,6 +474,7 @@ static void e810_reset_hold(Object *obj, ResetType type)
      * holds for the whole card (the DDP package, the admin queue
      * registers) stays; any other reset is a power-on reset.
      */
+    trace_e810_reset(devctl & PCI_EXP_DEVCTL_BCR_FLR);
     if (devctl & PCI_EXP_DEVCTL_BCR_FLR) {
         e810_core_flr(&s->core);
     } else {
