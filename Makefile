@@ -59,6 +59,17 @@ unit: deps-host
 # The QEMU device without a guest (tests/qtest/): QEMU's qtest accelerator.
 qtest: qemu
 	@$(MAKE) -s -j$(NPROC) -C tests/qtest check
+.PHONY: qtest
+
+# The device as a patch series against QEMU's source (build/qemu-patches/);
+# qemu-patches-check also applies it to a clean copy and builds it (a full
+# QEMU build, on demand).
+qemu-patches: deps
+	@tools/qemu-patches.sh
+
+qemu-patches-check: deps
+	@tools/qemu-patches.sh --check
+.PHONY: qemu-patches qemu-patches-check
 
 # libFuzzer harnesses of the device model: a fixed number of runs each.
 fuzz: deps-host
@@ -159,6 +170,6 @@ clean:
 	done; true
 	rm -rf build/unit build/provider-tests build/progs build/vm build/guest
 
-.PHONY: all deps deps-host qemu rdma-core modules guest run unit qtest fuzz fuzz-campaign progs vm-check \
+.PHONY: all deps deps-host qemu rdma-core modules guest run unit fuzz fuzz-campaign progs vm-check \
 	check vm-check-all-parents guest-debug check-debug lint lint-6.1 lint-new install uninstall install-provider \
 	uninstall-provider dkms-source clean
