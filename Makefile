@@ -6,6 +6,7 @@
 #   make run     build what is missing, boot a guest with two e810 functions
 #                and show what the stack does
 #   make check   host unit tests, then the VM regression scenarios
+#   make qtest   the e810 QEMU device under -accel qtest, no guest (seconds)
 #   make check-debug   LAN and RDMA scenarios on a KASAN/lockdep guest kernel
 #   make lint    kernel modules with W=1 C=1 (sparse) for 6.12, 6.1 and
 #                6.16+, checkpatch; warnings are errors
@@ -54,6 +55,21 @@ run: all
 unit: deps-host
 	@$(MAKE) -s -j$(NPROC) -C tests/unit check
 	@$(MAKE) -s -j$(NPROC) -C tests/provider check
+
+# The QEMU device without a guest (tests/qtest/): QEMU's qtest accelerator.
+qtest: qemu
+	@$(MAKE) -s -j$(NPROC) -C tests/qtest check
+.PHONY: qtest
+
+# The device as a patch series against QEMU's source (build/qemu-patches/);
+# qemu-patches-check also applies it to a clean copy and builds it (a full
+# QEMU build, on demand).
+qemu-patches: deps
+	@tools/qemu-patches.sh
+
+qemu-patches-check: deps
+	@tools/qemu-patches.sh --check
+.PHONY: qemu-patches qemu-patches-check
 
 # libFuzzer harnesses of the device model: a fixed number of runs each.
 fuzz: deps-host

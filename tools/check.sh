@@ -45,6 +45,9 @@ fi
 echo "== build (QEMU, rdma-core, modules, guest image, guest test programs)"
 if make -s all progs; then
 	echo "== build done at $((SECONDS - t0)) s"
+	# The device under -accel qtest with the QEMU just built (seconds).
+	make -s -j"$J" -C tests/qtest check || true
+	add_counts "$(cat build/qtest/summary 2>/dev/null || echo 'qtest: 0 passed, 1 failed')"
 	# The runner's helpers, with the QEMU just built (tests/tools/).
 	tests/tools/run.sh || true
 	add_counts "$(cat build/tools-test/summary 2>/dev/null || echo 'tools: 0 passed, 1 failed')"

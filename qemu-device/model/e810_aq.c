@@ -143,6 +143,8 @@ static void run_one(E810Core *core, uint64_t desc_addr)
     cmd.desc.flags = htole16(flags);
     cmd.desc.retval = htole16(rc);
     e810_core_dma_write(core, desc_addr, &cmd.desc, sizeof(cmd.desc));
+    e810_core_trace(core, E810_TRACE_AQ_CMD, le16toh(cmd.desc.opcode), rc,
+                    le16toh(cmd.desc.datalen));
 
     /* SI suppresses the completion interrupt; EI asks for one on error. */
     if (!(flags & E810_AQ_FLAG_SI) ||

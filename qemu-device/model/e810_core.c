@@ -29,7 +29,9 @@ void e810_core_log(E810Core *core, E810LogLevel level, const char *fmt, ...)
     char msg[256];
     va_list ap;
 
-    if (!core->ops->log) {
+    if (!core->ops->log ||
+        (core->ops->log_enabled &&
+         !core->ops->log_enabled(core->opaque, level))) {
         return;
     }
     va_start(ap, fmt);

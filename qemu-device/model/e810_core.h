@@ -45,6 +45,16 @@ typedef enum E810LogLevel {
     E810_LOG_UNIMP,         /* the guest used something not modelled */
 } E810LogLevel;
 
+/*
+ * Normal-path events for the embedder's tracing (E810CoreOps.trace), with
+ * their arguments as numbers: nothing is formatted in the core.
+ */
+typedef enum E810TraceEvent {
+    E810_TRACE_AQ_CMD,      /* a: opcode, b: return code, c: response bytes */
+    E810_TRACE_CQP_OP,      /* a: CQP opcode, b: SQ slot, c: major << 16 |
+                             * minor */
+} E810TraceEvent;
+
 typedef struct E810CoreOps {
     /* Host memory access on behalf of the device; 0 on success. */
     int (*dma_read)(void *opaque, uint64_t addr, void *buf, size_t len);
@@ -72,8 +82,16 @@ typedef struct E810CoreOps {
     void (*transmit)(void *opaque, const uint8_t *frame, size_t len);
     /* Receive buffers were posted: frames held back may be retried. */
     void (*rx_ready)(void *opaque);
-    /* Diagnostics; may be NULL. */
+    /*
+     * Diagnostics; may be NULL. log_enabled() (may be NULL: always) says
+     * whether a message of @level would go anywhere; the core formats one
+     * only then.
+     */
     void (*log)(void *opaque, E810LogLevel level, const char *msg);
+    bool (*log_enabled)(void *opaque, E810LogLevel level);
+    /* Normal-path events (E810TraceEvent); may be NULL. */
+    void (*trace)(void *opaque, E810TraceEvent ev, uint64_t a, uint64_t b,
+                  uint64_t c);
     /*
      * The device's one timer (RoCE retransmission, RNR waits), on the
      * embedder's virtual clock in ns. timer_mod() (re)arms it to call
@@ -255,6 +273,13 @@ size_t e810_core_receive(E810Core *core, const uint8_t *buf, size_t len);
 /* Internal helpers shared by the core's files. */
 void e810_core_log(E810Core *core, E810LogLevel level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+static inline void e810_core_trace(E810Core *core, E810TraceEvent ev,
+                                   uint64_t a, uint64_t b, uint64_t c)
+{
+    if (core->ops->trace) {
+        core->ops->trace(core->opaque, ev, a, b, c);
+    }
+}
 void e810_core_request_work(E810Core *core, uint32_t work);
 void e810_core_work_now(E810Core *core, uint32_t work);
 /*

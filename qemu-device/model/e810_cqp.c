@@ -200,6 +200,8 @@ static void complete(E810Core *core, const E810CqpWqe *w,
     uint32_t tail;
 
     cqp->ops++;
+    e810_core_trace(core, E810_TRACE_CQP_OP, cqp->cur_op, w->index,
+                    (uint32_t)res->major << 16 | res->minor);
     if (err) {
         cqp->errors++;
         set_errcodes(core, res->major, res->minor);

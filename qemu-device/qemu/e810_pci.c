@@ -9,6 +9,9 @@
  *   netdev=<id>   the QEMU netdev the port is attached to
  *   mac=<mac>     permanent MAC address (read by the driver through the AQ)
  *
+ * Migration and snapshots are refused (a migration blocker for the
+ * device's lifetime): docs/qemu-device.md, "Limitations".
+ *
  * Debug knobs, set at run time with QMP qom-set:
  *   x-inject-pe-criterr=true  the protocol engine reports a critical error
  *                             (GLPE_CRITERR, PFINT_OICR.PE_CRITERR); reads
@@ -41,7 +44,7 @@
 #include "hw/pci/pci_device.h"
 #include "hw/pci/pcie.h"
 #include "hw/qdev-properties.h"
-#include "migration/vmstate.h"
+#include "migration/blocker.h"
 #include "net/net.h"
 #include "qapi/error.h"
 #include "qapi/visitor.h"
@@ -52,6 +55,7 @@
 #include "system/dma.h"
 
 #include "e810_core.h"
+#include "trace.h"
 
 #define TYPE_E810 "e810"
 OBJECT_DECLARE_SIMPLE_TYPE(E810State, E810)
@@ -76,6 +80,8 @@ struct E810State {
     /* Loss injector knobs; may be set before realize (-device ...). */
     uint32_t roce_drop_ppm;
     uint64_t roce_drop_seed;
+    /* Held from realize to unrealize: see e810_realize(). */
+    Error *migration_blocker;
 
     E810Core core;
 };
@@ -141,6 +147,7 @@ static void e810_dma_unmap(void *opaque, void *ptr, size_t len, bool write,
 
 static void e810_msix_notify(void *opaque, unsigned vector)
 {
+    trace_e810_msix_notify(vector);
     PCIDevice *pdev = PCI_DEVICE(opaque);
 
     if (msix_enabled(pdev)) {
@@ -159,6 +166,7 @@ static void e810_transmit(void *opaque, const uint8_t *frame, size_t len)
 {
     E810State *s = opaque;
 
+    trace_e810_tx(len);
     qemu_send_packet(qemu_get_queue(s->nic), frame, len);
 }
 
@@ -169,10 +177,49 @@ static void e810_rx_ready(void *opaque)
     qemu_flush_queued_packets(qemu_get_queue(s->nic));
 }
 
+/*
+ * The core's diagnostics: guest errors go to -d guest_errors and the
+ * e810_err_guest trace event, the unmodelled to -d unimp and
+ * e810_unsupported (as hw/nvme splits pci_nvme_err_* from the rest). The
+ * core formats a message only when one of them is on.
+ */
+static bool e810_log_enabled(void *opaque, E810LogLevel level)
+{
+    if (level == E810_LOG_GUEST_ERROR) {
+        return qemu_loglevel_mask(LOG_GUEST_ERROR) ||
+               trace_event_get_state_backends(TRACE_E810_ERR_GUEST);
+    }
+    return qemu_loglevel_mask(LOG_UNIMP) ||
+           trace_event_get_state_backends(TRACE_E810_UNSUPPORTED);
+}
+
 static void e810_log(void *opaque, E810LogLevel level, const char *msg)
 {
-    qemu_log_mask(level == E810_LOG_GUEST_ERROR ? LOG_GUEST_ERROR : LOG_UNIMP,
-                  "e810 %s: %s\n", DEVICE(opaque)->canonical_path ?: "", msg);
+    const char *path = DEVICE(opaque)->canonical_path ?: "";
+
+    if (level == E810_LOG_GUEST_ERROR) {
+        qemu_log_mask(LOG_GUEST_ERROR, "e810 %s: %s\n", path, msg);
+        trace_e810_err_guest(msg);
+    } else {
+        qemu_log_mask(LOG_UNIMP, "e810 %s: %s\n", path, msg);
+        trace_e810_unsupported(msg);
+    }
+}
+
+/* The core's normal-path events, numbers only (E810TraceEvent). */
+static void e810_trace(void *opaque, E810TraceEvent ev, uint64_t a,
+                       uint64_t b, uint64_t c)
+{
+    switch (ev) {
+    case E810_TRACE_AQ_CMD:
+        trace_e810_aq_cmd(a, b, c);
+        break;
+    case E810_TRACE_CQP_OP:
+        if (trace_event_get_state_backends(TRACE_E810_CQP_OP)) {
+            trace_e810_cqp_op(e810_cqp_op_name(a), b, c >> 16, c & 0xffff);
+        }
+        break;
+    }
 }
 
 /* The core's one timer runs on the virtual clock, like the guest's time. */
@@ -209,6 +256,8 @@ static const E810CoreOps e810_core_ops = {
     .transmit = e810_transmit,
     .rx_ready = e810_rx_ready,
     .log = e810_log,
+    .log_enabled = e810_log_enabled,
+    .trace = e810_trace,
     .now_ns = e810_now_ns,
     .timer_mod = e810_timer_mod,
 };
@@ -225,8 +274,10 @@ static void e810_work_bh(void *opaque)
 static uint64_t e810_mmio_read(void *opaque, hwaddr addr, unsigned size)
 {
     E810State *s = opaque;
+    uint64_t val = e810_core_mmio_read(&s->core, addr, size);
 
-    return e810_core_mmio_read(&s->core, addr, size);
+    trace_e810_mmio_read(addr, size, val);
+    return val;
 }
 
 static void e810_mmio_write(void *opaque, hwaddr addr, uint64_t val,
@@ -234,6 +285,7 @@ static void e810_mmio_write(void *opaque, hwaddr addr, uint64_t val,
 {
     E810State *s = opaque;
 
+    trace_e810_mmio_write(addr, size, val);
     e810_core_mmio_write(&s->core, addr, val, size);
 }
 
@@ -260,14 +312,17 @@ static ssize_t e810_receive(NetClientState *nc, const uint8_t *buf,
                             size_t size)
 {
     E810State *s = qemu_get_nic_opaque(nc);
+    size_t ret = e810_core_receive(&s->core, buf, size);
 
-    return e810_core_receive(&s->core, buf, size);
+    trace_e810_rx(size, ret);
+    return ret;
 }
 
 static void e810_set_link_status(NetClientState *nc)
 {
     E810State *s = qemu_get_nic_opaque(nc);
 
+    trace_e810_link(!nc->link_down);
     e810_core_set_link(&s->core, !nc->link_down);
 }
 
@@ -286,6 +341,22 @@ static void e810_realize(PCIDevice *pdev, Error **errp)
     E810State *s = E810(pdev);
     uint64_t dsn = 0;
     int ret, i;
+
+    /*
+     * The device state is not only in this object: the guest registered
+     * its memory with the device (HMC backing pages, queue rings, memory
+     * regions) and the remote ends of its queue pairs hold transport state
+     * (PSNs, outstanding READs, TCP sequence numbers for iWARP) that a
+     * migration would have to carry and re-establish. None of it is
+     * described by a VMStateDescription, so every kind of migration and
+     * snapshot is refused with a reason the user sees.
+     */
+    error_setg(&s->migration_blocker,
+               "e810: an RDMA NIC with live queue pairs and guest memory "
+               "registered with the device cannot be migrated");
+    if (migrate_add_blocker(&s->migration_blocker, errp) < 0) {
+        return;
+    }
 
     /* Before the core: its reset may already cancel the timer. */
     s->xport_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, e810_timer_cb, s);
@@ -368,6 +439,7 @@ err_core:
 err_timer:
     timer_free(s->xport_timer);
     s->xport_timer = NULL;
+    migrate_del_blocker(&s->migration_blocker);
 }
 
 static void e810_exit(PCIDevice *pdev)
@@ -381,6 +453,7 @@ static void e810_exit(PCIDevice *pdev)
     e810_core_fini(&s->core);
     timer_free(s->xport_timer);
     s->xport_timer = NULL;
+    migrate_del_blocker(&s->migration_blocker);
 }
 
 static void e810_write_config(PCIDevice *pdev, uint32_t addr, uint32_t val,
@@ -405,6 +478,7 @@ static void e810_reset_hold(Object *obj, ResetType type)
      * holds for the whole card (the DDP package, the admin queue
      * registers) stays; any other reset is a power-on reset.
      */
+    trace_e810_reset(devctl & PCI_EXP_DEVCTL_BCR_FLR);
     if (devctl & PCI_EXP_DEVCTL_BCR_FLR) {
         e810_core_flr(&s->core);
     } else {
@@ -412,11 +486,6 @@ static void e810_reset_hold(Object *obj, ResetType type)
     }
     e810_core_set_link(&s->core, !qemu_get_queue(s->nic)->link_down);
 }
-
-static const VMStateDescription e810_vmstate = {
-    .name = "e810",
-    .unmigratable = 1,
-};
 
 static bool e810_get_inject_pe_criterr(Object *obj, Error **errp)
 {
@@ -605,7 +674,6 @@ static void e810_class_init(ObjectClass *oc, void *data)
     k->class_id = PCI_CLASS_NETWORK_ETHERNET;
 
     dc->desc = "Intel E810-C QSFP Ethernet with RDMA (emulated)";
-    dc->vmsd = &e810_vmstate;
     rc->phases.hold = e810_reset_hold;
     device_class_set_props(dc, e810_properties);
     object_class_property_add_bool(oc, "x-inject-pe-criterr",
