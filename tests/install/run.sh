@@ -258,8 +258,9 @@ check "dkms add" "${DKMS[@]}" add
 # PRE_BUILD finds the ice source through ICE_SRC (tools/dkms-ice-src.sh).
 check "dkms build" env ICE_SRC="$ICE_DIR" "${DKMS[@]}" build
 check "dkms install" "${DKMS[@]}" install --no-depmod
+# What dkms said goes into last.log, so a failure shows it.
 check "dkms status: installed" \
-	grep -q "irdma-e810/$VER, $KVER, x86_64: installed" <("${DKMS[@]}" status 2>/dev/null)
+	grep "irdma-e810/$VER, $KVER, x86_64: installed" <("${DKMS[@]}" status 2>&1)
 DKO=$R/inst/$KVER/updates/dkms/irdma.ko.xz
 check "dkms installed updates/dkms/irdma.ko.xz" [ -f "$DKO" ]
 ICE_KO_FILE=$(ls /lib/modules/"$KVER"/kernel/$SUB/ice.ko* "$CACHE/ice-ko-$KVER"/ice.ko* 2>/dev/null | head -n 1)
