@@ -207,6 +207,13 @@ static void reg_mr(Fz *f, Input *in)
     if (sel & 0x20) {
         npages = 1 + take(in, 2) % MAX_PBLE;    /* too few or too many */
     }
+    /*
+     * A registration the device refuses used its PBLEs too: what the
+     * input writes stays within the span backed (and zeroed) at bring-up.
+     */
+    if (d->next_pble - f->pble_mark[s] + npages + 64 > PBLE_SPAN) {
+        return;
+    }
     lpbl = npages > 512 ? E810_LPBL_LEVEL2 : E810_LPBL_LEVEL1;
     if (lpbl == E810_LPBL_LEVEL2) {
         uint64_t roots[64];
