@@ -49,7 +49,7 @@ run_slice() {
 	t0=$SECONDS
 	TIMEFORMAT='%U %S'
 	t=$( { time nice -n 19 "$f" -max_total_time="$secs" -max_len=4096 \
-		-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		-timeout=60 -rss_limit_mb=2048 -print_final_stats=1 \
 		-artifact_prefix="$d/crashes/" "$d/corpus" \
 		>"$OUT/$h.campaign.log" 2>&1; } 2>&1 ) || true
 	cpu=$(awk '{ printf "%d", $1 + $2 }' <<<"$t")
