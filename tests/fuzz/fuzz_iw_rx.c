@@ -106,7 +106,9 @@ static void bringup(Rx *rx)
     if (!rx->h) {
         abort();
     }
+    rd_protocol = E810_PROTOCOL_IWARP_ONLY;     /* iWARP QPs need iWARP mode */
     dp_dev_init(&rx->dev, rx->h);
+    rd_protocol = E810_PROTOCOL_ROCE_ONLY;
     q[E810_QW(E810_CQPSQ_MAT_MAC_OFF)] =
         FIELD_PREP(E810_CQPSQ_MAT_MACADDR, mac_u64(peer_mac));
     rd_do(&rx->dev.d, E810_CQP_OP_MANAGE_ARP,
