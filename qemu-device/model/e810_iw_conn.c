@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "e810_iw.h"
+#include "e810_lan.h"
 #include "e810_xport.h"
 
 /* ---- table --------------------------------------------------------------- */
@@ -672,14 +673,24 @@ void e810_iw_exit(E810Core *core)
     iw->depth = 0;
 }
 
-/* Frames to our own MAC come back through the deferred queue. */
+/*
+ * Frames to our own MAC: those of our offloaded connections come back
+ * through the deferred queue; any other one takes the receive path a
+ * frame from the wire takes (the LAN MAC checks, then e810_iw_steer()):
+ * the peer of an offloaded QP on this port may still be in the driver's
+ * CM, waiting on the ILQ for the MPA reply the LSMM carries.
+ */
 void e810_iw_loop(E810Core *core, const uint8_t *frame, size_t len)
 {
     E810Iw *iw = core->iw;
+    bool ours;
 
     iw->depth++;
-    rx_frame(core, frame, len, false);
+    ours = rx_frame(core, frame, len, false);
     iw->depth--;
+    if (!ours) {
+        e810_lan_receive(core, frame, len);
+    }
 }
 
 int e810_iw_format_stats(E810Core *core, char *buf, size_t len)

@@ -738,6 +738,38 @@ static void test_loopback(void **state)
     run_variant(false, true);
 }
 
+/*
+ * A segment an offloaded connection sends to our own MAC for a 4-tuple
+ * that is not offloaded (the peer still in the driver's CM, its MPA reply
+ * due on the ILQ) goes through the device's receive path, not lost.
+ */
+static void test_loopback_not_offloaded(void **state)
+{
+    Iw *w = iw_new_opt(MODE_PLAIN, false, true);
+    E810Core *core = &HS(w, 0)->core;
+    uint64_t gorc = core->hwstats.port.gorc;
+    uint64_t not_ours = core->iw->stats.rx_not_ours;
+    uint8_t f[60] = { 0 };
+
+    memcpy(f, core->mac, 6);
+    memcpy(f + 6, core->mac, 6);
+    put16(f + 12, 0x0800);
+    f[14] = 0x45;
+    put16(f + 16, 40);
+    f[22] = 64;
+    f[23] = 6;
+    put32(f + 26, B2B_IP(0));
+    put32(f + 30, B2B_IP(0));
+    put16(f + 34, PORT_B);
+    put16(f + 36, PORT_B + 1);      /* no connection has this port */
+    f[46] = 5 << 4;
+    f[47] = 0x18;                   /* PSH, ACK */
+    e810_iw_loop(core, f, sizeof(f));
+    assert_int_equal(core->iw->stats.rx_not_ours, not_ours + 1);
+    assert_true(core->hwstats.port.gorc > gorc);
+    iw_free(w);
+}
+
 /* The peer vanishes: REXMIT_THRESH timeouts, then AE 0x050A. */
 static void test_retry_limit(void **state)
 {
@@ -924,6 +956,7 @@ int main(void)
         cmocka_unit_test(test_bad_stag),
         cmocka_unit_test(test_ipv6),
         cmocka_unit_test(test_loopback),
+        cmocka_unit_test(test_loopback_not_offloaded),
         cmocka_unit_test(test_retry_limit),
         cmocka_unit_test(test_driver_terminate),
         cmocka_unit_test(test_zero_window),

@@ -14,13 +14,14 @@
 #    the model runs iWARP (QMP x-iwarp-tables mode=iwarp) with empty
 #    APBVT and quad hash tables; `ibv_devinfo` reports transport iWARP,
 #    `rdma link` ACTIVE on both ports;
-#  - an rping listener on port 1 (namespace "peer") and a client on port 0:
+#  - an rping listener on port 1 and a client on port 0 (both in init_net,
+#    routed to each other over the wire):
 #    the listener's port is in the APBVT with a SYN entry; the handshake
 #    and the MPA request go through the ILQs (the model's ILQ counters on
 #    both functions: segments sent, received, one with payload on the
-#    listener's side), the connection stops at the offload (MODIFY_QP to
-#    RTS of an iWARP QP: the offloaded-connection engine is not modelled
-#    yet); both rpings are then stopped and both tables are empty again;
+#    listener's side), then the offloaded connection (MODIFY_QP to RTS,
+#    the model's iWARP engine) carries one rping iteration: the client
+#    exits 0, both show the ping data; both tables are empty again;
 #  - 3 x rmmod irdma / insmod: both ports ACTIVE in iWARP each time, the
 #    tables empty;
 #  - the kernel log: no oops or warning.
@@ -85,10 +86,36 @@ tables_empty && ok "model in iWARP mode, APBVT and quad hash empty" ||
 
 nd0=$(e810_netdev_of "${devs[0]}")
 nd1=$(e810_netdev_of "${devs[1]}")
-e810_two_hosts "$nd0" "$nd1" || { fail "could not set up the two hosts"; finish; }
+# Both ports stay in init_net: the stock irdma resolves the passive side's
+# neighbour with ip_route_output(&init_net, ...) (upstream
+# irdma_addr_resolve_neigh()), so a listener in another namespace fails
+# irdma_make_cm_node() ("ip_route_output fail") and never answers the SYN.
+# Locally generated packets take table 100 (each address through the
+# other port, over the wire) before the local table, so rdma_cm and irdma
+# see two hosts; each port accepts the other's local source address.
+iw_two_hosts() {
+	local n
+	for n in all "$1" "$2"; do
+		sysctl -qw net.ipv4.conf.$n.accept_local=1 \
+			net.ipv4.conf.$n.rp_filter=0 \
+			net.ipv4.conf.$n.arp_ignore=1 \
+			net.ipv4.conf.$n.arp_announce=2 || return 1
+	done
+	ip addr add 192.168.81.1/32 dev "$1" && ip link set "$1" up &&
+		ip addr add 192.168.81.2/32 dev "$2" && ip link set "$2" up &&
+		ip route add 192.168.81.2 dev "$1" src 192.168.81.1 table 100 &&
+		ip route add 192.168.81.1 dev "$2" src 192.168.81.2 table 100 &&
+		ip rule add pref 10 iif lo table 100 &&
+		ip rule add pref 100 table local &&
+		ip rule del pref 0 table local || return 1
+	wait_carrier "$1" 10 && wait_carrier "$2" 10
+}
+iw_two_hosts "$nd0" "$nd1" || { fail "could not set up the two hosts"; finish; }
+ping -c 2 -W 2 192.168.81.2 >/dev/null && ok "ping 192.168.81.2 over the wire" ||
+	fail "no ping between the ports: $(ip -br addr; ip rule; ip neigh)"
 export RDMAV_DRIVERS=irdma	# the stock provider
 PORT=7174
-ip netns exec peer timeout 120 rping -s -a 192.168.81.2 -p $PORT -v -C 1 \
+timeout 120 rping -s -a 192.168.81.2 -p $PORT -v -C 1 \
 	>/tmp/rping-s.log 2>&1 &
 spid=$!
 if wait_for "[ \"\$(iw_table ${devs[1]} apbvt_ports)\" = $PORT ]" 30; then
@@ -125,9 +152,17 @@ echo "ILQ: client sent $c_tx, received $c_rx; listener sent $s_tx, received $s_r
 	fail "listener ILQ received $s_rx segments"
 expect_eq "ILQ segments dropped (client, listener)" "0 0" \
 	"$(iw_table "${devs[0]}" ilq_rx_dropped) $(iw_table "${devs[1]}" ilq_rx_dropped)"
-# The offload is not modelled: the connection does not complete.
-kill "$cpid" "$spid" 2>/dev/null
-wait "$cpid" "$spid" 2>/dev/null
+# The offloaded connection (docs/hw-model.md, "iWARP engine") carries
+# rping's one iteration: the client exits 0 and both sides show the data.
+wait "$cpid"
+expect_eq "rping client exit status" 0 "$?"
+pat='ping data: rdma-ping-0: ABCDEFGHIJKLMNOPQRSTUVWXYZ'
+grep -q "$pat" /tmp/rping-c.log && ok "rping client: ping data" ||
+	fail "rping client: no ping data"
+grep -q "$pat" /tmp/rping-s.log && ok "rping server: ping data" ||
+	fail "rping server: no ping data"
+kill "$spid" 2>/dev/null
+wait "$spid" 2>/dev/null
 echo "rping client: $(tail -n 2 /tmp/rping-c.log | tr '\n' ' ')"
 echo "rping server: $(tail -n 2 /tmp/rping-s.log | tr '\n' ' ')"
 if wait_for tables_empty 60; then
