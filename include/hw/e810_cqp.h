@@ -452,9 +452,11 @@ static inline const char *e810_cqp_op_str(unsigned int op)
 #define E810_CQPSQ_QHASH_VLANVALID	BIT_ULL(59)
 #define E810_CQPSQ_QHASH_IPV4VALID	BIT_ULL(60)
 #define E810_CQPSQ_QHASH_MANAGE		GENMASK_ULL(62, 61)
-/* Remote ("source") IP, ESTABLISHED entries only, and the local ("dest")
+/*
+ * Remote ("source") IP, ESTABLISHED entries only, and the local ("dest")
  * one: IPv6 words 0/1 in the first qword ([63:32]/[31:0]), words 2/3 in
- * the second; IPv4 alone in [31:0] of the second. */
+ * the second; IPv4 alone in [31:0] of the second.
+ */
 #define E810_CQPSQ_QHASH_RIP23_OFF	32
 #define E810_CQPSQ_QHASH_RIP01_OFF	40
 #define E810_CQPSQ_QHASH_LIP23_OFF	48
