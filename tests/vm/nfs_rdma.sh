@@ -348,6 +348,16 @@ fi
 # ---- teardown, and the kernel log ---------------------------------------------
 rpc.nfsd 0 || fail "rpc.nfsd 0 (stopping knfsd)"
 exportfs -ua
+# The NFS client's WARN_ON_ONCE(PG_UPTODATE) in nfs_free_request(): when a
+# read split into subrequests of one page group completes with an error
+# for one of them (here: a read in flight when the client port's RDMA
+# device goes away), the others' PG_UPTODATE stays set. Upstream fixed it
+# after 6.12 ("nfs: keep PG_UPTODATE clear after read errors in page
+# groups", Fixes: 67d0338edd71); the data is checked above either way.
+E810_KNOWN_WARN='at fs/nfs/pagelist\.c:[0-9]+ nfs_free_request'
+n=$(dmesg | grep -cE "WARNING: .*$E810_KNOWN_WARN")
+[ "$n" -gt 0 ] &&
+	echo "  note: the 6.12 NFS client's nfs_free_request() PG_UPTODATE warning ($n), fixed upstream"
 dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"
 # The kernel log is context for a failure, never a verdict.
 [ "${E810_FAILS:-0}" -gt 0 ] &&
