@@ -697,26 +697,36 @@ int e810_iw_format_stats(E810Core *core, char *buf, size_t len)
 {
     static const E810IwConnStats zero;
     const E810IwConnStats *s = core->iw ? &core->iw->stats : &zero;
+    const E810IwConn *c;
+    unsigned conns = 0;
 
+    for (c = core->iw ? core->iw->list : NULL; c; c = c->next) {
+        conns++;
+    }
     return snprintf(buf, len,
-                    "offloads=%" PRIu64 " tx_segs=%" PRIu64
+                    "conns=%u offloads=%" PRIu64 " tx_segs=%" PRIu64
                     " tx_bytes=%" PRIu64 " tx_acks=%" PRIu64
                     " tx_rst=%" PRIu64 " tx_fin=%" PRIu64
                     " retransmits=%" PRIu64 " timeouts=%" PRIu64
                     " fast_retransmits=%" PRIu64 " probes=%" PRIu64
                     " rx_segs=%" PRIu64
                     " rx_bytes=%" PRIu64 " rx_bad_csum=%" PRIu64
+                    " rx_short=%" PRIu64
                     " rx_ooo=%" PRIu64 " rx_dup=%" PRIu64
                     " rx_rst=%" PRIu64 " rx_fin=%" PRIu64
+                    " rx_syn=%" PRIu64 " rx_no_ack=%" PRIu64
+                    " rx_not_ours=%" PRIu64
                     " fpdus_rx=%" PRIu64 " fpdus_tx=%" PRIu64
                     " crc_errors=%" PRIu64 " terms_sent=%" PRIu64
-                    " terms_rcvd=%" PRIu64 " read_reqs=%" PRIu64
+                    " terms_rcvd=%" PRIu64 " deferred=%" PRIu64
+                    " defer_drops=%" PRIu64 " read_reqs=%" PRIu64
                     " read_resps=%" PRIu64,
-                    s->offloads, s->tx_segs, s->tx_bytes, s->tx_acks,
+                    conns, s->offloads, s->tx_segs, s->tx_bytes, s->tx_acks,
                     s->tx_rst, s->tx_fin, s->retransmits, s->timeouts,
                     s->fast_retransmits, s->probes, s->rx_segs, s->rx_bytes,
-                    s->rx_bad_csum, s->rx_ooo, s->rx_dup, s->rx_rst,
-                    s->rx_fin, s->fpdus_rx, s->fpdus_tx, s->crc_errors,
-                    s->terms_sent, s->terms_rcvd, s->read_reqs,
-                    s->read_resps);
+                    s->rx_bad_csum, s->rx_short, s->rx_ooo, s->rx_dup,
+                    s->rx_rst, s->rx_fin, s->rx_syn, s->rx_no_ack,
+                    s->rx_not_ours, s->fpdus_rx, s->fpdus_tx, s->crc_errors,
+                    s->terms_sent, s->terms_rcvd, s->deferred,
+                    s->defer_drops, s->read_reqs, s->read_resps);
 }

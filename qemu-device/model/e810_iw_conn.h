@@ -104,7 +104,10 @@ void e810_iw_conn_timer(struct E810Core *core, struct E810Qp *qp);
 void e810_iw_reset(struct E810Core *core);
 void e810_iw_fini(struct E810Core *core);
 
-/* Counters (never reset by the guest) as "name=value ..." text. */
+/*
+ * "conns=N" (offloaded connections now: each lives until DESTROY_QP of its
+ * QP) and the counters (never reset by the guest), "name=value ..." text.
+ */
 int e810_iw_format_stats(struct E810Core *core, char *buf, size_t len);
 
 #endif /* E810_IW_CONN_H */

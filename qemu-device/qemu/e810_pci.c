@@ -36,6 +36,10 @@
  *                             apbvt=n qhash=n ... apbvt_ports=p,...
  *                             qhash_entries=syn/ip:port/qpN,..."
  *                             (e810_iw_format_tables())
+ *   x-iw-conn-stats           the iWARP engine's offloaded connections and
+ *                             counters, "conns=n offloads=n tx_segs=n ...
+ *                             retransmits=n ... fpdus_rx=n fpdus_tx=n ..."
+ *                             (e810_iw_format_stats())
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -55,6 +59,7 @@
 #include "system/dma.h"
 
 #include "e810_core.h"
+#include "e810_iw_conn.h"
 #include "trace.h"
 
 #define TYPE_E810 "e810"
@@ -645,6 +650,12 @@ static char *e810_get_iwarp_tables(Object *obj, Error **errp)
                               e810_iw_format_tables);
 }
 
+static char *e810_get_iw_conn_stats(Object *obj, Error **errp)
+{
+    return e810_get_formatted(obj, errp, "x-iw-conn-stats",
+                              e810_iw_format_stats);
+}
+
 static char *e810_get_core_stats(Object *obj, Error **errp)
 {
     return e810_get_formatted(obj, errp, "x-core-stats", e810_core_stats);
@@ -713,6 +724,10 @@ static void e810_class_init(ObjectClass *oc, void *data)
                                   e810_get_iwarp_tables, NULL);
     object_class_property_set_description(oc, "x-iwarp-tables",
         "debug: iWARP mode, APBVT ports and quad hash entries");
+    object_class_property_add_str(oc, "x-iw-conn-stats",
+                                  e810_get_iw_conn_stats, NULL);
+    object_class_property_set_description(oc, "x-iw-conn-stats",
+        "debug: iWARP offloaded connections and counters, \"conns=n ...\"");
     object_class_property_add_str(oc, "x-core-stats",
                                   e810_get_core_stats, NULL);
     object_class_property_set_description(oc, "x-core-stats",

@@ -9,6 +9,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <stdio.h>
+
 #include "b2b.h"
 #include "e810_iw.h"
 #include "e810_iw_conn.h"
@@ -942,6 +944,35 @@ static void test_send_inv(void **state)
     iw_free(w);
 }
 
+/* QMP x-iw-conn-stats: live connections first, then the counters. */
+static void test_format_stats(void **state)
+{
+    Iw *w = iw_new(MODE_PLAIN);
+    E810Core *c0 = &HS(w, 0)->core;
+    char buf[1024], want[64];
+    int n;
+
+    xfer(w, E810_OP_RDMA_WRITE, 5000, 91);
+    n = e810_iw_format_stats(c0, buf, sizeof(buf));
+    assert_true(n > 0 && (size_t)n < sizeof(buf));
+    assert_int_equal(e810_iw_format_stats(c0, NULL, 0), n);
+    assert_int_equal(strncmp(buf, "conns=1 offloads=1 ", 19), 0);
+    snprintf(want, sizeof(want), " tx_bytes=%llu ",
+             (unsigned long long)stats(w, 0)->tx_bytes);
+    assert_non_null(strstr(buf, want));
+    /* Reset: the connection is kept until DESTROY_QP of its QP. */
+    assert_true(modify(&w->qp[0], E810_QP_STATE_ERROR,
+                       E810_CQPSQ_QP_RESETCON));
+    run(w);
+    e810_iw_format_stats(c0, buf, sizeof(buf));
+    assert_int_equal(strncmp(buf, "conns=1 ", 8), 0);
+    assert_non_null(strstr(buf, " tx_rst=1 "));
+    e810_iw_conn_destroy(c0, w->qp[0].id);
+    e810_iw_format_stats(c0, buf, sizeof(buf));
+    assert_int_equal(strncmp(buf, "conns=0 offloads=1 ", 19), 0);
+    iw_free(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -963,6 +994,7 @@ int main(void)
         cmocka_unit_test(test_no_rwqe),
         cmocka_unit_test(test_ord),
         cmocka_unit_test(test_send_inv),
+        cmocka_unit_test(test_format_stats),
     };
 
     cmocka_set_message_output(CM_OUTPUT_TAP);

@@ -22,6 +22,28 @@
 #    listener's side), then the offloaded connection (MODIFY_QP to RTS,
 #    the model's iWARP engine) carries one rping iteration: the client
 #    exits 0, both show the ping data; both tables are empty again;
+#  - the engine's counters (QMP x-iw-conn-stats, helper iw_stat): each
+#    side offloaded the connection and carried FPDUs both ways; no
+#    offloaded connection ("conns"), no irdma QP (`rdma resource show
+#    qp`), empty tables once it is over, and no retransmission, bad
+#    checksum, CRC error or Terminate in the whole lossless run;
+#  - rping -V (payload verified) of 300 x 64 B, 300 x 4 KiB and 100 x
+#    64 KiB-1: both exit 0 with every iteration on both sides, the
+#    engine sent at least 2 x size x iterations (the READ and the WRITE
+#    of each iteration);
+#  - 20 rpings (-C 1..5) one after the other on one listener port: each
+#    exits 0 with its iterations on both sides, 20 offloads per side;
+#  - perftest over rdma_cm (-R): ib_write_bw, ib_read_bw, ib_send_bw at
+#    4 KiB and 64 KiB, ib_write_lat, ib_read_lat, ib_send_lat at 64 B
+#    and 4 KiB: exit 0 both sides, the result row parses (size,
+#    iterations, a non-zero bandwidth or latencies), the engine sent at
+#    least size x iterations;
+#  - closing, each followed by the same "nothing left" check: kill -9 of
+#    the rping client and of the rping server mid-transfer (the other
+#    side ends on its own), the listener side closing first (ucmatose's
+#    server disconnects 4 connections; the client's engine gets their
+#    FINs), kill -9 of ib_write_bw's client and server mid-transfer (an
+#    abortive close: RSTs counted);
 #  - 3 x rmmod irdma / insmod: both ports ACTIVE in iWARP each time, the
 #    tables empty;
 #  - the kernel log: no oops or warning.
@@ -65,11 +87,14 @@ for ib in "$ib0" "$ib1"; do
 	expect_eq "$ib: ibv_devinfo transport" "iWARP (1)" "$(ibv_attr "$ib" transport)"
 done
 tables_empty() {
-	local d ok=1
+	local d t ok=1
 	for d in "${devs[@]}"; do
-		[ "$(iw_table "$d" mode)" = iwarp ] &&
-			[ "$(iw_table "$d" apbvt)" = 0 ] &&
-			[ "$(iw_table "$d" qhash)" = 0 ] || ok=0
+		# one QMP request a function: "mode=iwarp apbvt=N qhash=N ..."
+		t=" $(e810_qom_str "$(e810_qom_id "$d")" x-iwarp-tables) "
+		case "$t" in
+		*" mode=iwarp apbvt=0 qhash=0 "*) ;;
+		*) ok=0 ;;
+		esac
 	done
 	[ $ok = 1 ]
 }
@@ -171,6 +196,322 @@ else
 	fail "tables after the rpings ended:"
 	tables_show
 fi
+
+# ---- the engine's counters (QMP x-iw-conn-stats) ----------------------------
+
+# iw_stat DEV NAME: counter NAME of the model's iWARP engine of PCI
+# function DEV (QMP x-iw-conn-stats, e810_iw_format_stats()).
+iw_stat() {
+	e810_qom_str "$(e810_qom_id "$1")" x-iw-conn-stats | tr ' ' '\n' |
+		sed -n "s/^$2=//p"
+}
+# iw_sum NAME: counter NAME summed over both functions.
+iw_sum() {
+	echo $(($(iw_stat "${devs[0]}" "$1") + $(iw_stat "${devs[1]}" "$1")))
+}
+# iw_snap: both functions' x-iw-conn-stats lines into IW0 and IW1 (one
+# QMP request each); iw_snapsum NAME: counter NAME of them, summed.
+iw_snap() {
+	IW0=$(e810_qom_str "$(e810_qom_id "${devs[0]}")" x-iw-conn-stats)
+	IW1=$(e810_qom_str "$(e810_qom_id "${devs[1]}")" x-iw-conn-stats)
+}
+iw_snapsum() {
+	local a b
+	a=$(tr ' ' '\n' <<<"$IW0" | sed -n "s/^$1=//p")
+	b=$(tr ' ' '\n' <<<"$IW1" | sed -n "s/^$1=//p")
+	echo $((a + b))
+}
+conns_zero() {
+	[ "$(iw_stat "${devs[0]}" conns)" = 0 ] && [ "$(iw_stat "${devs[1]}" conns)" = 0 ]
+}
+irdma_qps() {
+	rdma resource show qp 2>/dev/null | grep -c 'link irdma'
+}
+stats_show() {
+	local d
+	for d in "${devs[@]}"; do
+		echo "  $d: $(e810_qom_str "$(e810_qom_id "$d")" x-iw-conn-stats)"
+	done
+}
+# all_gone WHAT: no offloaded connection, no irdma QP, empty tables.
+all_gone() {
+	if wait_for "[ \$(irdma_qps) = 0 ] && conns_zero && tables_empty" 60; then
+		ok "$1: no connection in the engine, no irdma QP, tables empty"
+	else
+		fail "$1: conns $(iw_stat "${devs[0]}" conns)/$(iw_stat "${devs[1]}" conns), irdma QPs $(irdma_qps):"
+		rdma resource show qp | sed 's/^/  /'
+		tables_show
+	fi
+}
+# took NAME: prints the seconds since the last call (the section times
+# docs/testing.md quotes).
+T_SEC=$SECONDS
+took() {
+	echo "time: $1 $((SECONDS - T_SEC)) s"
+	T_SEC=$SECONDS
+}
+# The one rping above: each side offloaded one connection that carried
+# FPDUs both ways, and it is gone with its QP.
+for d in "${devs[@]}"; do
+	for k in offloads fpdus_tx fpdus_rx tx_segs rx_segs; do
+		v=$(iw_stat "$d" $k)
+		[ "${v:-0}" -ge 1 ] || fail "$d: engine counter $k is '$v' after one rping"
+	done
+done
+all_gone "after one rping"
+iw_snap
+expect_eq "retransmits, bad checksums, CRC errors, Terminates" "0 0 0 0" \
+	"$(iw_snapsum retransmits) $(iw_snapsum rx_bad_csum) $(iw_snapsum crc_errors) $(iw_snapsum terms_sent)"
+
+# ---- rping -V at several sizes ------------------------------------------------
+
+# rping_run SIZE COUNT PORT: a verified rping (-V) of COUNT iterations of
+# SIZE bytes, listener on port 1; sets RC_S, RC_C (exit statuses), N_S,
+# N_C (iterations each side printed) and SECS.
+rping_run() {
+	local t0=$SECONDS sp
+	# stderr apart: rping's block-buffered stdout would be cut by it
+	(timeout 120 rping -s -a 192.168.81.2 -p "$3" -v -V -S "$1" -C "$2" \
+		2>/tmp/rping-s.err | cut -c1-48 >/tmp/rping-s.log
+	exit "${PIPESTATUS[0]}") &
+	sp=$!
+	wait_for "[ \"\$(iw_table ${devs[1]} apbvt_ports)\" = $3 ]" 20
+	timeout 100 rping -c -a 192.168.81.2 -p "$3" -v -V -S "$1" -C "$2" \
+		2>/tmp/rping-c.err | cut -c1-48 >/tmp/rping-c.log
+	RC_C=${PIPESTATUS[0]}
+	wait "$sp"
+	RC_S=$?
+	# the client prints "ping data: ...", the listener "server ping data:"
+	N_C=$(grep -o 'ping data: rdma-ping-[0-9]*:' /tmp/rping-c.log | sort -u | wc -l)
+	N_S=$(grep -o 'ping data: rdma-ping-[0-9]*:' /tmp/rping-s.log | sort -u | wc -l)
+	SECS=$((SECONDS - t0))
+}
+PORT=7180
+for sc in 64:300 4096:300 65535:100; do
+	size=${sc%:*} n=${sc#*:}
+	iw_snap
+	b0=$(iw_snapsum tx_bytes) f0=$(iw_snapsum fpdus_tx)
+	rping_run "$size" "$n" $PORT
+	iw_snap
+	moved=$(($(iw_snapsum tx_bytes) - b0)) fp=$(($(iw_snapsum fpdus_tx) - f0))
+	echo "rping -S $size -C $n: ${SECS} s, client $N_C, server $N_S iterations, $moved bytes in $fp FPDUs"
+	if [ "$RC_C $RC_S $N_C $N_S" = "0 0 $n $n" ]; then
+		ok "rping -V -S $size -C $n: both exit 0, $n iterations each side"
+	else
+		fail "rping -V -S $size -C $n: exit $RC_C/$RC_S, iterations $N_C/$N_S"
+		tail -n 3 /tmp/rping-[cs].log /tmp/rping-[cs].err | sed 's/^/  /'
+	fi
+	# Each iteration moves SIZE bytes each way (RDMA READ of the
+	# client's buffer, RDMA WRITE back) besides the SEND messages.
+	[ "$moved" -ge $((2 * size * n)) ] &&
+		ok "rping -S $size: the engine sent $moved bytes (>= $((2 * size * n)))" ||
+		fail "rping -S $size: the engine sent $moved bytes, want >= $((2 * size * n))"
+	PORT=$((PORT + 1))
+done
+all_gone "after the verified rpings"
+
+took "verified rpings"
+
+# ---- 20 connections one after the other on one listener port -------------
+
+o0=$(iw_stat "${devs[0]}" offloads) o1=$(iw_stat "${devs[1]}" offloads)
+bad=0 t0=$SECONDS
+for i in $(seq 0 19); do
+	n=$((i % 5 + 1))
+	rping_run 64 $n 7190
+	[ "$RC_C $RC_S $N_C $N_S" = "0 0 $n $n" ] && continue
+	fail "reconnect $i (-C $n) on port 7190: exit $RC_C/$RC_S, iterations $N_C/$N_S"
+	bad=$((bad + 1))
+done
+echo "20 rpings on port 7190: $((SECONDS - t0)) s"
+[ $bad = 0 ] && ok "20 rpings -C 1..5 on port 7190 one after the other: exit 0, all iterations"
+expect_eq "connections offloaded for them (client, listener side)" "20 20" \
+	"$(($(iw_stat "${devs[0]}" offloads) - o0)) $(($(iw_stat "${devs[1]}" offloads) - o1))"
+all_gone "after 20 connections on one port"
+
+took "20 connections"
+
+# ---- perftest over rdma_cm (-R) -------------------------------------------
+
+# The perftest server (rdma_cm over iWARP: no kernel TCP socket) listens
+# once its port is in the APBVT of port 1.
+listening() {
+	case ",$(iw_table "${devs[1]}" apbvt_ports)," in
+	*",$PERFTEST_PORT,"*) return 0 ;;
+	esac
+	return 1
+}
+# perf_iw TEST SIZE ITERS: one perftest run over rdma_cm, the server
+# listening on port 1 (192.168.81.2), the client on port 0. Checks both
+# exit statuses, the result rows and that the engine moved the payload.
+perf_iw() {
+	local t=$1 size=$2 n=$3 srv cli crc src crow srow b0 moved why extra=()
+	[ "${t%_lat}" != "$t" ] && [ "$t" != ib_read_lat ] &&
+		extra=(-I "$PERFTEST_INLINE")
+	srv=$(mktemp) cli=$(mktemp)
+	b0=$(iw_sum tx_bytes)
+	timeout 100 taskset -c 1 "$t" -R -F -s "$size" -n "$n" -p "$PERFTEST_PORT" \
+		"${extra[@]}" >"$srv" 2>&1 &
+	local sp=$! t0=$(date +%s%N)
+	wait_for listening 20
+	timeout 90 taskset -c 0 "$t" -R -F -s "$size" -n "$n" -p "$PERFTEST_PORT" \
+		"${extra[@]}" 192.168.81.2 >"$cli" 2>&1
+	crc=$?
+	wait "$sp"
+	src=$?
+	local ms=$((($(date +%s%N) - t0) / 1000000))
+	moved=$(($(iw_sum tx_bytes) - b0))
+	crow=$(result_row "$cli") srow=$(result_row "$srv")
+	why=""
+	if [ $crc != 0 ] || [ $src != 0 ]; then
+		why="exit $crc/$src"
+	elif [ "${t%_lat}" != "$t" ]; then
+		why=$(awk -v s="$size" -v n="$n" -v r="$crow" '
+		function num(x) { return x ~ /^[0-9]+(\.[0-9]+)?$/ }
+		BEGIN { split(r, a, " ")
+			if (a[1] != s || a[2] != n) { print "row \"" r "\""; exit }
+			for (i = 3; i <= 6; i++) if (!num(a[i]) || !(a[i] > 0)) {
+				print "latency row \"" r "\""; exit } }')
+	else
+		why=$(perftest_bw_why "$size" "$n" "$crow" client ||
+			perftest_bw_why "$size" "$n" "$srow" server)
+	fi
+	[ -z "$why" ] && [ "$moved" -lt $((size * n)) ] &&
+		why="the engine sent $moved bytes, want >= $((size * n))"
+	if [ -z "$why" ]; then
+		if [ "${t%_lat}" != "$t" ]; then
+			ok "$t -R -s $size -n $n: t_typical $(cut -d' ' -f5 <<<"$crow") us, t_avg $(cut -d' ' -f6 <<<"$crow") us (${ms} ms, $moved bytes)"
+		else
+			ok "$t -R -s $size -n $n: $(cut -d' ' -f4 <<<"$crow") MB/s (${ms} ms, $moved bytes)"
+		fi
+	else
+		fail "$t -R -s $size -n $n: $why"
+		grep -vE '^ *$|^-+$' "$cli" | head -n 30 | sed 's/^/  client: /'
+		grep -vE '^ *$|^-+$' "$srv" | head -n 30 | sed 's/^/  server: /'
+	fi
+	rm -f "$srv" "$cli"
+}
+for t in ib_write_bw ib_read_bw ib_send_bw; do
+	perf_iw $t 4096 200
+	perf_iw $t 65536 50
+done
+for t in ib_write_lat ib_read_lat ib_send_lat; do
+	perf_iw $t 64 100
+	perf_iw $t 4096 50
+done
+all_gone "after perftest"
+iw_snap
+expect_eq "retransmits, bad checksums, CRC errors, Terminates so far" "0 0 0 0" \
+	"$(iw_snapsum retransmits) $(iw_snapsum rx_bad_csum) $(iw_snapsum crc_errors) $(iw_snapsum terms_sent)"
+stats_show
+
+took "perftest"
+
+# ---- closing: kill -9, the peer first, abortive ------------------------------
+
+# kill9_rping SIDE: an rping without an iteration count (endless), SIDE
+# (client or server) killed with SIGKILL while data moves; the other side
+# must end on its own.
+kill9_rping() {
+	local victim=$1 sp cp f0 r0 pid other rc
+	f0=$(iw_stat "${devs[0]}" fpdus_tx)
+	r0=$(iw_sum tx_rst)
+	timeout 120 rping -s -a 192.168.81.2 -p 7200 -V -S 4096 >/tmp/rping-s.log 2>&1 &
+	sp=$!
+	wait_for "[ \"\$(iw_table ${devs[1]} apbvt_ports)\" = 7200 ]" 20
+	timeout 120 rping -c -a 192.168.81.2 -p 7200 -V -S 4096 >/tmp/rping-c.log 2>&1 &
+	cp=$!
+	if ! wait_for "[ \$((\$(iw_stat ${devs[0]} fpdus_tx) - $f0)) -ge 100 ]" 60; then
+		fail "kill -9 $victim: the rping moves no data"
+	fi
+	if [ "$victim" = client ]; then pid=$cp other=$sp; else pid=$sp other=$cp; fi
+	# timeout's child is rping
+	kill -9 "$(pgrep -P "$pid" rping)"
+	local t0=$SECONDS
+	if wait_for "! kill -0 $other 2>/dev/null" 60; then
+		wait "$other"
+		rc=$?
+		ok "kill -9 of the rping $victim mid-transfer: the other side ended after $((SECONDS - t0)) s (exit $rc)"
+	else
+		fail "kill -9 of the rping $victim: the other side still runs after 60 s"
+		kill -9 "$(pgrep -P "$other" rping)"
+	fi
+	wait "$pid" 2>/dev/null
+	all_gone "rping $victim killed"
+	# upstream irdma_modify_qp() to ERR with the TCP connection open:
+	# RESETCON, an RST on the wire
+	r0=$(($(iw_sum tx_rst) - r0))
+	[ "$r0" -ge 1 ] && ok "rping $victim killed: abortive close ($r0 RST sent)" ||
+		fail "rping $victim killed: no RST sent"
+}
+kill9_rping client
+kill9_rping server
+
+# The peer closes first: ucmatose's server (the listener on port 1)
+# disconnects its connections as soon as the client's replies are in
+# (librdmacm/examples/cmatose.c, run_server()), while the client waits
+# for the DISCONNECTED events: a FIN from port 1 into an established
+# connection, then the client's own close.
+f0=$(iw_stat "${devs[0]}" rx_fin) t0=$SECONDS
+timeout 60 ucmatose -b 192.168.81.2 -p 7201 -c 4 -C 20 -S 1024 >/tmp/cma-s.log 2>&1 &
+sp=$!
+wait_for "[ \"\$(iw_table ${devs[1]} apbvt_ports)\" = 7201 ]" 20
+timeout 50 ucmatose -s 192.168.81.2 -p 7201 -c 4 -C 20 -S 1024 >/tmp/cma-c.log 2>&1
+rc=$?
+wait "$sp"
+src=$?
+fins=$(($(iw_stat "${devs[0]}" rx_fin) - f0))
+echo "peer closes first: client exit $rc, server exit $src after $((SECONDS - t0)) s, FINs to the client's port $fins"
+if [ "$rc $src" = "0 0" ] && grep -q '^disconnected' /tmp/cma-s.log; then
+	ok "ucmatose -c 4 -C 20: the listener side closed first, both exit 0"
+else
+	fail "ucmatose: client exit $rc, server exit $src"
+	tail -n 8 /tmp/cma-s.log | sed 's/^/  server: /'
+	tail -n 8 /tmp/cma-c.log | sed 's/^/  client: /'
+fi
+[ "$fins" -ge 4 ] && ok "the client's engine received the listener's 4 FINs" ||
+	fail "FINs received by the client's engine: $fins, want 4"
+all_gone "the peer closed first"
+
+# kill -9 of perftest mid-transfer: the surviving side ends, the killed
+# side's QP goes with an abortive close.
+kill9_perf() {
+	local victim=$1 sp cp pid other b0 r0 rr0 rc t0
+	iw_snap
+	b0=$(iw_stat "${devs[0]}" tx_bytes) r0=$(iw_snapsum tx_rst) rr0=$(iw_snapsum rx_rst)
+	timeout 120 ib_write_bw -R -F -s 65536 -n 1000000 -p "$PERFTEST_PORT" >/tmp/pt-s.log 2>&1 &
+	sp=$!
+	wait_for listening 20
+	timeout 120 ib_write_bw -R -F -s 65536 -n 1000000 -p "$PERFTEST_PORT" 192.168.81.2 >/tmp/pt-c.log 2>&1 &
+	cp=$!
+	# the client (port 0) writes
+	wait_for "[ \$((\$(iw_stat ${devs[0]} tx_bytes) - $b0)) -ge 1000000 ]" 60 ||
+		fail "kill -9 ib_write_bw $victim: no data moves"
+	if [ "$victim" = client ]; then pid=$cp other=$sp; else pid=$sp other=$cp; fi
+	kill -9 "$(pgrep -P "$pid" ib_write_bw)"
+	t0=$SECONDS
+	if wait_for "! kill -0 $other 2>/dev/null" 60; then
+		wait "$other"
+		rc=$?
+		ok "kill -9 of ib_write_bw $victim mid-transfer: the other side ended after $((SECONDS - t0)) s (exit $rc)"
+	else
+		fail "kill -9 of ib_write_bw $victim: the other side still runs after 60 s"
+		kill -9 "$(pgrep -P "$other" ib_write_bw)"
+	fi
+	wait "$pid" 2>/dev/null
+	all_gone "ib_write_bw $victim killed"
+	iw_snap
+	r0=$(($(iw_snapsum tx_rst) - r0)) rr0=$(($(iw_snapsum rx_rst) - rr0))
+	echo "  kill -9 ib_write_bw $victim: $(($(iw_stat "${devs[0]}" tx_bytes) - b0)) bytes written"
+	[ "$r0" -ge 1 ] && [ "$rr0" -ge 1 ] &&
+		ok "ib_write_bw $victim killed: abortive close ($r0 RST sent, $rr0 received in the window)" ||
+		fail "ib_write_bw $victim killed: RSTs sent $r0, received $rr0"
+}
+kill9_perf client
+kill9_perf server
+stats_show
+
+took "closing cases"
 
 # ---- module cycles -------------------------------------------------------
 
