@@ -296,9 +296,8 @@ bool e810_core_dma_write(E810Core *core, uint64_t addr, const void *buf,
  * e810_core_dma_write() / e810_core_dma_read() do, but through a mapping
  * of the whole range when the embedder gives one (from
  * E810_DMA_MAP_PAYLOAD_MIN bytes: below that the map and unmap cost more
- * than the copy): the core then copies itself, at memory speed whatever
- * the host's memcpy() does with packet-sized runs. A failed or short map
- * falls back to the plain access, with its error handling.
+ * than the copy): the core then copies with memcpy(), once. A failed or
+ * short map falls back to the plain access, with its error handling.
  */
 #define E810_DMA_MAP_PAYLOAD_MIN    512
 bool e810_core_dma_payload(E810Core *core, uint64_t addr, void *buf,
