@@ -193,6 +193,9 @@ int e810_core_init(E810Core *core, const E810CoreOps *ops, void *opaque,
     core->ops = ops;
     core->opaque = opaque;
     core->pf_id = pf_id;
+    if (ops->crc32) {
+        e810_crc32_set_impl(ops->crc32);
+    }
     core->hmc_sds = E810_PE_SDS_DEFAULT;
     ret = e810_regfile_init(&core->regs);
     if (ret) {
