@@ -62,14 +62,19 @@ qtest: qemu
 .PHONY: qtest
 
 # The device as a patch series against QEMU's source (build/qemu-patches/);
-# qemu-patches-check also applies it to a clean copy and builds it (a full
-# QEMU build, on demand).
+# qemu-patches-check also applies it to the clean source and builds it on
+# make qemu's build (its objects reused; in make check);
+# qemu-patches-check-full configures and builds a clean copy from nothing
+# (a full QEMU build, on demand).
 qemu-patches: deps
 	@tools/qemu-patches.sh
 
-qemu-patches-check: deps
+qemu-patches-check: qemu
 	@tools/qemu-patches.sh --check
-.PHONY: qemu-patches qemu-patches-check
+
+qemu-patches-check-full: deps
+	@tools/qemu-patches.sh --check-full
+.PHONY: qemu-patches qemu-patches-check qemu-patches-check-full
 
 # libFuzzer harnesses of the device model: a fixed number of runs each.
 fuzz: deps-host

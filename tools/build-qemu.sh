@@ -23,6 +23,12 @@ CONF_OPTS=(
 KEY=$(printf '%s\n' "$QEMU_VERSION" "${CONF_OPTS[@]}" | sha256sum | cut -c1-12)
 BLD=$CACHE/qemu-build-$QEMU_UPSTREAM-$KEY
 OUT=$BUILD/qemu-system-x86_64
+# --print-build-dir: the build directory (tools/qemu-patches.sh --check
+# builds the patch series on it), nothing built
+if [ "${1:-}" = --print-build-dir ]; then
+	echo "$BLD"
+	exit 0
+fi
 
 [ -f "$SRC/.extracted" ] || die "QEMU source missing; run 'make deps'"
 

@@ -48,6 +48,14 @@ if make -s all progs; then
 	# The device under -accel qtest with the QEMU just built (seconds).
 	make -s -j"$J" -C tests/qtest check || true
 	add_counts "$(cat build/qtest/summary 2>/dev/null || echo 'qtest: 0 passed, 1 failed')"
+	# The device as a QEMU patch series, applied to the clean source and
+	# built on the QEMU build just made (tools/qemu-patches.sh --check,
+	# about a minute).
+	if tools/qemu-patches.sh --check; then
+		add_counts "qemu-patches: 1 passed, 0 failed"
+	else
+		add_counts "qemu-patches: 0 passed, 1 failed"
+	fi
 	# The runner's helpers, with the QEMU just built (tests/tools/).
 	tests/tools/run.sh || true
 	add_counts "$(cat build/tools-test/summary 2>/dev/null || echo 'tools: 0 passed, 1 failed')"

@@ -117,34 +117,6 @@ bool e810_core_dma_map(E810Core *core, uint64_t addr, size_t len,
     return p;
 }
 
-/*
- * Copies whole 64-byte blocks with unaligned 16-byte vector moves, then
- * the tail with memcpy(). Payload runs are packets (up to 4 KiB) and
- * pages: for 2 KiB .. 1 MiB, glibc before 2.39 copies with REP MOVSB,
- * which AMD Zen 3/4 run well below memory speed (glibc bug 30994; 2.39
- * stopped choosing it there). On the EPYC host of docs/testing.md 4 KiB
- * copies ran at 13-20 GB/s through memcpy() and 27 GB/s with these
- * moves, as fast as memcpy() of 1 MiB. SSE2 is in every x86-64; the type
- * is GCC/Clang's generic vector on other hosts.
- */
-typedef uint64_t CopyVec __attribute__((vector_size(16), aligned(1),
-                                        may_alias));
-
-static void payload_copy(uint8_t *dst, const uint8_t *src, size_t len)
-{
-    for (; len >= 64; dst += 64, src += 64, len -= 64) {
-        const CopyVec *s = (const CopyVec *)src;
-        CopyVec *d = (CopyVec *)dst;
-        CopyVec a = s[0], b = s[1], c = s[2], e = s[3];
-
-        d[0] = a;
-        d[1] = b;
-        d[2] = c;
-        d[3] = e;
-    }
-    memcpy(dst, src, len);
-}
-
 bool e810_core_dma_payload(E810Core *core, uint64_t addr, void *buf,
                            size_t len, bool write)
 {
@@ -156,9 +128,9 @@ bool e810_core_dma_payload(E810Core *core, uint64_t addr, void *buf,
                        e810_core_dma_read(core, addr, buf, len);
     }
     if (write) {
-        payload_copy(p, buf, len);
+        memcpy(p, buf, len);
     } else {
-        payload_copy(buf, p, len);
+        memcpy(buf, p, len);
     }
     core->ops->dma_unmap(core->opaque, p, len, write, write ? len : 0);
     return true;
@@ -221,6 +193,9 @@ int e810_core_init(E810Core *core, const E810CoreOps *ops, void *opaque,
     core->ops = ops;
     core->opaque = opaque;
     core->pf_id = pf_id;
+    if (ops->crc32) {
+        e810_crc32_set_impl(ops->crc32);
+    }
     core->hmc_sds = E810_PE_SDS_DEFAULT;
     ret = e810_regfile_init(&core->regs);
     if (ret) {

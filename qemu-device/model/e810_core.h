@@ -31,6 +31,7 @@
 #include "hw/e810_regs.h"
 #include "e810_aq.h"
 #include "e810_ddp.h"
+#include "e810_icrc.h"
 #include "e810_intr.h"
 #include "e810_lan.h"
 #include "e810_nvm.h"
@@ -100,6 +101,13 @@ typedef struct E810CoreOps {
      */
     uint64_t (*now_ns)(void *opaque);
     void (*timer_mod)(void *opaque, uint64_t deadline_ns);
+    /*
+     * Optional: the CRC-32 of the RoCEv2 ICRC, with zlib's crc32()
+     * conventions; NULL: zlib's crc32_z(). QEMU's glue installs the
+     * model's e810_crc32_clmul() (e810_icrc.c says why); process-wide,
+     * see e810_crc32_set_impl().
+     */
+    E810Crc32Fn *crc32;
 } E810CoreOps;
 
 /* Counters a test or a debugger can read; never reset by the guest. */
@@ -296,9 +304,8 @@ bool e810_core_dma_write(E810Core *core, uint64_t addr, const void *buf,
  * e810_core_dma_write() / e810_core_dma_read() do, but through a mapping
  * of the whole range when the embedder gives one (from
  * E810_DMA_MAP_PAYLOAD_MIN bytes: below that the map and unmap cost more
- * than the copy): the core then copies itself, at memory speed whatever
- * the host's memcpy() does with packet-sized runs. A failed or short map
- * falls back to the plain access, with its error handling.
+ * than the copy): the core then copies with memcpy(), once. A failed or
+ * short map falls back to the plain access, with its error handling.
  */
 #define E810_DMA_MAP_PAYLOAD_MIN    512
 bool e810_core_dma_payload(E810Core *core, uint64_t addr, void *buf,

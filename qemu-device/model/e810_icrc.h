@@ -20,12 +20,29 @@
 #include <stdint.h>
 
 /*
- * Raw CRC-32 register update (no pre/post inversion): carry-less multiply
- * folding in the fastest form the host runs (checked at run time), the
- * table for short tails and where there is none.
- * e810_crc32_update_table() is the table alone, for tests.
+ * CRC-32 with zlib's crc32() conventions (@crc 0 to start, the value
+ * returned final, so a CRC continues over several calls): zlib's own
+ * crc32_z() unless the embedder installed another (E810CoreOps.crc32,
+ * which e810_core_init() passes to e810_crc32_set_impl(); NULL: zlib's).
+ * The ICRC code has no E810Core at hand, so the choice is process-wide:
+ * every device of a process has the same ops.
  */
-uint32_t e810_crc32_update(uint32_t crc, const void *buf, size_t len);
+typedef uint32_t E810Crc32Fn(uint32_t crc, const void *buf, size_t len);
+uint32_t e810_crc32(uint32_t crc, const void *buf, size_t len);
+void e810_crc32_set_impl(E810Crc32Fn *fn);
+
+/*
+ * The hand-written CRC-32 with e810_crc32()'s conventions, for
+ * E810CoreOps.crc32: carry-less multiply folding in the fastest form the
+ * host runs (checked at run time), a slicing-by-8 table for short tails
+ * and where there is none. The measurement that keeps it: e810_icrc.c.
+ */
+uint32_t e810_crc32_clmul(uint32_t crc, const void *buf, size_t len);
+
+/*
+ * Raw register updates of that CRC (no pre/post inversion), for tests:
+ * the table alone, and the form @impl or the best one below it.
+ */
 uint32_t e810_crc32_update_table(uint32_t crc, const void *buf, size_t len);
 /*
  * The forms there are, slowest first: the table, 128-bit carry-less

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "e810_core.h"
+#include "e810_crc32c.h"
 #include "e810_dp.h"
 #include "e810_iw_conn.h"
 
@@ -205,7 +206,6 @@ void e810_iw_tcp_input(E810Core *core, E810IwConn *c, uint32_t seq,
 void e810_iw_tcp_timer(E810Core *core, E810IwConn *c);
 
 /* ---- e810_iw_mpa.c ------------------------------------------------------- */
-uint32_t e810_crc32c(uint32_t crc, const void *buf, size_t len);
 /* Stream bytes in order from TCP; FPDUs go to e810_iw_fpdu_rx(). */
 void e810_iw_mpa_rx(E810Core *core, E810IwConn *c, const uint8_t *data,
                     uint32_t len);

@@ -19,37 +19,6 @@
 
 #include "e810_iw.h"
 
-/* CRC32c (Castagnoli, reflected 0x82F63B78), table driven. */
-static uint32_t crc_table[256];
-
-static void crc_init(void)
-{
-    uint32_t i, k, c;
-
-    for (i = 0; i < 256; i++) {
-        c = i;
-        for (k = 0; k < 8; k++) {
-            c = c & 1 ? (c >> 1) ^ 0x82f63b78u : c >> 1;
-        }
-        crc_table[i] = c;
-    }
-}
-
-/* The standard CRC32c of @buf continued from @crc (0 to start). */
-uint32_t e810_crc32c(uint32_t crc, const void *buf, size_t len)
-{
-    const uint8_t *p = buf;
-
-    if (!crc_table[1]) {
-        crc_init();
-    }
-    crc = ~crc;
-    while (len--) {
-        crc = crc_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
-    }
-    return ~crc;
-}
-
 uint32_t e810_iw_mulpdu(const E810IwConn *c, uint32_t hlen)
 {
     /* Length field + header + payload a multiple of 4, then the CRC. */

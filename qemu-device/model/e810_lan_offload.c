@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "e810_core.h"
+#include "e810_crc32c.h"
 
 #define ETH_HLEN            14
 #define FCS_LEN             4
@@ -84,28 +85,14 @@ static uint16_t csum_fold(uint64_t sum)
     return (uint16_t)sum;
 }
 
-/* SCTP's CRC32c (Castagnoli, reflected), continued over @n bytes. */
-static uint32_t crc32c_add(uint32_t crc, const uint8_t *p, size_t n)
-{
-    size_t i;
-    int b;
-
-    for (i = 0; i < n; i++) {
-        crc ^= p ? p[i] : 0;
-        for (b = 0; b < 8; b++) {
-            crc = (crc >> 1) ^ (0x82f63b78u & -(crc & 1));
-        }
-    }
-    return crc;
-}
-
 /* The SCTP checksum of @n >= 12 bytes at @l4, its own field read as 0. */
 static uint32_t sctp_csum(const uint8_t *l4, size_t n)
 {
-    uint32_t crc = crc32c_add(0xffffffffu, l4, 8);
+    static const uint8_t zero[4];
+    uint32_t crc = e810_crc32c(0, l4, 8);
 
-    crc = crc32c_add(crc, NULL, 4);
-    return ~crc32c_add(crc, l4 + SCTP_HLEN, n - SCTP_HLEN);
+    crc = e810_crc32c(crc, zero, sizeof(zero));
+    return e810_crc32c(crc, l4 + SCTP_HLEN, n - SCTP_HLEN);
 }
 
 static void put_le32(uint8_t *p, uint32_t v)

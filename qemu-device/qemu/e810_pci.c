@@ -26,6 +26,9 @@
  *   x-inject-ud-send-error=N  the next send of UD QP N (1: the GSI QP) fails
  *                             as with a bad lkey (Send Queue Error); reads
  *                             back N until it happened, then 0
+ *   x-crc32=clmul|zlib        the CRC-32 of the ICRC: the model's
+ *                             carry-less multiply one or zlib's, in every
+ *                             e810 of the process (e810_set_crc32())
  * and read with qom-get:
  *   x-xport-stats             the RoCE transport counters, "name=value ..."
  *                             (tx_packets, tx_dropped_injected,
@@ -52,6 +55,7 @@
 #include "net/net.h"
 #include "qapi/error.h"
 #include "qapi/visitor.h"
+#include "qemu/crc32c.h"
 #include "qemu/log.h"
 #include "qemu/main-loop.h"
 #include "qemu/module.h"
@@ -59,6 +63,7 @@
 #include "system/dma.h"
 
 #include "e810_core.h"
+#include "e810_crc32c.h"
 #include "e810_iw_conn.h"
 #include "trace.h"
 
@@ -251,6 +256,15 @@ static void e810_timer_cb(void *opaque)
     e810_core_timer_fire(&s->core);
 }
 
+/*
+ * The model's CRC32c (e810_crc32c.h: iWARP MPA, SCTP checksum offload):
+ * QEMU's crc32c(), which leaves the inversions to its caller.
+ */
+uint32_t e810_crc32c(uint32_t crc, const void *buf, size_t len)
+{
+    return ~crc32c(~crc, buf, len);
+}
+
 static const E810CoreOps e810_core_ops = {
     .dma_read = e810_dma_read,
     .dma_write = e810_dma_write,
@@ -265,6 +279,7 @@ static const E810CoreOps e810_core_ops = {
     .trace = e810_trace,
     .now_ns = e810_now_ns,
     .timer_mod = e810_timer_mod,
+    .crc32 = e810_crc32_clmul,
 };
 
 static void e810_work_bh(void *opaque)
@@ -661,6 +676,33 @@ static char *e810_get_core_stats(Object *obj, Error **errp)
     return e810_get_formatted(obj, errp, "x-core-stats", e810_core_stats);
 }
 
+/*
+ * x-crc32: the CRC-32 of the model's ICRC, "clmul" (the model's
+ * e810_crc32_clmul(), what realize installs) or "zlib" (zlib's
+ * crc32_z()), to measure one against the other in one boot. It is
+ * process-wide (e810_crc32_set_impl()): every e810 follows the last set.
+ */
+static E810Crc32Fn *e810_crc32_impl = e810_crc32_clmul;
+
+static char *e810_get_crc32(Object *obj, Error **errp)
+{
+    return g_strdup(e810_crc32_impl ? "clmul" : "zlib");
+}
+
+static void e810_set_crc32(Object *obj, const char *value, Error **errp)
+{
+    if (!strcmp(value, "clmul")) {
+        e810_crc32_impl = e810_crc32_clmul;
+    } else if (!strcmp(value, "zlib")) {
+        e810_crc32_impl = NULL;
+    } else {
+        error_setg(errp, "x-crc32: \"clmul\" or \"zlib\", not \"%s\"",
+                   value);
+        return;
+    }
+    e810_crc32_set_impl(e810_crc32_impl);
+}
+
 static const Property e810_properties[] = {
     DEFINE_NIC_PROPERTIES(E810State, conf),
     DEFINE_PROP_UINT32("hmc-sds", E810State, hmc_sds, E810_PE_SDS_DEFAULT),
@@ -712,6 +754,11 @@ static void e810_class_init(ObjectClass *oc, void *data)
                               e810_set_inject_ud_send_error, NULL, NULL);
     object_class_property_set_description(oc, "x-inject-ud-send-error",
         "debug: the next send of this UD QP id fails as with a bad lkey");
+    object_class_property_add_str(oc, "x-crc32", e810_get_crc32,
+                                  e810_set_crc32);
+    object_class_property_set_description(oc, "x-crc32",
+        "debug: the ICRC's CRC-32, \"clmul\" (default) or \"zlib\"; "
+        "process-wide");
     object_class_property_add_str(oc, "x-xport-stats",
                                   e810_get_xport_stats, NULL);
     object_class_property_set_description(oc, "x-xport-stats",
