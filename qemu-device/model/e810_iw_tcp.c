@@ -139,6 +139,11 @@ static void xmit(E810Core *core, E810IwConn *c, uint32_t seq, uint8_t flags,
     if (!e810_port_link_up(core)) {
         return;
     }
+    /* Only the wire loses segments (e810_core_set_iwarp_drop_ppm()). */
+    if (e810_xport_iw_drop(core)) {
+        iw->stats.tx_dropped_injected++;
+        return;
+    }
     core->ops->transmit(core->opaque, f, len);
     e810_stats_tx(core, -1, f, len);
 }
