@@ -4,7 +4,7 @@
 # parent: ice
 # rdma-driver: stock
 # rdma-protocol: iwarp
-# timeout: 600
+# timeout: 900
 # Payloads through the model's iWARP engine, every byte checked: the stock
 # ice switched to iWARP (devlink, as stock_iwarp), the stock irdma and the
 # stock provider, both ports in init_net routed to each other over the
@@ -23,12 +23,31 @@
 #  - the checks can fail: with -X the client flips one bit of a WRITE's
 #    payload (the server must report that byte, both exit 1) and of what
 #    a READ brought (the client must);
+#  - then under 2 % loss: the model's iWARP loss injector (QOM
+#    x-iwarp-drop-ppm, docs/hw-model.md "iWARP engine") makes e810-0 and
+#    e810-1 each lose 2 % of the TCP segments their engine sends to the
+#    wire (data, ACKs, READ requests and responses, FINs; never the ILQ's
+#    frames of the driver's CM; 1000001 refused); the engine's
+#    retransmission must recover every one: cm_data (1 round) as above
+#    with every payload and completion right, and rping -V (the client
+#    checks each echo) at 64 B x 20 and 16 KiB x 10, both sides exit 0
+#    with every "ping data" line; per device x-iwarp-stats shows injected
+#    drops (near 2 % of the segments sent) and retransmissions, no
+#    Terminate, CRC error or RST; the time of each run is printed (a loss
+#    the fast retransmit does not repair costs an RTO of 200 ms); the knob
+#    back to 0;
 #  - APBVT and quad hash empty after the connections end; clean dmesg.
 . "$E810_LIB"
 
 ROUNDS=4
 PORT=7180
+PPM=${E810_LOSS_PPM:-20000}
 export RDMAV_DRIVERS=irdma	# the stock provider
+
+# qom_set ID PROPERTY VALUE (JSON value)
+qom_set() {
+	host_qmp "{\"execute\":\"qom-set\",\"arguments\":{\"path\":\"/machine/peripheral/$1\",\"property\":\"$2\",\"value\":$3}}"
+}
 
 devs=($(e810_pci_devs))
 [ "${#devs[@]}" -eq 2 ] || { fail "want 2 e810 functions, got ${#devs[@]}"; finish; }
@@ -101,6 +120,100 @@ else
 	grep -h FAIL /tmp/cm_data-s.log /tmp/cm_data-c.log | head -n 5 | sed 's/^/  /'
 fi
 
+# ---- under loss ------------------------------------------------------------
+# (the -X runs above end in an abortive close: judge from here on)
+declare -A base
+for d in "${devs[@]}"; do
+	for k in terms_sent terms_rcvd crc_errors rx_rst tx_rst; do
+		base[$d.$k]=$(iw_stat "$d" $k)
+	done
+done
+for id in e810-0 e810-1; do
+	reply=$(qom_set "$id" x-iwarp-drop-ppm 1000001) &&
+		fail "$id accepted x-iwarp-drop-ppm 1000001: $reply" ||
+		ok "$id refuses x-iwarp-drop-ppm 1000001"
+	reply=$(qom_set "$id" x-iwarp-drop-ppm "$PPM") ||
+		fail "qom-set $id x-iwarp-drop-ppm: $reply"
+done
+for d in "${devs[@]}"; do
+	expect_eq "$d: drop_ppm" "$PPM" "$(iw_stat "$d" drop_ppm)"
+done
+declare -A before
+snap() {
+	local d k
+	for d in "${devs[@]}"; do
+		for k in tx_segs tx_dropped_injected retransmits fast_retransmits timeouts; do
+			before[$d.$k]=$(iw_stat "$d" $k)
+		done
+	done
+}
+# counters LABEL: the drops and retransmissions since snap, judged.
+counters() {
+	local d segs drops rex fast to
+	for d in "${devs[@]}"; do
+		segs=$(($(iw_stat "$d" tx_segs) - ${before[$d.tx_segs]}))
+		drops=$(($(iw_stat "$d" tx_dropped_injected) - ${before[$d.tx_dropped_injected]}))
+		rex=$(($(iw_stat "$d" retransmits) - ${before[$d.retransmits]}))
+		fast=$(($(iw_stat "$d" fast_retransmits) - ${before[$d.fast_retransmits]}))
+		to=$(($(iw_stat "$d" timeouts) - ${before[$d.timeouts]}))
+		echo "$1: $d: $segs segments, $drops dropped, $rex retransmits ($fast fast), $to timeouts"
+		[ "$drops" -gt 0 ] && [ "$rex" -gt 0 ] &&
+			ok "$1: $d: $drops drops, $rex retransmits" ||
+			fail "$1: $d: $drops drops, $rex retransmits ($segs segments)"
+		# 2 %: loose bounds (a few hundred draws)
+		if [ "$segs" -ge 1000 ]; then
+			[ $((drops * 1000)) -gt $((segs * PPM / 2000)) ] &&
+			[ $((drops * 1000)) -lt $((segs * PPM * 2 / 1000)) ] &&
+				ok "$1: $d: loss rate $((drops * 10000 / segs)) / 10000" ||
+				fail "$1: $d: $drops drops of $segs segments"
+		fi
+	done
+}
+
+# ---- cm_data -------------------------------------------------------------
+snap
+t0=$SECONDS
+cm_data_run 192.168.81.2 192.168.81.1 $((PORT + 3)) 300
+t=$((SECONDS - t0))
+cm_data_check "iWARP under $PPM ppm loss" 0 1
+echo "cm_data under loss: $t s"
+counters cm_data
+
+# ---- rping ---------------------------------------------------------------
+snap
+t0=$SECONDS
+for run in 64:20 16384:10; do
+	size=${run%:*} n=${run#*:}
+	timeout 300 rping -s -a 192.168.81.2 -p $((PORT + 4)) -C "$n" -S "$size" \
+		>/tmp/rping-s.log 2>&1 &
+	spid=$!
+	wait_for "ss -ltn 2>/dev/null | grep -q ':$((PORT + 4)) ' || [ \"\$(iw_table ${devs[1]} apbvt_ports)\" = $((PORT + 4)) ]" 20
+	timeout 300 rping -c -a 192.168.81.2 -p $((PORT + 4)) -C "$n" -S "$size" \
+		-v -V >/tmp/rping-c.log 2>&1
+	crc=$?
+	wait "$spid"
+	src=$?
+	got=$(grep -c 'ping data: rdma-ping-' /tmp/rping-c.log)
+	if [ "$crc" = 0 ] && [ "$src" = 0 ] && [ "$got" = "$n" ]; then
+		ok "rping -V -S $size -C $n under loss: $got pings checked"
+	else
+		fail "rping -S $size (client rc $crc, server rc $src, $got of $n ping lines)"
+		tail -n 5 /tmp/rping-c.log /tmp/rping-s.log | sed 's/^/  /'
+	fi
+done
+echo "rping under loss: $((SECONDS - t0)) s"
+counters rping
+
+for d in "${devs[@]}"; do
+	echo "$d: $(e810_qom_str "$(e810_qom_id "$d")" x-iwarp-stats)"
+	for k in terms_sent terms_rcvd crc_errors rx_rst tx_rst; do
+		expect_eq "$d: $k under loss" 0 "$(($(iw_stat "$d" $k) - ${base[$d.$k]}))"
+	done
+done
+for id in e810-0 e810-1; do
+	qom_set "$id" x-iwarp-drop-ppm 0 >/dev/null || fail "qom-set $id x-iwarp-drop-ppm 0"
+done
+expect_eq "drop_ppm back to 0" "0 0" "$(iw_stat "${devs[0]}" drop_ppm) $(iw_stat "${devs[1]}" drop_ppm)"
 tables_empty() {
 	local d
 	for d in "${devs[@]}"; do

@@ -2,7 +2,7 @@
 /*
  * cm_data: an RDMA-CM client and server that move patterned payloads and
  * check every byte and every completion (docs/testing.md, "Compiled guest
- * programs"; scenarios iwarp_data, iwarp_loss, rdma_cm_data).
+ * programs"; scenarios iwarp_data, rdma_cm_data).
  *
  *   cm_data -s -a ADDR [-p PORT] [-T SECONDS]
  *   cm_data -c -a ADDR [-b SRCADDR] [-p PORT] [-S SIZES] [-r ROUNDS]
