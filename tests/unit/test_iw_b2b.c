@@ -4,6 +4,7 @@
  * (connection WQEs in SQ slots 0..2 without a doorbell, MODIFY_QP -> RTS
  * with the TCP context, AE 0x050E), SEND/WRITE/READ payloads and CQEs,
  * segments split and coalesced on the way, a lost segment retransmitted,
+ * 2 % loss through the model's own knob (x-iwarp-drop-ppm) recovered,
  * FIN and RST with their AEs, and the error paths (bad CRC, bad STag) with
  * a Terminate on the wire and the AEs on both sides.
  *
