@@ -303,6 +303,16 @@ uint32_t e810_core_roce_drop_ppm(E810Core *core)
     return core->xport->drop_ppm;
 }
 
+int e810_core_set_iwarp_drop_ppm(E810Core *core, uint32_t ppm)
+{
+    return e810_xport_set_iw_drop_ppm(core, ppm);
+}
+
+uint32_t e810_core_iwarp_drop_ppm(E810Core *core)
+{
+    return core->xport->iw_drop_ppm;
+}
+
 void e810_core_set_roce_drop_seed(E810Core *core, uint64_t seed)
 {
     e810_xport_seed_drop(core, seed);

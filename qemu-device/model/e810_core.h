@@ -254,6 +254,16 @@ void e810_core_inject_ud_send_error(E810Core *core, uint32_t qp_id);
 #define E810_ROCE_DROP_PPM_MAX      1000000u
 int e810_core_set_roce_drop_ppm(E810Core *core, uint32_t ppm);
 uint32_t e810_core_roce_drop_ppm(E810Core *core);
+/*
+ * The same for the iWARP engine: each TCP segment of an offloaded
+ * connection headed for the wire (not one looped back to this port, not
+ * an ILQ frame of the driver's CM) is lost with probability @ppm / 10^6;
+ * the engine's retransmission recovers. Same generator and seed as the
+ * RoCE knob; drops are counted in the iWARP engine's statistics
+ * (tx_dropped_injected, e810_iw_format_stats()).
+ */
+int e810_core_set_iwarp_drop_ppm(E810Core *core, uint32_t ppm);
+uint32_t e810_core_iwarp_drop_ppm(E810Core *core);
 void e810_core_set_roce_drop_seed(E810Core *core, uint64_t seed);
 /*
  * The RoCE transport counters as one line of "name=value" pairs

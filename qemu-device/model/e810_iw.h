@@ -147,6 +147,7 @@ typedef struct E810IwConn {
 typedef struct E810IwConnStats {
     uint64_t offloads;
     uint64_t tx_segs, tx_bytes, tx_acks, tx_rst, tx_fin;
+    uint64_t tx_dropped_injected;   /* the loss knob's */
     uint64_t retransmits, timeouts, fast_retransmits, probes;
     uint64_t rx_segs, rx_bytes, rx_bad_csum, rx_short;
     uint64_t rx_ooo, rx_dup, rx_rst, rx_fin, rx_syn, rx_no_ack;

@@ -707,6 +707,7 @@ int e810_iw_format_stats(E810Core *core, char *buf, size_t len)
                     "conns=%u offloads=%" PRIu64 " tx_segs=%" PRIu64
                     " tx_bytes=%" PRIu64 " tx_acks=%" PRIu64
                     " tx_rst=%" PRIu64 " tx_fin=%" PRIu64
+                    " tx_dropped_injected=%" PRIu64
                     " retransmits=%" PRIu64 " timeouts=%" PRIu64
                     " fast_retransmits=%" PRIu64 " probes=%" PRIu64
                     " rx_segs=%" PRIu64
@@ -720,13 +721,15 @@ int e810_iw_format_stats(E810Core *core, char *buf, size_t len)
                     " crc_errors=%" PRIu64 " terms_sent=%" PRIu64
                     " terms_rcvd=%" PRIu64 " deferred=%" PRIu64
                     " defer_drops=%" PRIu64 " read_reqs=%" PRIu64
-                    " read_resps=%" PRIu64,
+                    " read_resps=%" PRIu64 " drop_ppm=%" PRIu32,
                     conns, s->offloads, s->tx_segs, s->tx_bytes, s->tx_acks,
-                    s->tx_rst, s->tx_fin, s->retransmits, s->timeouts,
+                    s->tx_rst, s->tx_fin, s->tx_dropped_injected,
+                    s->retransmits, s->timeouts,
                     s->fast_retransmits, s->probes, s->rx_segs, s->rx_bytes,
                     s->rx_bad_csum, s->rx_short, s->rx_ooo, s->rx_dup,
                     s->rx_rst, s->rx_fin, s->rx_syn, s->rx_no_ack,
                     s->rx_not_ours, s->fpdus_rx, s->fpdus_tx, s->crc_errors,
                     s->terms_sent, s->terms_rcvd, s->deferred,
-                    s->defer_drops, s->read_reqs, s->read_resps);
+                    s->defer_drops, s->read_reqs, s->read_resps,
+                    e810_core_iwarp_drop_ppm(core));
 }

@@ -9,8 +9,9 @@
  * there is some); the send side keeps every byte until it is acknowledged
  * in a ring (E810_IW_TXBUF) and sends from it: new data within min(peer
  * window, cwnd), go-back-N from SND.UNA on a timeout (200 ms doubling to
- * 3.2 s, REXMIT_THRESH retransmissions before AE 0x050A), one segment on
- * the third duplicate ACK, a probe (SND.UNA - 1, no data) into a zero
+ * 3.2 s, REXMIT_THRESH retransmissions before AE 0x050A), go-back-N from
+ * SND.UNA on the third duplicate ACK too (the peer engine dropped what
+ * followed the gap), a probe (SND.UNA - 1, no data) into a zero
  * window. Slow start and congestion avoidance as RFC 5681 has them,
  * without fast recovery.
  *
@@ -137,6 +138,11 @@ static void xmit(E810Core *core, E810IwConn *c, uint32_t seq, uint8_t flags,
         return;
     }
     if (!e810_port_link_up(core)) {
+        return;
+    }
+    /* Only the wire loses segments (e810_core_set_iwarp_drop_ppm()). */
+    if (e810_xport_iw_drop(core)) {
+        iw->stats.tx_dropped_injected++;
         return;
     }
     core->ops->transmit(core->opaque, f, len);
@@ -340,16 +346,23 @@ void e810_iw_tcp_input(E810Core *core, E810IwConn *c, uint32_t seq,
         if (!len && !fin && c->snd_nxt != c->snd_una && wnd == c->snd_wnd &&
             ++c->dupacks == 3) {
             uint32_t flight = c->snd_nxt - c->snd_una;
-            uint32_t n = c->tx_len < c->o.mss ? c->tx_len : c->o.mss;
 
+            /*
+             * The peer engine drops what follows a gap (DROPOOOSEG), so
+             * the whole flight after SND.UNA is gone: go back to SND.UNA
+             * now rather than one segment now and the rest after an RTO.
+             */
             c->ssthresh = flight / 2 > 2u * c->o.mss ? flight / 2 :
                           2u * c->o.mss;
             c->cwnd = c->ssthresh;
             st->fast_retransmits++;
             st->retransmits++;
-            if (n) {
-                xmit(core, c, c->snd_una, E810_TCPF_ACK, 0, n);
+            c->snd_nxt = c->snd_una;
+            if (c->fin_sent) {
+                c->fin_sent = false;
             }
+            c->deadline = 0;
+            e810_iw_tcp_output(core, c);
         }
         c->snd_wnd = wnd;
     } else if (e810_seq_lt(c->snd_max, ack)) {

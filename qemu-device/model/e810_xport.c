@@ -366,8 +366,8 @@ void e810_xport_seed_drop(E810Core *core, uint64_t seed)
     core->xport->drop_rng = seed ? seed : DROP_SEED;
 }
 
-/* One draw: true if the frame in hand is to be lost. */
-static bool drop_roll(E810Xport *xp)
+/* One draw: true if the frame in hand is to be lost (@ppm per 10^6). */
+static bool drop_roll(E810Xport *xp, uint32_t ppm)
 {
     uint64_t x = xp->drop_rng;
 
@@ -377,7 +377,23 @@ static bool drop_roll(E810Xport *xp)
     xp->drop_rng = x;
     /* The high bits of the scrambled state are the well-mixed ones. */
     return ((x * 0x2545f4914f6cdd1dull) >> 32) % E810_ROCE_DROP_PPM_MAX <
-           xp->drop_ppm;
+           ppm;
+}
+
+int e810_xport_set_iw_drop_ppm(E810Core *core, uint32_t ppm)
+{
+    if (ppm > E810_ROCE_DROP_PPM_MAX) {
+        return -EINVAL;
+    }
+    core->xport->iw_drop_ppm = ppm;
+    return 0;
+}
+
+bool e810_xport_iw_drop(E810Core *core)
+{
+    E810Xport *xp = core->xport;
+
+    return xp->iw_drop_ppm && drop_roll(xp, xp->iw_drop_ppm);
 }
 
 int e810_xport_format_stats(E810Core *core, char *buf, size_t len)
@@ -566,7 +582,7 @@ void e810_xport_tx(E810Core *core, const E810Qp *qp, E810RocePkt *p,
         return;
     }
     /* Only the wire loses frames; loopback copies above never do. */
-    if (xp->drop_ppm && drop_roll(xp)) {
+    if (xp->drop_ppm && drop_roll(xp, xp->drop_ppm)) {
         xp->stats.tx_injected_drops++;
         return;
     }

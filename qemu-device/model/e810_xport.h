@@ -232,6 +232,8 @@ typedef struct E810Xport {
      * generator so a given seed always loses the same frames.
      */
     uint32_t drop_ppm;
+    /* The same for the iWARP engine's TCP segments (e810_iw_tcp.c). */
+    uint32_t iw_drop_ppm;
     uint64_t drop_rng;      /* never 0 */
     uint8_t frame[E810_ROCE_MAX_FRAME];
     E810XportStats stats;
@@ -255,6 +257,10 @@ void e810_xport_timer(struct E810Core *core);
 void e810_xport_run_work(struct E810Core *core);
 /* Loss injector (e810_core.h): -EINVAL, nothing changed, if @ppm > 10^6. */
 int e810_xport_set_drop_ppm(struct E810Core *core, uint32_t ppm);
+/* The iWARP knob: -EINVAL, nothing changed, if @ppm > 10^6. */
+int e810_xport_set_iw_drop_ppm(struct E810Core *core, uint32_t ppm);
+/* One draw of the iWARP knob: true if the segment in hand is lost. */
+bool e810_xport_iw_drop(struct E810Core *core);
 /* Restarts the injector's sequence; 0 selects the per-function default. */
 void e810_xport_seed_drop(struct E810Core *core, uint64_t seed);
 /* The counters as "name=value ..." text; snprintf's return convention. */

@@ -23,6 +23,9 @@
  *                             deterministic, kept across resets)
  *   x-roce-drop-seed=N        restarts the loss sequence from seed N (0: the
  *                             function's default)
+ *   x-iwarp-drop-ppm=N        the iWARP engine's TCP segments to the wire are
+ *                             lost with probability N / 10^6 (as
+ *                             x-roce-drop-ppm, same sequence and seed)
  *   x-inject-ud-send-error=N  the next send of UD QP N (1: the GSI QP) fails
  *                             as with a bad lkey (Send Queue Error); reads
  *                             back N until it happened, then 0
@@ -39,9 +42,10 @@
  *                             apbvt=n qhash=n ... apbvt_ports=p,...
  *                             qhash_entries=syn/ip:port/qpN,..."
  *                             (e810_iw_format_tables())
- *   x-iw-conn-stats           the iWARP engine's offloaded connections and
+ *   x-iwarp-stats             the iWARP engine's offloaded connections and
  *                             counters, "conns=n offloads=n tx_segs=n ...
- *                             retransmits=n ... fpdus_rx=n fpdus_tx=n ..."
+ *                             tx_dropped_injected=n retransmits=n ...
+ *                             fpdus_rx=n fpdus_tx=n ... drop_ppm=n"
  *                             (e810_iw_format_stats())
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -90,6 +94,7 @@ struct E810State {
     /* Loss injector knobs; may be set before realize (-device ...). */
     uint32_t roce_drop_ppm;
     uint64_t roce_drop_seed;
+    uint32_t iwarp_drop_ppm;
     /* Held from realize to unrealize: see e810_realize(). */
     Error *migration_blocker;
 
@@ -398,6 +403,7 @@ static void e810_realize(PCIDevice *pdev, Error **errp)
     /* Knobs given on the command line (the values were checked then). */
     e810_core_set_roce_drop_seed(&s->core, s->roce_drop_seed);
     e810_core_set_roce_drop_ppm(&s->core, s->roce_drop_ppm);
+    e810_core_set_iwarp_drop_ppm(&s->core, s->iwarp_drop_ppm);
 
     pdev->config[PCI_CACHE_LINE_SIZE] = 0x10;
     pdev->config[PCI_INTERRUPT_PIN] = 1;
@@ -574,6 +580,34 @@ static void e810_set_roce_drop_ppm(Object *obj, Visitor *v, const char *name,
     }
 }
 
+static void e810_get_iwarp_drop_ppm(Object *obj, Visitor *v, const char *name,
+                                    void *opaque, Error **errp)
+{
+    E810State *s = E810(obj);
+
+    visit_type_uint32(v, name, &s->iwarp_drop_ppm, errp);
+}
+
+static void e810_set_iwarp_drop_ppm(Object *obj, Visitor *v, const char *name,
+                                    void *opaque, Error **errp)
+{
+    E810State *s = E810(obj);
+    uint32_t ppm;
+
+    if (!visit_type_uint32(v, name, &ppm, errp)) {
+        return;
+    }
+    if (ppm > E810_ROCE_DROP_PPM_MAX) {
+        error_setg(errp, "%s: %" PRIu32 " is above %u (parts per million)",
+                   name, ppm, E810_ROCE_DROP_PPM_MAX);
+        return;
+    }
+    s->iwarp_drop_ppm = ppm;
+    if (DEVICE(obj)->realized) {
+        e810_core_set_iwarp_drop_ppm(&s->core, ppm);
+    }
+}
+
 static void e810_get_inject_ud_send_error(Object *obj, Visitor *v,
                                           const char *name, void *opaque,
                                           Error **errp)
@@ -665,9 +699,9 @@ static char *e810_get_iwarp_tables(Object *obj, Error **errp)
                               e810_iw_format_tables);
 }
 
-static char *e810_get_iw_conn_stats(Object *obj, Error **errp)
+static char *e810_get_iwarp_stats(Object *obj, Error **errp)
 {
-    return e810_get_formatted(obj, errp, "x-iw-conn-stats",
+    return e810_get_formatted(obj, errp, "x-iwarp-stats",
                               e810_iw_format_stats);
 }
 
@@ -749,6 +783,11 @@ static void e810_class_init(ObjectClass *oc, void *data)
                               e810_set_roce_drop_seed, NULL, NULL);
     object_class_property_set_description(oc, "x-roce-drop-seed",
         "debug: restart the RoCE loss sequence from this seed (0: default)");
+    object_class_property_add(oc, "x-iwarp-drop-ppm", "uint32",
+                              e810_get_iwarp_drop_ppm,
+                              e810_set_iwarp_drop_ppm, NULL, NULL);
+    object_class_property_set_description(oc, "x-iwarp-drop-ppm",
+        "debug: iWARP TCP segments to the wire lost per million (0..1000000)");
     object_class_property_add(oc, "x-inject-ud-send-error", "uint32",
                               e810_get_inject_ud_send_error,
                               e810_set_inject_ud_send_error, NULL, NULL);
@@ -771,9 +810,9 @@ static void e810_class_init(ObjectClass *oc, void *data)
                                   e810_get_iwarp_tables, NULL);
     object_class_property_set_description(oc, "x-iwarp-tables",
         "debug: iWARP mode, APBVT ports and quad hash entries");
-    object_class_property_add_str(oc, "x-iw-conn-stats",
-                                  e810_get_iw_conn_stats, NULL);
-    object_class_property_set_description(oc, "x-iw-conn-stats",
+    object_class_property_add_str(oc, "x-iwarp-stats",
+                                  e810_get_iwarp_stats, NULL);
+    object_class_property_set_description(oc, "x-iwarp-stats",
         "debug: iWARP offloaded connections and counters, \"conns=n ...\"");
     object_class_property_add_str(oc, "x-core-stats",
                                   e810_get_core_stats, NULL);

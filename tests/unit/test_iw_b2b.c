@@ -4,12 +4,15 @@
  * (connection WQEs in SQ slots 0..2 without a doorbell, MODIFY_QP -> RTS
  * with the TCP context, AE 0x050E), SEND/WRITE/READ payloads and CQEs,
  * segments split and coalesced on the way, a lost segment retransmitted,
+ * 2 % loss through the model's own knob (x-iwarp-drop-ppm) recovered,
  * FIN and RST with their AEs, and the error paths (bad CRC, bad STag) with
  * a Terminate on the wire and the AEs on both sides.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <stdio.h>
+#include <errno.h>
+#include <inttypes.h>
 
 #include "b2b.h"
 #include "e810_iw.h"
@@ -52,6 +55,7 @@ typedef struct Iw {
     unsigned delivered, not_taken, dropped, split, coalesced;
     unsigned term_frames[2];    /* Terminates seen leaving side i */
     bool v6;                /* IPv6 addresses in the contexts */
+    uint64_t run_ns;        /* virtual time run() allows (0: 2 s) */
     unsigned dv[2];         /* device of each side ({0, 0}: loopback) */
     DpAe pend[64];          /* AEs polled for the other side */
     unsigned pend_tcp[64];
@@ -271,7 +275,7 @@ static void run_for(Iw *w, uint64_t max_ns)
 
 static void run(Iw *w)
 {
-    run_for(w, 2000000000ull);
+    run_for(w, w->run_ns ? w->run_ns : 2000000000ull);
 }
 
 /* ---- connection set-up as irdma's CM leaves it --------------------------- */
@@ -944,7 +948,7 @@ static void test_send_inv(void **state)
     iw_free(w);
 }
 
-/* QMP x-iw-conn-stats: live connections first, then the counters. */
+/* QMP x-iwarp-stats: live connections first, then the counters. */
 static void test_format_stats(void **state)
 {
     Iw *w = iw_new(MODE_PLAIN);
@@ -973,6 +977,84 @@ static void test_format_stats(void **state)
     iw_free(w);
 }
 
+/*
+ * The loss knob (e810_core_set_iwarp_drop_ppm()): both ends lose 2 % of
+ * the segments they send (data, ACKs, READ requests and responses); the
+ * engine's retransmission (fast retransmit, RTO with go-back-N) gets
+ * every payload through intact, nothing is terminated, and the drops
+ * are counted. Virtual time is printed: every loss the fast retransmit
+ * does not cover costs an RTO of 200 ms.
+ */
+static void test_drop_knob(void **state)
+{
+    static const uint32_t lsizes[] = { 1, 1000, 1405, 5000, 65536, 300001,
+                                       1000000 };
+    Iw *w = iw_new(MODE_PLAIN);
+    uint64_t t0 = w->b->h[0]->now_ns, segs = 0, drops = 0, bytes = 0;
+    uint64_t timeouts = 0;
+    uint32_t seed = 900;
+    unsigned i, r, s;
+
+    for (s = 0; s < 2; s++) {
+        E810Core *core = &w->b->h[s]->core;
+
+        assert_int_equal(e810_core_set_iwarp_drop_ppm(core, 1000001),
+                         -EINVAL);
+        assert_int_equal(e810_core_iwarp_drop_ppm(core), 0);
+        assert_int_equal(e810_core_set_iwarp_drop_ppm(core, 20000), 0);
+        assert_int_equal(e810_core_iwarp_drop_ppm(core), 20000);
+    }
+    w->run_ns = 60000000000ull;
+    for (r = 0; r < 3; r++) {
+        for (i = 0; i < sizeof(lsizes) / sizeof(lsizes[0]); i++) {
+            xfer(w, E810_OP_SEND, lsizes[i], seed++);
+            xfer(w, E810_OP_RDMA_WRITE, lsizes[i], seed++);
+            xfer(w, E810_OP_RDMA_READ, lsizes[i], seed++);
+            bytes += 3ull * lsizes[i];
+        }
+    }
+    print_message("# %" PRIu64 " payload bytes in %" PRIu64
+                  " ms of virtual time\n", bytes,
+                  (w->b->h[0]->now_ns - t0) / 1000000);
+    for (s = 0; s < 2; s++) {
+        const E810IwConnStats *st = stats(w, s);
+
+        print_message("# side %u: %" PRIu64 " segments, %" PRIu64
+                      " dropped, %" PRIu64 " retransmits (%" PRIu64
+                      " fast), %" PRIu64 " timeouts, %" PRIu64
+                      " out of order received\n", s, st->tx_segs,
+                      st->tx_dropped_injected, st->retransmits,
+                      st->fast_retransmits, st->timeouts, st->rx_ooo);
+        assert_true(st->tx_dropped_injected > 0);
+        assert_true(st->retransmits > 0);
+        assert_int_equal(st->terms_sent, 0);
+        assert_int_equal(st->crc_errors, 0);
+        segs += st->tx_segs;
+        drops += st->tx_dropped_injected;
+        timeouts += st->timeouts;
+    }
+    /*
+     * Most losses are repaired by the fast retransmit, without waiting
+     * for an RTO: only a loss with fewer than three segments behind it
+     * (the tail of a message, a READ request, a lost ACK) needs the timer.
+     */
+    assert_true(timeouts * 4 < drops);
+    /* 2 % of what was sent, within the draw's spread. */
+    assert_true(drops * 1000 > segs * 10 && drops * 1000 < segs * 30);
+    assert_int_equal(w->dropped, 0);    /* the wire lost nothing itself */
+    /* Off again: nothing more is lost. */
+    for (s = 0; s < 2; s++) {
+        assert_int_equal(e810_core_set_iwarp_drop_ppm(&w->b->h[s]->core, 0),
+                         0);
+    }
+    drops = stats(w, 0)->tx_dropped_injected +
+            stats(w, 1)->tx_dropped_injected;
+    xfer(w, E810_OP_RDMA_WRITE, 300001, seed++);
+    assert_int_equal(stats(w, 0)->tx_dropped_injected +
+                     stats(w, 1)->tx_dropped_injected, drops);
+    iw_free(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -995,6 +1077,7 @@ int main(void)
         cmocka_unit_test(test_ord),
         cmocka_unit_test(test_send_inv),
         cmocka_unit_test(test_format_stats),
+        cmocka_unit_test(test_drop_knob),
     };
 
     cmocka_set_message_output(CM_OUTPUT_TAP);

@@ -22,7 +22,7 @@
 #    listener's side), then the offloaded connection (MODIFY_QP to RTS,
 #    the model's iWARP engine) carries one rping iteration: the client
 #    exits 0, both show the ping data; both tables are empty again;
-#  - the engine's counters (QMP x-iw-conn-stats, helper iw_stat): each
+#  - the engine's counters (QMP x-iwarp-stats, helper iw_stat): each
 #    side offloaded the connection and carried FPDUs both ways; no
 #    offloaded connection ("conns"), no irdma QP (`rdma resource show
 #    qp`), empty tables once it is over, and no retransmission, bad
@@ -197,23 +197,19 @@ else
 	tables_show
 fi
 
-# ---- the engine's counters (QMP x-iw-conn-stats) ----------------------------
+# ---- the engine's counters (QMP x-iwarp-stats) ----------------------------
 
-# iw_stat DEV NAME: counter NAME of the model's iWARP engine of PCI
-# function DEV (QMP x-iw-conn-stats, e810_iw_format_stats()).
-iw_stat() {
-	e810_qom_str "$(e810_qom_id "$1")" x-iw-conn-stats | tr ' ' '\n' |
-		sed -n "s/^$2=//p"
-}
+# iw_stat DEV NAME (guest-lib.sh): counter NAME of the model's iWARP
+# engine of PCI function DEV.
 # iw_sum NAME: counter NAME summed over both functions.
 iw_sum() {
 	echo $(($(iw_stat "${devs[0]}" "$1") + $(iw_stat "${devs[1]}" "$1")))
 }
-# iw_snap: both functions' x-iw-conn-stats lines into IW0 and IW1 (one
+# iw_snap: both functions' x-iwarp-stats lines into IW0 and IW1 (one
 # QMP request each); iw_snapsum NAME: counter NAME of them, summed.
 iw_snap() {
-	IW0=$(e810_qom_str "$(e810_qom_id "${devs[0]}")" x-iw-conn-stats)
-	IW1=$(e810_qom_str "$(e810_qom_id "${devs[1]}")" x-iw-conn-stats)
+	IW0=$(e810_qom_str "$(e810_qom_id "${devs[0]}")" x-iwarp-stats)
+	IW1=$(e810_qom_str "$(e810_qom_id "${devs[1]}")" x-iwarp-stats)
 }
 iw_snapsum() {
 	local a b
@@ -230,7 +226,7 @@ irdma_qps() {
 stats_show() {
 	local d
 	for d in "${devs[@]}"; do
-		echo "  $d: $(e810_qom_str "$(e810_qom_id "$d")" x-iw-conn-stats)"
+		echo "  $d: $(e810_qom_str "$(e810_qom_id "$d")" x-iwarp-stats)"
 	done
 }
 # all_gone WHAT: no offloaded connection, no irdma QP, empty tables.

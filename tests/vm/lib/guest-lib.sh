@@ -649,3 +649,102 @@ perftest_bw_why() {
 			print w ": zero or unparseable bandwidth: " r; exit 1 }
 	}'
 }
+
+# iwarp_two_hosts ND0 ND1: both ports stay in init_net as 192.168.81.1
+# (ND0) and .2 (ND1), routed to each other over the wire: the stock irdma
+# resolves a listener's neighbour in init_net only (upstream
+# irdma_addr_resolve_neigh()), so iWARP scenarios cannot use e810_two_hosts'
+# namespace. Locally generated packets take table 100 (each address
+# through the other port) before the local table, so rdma_cm and irdma see
+# two hosts; each port accepts the other's local source. The rules stay
+# until the guest powers off: scenarios using this boot alone (no
+# "boot: shared"). The same set-up as stock_iwarp's.
+iwarp_two_hosts() {
+	local n
+	for n in all "$1" "$2"; do
+		sysctl -qw net.ipv4.conf.$n.accept_local=1 \
+			net.ipv4.conf.$n.rp_filter=0 \
+			net.ipv4.conf.$n.arp_ignore=1 \
+			net.ipv4.conf.$n.arp_announce=2 || return 1
+	done
+	ip addr add 192.168.81.1/32 dev "$1" && ip link set "$1" up &&
+		ip addr add 192.168.81.2/32 dev "$2" && ip link set "$2" up &&
+		ip route add 192.168.81.2 dev "$1" src 192.168.81.1 table 100 &&
+		ip route add 192.168.81.1 dev "$2" src 192.168.81.2 table 100 &&
+		ip rule add pref 10 iif lo table 100 &&
+		ip rule add pref 100 table local &&
+		ip rule del pref 0 table local || return 1
+	wait_carrier "$1" 10 && wait_carrier "$2" 10
+}
+
+# iw_stat DEV NAME: the iWARP engine's counter NAME (tx_segs,
+# tx_dropped_injected, retransmits, timeouts, terms_sent, ...; QMP
+# x-iwarp-stats, docs/hw-model.md) of PCI function DEV.
+iw_stat() {
+	e810_qom_str "$(e810_qom_id "$1")" x-iwarp-stats | tr ' ' '\n' |
+		sed -n "s/^$2=//p"
+}
+
+# cm_data_run SERVER_ADDR CLIENT_ADDR PORT TIMEOUT [CLIENT_ARGS...]: the
+# data-checking RDMA-CM pair (progs/cm_data, docs/testing.md): a server
+# on SERVER_ADDR (in namespace $CM_DATA_NS when set), a client from
+# CLIENT_ADDR. Sets cmd_srv/cmd_cli to their summary lines and
+# cmd_src/cmd_crc to their exit statuses; logs in /tmp/cm_data-{s,c}.log.
+cm_data_run() {
+	local saddr=$1 caddr=$2 port=$3 t=$4 spid ns=()
+	shift 4
+	[ -n "${CM_DATA_NS:-}" ] && ns=(ip netns exec "$CM_DATA_NS")
+	"${ns[@]}" timeout "$t" /mnt/host/progs/cm_data -s -a "$saddr" \
+		-p "$port" -T "$t" >/tmp/cm_data-s.log 2>&1 &
+	spid=$!
+	wait_for "grep -q listening /tmp/cm_data-s.log" 20 ||
+		echo "note: cm_data server not listening after 20 s"
+	timeout "$t" /mnt/host/progs/cm_data -c -a "$saddr" -b "$caddr" \
+		-p "$port" -T "$t" "$@" >/tmp/cm_data-c.log 2>&1
+	cmd_crc=$?
+	wait "$spid"
+	cmd_src=$?
+	cmd_srv=$(grep '^cm_data server: transport=' /tmp/cm_data-s.log)
+	cmd_cli=$(grep '^cm_data client: transport=' /tmp/cm_data-c.log)
+}
+
+# cm_data_field LINE NAME: field NAME of a cm_data summary line.
+cm_data_field() {
+	tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"
+}
+
+# cm_data_check LABEL IMM ROUNDS SIZES: judges the last cm_data_run with
+# the default size list or SIZES (comma-separated, as -S), ROUNDS rounds,
+# immediate forms on (IMM 1, RoCE) or off (0, iWARP): both exit 0, no
+# error, every step done, and each side counted every payload it checked
+# (the client: all it sent and every READ; the server: every SEND and
+# WRITE it received), byte totals equal to the sizes'.
+cm_data_check() {
+	local label=$1 imm=$2 rounds=$3 sizes=${4:-1,3,64,1000,4096,4097,65536,65537,262144,1048576}
+	local n sum=0 s ops want o f
+	n=$(tr ',' '\n' <<<"$sizes" | grep -c .)
+	for s in ${sizes//,/ }; do sum=$((sum + s)); done
+	ops=3; [ "$imm" = 1 ] && ops=5
+	if [ "$cmd_crc" = 0 ] && [ "$cmd_src" = 0 ] &&
+	   [ -n "$cmd_cli" ] && [ -n "$cmd_srv" ]; then
+		ok "$label: cm_data client and server exit 0"
+	else
+		fail "$label: cm_data client rc $cmd_crc, server rc $cmd_src"
+		grep -E 'FAIL|cm_data' /tmp/cm_data-c.log /tmp/cm_data-s.log | head -n 20 | sed 's/^/  /'
+		return 1
+	fi
+	f=0
+	want="steps=$((rounds * n * ops)) errors=0"
+	for o in send write; do want="$want $o=$((rounds * n))"; done
+	for o in send_imm write_imm; do want="$want $o=$((rounds * n * imm))"; done
+	for w in $want "read=$((rounds * n))" "bytes=$((rounds * sum * ops))"; do
+		[ "$(cm_data_field "$cmd_cli" "${w%%=*}")" = "${w#*=}" ] ||
+			{ fail "$label: client $w wanted: $cmd_cli"; f=1; }
+	done
+	for w in $want "read=0" "bytes=$((rounds * sum * (ops - 1)))"; do
+		[ "$(cm_data_field "$cmd_srv" "${w%%=*}")" = "${w#*=}" ] ||
+			{ fail "$label: server $w wanted: $cmd_srv"; f=1; }
+	done
+	[ $f = 0 ] && ok "$label: every payload checked: $cmd_cli; $cmd_srv"
+	return $f
+}
