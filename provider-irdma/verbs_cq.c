@@ -212,7 +212,8 @@ static int cqx_fetch(struct ibv_cq_ex *cqx)
 	struct e810p_cq *cq = to_ecqx(cqx);
 	int ret;
 
-	ret = e810u_cq_poll_one(&cq->uk, &cq->cur);
+	/* ENOENT when empty, positive as ibv_start_poll() returns it */
+	ret = -e810u_cq_poll_one(&cq->uk, &cq->cur);
 	if (ret)
 		return ret;
 	cqx->wr_id = cq->cur.wr_id;

@@ -71,12 +71,12 @@ static int qp_geometry(struct e810p_context *ctx, const struct ibv_qp_cap *cap,
 			     ctx->min_wq_quanta, ctx->max_wq_quanta,
 			     &g->sq_depth);
 	if (ret)
-		return ret;
+		return -ret;
 	ret = e810u_rq_depth(ctx->geom, cap->max_recv_wr, g->rq_shift,
 			     ctx->min_wq_quanta, ctx->max_rq_quanta,
 			     &g->rq_depth);
 	if (ret)
-		return ret;
+		return -ret;
 	g->sq_bytes = page_up((size_t)g->sq_depth * E810_WQE_QUANTUM);
 	g->rq_bytes = page_up((size_t)g->rq_depth * E810_WQE_QUANTUM);
 	return 0;
@@ -377,7 +377,7 @@ int e810p_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	for (; wr; wr = wr->next) {
 		ret = send_wr_to_uk(qp, wr, &s, sg);
 		if (!ret)
-			ret = e810u_post_send(&qp->uk, &s);
+			ret = -e810u_post_send(&qp->uk, &s);
 		if (ret) {
 			*bad = wr;
 			break;
@@ -407,8 +407,8 @@ int e810p_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 	for (; wr; wr = wr->next) {
 		ret = copy_sges(sg, wr->sg_list, wr->num_sge);
 		if (!ret)
-			ret = e810u_post_recv(&qp->uk, wr->wr_id, sg,
-					      wr->num_sge);
+			ret = -e810u_post_recv(&qp->uk, wr->wr_id, sg,
+					       wr->num_sge);
 		if (ret) {
 			*bad = wr;
 			break;

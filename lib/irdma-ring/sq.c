@@ -27,7 +27,7 @@ static int wq_depth(uint32_t wr, unsigned int shift, uint32_t rsvd,
 	if (d < (min_quanta << shift))
 		d = min_quanta << shift;
 	if (!d || d > max_quanta)
-		return EINVAL;
+		return -EINVAL;
 	*depth = d;
 	return 0;
 }
@@ -41,7 +41,7 @@ static const struct e810_wq_geom *const geoms[] = {
 
 const struct e810_wq_geom *e810u_geom(unsigned int gen)
 {
-	return gen < sizeof(geoms) / sizeof(geoms[0]) ? geoms[gen] : NULL;
+	return gen < ARRAY_SIZE(geoms) ? geoms[gen] : NULL;
 }
 
 int e810u_sq_depth(const struct e810_wq_geom *g, uint32_t wr,
@@ -154,12 +154,12 @@ static int sq_reserve(struct e810u_qp *qp, unsigned int quanta, uint32_t *idx)
 	uint32_t pad = 0;
 
 	if (quanta > g->max_sq_quanta)
-		return EINVAL;
+		return -EINVAL;
 	if (in_chunk + quanta > g->chunk_quanta)
 		pad = g->chunk_quanta - in_chunk;
 	if ((uint64_t)e810u_sq_used(qp) + pad + quanta + g->sq_slack_quanta >
 	    qp->sq_quanta)
-		return ENOMEM;
+		return -ENOMEM;
 	while (pad--)
 		sq_write_nop(qp);
 	*idx = sq_take(qp, quanta);
@@ -305,16 +305,16 @@ static int check_wr(const struct e810u_qp *qp, const struct e810u_swr *wr,
 	case E810_OP_FAST_REG:
 		break;
 	default:
-		return EINVAL;
+		return -EINVAL;
 	}
 	/* the device takes these from privileged (kernel) QPs only */
 	if ((wr->op == E810_OP_FAST_REG ||
 	     wr->op == E810_OP_RDMA_READ_LOC_INV) && !qp->priv)
-		return EINVAL;
+		return -EINVAL;
 	if (wr->has_imm && (!op_takes_imm(wr->op) || !g->imm_frag))
-		return EINVAL;
+		return -EINVAL;
 	if (qp->ud && wr->op != E810_OP_SEND && wr->op != E810_OP_SEND_SOL)
-		return EINVAL;	/* UD has sends only, without invalidation */
+		return -EINVAL;	/* UD has sends only, without invalidation */
 	if (wr->op == E810_OP_LOCAL_INV || wr->op == E810_OP_BIND_MW ||
 	    wr->op == E810_OP_FAST_REG) {
 		*quanta = 1;
@@ -324,19 +324,19 @@ static int check_wr(const struct e810u_qp *qp, const struct e810u_swr *wr,
 	/* bound the list before walking it */
 	if (wr->num_sge > g->max_frags + 2u ||
 	    (!wr->inline_data && wr->num_sge > qp->max_sq_frags))
-		return EINVAL;
+		return -EINVAL;
 	*bytes = sg_bytes(wr->sg, wr->num_sge);
 	if (wr->inline_data) {
 		if (wr->op == E810_OP_RDMA_READ ||
 		    wr->op == E810_OP_RDMA_READ_LOC_INV ||
 		    *bytes > qp->max_inline ||
 		    *bytes > g->max_inline)
-			return EINVAL;
+			return -EINVAL;
 		*quanta = inline_quanta(g, *bytes);
 		return 0;
 	}
 	*quanta = e810u_frag_quanta(g, wr->num_sge + (wr->has_imm ? 1 : 0));
-	return *quanta > g->max_sq_quanta ? EINVAL : 0;
+	return *quanta > g->max_sq_quanta ? -EINVAL : 0;
 }
 
 int e810u_post_send(struct e810u_qp *qp, const struct e810u_swr *wr)
@@ -472,8 +472,10 @@ bool e810u_sq_kick(struct e810u_qp *qp)
 		return false;
 	from = (qp->sq_head + n - qp->unrung) % n;
 	qp->unrung = 0;
-	/* headers visible to the device, and stored before the tail is
-	 * loaded (a store-load order: a full barrier) */
+	/*
+	 * headers visible to the device, and stored before the tail is
+	 * loaded (a store-load order: a full barrier)
+	 */
 	e810u_wmb();
 	e810u_mb();
 	if (qp->shadow) {

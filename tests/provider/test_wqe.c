@@ -249,10 +249,10 @@ static void test_ud_send(void **state)
 	assert_int_equal(e810u_post_send(&T.qp, &wr), 0);
 	expect_words(0, w, 4);
 	/* UD carries sends only */
-	assert_int_equal(e810u_post_send(&T.qp, &wr_write), EINVAL);
+	assert_int_equal(e810u_post_send(&T.qp, &wr_write), -EINVAL);
 	wr_write.op = 0x08;	/* nor binds */
 	wr_write.num_sge = 0;
-	assert_int_equal(e810u_post_send(&T.qp, &wr_write), EINVAL);
+	assert_int_equal(e810u_post_send(&T.qp, &wr_write), -EINVAL);
 }
 
 static void test_inline_short(void **state)
@@ -314,10 +314,10 @@ static void test_invalid_requests(void **state)
 	struct e810u_swr too_many = { .op = 0x03, .sg = many, .num_sge = 14 };
 
 	(void)state;
-	assert_int_equal(e810u_post_send(&T.qp, &too_long), EINVAL);
-	assert_int_equal(e810u_post_send(&T.qp, &read_imm), EINVAL);
-	assert_int_equal(e810u_post_send(&T.qp, &bad_op), EINVAL);
-	assert_int_equal(e810u_post_send(&T.qp, &too_many), EINVAL);
+	assert_int_equal(e810u_post_send(&T.qp, &too_long), -EINVAL);
+	assert_int_equal(e810u_post_send(&T.qp, &read_imm), -EINVAL);
+	assert_int_equal(e810u_post_send(&T.qp, &bad_op), -EINVAL);
+	assert_int_equal(e810u_post_send(&T.qp, &too_many), -EINVAL);
 	assert_int_equal(T.qp.sq_head, 0);
 	assert_int_equal(T.qp.unrung, 0);
 }
@@ -342,7 +342,7 @@ static void test_recv_wqe(void **state)
 	assert_int_equal(T.qp.rq_wrid[0], 0x77);
 	assert_int_equal(T.qp.rq_wrid[1], 0x78);
 	/* 4 SGEs need 3 quanta: more than a 64-byte WQE holds */
-	assert_int_equal(e810u_post_recv(&T.qp, 1, SG, 4), EINVAL);
+	assert_int_equal(e810u_post_recv(&T.qp, 1, SG, 4), -EINVAL);
 }
 
 static void test_recv_full_and_polarity(void **state)
@@ -352,7 +352,7 @@ static void test_recv_full_and_polarity(void **state)
 	(void)state;
 	for (i = 0; i < 63; i++)
 		assert_int_equal(e810u_post_recv(&T.qp, i, SG, 1), 0);
-	assert_int_equal(e810u_post_recv(&T.qp, 99, SG, 1), ENOMEM);
+	assert_int_equal(e810u_post_recv(&T.qp, 99, SG, 1), -ENOMEM);
 	/* consume everything, the next lap writes valid bit 0 */
 	T.qp.rq_tail = T.qp.rq_head;
 	assert_int_equal(e810u_post_recv(&T.qp, 100, SG, 1), 0);
@@ -380,7 +380,7 @@ static void test_geometry(void **state)
 	assert_int_equal(d, 8);
 	assert_int_equal(e810u_rq_depth(g, 100, 2, 8, 32768, &d), 0);
 	assert_int_equal(d, 512);
-	assert_int_equal(e810u_sq_depth(g, 32768, 3, 8, 32768, &d), EINVAL);
+	assert_int_equal(e810u_sq_depth(g, 32768, 3, 8, 32768, &d), -EINVAL);
 }
 
 #define T_(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)

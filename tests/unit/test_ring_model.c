@@ -239,7 +239,7 @@ static void expect_empty(Fix *f, struct e810u_cq *cq)
     struct e810u_cqe c;
 
     dp_run(&f->dev);
-    assert_int_equal(e810u_cq_poll_one(cq, &c), ENOENT);
+    assert_int_equal(e810u_cq_poll_one(cq, &c), -ENOENT);
 }
 
 static void expect_ok(const struct e810u_cqe *c, const RingQp *q,
