@@ -126,13 +126,44 @@ struct e810u_qp {
 	void *owner;		/* glue object (the completion context) */
 };
 
-/* Geometry (hw-reference 5.1): size codes and quanta are e810_wqe_shift() etc. */
-int e810u_sq_depth(const struct e810_wq_geom *g, uint32_t wr,
-		   unsigned int shift, uint32_t min_quanta,
-		   uint32_t max_quanta, uint32_t *depth);
-int e810u_rq_depth(const struct e810_wq_geom *g, uint32_t wr,
-		   unsigned int shift, uint32_t min_quanta,
-		   uint32_t max_quanta, uint32_t *depth);
+/*
+ * Ring sizes (hw-reference 5.1), the same for the kernel's QPs and CQs and
+ * the provider's: both homes size their rings here, from their
+ * generation's table, never from constants of their own.
+ */
+struct e810u_wq_caps {
+	uint32_t max_send_wr;
+	uint32_t max_recv_wr;
+	uint32_t max_send_sge;
+	uint32_t max_recv_sge;
+	uint32_t max_inline;
+};
+
+struct e810u_wq_sizes {
+	uint32_t sq_depth;	/* quanta, a power of two */
+	uint32_t rq_depth;
+	uint8_t sq_shift;	/* log2 of the quanta of one WQE */
+	uint8_t rq_shift;
+	uint32_t max_send_wr;	/* WQEs the rings really hold */
+	uint32_t max_recv_wr;
+};
+
+/*
+ * @min_quanta: fewest WQEs of a ring (min_hw_wq_size), @max_sq_quanta and
+ * @max_rq_quanta the largest rings (the kernel tells the provider these
+ * three; the kernel itself takes them from @g). @exact: the WR counts are
+ * WQEs whose quanta must already be a power of two (providers without
+ * raw attributes); otherwise the reserved quanta are added and the depth
+ * rounded up. 0 or -EINVAL.
+ */
+int e810u_wq_sizes(const struct e810_wq_geom *g,
+		   const struct e810u_wq_caps *caps, uint32_t min_quanta,
+		   uint32_t max_sq_quanta, uint32_t max_rq_quanta, bool exact,
+		   struct e810u_wq_sizes *out);
+/* query_device's max_qp_wr: the largest WQEs in the largest SQ. */
+uint32_t e810u_max_qp_wr(const struct e810_wq_geom *g);
+/* CQ ring entries for @cqe completions: a CQE may take cqe_slots. */
+uint32_t e810u_cq_entries(const struct e810_wq_geom *g, uint32_t cqe);
 /* Quanta of a WQE with @frags fragments (the immediate counted). */
 uint32_t e810u_frag_quanta(const struct e810_wq_geom *g, uint32_t frags);
 

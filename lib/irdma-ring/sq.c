@@ -19,12 +19,20 @@ static uint32_t pow2_roundup(uint64_t v)
 }
 
 static int wq_depth(uint32_t wr, unsigned int shift, uint32_t rsvd,
-		    uint32_t min_quanta, uint32_t max_quanta, uint32_t *depth)
+		    uint32_t min_quanta, uint32_t max_quanta, bool exact,
+		    uint32_t *depth)
 {
-	uint64_t need = ((uint64_t)wr << shift) + rsvd;
-	uint32_t d = pow2_roundup(need);
+	uint64_t need = (uint64_t)wr << shift;
+	uint32_t d;
 
-	if (d < (min_quanta << shift))
+	if (exact) {
+		if (!need || (need & (need - 1)) || need > (uint32_t)~0u)
+			return -EINVAL;
+		d = (uint32_t)need;
+	} else {
+		d = pow2_roundup(need + rsvd);
+	}
+	if (d < ((uint64_t)min_quanta << shift))
 		d = min_quanta << shift;
 	if (!d || d > max_quanta)
 		return -EINVAL;
@@ -44,20 +52,51 @@ const struct e810_wq_geom *e810u_geom(unsigned int gen)
 	return gen < ARRAY_SIZE(geoms) ? geoms[gen] : NULL;
 }
 
-int e810u_sq_depth(const struct e810_wq_geom *g, uint32_t wr,
-		   unsigned int shift, uint32_t min_quanta,
-		   uint32_t max_quanta, uint32_t *depth)
+int e810u_wq_sizes(const struct e810_wq_geom *g,
+		   const struct e810u_wq_caps *caps, uint32_t min_quanta,
+		   uint32_t max_sq_quanta, uint32_t max_rq_quanta, bool exact,
+		   struct e810u_wq_sizes *out)
 {
-	return wq_depth(wr, shift, g->sq_rsvd_quanta, min_quanta, max_quanta,
-			depth);
+	struct e810u_wq_sizes s;
+	int ret;
+
+	if (caps->max_send_sge > g->max_frags ||
+	    caps->max_recv_sge > g->max_frags ||
+	    caps->max_inline > g->max_inline)
+		return -EINVAL;
+	if (max_sq_quanta > g->max_wq_quanta)
+		max_sq_quanta = g->max_wq_quanta;
+	if (max_rq_quanta > g->max_wq_quanta)
+		max_rq_quanta = g->max_wq_quanta;
+	/* the SQ reserves room for the immediate-data fragment */
+	s.sq_shift = e810_wqe_shift(caps->max_send_sge + 1, caps->max_inline);
+	s.rq_shift = e810_wqe_shift(caps->max_recv_sge, 0);
+	ret = wq_depth(caps->max_send_wr, s.sq_shift, g->sq_rsvd_quanta,
+		       min_quanta, max_sq_quanta, exact, &s.sq_depth);
+	if (ret)
+		return ret;
+	ret = wq_depth(caps->max_recv_wr, s.rq_shift, g->rq_rsvd_quanta,
+		       min_quanta, max_rq_quanta, exact, &s.rq_depth);
+	if (ret)
+		return ret;
+	s.max_send_wr = s.sq_depth > g->sq_rsvd_quanta ?
+			(s.sq_depth - g->sq_rsvd_quanta) >> s.sq_shift : 0;
+	s.max_recv_wr = s.rq_depth > g->rq_rsvd_quanta ?
+			(s.rq_depth - g->rq_rsvd_quanta) >> s.rq_shift : 0;
+	*out = s;
+	return 0;
 }
 
-int e810u_rq_depth(const struct e810_wq_geom *g, uint32_t wr,
-		   unsigned int shift, uint32_t min_quanta,
-		   uint32_t max_quanta, uint32_t *depth)
+uint32_t e810u_max_qp_wr(const struct e810_wq_geom *g)
 {
-	return wq_depth(wr, shift, g->rq_rsvd_quanta, min_quanta, max_quanta,
-			depth);
+	return (g->max_wq_quanta - g->sq_rsvd_quanta) / g->max_sq_quanta;
+}
+
+uint32_t e810u_cq_entries(const struct e810_wq_geom *g, uint32_t cqe)
+{
+	uint64_t n = ((uint64_t)cqe + 1) * g->cqe_slots;
+
+	return n < g->min_cq_entries ? g->min_cq_entries : (uint32_t)n;
 }
 
 /* Fragment 0 in quantum 0, two per extra quantum (hw-reference 5.3). */

@@ -39,7 +39,6 @@
 #include "mr.h"
 #include "qp.h"
 
-#define IRDMA_MIN_KCQ_SIZE	4
 #define IRDMA_SHADOW_THRESH_MAX	0x3FFFF
 
 static u32 irdma_cq_ceq(struct irdma_pci_f *rf, int vector)
@@ -255,7 +254,7 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		return -EOPNOTSUPP;
 	/* User: ring entries the provider sized; kernel: CQEs wanted. */
 	if (attr->cqe < 1 ||
-	    attr->cqe > (udata ? IRDMA_MAX_CQ_RING : IRDMA_MAX_CQ_REQ))
+	    attr->cqe > (udata ? IRDMA_MAX_CQ_RING : irdma_max_cq_req()))
 		return -EINVAL;
 	cq->rf = rf;
 	spin_lock_init(&cq->lock);
@@ -269,7 +268,7 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		/* The provider already sized the ring for extended CQEs. */
 		entries = attr->cqe;
 	} else {
-		entries = max_t(u32, (attr->cqe + 1) * 2, IRDMA_MIN_KCQ_SIZE);
+		entries = e810u_cq_entries(irdma_geom(), attr->cqe);
 	}
 	cq->size = entries;
 
@@ -466,9 +465,9 @@ int irdma_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
 	if (!!udata != cq->user)
 		return -EINVAL;
 	if (entries < 1 ||
-	    entries > (udata ? IRDMA_MAX_CQ_RING : IRDMA_MAX_CQ_REQ))
+	    entries > (udata ? IRDMA_MAX_CQ_RING : irdma_max_cq_req()))
 		return -EINVAL;
-	n = udata ? entries : max_t(u32, (entries + 1) * 2, IRDMA_MIN_KCQ_SIZE);
+	n = udata ? entries : e810u_cq_entries(irdma_geom(), entries);
 	mutex_lock(&cq->resize_lock);
 	err = udata ? irdma_resize_user_cq(cq, n, udata) :
 		      irdma_resize_kernel_cq(cq, n);
