@@ -336,19 +336,25 @@ void e810u_cq_resize_begin(struct e810u_cq *cq, uint8_t *buf, uint32_t size)
 	cq->ring.pol = 1;
 }
 
-static void ring_forget(struct e810u_cq_ring *r, void *ctx)
+/*
+ * Clears the completion context of the valid CQEs of @r that carry @ctx
+ * (@by_qp_id: whose QP id is @key) so that polling skips them.
+ */
+static void ring_forget(struct e810u_cq_ring *r, bool by_qp_id, uint64_t key)
 {
 	uint32_t idx = r->head, n;
 	uint8_t pol = r->pol;
 
 	for (n = 0; n < r->size && cqe_valid(r, idx, pol); n++) {
 		uint8_t *cqe = cqe_at(r, idx);
-
 		unsigned int step = e810u_get64(cqe, E810_CQE_HDR_OFF) &
 				    E810_CQE_EXTCQE ? 2 : 1;
+		uint64_t v = by_qp_id ?
+			     FIELD_GET(E810_CQE_QPID,
+				       e810u_get64(cqe, E810_CQE_QP_OFF)) :
+			     e810u_get64(cqe, E810_CQE_CTX_OFF);
 
-		if ((uintptr_t)e810u_get64(cqe, E810_CQE_CTX_OFF) ==
-		    (uintptr_t)ctx)
+		if (v == key)
 			e810u_put64(cqe, E810_CQE_CTX_OFF, 0);
 		while (step--) {
 			if (++idx == r->size) {
@@ -362,6 +368,11 @@ static void ring_forget(struct e810u_cq_ring *r, void *ctx)
 void e810u_cq_forget(struct e810u_cq *cq, void *ctx)
 {
 	if (cq->draining)
-		ring_forget(&cq->old, ctx);
-	ring_forget(&cq->ring, ctx);
+		ring_forget(&cq->old, false, (uintptr_t)ctx);
+	ring_forget(&cq->ring, false, (uintptr_t)ctx);
+}
+
+void e810u_cq_ring_forget_qp(struct e810u_cq_ring *r, uint32_t qp_id)
+{
+	ring_forget(r, true, qp_id);
 }

@@ -280,5 +280,7 @@ void e810u_cq_resize_begin(struct e810u_cq *cq, uint8_t *buf, uint32_t size);
 void e810u_cq_retire_old(struct e810u_cq *cq);
 /* Neutralises the CQEs of a QP being destroyed (ctx set to 0). */
 void e810u_cq_forget(struct e810u_cq *cq, void *ctx);
+/* The same in one ring, for a home that finds CQEs' QPs by id. */
+void e810u_cq_ring_forget_qp(struct e810u_cq_ring *r, uint32_t qp_id);
 
 #endif /* E810U_RING_H */

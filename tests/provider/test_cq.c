@@ -253,6 +253,34 @@ static void test_forget(void **state)
 	tqp_fini(&other);
 }
 
+/* The kernel's variant: CQEs found by QP id, an extended one included. */
+static void test_forget_qp_id(void **state)
+{
+	struct e810u_cqe c;
+	struct tqp other;
+
+	(void)state;
+	tqp_init(&other, 512, 16, 0, false);
+	other.qp.qp_id = 0x2b;
+	assert_int_equal(post(0x03, 1, 1, true), 0);
+	assert_int_equal(post(0x03, 1, 2, true), 0);
+	assert_int_equal(e810u_post_send(&other.qp, &(struct e810u_swr){
+		.op = 0x03, .wr_id = 9, .signaled = true }), 0);
+	put_cqe(C.cq.ring.buf, 0, 0, &T.qp, (uint64_t)0x2a << 32,
+		C_EXT | C_SQ | C_VALID(1));
+	put_cqe(C.cq.ring.buf, 1, 0, NULL, 0, C_VALID(1));
+	put_cqe(C.cq.ring.buf, 2, 0, &T.qp, (uint64_t)0x2a << 32,
+		C_WQEIDX(1) | C_SQ | C_VALID(1));
+	put_cqe(C.cq.ring.buf, 3, 0, &other.qp, (uint64_t)0x2b << 32,
+		C_SQ | C_VALID(1));
+	e810u_cq_ring_forget_qp(&C.cq.ring, 0x2a);
+	assert_int_equal(e810u_cq_poll_one(&C.cq, &c), 0);
+	assert_ptr_equal(c.qp, &other.qp);
+	assert_int_equal(c.wr_id, 9);
+	assert_int_equal(C.cq.ring.head, 4);
+	tqp_fini(&other);
+}
+
 static void test_arm(void **state)
 {
 	uint64_t v;
@@ -339,6 +367,7 @@ int main(void)
 		T_(test_rq_flush),
 		T_(test_errors),
 		T_(test_forget),
+		T_(test_forget_qp_id),
 		T_(test_arm),
 		T_(test_resize_drains_old_ring),
 		T_(test_retire_old_ring),

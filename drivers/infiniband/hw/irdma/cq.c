@@ -664,38 +664,6 @@ void irdma_cq_kick(struct irdma_cq *cq)
 		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
 }
 
-/* Zeroes the QP context of @qp_id's CQEs in ring @r; cq->lock held. */
-static void irdma_ring_clean_qp(struct irdma_cq_ring *r, u32 qp_id)
-{
-	u32 idx = r->uk.head, n;
-	bool pol = r->uk.pol;
-	size_t off;
-	u64 hdr;
-
-	for (n = 0; n < r->uk.size; n++) {
-		off = (size_t)idx * E810_CQE_SIZE;
-		hdr = irdma_get64(&r->mem, off + E810_CQE_HDR_OFF);
-		if (!!(hdr & E810_CQE_VALID) != pol)
-			break;
-		if (FIELD_GET(E810_CQE_QPID,
-			      irdma_get64(&r->mem, off + E810_CQE_QP_OFF)) ==
-		    qp_id)
-			irdma_set64(&r->mem, off + E810_CQE_CTX_OFF, 0);
-		/* Skip the extension slot of an extended CQE. */
-		if (hdr & E810_CQE_EXTCQE) {
-			if (++idx == r->uk.size) {
-				idx = 0;
-				pol = !pol;
-			}
-			n++;
-		}
-		if (++idx == r->uk.size) {
-			idx = 0;
-			pol = !pol;
-		}
-	}
-}
-
 /**
  * irdma_cq_clean_qp() - drop the CQEs of a destroyed QP from a kernel CQ
  * @cq: the CQ
@@ -713,8 +681,8 @@ void irdma_cq_clean_qp(struct irdma_cq *cq, u32 qp_id)
 
 	spin_lock_irqsave(&cq->lock, flags);
 	list_for_each_entry(r, &cq->old_rings, node)
-		irdma_ring_clean_qp(r, qp_id);
-	irdma_ring_clean_qp(&cq->kring, qp_id);
+		e810u_cq_ring_forget_qp(&r->uk, qp_id);
+	e810u_cq_ring_forget_qp(&cq->kring.uk, qp_id);
 	spin_unlock_irqrestore(&cq->lock, flags);
 }
 
