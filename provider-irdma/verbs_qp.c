@@ -60,13 +60,7 @@ static int qp_check_caps(struct e810p_context *ctx,
 static int qp_geometry(struct e810p_context *ctx, const struct ibv_qp_cap *cap,
 		       struct qp_geom *g)
 {
-	const struct e810u_wq_caps caps = {
-		.max_send_wr = cap->max_send_wr,
-		.max_recv_wr = cap->max_recv_wr,
-		.max_send_sge = cap->max_send_sge,
-		.max_recv_sge = cap->max_recv_sge,
-		.max_inline = cap->max_inline_data,
-	};
+	const struct e810u_wq_caps caps = E810U_WQ_CAPS(cap);
 	int ret;
 
 	/*

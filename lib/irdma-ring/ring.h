@@ -139,6 +139,18 @@ struct e810u_wq_caps {
 	uint32_t max_inline;
 };
 
+/*
+ * The caps of either home's verbs QP capabilities (struct ib_qp_cap and
+ * struct ibv_qp_cap name their fields alike).
+ */
+#define E810U_WQ_CAPS(cap) {						\
+	.max_send_wr = (cap)->max_send_wr,				\
+	.max_recv_wr = (cap)->max_recv_wr,				\
+	.max_send_sge = (cap)->max_send_sge,				\
+	.max_recv_sge = (cap)->max_recv_sge,				\
+	.max_inline = (cap)->max_inline_data,				\
+}
+
 struct e810u_wq_sizes {
 	uint32_t sq_depth;	/* quanta, a power of two */
 	uint32_t rq_depth;

@@ -73,13 +73,7 @@ static int irdma_qp_sizes(struct irdma_qp *qp, struct ib_qp_cap *cap,
 			  bool raw)
 {
 	const struct e810_wq_geom *g = e810u_geom(E810_GEN_2);
-	const struct e810u_wq_caps caps = {
-		.max_send_wr = cap->max_send_wr,
-		.max_recv_wr = cap->max_recv_wr,
-		.max_send_sge = cap->max_send_sge,
-		.max_recv_sge = cap->max_recv_sge,
-		.max_inline = cap->max_inline_data,
-	};
+	const struct e810u_wq_caps caps = E810U_WQ_CAPS(cap);
 	struct e810u_wq_sizes s;
 	int err;
 
