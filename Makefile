@@ -126,8 +126,9 @@ check-debug: guest-debug progs
 
 # Warnings from gcc (W=1) or sparse (C=1) fail the target, against the
 # guest's 6.12 headers, bookworm's 6.1 and a 6.16+ kernel (KVER_NEW, built
-# in a trixie root: tools/kroot.sh), and so do checkpatch.pl and the unit
-# tests' -Werror build. tools/lint.sh does the work and times each leg;
+# in a trixie root: tools/kroot.sh), the shared ring layer lib/irdma-ring
+# included (irdma.ko compiles it), and so do checkpatch.pl (the modules,
+# include/hw, lib/irdma-ring) and the host tests' -Werror build. tools/lint.sh does the work and times each leg;
 # lint-6.1 and lint-new run one kernel leg alone.
 lint: deps-host
 	@tools/lint.sh

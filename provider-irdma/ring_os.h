@@ -20,7 +20,9 @@
 #define e810u_wmb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define e810u_rmb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define e810u_mmio_write32(p, v)	(*(p) = htole32(v))
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #else
+#include <ccan/array_size.h>
 #include <util/mmio.h>
 #include <util/udma_barrier.h>
 /* WQE body before its valid bit; CQE valid bit before its body. */

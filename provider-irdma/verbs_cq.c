@@ -19,14 +19,6 @@
 	 IBV_WC_EX_WITH_SLID | IBV_WC_EX_WITH_SL | \
 	 IBV_WC_EX_WITH_DLID_PATH_BITS)
 
-/* GEN_2 CQEs may take two slots (extended part): twice the entries. */
-static uint32_t cq_entries(uint32_t cqe)
-{
-	uint32_t n = (cqe + 1) * 2;
-
-	return n < 4 ? 4 : n;
-}
-
 static int cq_ring_alloc(struct e810p_context *ctx, struct e810p_qbuf *b,
 			 uint32_t entries)
 {
@@ -212,7 +204,8 @@ static int cqx_fetch(struct ibv_cq_ex *cqx)
 	struct e810p_cq *cq = to_ecqx(cqx);
 	int ret;
 
-	ret = e810u_cq_poll_one(&cq->uk, &cq->cur);
+	/* ENOENT when empty, positive as ibv_start_poll() returns it */
+	ret = -e810u_cq_poll_one(&cq->uk, &cq->cur);
 	if (ret)
 		return ret;
 	cqx->wr_id = cq->cur.wr_id;
@@ -371,7 +364,8 @@ static struct e810p_cq *cq_create(struct ibv_context *ibctx,
 	ret = pthread_spin_init(&cq->lock, PTHREAD_PROCESS_PRIVATE);
 	if (ret)
 		goto err_free;
-	entries = cq_entries(want);
+	/* a CQE may take two slots (extended part), as the kernel sizes */
+	entries = e810u_cq_entries(ctx->geom, want);
 	ret = cq_ring_alloc(ctx, &cq->ring, entries);
 	if (ret)
 		goto err_lock;
@@ -471,7 +465,7 @@ int e810p_resize_cq(struct ibv_cq *ibcq, int cqe)
 
 	if (cqe <= 0 || (uint32_t)cqe >= ctx->max_cq_size)
 		return EINVAL;
-	entries = cq_entries(cqe);
+	entries = e810u_cq_entries(ctx->geom, cqe);
 	if (entries == cq->uk.ring.size)
 		return 0;
 	ret = cq_ring_alloc(ctx, &nb, entries);

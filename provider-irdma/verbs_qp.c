@@ -20,8 +20,7 @@ static size_t page_up(size_t n)
 }
 
 struct qp_geom {
-	unsigned int sq_shift, rq_shift;
-	uint32_t sq_depth, rq_depth;	/* quanta */
+	struct e810u_wq_sizes s;	/* shifts, depths in quanta */
 	size_t sq_bytes, rq_bytes;
 };
 
@@ -61,24 +60,20 @@ static int qp_check_caps(struct e810p_context *ctx,
 static int qp_geometry(struct e810p_context *ctx, const struct ibv_qp_cap *cap,
 		       struct qp_geom *g)
 {
+	const struct e810u_wq_caps caps = E810U_WQ_CAPS(cap);
 	int ret;
 
-	/* the SQ reserves room for the immediate-data fragment */
-	g->sq_shift = e810_wqe_shift(cap->max_send_sge + 1,
-				     cap->max_inline_data);
-	g->rq_shift = e810_wqe_shift(cap->max_recv_sge, 0);
-	ret = e810u_sq_depth(ctx->geom, cap->max_send_wr, g->sq_shift,
-			     ctx->min_wq_quanta, ctx->max_wq_quanta,
-			     &g->sq_depth);
+	/*
+	 * as the kernel sizes its own QPs: the ring layer, one table (a
+	 * kernel without raw attributes is told the result in WQEs)
+	 */
+	ret = e810u_wq_sizes(ctx->geom, &caps, ctx->min_wq_quanta,
+			     ctx->max_wq_quanta, ctx->max_rq_quanta, false,
+			     &g->s);
 	if (ret)
-		return ret;
-	ret = e810u_rq_depth(ctx->geom, cap->max_recv_wr, g->rq_shift,
-			     ctx->min_wq_quanta, ctx->max_rq_quanta,
-			     &g->rq_depth);
-	if (ret)
-		return ret;
-	g->sq_bytes = page_up((size_t)g->sq_depth * E810_WQE_QUANTUM);
-	g->rq_bytes = page_up((size_t)g->rq_depth * E810_WQE_QUANTUM);
+		return -ret;
+	g->sq_bytes = page_up((size_t)g->s.sq_depth * E810_WQE_QUANTUM);
+	g->rq_bytes = page_up((size_t)g->s.rq_depth * E810_WQE_QUANTUM);
 	return 0;
 }
 
@@ -87,12 +82,12 @@ static int qp_setup_rings(struct e810p_context *ctx, struct e810p_qp *qp,
 			  const struct e810p_create_qp_resp *resp)
 {
 	struct e810u_qp *uk = &qp->uk;
-	uint64_t sq_quanta = (uint64_t)resp->actual_sq_size << g->sq_shift;
+	uint64_t sq_quanta = (uint64_t)resp->actual_sq_size << g->s.sq_shift;
 	uint32_t rq_entries = resp->actual_rq_size;
 
 	/* the kernel sized the rings from the same caps: it must fit ours */
-	if (!sq_quanta || sq_quanta > g->sq_depth ||
-	    rq_entries > g->rq_depth >> g->rq_shift)
+	if (!sq_quanta || sq_quanta > g->s.sq_depth ||
+	    rq_entries > g->s.rq_depth >> g->s.rq_shift)
 		return EPROTO;
 	if (!rq_entries)
 		rq_entries = 1;
@@ -100,7 +95,7 @@ static int qp_setup_rings(struct e810p_context *ctx, struct e810p_qp *qp,
 	uk->sq_quanta = sq_quanta;
 	uk->rq = (uint8_t *)qp->buf.va + g->sq_bytes;
 	uk->rq_size = rq_entries;
-	uk->rq_shift = g->rq_shift;
+	uk->rq_shift = g->s.rq_shift;
 	uk->shadow = (volatile uint64_t *)((uint8_t *)uk->rq + g->rq_bytes);
 	uk->sq_slots = calloc(sq_quanta, sizeof(*uk->sq_slots));
 	uk->rq_wrid = calloc(rq_entries, sizeof(*uk->rq_wrid));
@@ -170,8 +165,8 @@ struct ibv_qp *e810p_create_qp_ex(struct ibv_context *ibctx,
 	app_cap = attr->cap;
 	if (!ctx->raw_attrs) {
 		/* older kernels take ring entries, not application WRs */
-		attr->cap.max_send_wr = g.sq_depth >> g.sq_shift;
-		attr->cap.max_recv_wr = g.rq_depth >> g.rq_shift;
+		attr->cap.max_send_wr = g.s.sq_depth >> g.s.sq_shift;
+		attr->cap.max_recv_wr = g.s.rq_depth >> g.s.rq_shift;
 	}
 	/* no create flag is set (qp_check_caps); the command takes none */
 	app_mask = attr->comp_mask;
@@ -189,10 +184,8 @@ struct ibv_qp *e810p_create_qp_ex(struct ibv_context *ibctx,
 	qp->uk.ud = attr->qp_type == IBV_QPT_UD;
 	qp->sig_all = attr->sq_sig_all;
 	/* what the rings really hold (hw-reference 5.1) */
-	attr->cap.max_send_wr = (g.sq_depth - E810_SQ_RSVD_QUANTA) >>
-				g.sq_shift;
-	attr->cap.max_recv_wr = (g.rq_depth - E810_RQ_RSVD_QUANTA) >>
-				g.rq_shift;
+	attr->cap.max_send_wr = g.s.max_send_wr;
+	attr->cap.max_recv_wr = g.s.max_recv_wr;
 	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
 		e810p_qpx_init(qp, attr->send_ops_flags);
 	return &qp->vqp.qp;
@@ -377,7 +370,7 @@ int e810p_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	for (; wr; wr = wr->next) {
 		ret = send_wr_to_uk(qp, wr, &s, sg);
 		if (!ret)
-			ret = e810u_post_send(&qp->uk, &s);
+			ret = -e810u_post_send(&qp->uk, &s);
 		if (ret) {
 			*bad = wr;
 			break;
@@ -407,8 +400,8 @@ int e810p_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 	for (; wr; wr = wr->next) {
 		ret = copy_sges(sg, wr->sg_list, wr->num_sge);
 		if (!ret)
-			ret = e810u_post_recv(&qp->uk, wr->wr_id, sg,
-					      wr->num_sge);
+			ret = -e810u_post_recv(&qp->uk, wr->wr_id, sg,
+					       wr->num_sge);
 		if (ret) {
 			*bad = wr;
 			break;

@@ -27,7 +27,7 @@ static void wr_flush(struct e810p_qp *qp)
 	qp->x.pending = false;
 	if (qp->x.err)
 		return;
-	ret = e810u_post_send(&qp->uk, &qp->x.wr);
+	ret = -e810u_post_send(&qp->uk, &qp->x.wr);
 	if (ret)
 		qp->x.err = ret;
 }

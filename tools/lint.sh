@@ -15,7 +15,8 @@
 #               trixie build root of tools/kroot.sh (its kbuild tools and
 #               gcc-14 need trixie)
 #   checkpatch  checkpatch.pl from Debian's linux-source-6.1 (tools/deps.sh)
-#   unit        tests/unit built with -Werror
+#               on the modules, include/ and the shared ring layer
+#   unit        tests/unit and tests/provider built with -Werror
 #   refs        no "issue N" in the tracked sources: a comment says why
 #               in its own words or cites docs/, upstream symbols or
 #               specifications, never a tracker the repository lacks
@@ -30,6 +31,9 @@ cd "$TOP"
 MODULE_DIRS=(drivers/net/ethernet/intel/ice_lite drivers/infiniband/hw/irdma)
 # In-guest test modules (tests/vm/kmod): built for the guest kernel only.
 TEST_MODULE_DIRS=(tests/vm/kmod/cq_resize_stress)
+# Kernel code outside the module directories: the ring layer irdma.ko
+# compiles (its Kbuild; the W=1 C=1 legs build it with the module).
+KERNEL_LIB_DIRS=(lib/irdma-ring)
 CHECKPATCH=$CACHE/checkpatch-6.1/scripts/checkpatch.pl
 CHECKPATCH_SKIP=include/hw/e810_compat.h
 
@@ -94,7 +98,8 @@ lint_new() {
 lint_checkpatch() {
 	local out fail=0
 	tools/deps.sh checkpatch || return 1
-	out=$(git ls-files "${MODULE_DIRS[@]}" "${TEST_MODULE_DIRS[@]}" include |
+	out=$(git ls-files "${MODULE_DIRS[@]}" "${TEST_MODULE_DIRS[@]}" \
+		"${KERNEL_LIB_DIRS[@]}" include |
 		grep '\.[ch]$' |
 		grep -v "$CHECKPATCH_SKIP" |
 		xargs "$CHECKPATCH" --no-tree --terse -q -f \
@@ -105,7 +110,8 @@ lint_checkpatch() {
 }
 
 lint_unit() {
-	make -s -C tests/unit all >/dev/null
+	make -s -C tests/unit all >/dev/null &&
+		make -s -C tests/provider all >/dev/null
 }
 
 # Every tracked file but docs/ (whose history notes may name issues) and

@@ -25,6 +25,8 @@
 #define E810_SQ_SLACK_QUANTA		257	/* never outstanding */
 #define E810_MIN_WQ_QUANTA		8	/* min_hw_wq_size default */
 #define E810_MAX_WQ_QUANTA		32768
+#define E810_MIN_CQ_ENTRIES		4	/* a ring for one CQE and more */
+#define E810_MAX_CQ_ENTRIES		1048575	/* max_hw_cq_size */
 #define E810_MAX_INLINE			101	/* GEN_2 inline limit, 4 quanta */
 #define E810_MAX_FRAGS			13	/* max_hw_wq_frags */
 #define E810_CLEAR_AHEAD_QUANTA		128	/* ahead-clearing window */
@@ -263,6 +265,11 @@ struct e810_wq_geom {
 	__u16 sq_rsvd_quanta;		/* added to an SQ's depth */
 	__u16 rq_rsvd_quanta;
 	__u16 sq_slack_quanta;		/* never outstanding */
+	__u16 min_wq_quanta;		/* fewest WQEs of an SQ or RQ */
+	__u32 max_wq_quanta;		/* largest SQ or RQ */
+	__u32 min_cq_entries;		/* smallest CQ ring a QP sizes */
+	__u32 max_cq_entries;		/* max_hw_cq_size */
+	__u8 cqe_slots;			/* ring entries a CQE may take */
 	__u16 clear_ahead_quanta;	/* ahead-clearing window */
 	/* fragment descriptor: the qword after each fragment's address */
 	__u64 frag_stag;
@@ -289,6 +296,11 @@ struct e810_wq_geom {
 	.sq_rsvd_quanta = E810_SQ_RSVD_QUANTA,				\
 	.rq_rsvd_quanta = E810_RQ_RSVD_QUANTA,				\
 	.sq_slack_quanta = E810_SQ_SLACK_QUANTA,			\
+	.min_wq_quanta = E810_MIN_WQ_QUANTA,				\
+	.max_wq_quanta = E810_MAX_WQ_QUANTA,				\
+	.min_cq_entries = E810_MIN_CQ_ENTRIES,				\
+	.max_cq_entries = E810_MAX_CQ_ENTRIES,				\
+	.cqe_slots = 2,							\
 	.clear_ahead_quanta = E810_CLEAR_AHEAD_QUANTA,			\
 	.frag_stag = E810_WQE_FRAG_STAG,				\
 	.frag_len = E810_WQE_FRAG_LEN,					\

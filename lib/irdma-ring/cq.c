@@ -90,8 +90,10 @@ static void sq_report(struct e810u_qp *qp, uint32_t idx,
 	qp->sq_tail = (idx + slot->quanta) % qp->sq_quanta;
 }
 
-/* GEN_2 flush: one hardware CQE stands for every WQE left on the ring,
- * reported one by one from the tail. Returns false when none is left. */
+/*
+ * GEN_2 flush: one hardware CQE stands for every WQE left on the ring,
+ * reported one by one from the tail. Returns false when none is left.
+ */
 static bool sq_flush_next(struct e810u_qp *qp, struct e810u_cqe *out)
 {
 	while (qp->sq_tail != qp->sq_head &&
@@ -118,7 +120,7 @@ static bool sq_more_to_flush(struct e810u_qp *qp)
 
 /*
  * The SQ side of a CQE: the WQE at quantum @idx, or for a flush the next
- * outstanding one. 0 with *out filled, EAGAIN if there is nothing to
+ * outstanding one. 0 with *out filled, -EAGAIN if there is nothing to
  * report; *advance is cleared while a flush CQE has more WQEs to cover.
  */
 static int sq_cqe(struct e810u_qp *qp, uint32_t idx, struct e810u_cqe *out,
@@ -126,7 +128,7 @@ static int sq_cqe(struct e810u_qp *qp, uint32_t idx, struct e810u_cqe *out,
 {
 	if (out->status == E810U_FLUSHED) {
 		if (!sq_flush_next(qp, out))
-			return EAGAIN;
+			return -EAGAIN;
 		*advance = !sq_more_to_flush(qp);
 		return 0;
 	}
@@ -137,7 +139,7 @@ int e810u_sq_complete(struct e810u_qp *qp, uint32_t idx,
 		      struct e810u_cqe *out)
 {
 	if (idx >= qp->sq_quanta || !qp->sq_slots[idx].quanta)
-		return EAGAIN;
+		return -EAGAIN;
 	sq_report(qp, idx, out);
 	return 0;
 }
@@ -148,7 +150,7 @@ int e810u_rq_complete(struct e810u_qp *qp, uint32_t wqe_idx,
 	uint32_t idx = wqe_idx >> qp->rq_shift;
 
 	if (idx >= qp->rq_size)
-		return EAGAIN;
+		return -EAGAIN;
 	out->wr_id = qp->rq_wrid[idx];
 	qp->rq_tail = (idx + 1) % qp->rq_size;
 	return 0;
@@ -164,7 +166,7 @@ static int rq_cqe(struct e810u_qp *qp, uint32_t idx, struct e810u_cqe *out,
 	if (out->status != E810U_FLUSHED)
 		return e810u_rq_complete(qp, idx, out);
 	if (qp->rq_tail == qp->rq_head)
-		return EAGAIN;
+		return -EAGAIN;
 	idx = qp->rq_tail;
 	*advance = (idx + 1) % qp->rq_size == qp->rq_head;
 	out->wr_id = qp->rq_wrid[idx];
@@ -177,7 +179,7 @@ int e810u_cqe_peek(const struct e810u_cq_ring *r, struct e810u_cqe_raw *raw)
 	const uint8_t *cqe = cqe_at(r, r->head);
 
 	if (!cqe_valid(r, r->head, r->pol))
-		return ENOENT;
+		return -ENOENT;
 	/* the valid bit is read before the rest of the entry */
 	e810u_rmb();
 	raw->hdr = e810u_get64(cqe, E810_CQE_HDR_OFF);
@@ -187,7 +189,7 @@ int e810u_cqe_peek(const struct e810u_cq_ring *r, struct e810u_cqe_raw *raw)
 		uint8_t pol = n ? r->pol : !r->pol;
 
 		if (!cqe_valid(r, n, pol))
-			return ENOENT;	/* extension not written yet */
+			return -ENOENT;	/* extension not written yet */
 		e810u_rmb();
 		raw->ext = cqe_at(r, n);
 	}
@@ -223,8 +225,8 @@ void e810u_cqe_decode(const struct e810u_cqe_raw *raw, bool ud,
 }
 
 /*
- * Decodes the CQE at the head of @r. Returns 0 with *out filled, ENOENT if
- * the ring is empty, EAGAIN if the entry was consumed without a completion
+ * Decodes the CQE at the head of @r. Returns 0 with *out filled, -ENOENT if
+ * the ring is empty, -EAGAIN if the entry was consumed without a completion
  * to report (destroyed QP, flush with nothing left, bad index).
  */
 static int cq_poll_ring(struct e810u_cq *cq, struct e810u_cq_ring *r,
@@ -242,7 +244,7 @@ static int cq_poll_ring(struct e810u_cq *cq, struct e810u_cq_ring *r,
 	qp = (struct e810u_qp *)(uintptr_t)raw.ctx;
 	if (!qp) {
 		cq_consume(cq, r, raw.ext != NULL);
-		return EAGAIN;
+		return -EAGAIN;
 	}
 	e810u_cqe_decode(&raw, qp->ud, out);
 	out->qp = qp;
@@ -282,7 +284,7 @@ int e810u_cq_poll_one(struct e810u_cq *cq, struct e810u_cqe *out)
 		ret = cq_poll_ring(cq, &cq->old, out);
 		if (ret == 0)
 			return 0;
-		if (ret == ENOENT) {
+		if (ret == -ENOENT) {
 			cq->draining = false;
 			cq->resizes_done++;
 			cq_report_resizes(cq);
@@ -291,10 +293,10 @@ int e810u_cq_poll_one(struct e810u_cq *cq, struct e810u_cqe *out)
 	/* skipped entries are bounded by the ring size */
 	for (budget = cq->ring.size; budget; budget--) {
 		ret = cq_poll_ring(cq, &cq->ring, out);
-		if (ret != EAGAIN)
+		if (ret != -EAGAIN)
 			return ret;
 	}
-	return ENOENT;
+	return -ENOENT;
 }
 
 void e810u_cq_arm(struct e810u_cq *cq, bool solicited_only)
@@ -334,19 +336,25 @@ void e810u_cq_resize_begin(struct e810u_cq *cq, uint8_t *buf, uint32_t size)
 	cq->ring.pol = 1;
 }
 
-static void ring_forget(struct e810u_cq_ring *r, void *ctx)
+/*
+ * Clears the completion context of the valid CQEs of @r that carry @ctx
+ * (@by_qp_id: whose QP id is @key) so that polling skips them.
+ */
+static void ring_forget(struct e810u_cq_ring *r, bool by_qp_id, uint64_t key)
 {
 	uint32_t idx = r->head, n;
 	uint8_t pol = r->pol;
 
 	for (n = 0; n < r->size && cqe_valid(r, idx, pol); n++) {
 		uint8_t *cqe = cqe_at(r, idx);
-
 		unsigned int step = e810u_get64(cqe, E810_CQE_HDR_OFF) &
 				    E810_CQE_EXTCQE ? 2 : 1;
+		uint64_t v = by_qp_id ?
+			     FIELD_GET(E810_CQE_QPID,
+				       e810u_get64(cqe, E810_CQE_QP_OFF)) :
+			     e810u_get64(cqe, E810_CQE_CTX_OFF);
 
-		if ((uintptr_t)e810u_get64(cqe, E810_CQE_CTX_OFF) ==
-		    (uintptr_t)ctx)
+		if (v == key)
 			e810u_put64(cqe, E810_CQE_CTX_OFF, 0);
 		while (step--) {
 			if (++idx == r->size) {
@@ -360,6 +368,11 @@ static void ring_forget(struct e810u_cq_ring *r, void *ctx)
 void e810u_cq_forget(struct e810u_cq *cq, void *ctx)
 {
 	if (cq->draining)
-		ring_forget(&cq->old, ctx);
-	ring_forget(&cq->ring, ctx);
+		ring_forget(&cq->old, false, (uintptr_t)ctx);
+	ring_forget(&cq->ring, false, (uintptr_t)ctx);
+}
+
+void e810u_cq_ring_forget_qp(struct e810u_cq_ring *r, uint32_t qp_id)
+{
+	ring_forget(r, true, qp_id);
 }

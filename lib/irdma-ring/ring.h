@@ -9,14 +9,15 @@
  * Nothing here depends on libibverbs or on kernel objects: each home
  * compiles these files against its own "ring_os.h" (found on its include
  * path; provider-irdma/ and drivers/infiniband/hw/irdma/), which
- * provides the C types, errno values and memset(), and
+ * provides the C types, errno values, memset() and ARRAY_SIZE(), and
  *   e810u_wmb(), e810u_rmb(), e810u_mb()  barriers towards/from the device
  *   E810U_DB, e810u_mmio_write32(db, v)    a 32-bit doorbell register
  *   E810U_SHADOW, e810u_shadow_get/set()   little-endian shadow-area qwords
  *   e810u_put64(), e810u_get64()           little-endian WQE/CQE qwords
  * The glue of each home translates its work requests (ibv_* or ib_*) into
  * e810u_* ones. tests/provider/ drives the layer on plain host memory.
- * Functions return 0 or a positive errno value.
+ * Functions return 0 or a negative errno value, as the kernel's do; the
+ * provider turns them into the positive ones libibverbs expects.
  */
 #ifndef E810U_RING_H
 #define E810U_RING_H
@@ -125,17 +126,60 @@ struct e810u_qp {
 	void *owner;		/* glue object (the completion context) */
 };
 
-/* Geometry (hw-reference 5.1): size codes and quanta are e810_wqe_shift() etc. */
-int e810u_sq_depth(const struct e810_wq_geom *g, uint32_t wr,
-		   unsigned int shift, uint32_t min_quanta,
-		   uint32_t max_quanta, uint32_t *depth);
-int e810u_rq_depth(const struct e810_wq_geom *g, uint32_t wr,
-		   unsigned int shift, uint32_t min_quanta,
-		   uint32_t max_quanta, uint32_t *depth);
+/*
+ * Ring sizes (hw-reference 5.1), the same for the kernel's QPs and CQs and
+ * the provider's: both homes size their rings here, from their
+ * generation's table, never from constants of their own.
+ */
+struct e810u_wq_caps {
+	uint32_t max_send_wr;
+	uint32_t max_recv_wr;
+	uint32_t max_send_sge;
+	uint32_t max_recv_sge;
+	uint32_t max_inline;
+};
+
+/*
+ * The caps of either home's verbs QP capabilities (struct ib_qp_cap and
+ * struct ibv_qp_cap name their fields alike).
+ */
+#define E810U_WQ_CAPS(cap) {						\
+	.max_send_wr = (cap)->max_send_wr,				\
+	.max_recv_wr = (cap)->max_recv_wr,				\
+	.max_send_sge = (cap)->max_send_sge,				\
+	.max_recv_sge = (cap)->max_recv_sge,				\
+	.max_inline = (cap)->max_inline_data,				\
+}
+
+struct e810u_wq_sizes {
+	uint32_t sq_depth;	/* quanta, a power of two */
+	uint32_t rq_depth;
+	uint8_t sq_shift;	/* log2 of the quanta of one WQE */
+	uint8_t rq_shift;
+	uint32_t max_send_wr;	/* WQEs the rings really hold */
+	uint32_t max_recv_wr;
+};
+
+/*
+ * @min_quanta: fewest WQEs of a ring (min_hw_wq_size), @max_sq_quanta and
+ * @max_rq_quanta the largest rings (the kernel tells the provider these
+ * three; the kernel itself takes them from @g). @exact: the WR counts are
+ * WQEs whose quanta must already be a power of two (providers without
+ * raw attributes); otherwise the reserved quanta are added and the depth
+ * rounded up. 0 or -EINVAL.
+ */
+int e810u_wq_sizes(const struct e810_wq_geom *g,
+		   const struct e810u_wq_caps *caps, uint32_t min_quanta,
+		   uint32_t max_sq_quanta, uint32_t max_rq_quanta, bool exact,
+		   struct e810u_wq_sizes *out);
+/* query_device's max_qp_wr: the largest WQEs in the largest SQ. */
+uint32_t e810u_max_qp_wr(const struct e810_wq_geom *g);
+/* CQ ring entries for @cqe completions: a CQE may take cqe_slots. */
+uint32_t e810u_cq_entries(const struct e810_wq_geom *g, uint32_t cqe);
 /* Quanta of a WQE with @frags fragments (the immediate counted). */
 uint32_t e810u_frag_quanta(const struct e810_wq_geom *g, uint32_t frags);
 
-/* SQ (sq.c). All return 0 or a positive errno. */
+/* SQ (sq.c). All return 0 or a negative errno. */
 void e810u_qp_reset(struct e810u_qp *qp);
 int e810u_post_send(struct e810u_qp *qp, const struct e810u_swr *wr);
 uint32_t e810u_sq_used(const struct e810u_qp *qp);
@@ -211,7 +255,7 @@ struct e810u_cqe {
  * The pieces e810u_cq_poll_one() is made of, for a home that finds the QP
  * of a CQE its own way (the kernel: by QP id) and keeps its own flush
  * bookkeeping. e810u_cqe_peek() reads the CQE at the head of @r (and its
- * extension) without consuming it: 0, or ENOENT while it is not valid.
+ * extension) without consuming it: 0, or -ENOENT while it is not valid.
  */
 struct e810u_cqe_raw {
 	uint64_t hdr;
@@ -228,15 +272,19 @@ void e810u_cqe_decode(const struct e810u_cqe_raw *raw, bool ud,
 		      struct e810u_cqe *out);
 /* Steps @r past the entry peeked (two slots with an extension). */
 void e810u_cq_ring_step(struct e810u_cq_ring *r, bool ext);
-/* Completes the SQ WQE at quantum @idx / the RQ WQE at @wqe_idx (the CQE's
- * WQEIDX); EAGAIN for an index the ring does not hold. */
+/*
+ * Completes the SQ WQE at quantum @idx / the RQ WQE at @wqe_idx (the CQE's
+ * WQEIDX); -EAGAIN for an index the ring does not hold.
+ */
 int e810u_sq_complete(struct e810u_qp *qp, uint32_t idx,
 		      struct e810u_cqe *out);
 int e810u_rq_complete(struct e810u_qp *qp, uint32_t wqe_idx,
 		      struct e810u_cqe *out);
 
-/* Returns 0 and fills *out, ENOENT when empty. A CQE's completion
- * context is the struct e810u_qp of its QP (user_compl_ctx). */
+/*
+ * Returns 0 and fills *out, -ENOENT when empty. A CQE's completion
+ * context is the struct e810u_qp of its QP (user_compl_ctx).
+ */
 int e810u_cq_poll_one(struct e810u_cq *cq, struct e810u_cqe *out);
 void e810u_cq_arm(struct e810u_cq *cq, bool solicited_only);
 void e810u_cq_resize_begin(struct e810u_cq *cq, uint8_t *buf, uint32_t size);
@@ -244,5 +292,7 @@ void e810u_cq_resize_begin(struct e810u_cq *cq, uint8_t *buf, uint32_t size);
 void e810u_cq_retire_old(struct e810u_cq *cq);
 /* Neutralises the CQEs of a QP being destroyed (ctx set to 0). */
 void e810u_cq_forget(struct e810u_cq *cq, void *ctx);
+/* The same in one ring, for a home that finds CQEs' QPs by id. */
+void e810u_cq_ring_forget_qp(struct e810u_cq_ring *r, uint32_t qp_id);
 
 #endif /* E810U_RING_H */

@@ -15,10 +15,10 @@ int e810u_post_recv(struct e810u_qp *qp, uint64_t wr_id,
 
 	if (num_sge > qp->max_rq_frags ||
 	    e810u_frag_quanta(qp->geom, num_sge) > (1u << qp->rq_shift))
-		return EINVAL;
+		return -EINVAL;
 	/* one entry stays free so that head == tail means empty */
 	if ((idx + 1) % qp->rq_size == qp->rq_tail)
-		return ENOMEM;
+		return -ENOMEM;
 	if (idx == 0)
 		qp->rq_pol = !qp->rq_pol;
 	wqe = qp->rq + ((size_t)idx << (qp->rq_shift + E810_WQE_QUANTUM_SHIFT));

@@ -19,15 +19,23 @@ static uint32_t pow2_roundup(uint64_t v)
 }
 
 static int wq_depth(uint32_t wr, unsigned int shift, uint32_t rsvd,
-		    uint32_t min_quanta, uint32_t max_quanta, uint32_t *depth)
+		    uint32_t min_quanta, uint32_t max_quanta, bool exact,
+		    uint32_t *depth)
 {
-	uint64_t need = ((uint64_t)wr << shift) + rsvd;
-	uint32_t d = pow2_roundup(need);
+	uint64_t need = (uint64_t)wr << shift;
+	uint32_t d;
 
-	if (d < (min_quanta << shift))
+	if (exact) {
+		if (!need || (need & (need - 1)) || need > (uint32_t)~0u)
+			return -EINVAL;
+		d = (uint32_t)need;
+	} else {
+		d = pow2_roundup(need + rsvd);
+	}
+	if (d < ((uint64_t)min_quanta << shift))
 		d = min_quanta << shift;
 	if (!d || d > max_quanta)
-		return EINVAL;
+		return -EINVAL;
 	*depth = d;
 	return 0;
 }
@@ -41,23 +49,54 @@ static const struct e810_wq_geom *const geoms[] = {
 
 const struct e810_wq_geom *e810u_geom(unsigned int gen)
 {
-	return gen < sizeof(geoms) / sizeof(geoms[0]) ? geoms[gen] : NULL;
+	return gen < ARRAY_SIZE(geoms) ? geoms[gen] : NULL;
 }
 
-int e810u_sq_depth(const struct e810_wq_geom *g, uint32_t wr,
-		   unsigned int shift, uint32_t min_quanta,
-		   uint32_t max_quanta, uint32_t *depth)
+int e810u_wq_sizes(const struct e810_wq_geom *g,
+		   const struct e810u_wq_caps *caps, uint32_t min_quanta,
+		   uint32_t max_sq_quanta, uint32_t max_rq_quanta, bool exact,
+		   struct e810u_wq_sizes *out)
 {
-	return wq_depth(wr, shift, g->sq_rsvd_quanta, min_quanta, max_quanta,
-			depth);
+	struct e810u_wq_sizes s;
+	int ret;
+
+	if (caps->max_send_sge > g->max_frags ||
+	    caps->max_recv_sge > g->max_frags ||
+	    caps->max_inline > g->max_inline)
+		return -EINVAL;
+	if (max_sq_quanta > g->max_wq_quanta)
+		max_sq_quanta = g->max_wq_quanta;
+	if (max_rq_quanta > g->max_wq_quanta)
+		max_rq_quanta = g->max_wq_quanta;
+	/* the SQ reserves room for the immediate-data fragment */
+	s.sq_shift = e810_wqe_shift(caps->max_send_sge + 1, caps->max_inline);
+	s.rq_shift = e810_wqe_shift(caps->max_recv_sge, 0);
+	ret = wq_depth(caps->max_send_wr, s.sq_shift, g->sq_rsvd_quanta,
+		       min_quanta, max_sq_quanta, exact, &s.sq_depth);
+	if (ret)
+		return ret;
+	ret = wq_depth(caps->max_recv_wr, s.rq_shift, g->rq_rsvd_quanta,
+		       min_quanta, max_rq_quanta, exact, &s.rq_depth);
+	if (ret)
+		return ret;
+	s.max_send_wr = s.sq_depth > g->sq_rsvd_quanta ?
+			(s.sq_depth - g->sq_rsvd_quanta) >> s.sq_shift : 0;
+	s.max_recv_wr = s.rq_depth > g->rq_rsvd_quanta ?
+			(s.rq_depth - g->rq_rsvd_quanta) >> s.rq_shift : 0;
+	*out = s;
+	return 0;
 }
 
-int e810u_rq_depth(const struct e810_wq_geom *g, uint32_t wr,
-		   unsigned int shift, uint32_t min_quanta,
-		   uint32_t max_quanta, uint32_t *depth)
+uint32_t e810u_max_qp_wr(const struct e810_wq_geom *g)
 {
-	return wq_depth(wr, shift, g->rq_rsvd_quanta, min_quanta, max_quanta,
-			depth);
+	return (g->max_wq_quanta - g->sq_rsvd_quanta) / g->max_sq_quanta;
+}
+
+uint32_t e810u_cq_entries(const struct e810_wq_geom *g, uint32_t cqe)
+{
+	uint64_t n = ((uint64_t)cqe + 1) * g->cqe_slots;
+
+	return n < g->min_cq_entries ? g->min_cq_entries : (uint32_t)n;
 }
 
 /* Fragment 0 in quantum 0, two per extra quantum (hw-reference 5.3). */
@@ -154,12 +193,12 @@ static int sq_reserve(struct e810u_qp *qp, unsigned int quanta, uint32_t *idx)
 	uint32_t pad = 0;
 
 	if (quanta > g->max_sq_quanta)
-		return EINVAL;
+		return -EINVAL;
 	if (in_chunk + quanta > g->chunk_quanta)
 		pad = g->chunk_quanta - in_chunk;
 	if ((uint64_t)e810u_sq_used(qp) + pad + quanta + g->sq_slack_quanta >
 	    qp->sq_quanta)
-		return ENOMEM;
+		return -ENOMEM;
 	while (pad--)
 		sq_write_nop(qp);
 	*idx = sq_take(qp, quanta);
@@ -305,16 +344,16 @@ static int check_wr(const struct e810u_qp *qp, const struct e810u_swr *wr,
 	case E810_OP_FAST_REG:
 		break;
 	default:
-		return EINVAL;
+		return -EINVAL;
 	}
 	/* the device takes these from privileged (kernel) QPs only */
 	if ((wr->op == E810_OP_FAST_REG ||
 	     wr->op == E810_OP_RDMA_READ_LOC_INV) && !qp->priv)
-		return EINVAL;
+		return -EINVAL;
 	if (wr->has_imm && (!op_takes_imm(wr->op) || !g->imm_frag))
-		return EINVAL;
+		return -EINVAL;
 	if (qp->ud && wr->op != E810_OP_SEND && wr->op != E810_OP_SEND_SOL)
-		return EINVAL;	/* UD has sends only, without invalidation */
+		return -EINVAL;	/* UD has sends only, without invalidation */
 	if (wr->op == E810_OP_LOCAL_INV || wr->op == E810_OP_BIND_MW ||
 	    wr->op == E810_OP_FAST_REG) {
 		*quanta = 1;
@@ -324,19 +363,19 @@ static int check_wr(const struct e810u_qp *qp, const struct e810u_swr *wr,
 	/* bound the list before walking it */
 	if (wr->num_sge > g->max_frags + 2u ||
 	    (!wr->inline_data && wr->num_sge > qp->max_sq_frags))
-		return EINVAL;
+		return -EINVAL;
 	*bytes = sg_bytes(wr->sg, wr->num_sge);
 	if (wr->inline_data) {
 		if (wr->op == E810_OP_RDMA_READ ||
 		    wr->op == E810_OP_RDMA_READ_LOC_INV ||
 		    *bytes > qp->max_inline ||
 		    *bytes > g->max_inline)
-			return EINVAL;
+			return -EINVAL;
 		*quanta = inline_quanta(g, *bytes);
 		return 0;
 	}
 	*quanta = e810u_frag_quanta(g, wr->num_sge + (wr->has_imm ? 1 : 0));
-	return *quanta > g->max_sq_quanta ? EINVAL : 0;
+	return *quanta > g->max_sq_quanta ? -EINVAL : 0;
 }
 
 int e810u_post_send(struct e810u_qp *qp, const struct e810u_swr *wr)
@@ -472,8 +511,10 @@ bool e810u_sq_kick(struct e810u_qp *qp)
 		return false;
 	from = (qp->sq_head + n - qp->unrung) % n;
 	qp->unrung = 0;
-	/* headers visible to the device, and stored before the tail is
-	 * loaded (a store-load order: a full barrier) */
+	/*
+	 * headers visible to the device, and stored before the tail is
+	 * loaded (a store-load order: a full barrier)
+	 */
 	e810u_wmb();
 	e810u_mb();
 	if (qp->shadow) {

@@ -48,7 +48,7 @@ static void test_sq_cqe(void **state)
 	assert_int_equal(post(0x03, 1, 10, false), 0);	/* idx 0 */
 	assert_int_equal(post(0x00, 2, 11, true), 0);	/* idx 1..2 */
 	assert_int_equal(post(0x01, 1, 12, true), 0);	/* idx 3 */
-	assert_int_equal(e810u_cq_poll_one(&C.cq, &c), ENOENT);
+	assert_int_equal(e810u_cq_poll_one(&C.cq, &c), -ENOENT);
 	put_cqe(C.cq.ring.buf, 0, 0, &T.qp, (uint64_t)0x2a << 32,
 		C_WQEIDX(1) | C_OP(0) | C_SQ | C_VALID(1));
 	assert_int_equal(e810u_cq_poll_one(&C.cq, &c), 0);
@@ -62,7 +62,7 @@ static void test_sq_cqe(void **state)
 	/* the unsignaled send before it is implied: tail moved past both */
 	assert_int_equal(T.qp.sq_tail, 3);
 	assert_int_equal(shadow_head(), 1);
-	assert_int_equal(e810u_cq_poll_one(&C.cq, &c), ENOENT);
+	assert_int_equal(e810u_cq_poll_one(&C.cq, &c), -ENOENT);
 }
 
 static void test_rq_cqe_with_imm(void **state)
@@ -76,7 +76,7 @@ static void test_rq_cqe_with_imm(void **state)
 	put_cqe(C.cq.ring.buf, 0, 77, &T.qp, 0x2aull << 32 | 0x55,
 		C_WQEIDX(2) | C_EXT | C_OP(0x0b) | (1ull << 53) | C_VALID(1));
 	/* the extension is only taken once its valid bit is there */
-	assert_int_equal(e810u_cq_poll_one(&C.cq, &c), ENOENT);
+	assert_int_equal(e810u_cq_poll_one(&C.cq, &c), -ENOENT);
 	put_cqe(C.cq.ring.buf, 1, 0x12345678, NULL,
 		0x0123456789abull | (uint64_t)0xa005 << 48,
 		(1ull << 60) | (1ull << 61) | (1ull << 62) | C_VALID(1));
@@ -113,7 +113,7 @@ static void test_polarity_across_wraps(void **state)
 			pol = !pol;
 		assert_int_equal(post(0x03, 1, 1000 + i, true), 0);
 		/* a stale entry of the previous pass is not a completion */
-		assert_int_equal(e810u_cq_poll_one(&C.cq, &c), ENOENT);
+		assert_int_equal(e810u_cq_poll_one(&C.cq, &c), -ENOENT);
 		put_cqe(C.cq.ring.buf, slot, 0, &T.qp, 0,
 			C_WQEIDX(T.qp.sq_tail) | C_SQ | C_VALID(pol));
 		assert_int_equal(e810u_cq_poll_one(&C.cq, &c), 0);
@@ -141,7 +141,7 @@ static void test_ext_cqe_wrapping(void **state)
 		C_WQEIDX(0) | C_EXT | C_VALID(1));
 	/* the extension sits in slot 0, on the next pass: valid is 0 */
 	put_cqe(C.cq.ring.buf, 0, 0xbeef, NULL, 0, (1ull << 62) | C_VALID(1));
-	assert_int_equal(e810u_cq_poll_one(&C.cq, &c), ENOENT);
+	assert_int_equal(e810u_cq_poll_one(&C.cq, &c), -ENOENT);
 	put_cqe(C.cq.ring.buf, 0, 0xbeef, NULL, 0, (1ull << 62) | C_VALID(0));
 	assert_int_equal(e810u_cq_poll_one(&C.cq, &c), 0);
 	assert_int_equal(c.wr_id, 0x200);
@@ -176,7 +176,7 @@ static void test_sq_flush(void **state)
 	assert_int_equal(c.op, 0x00);
 	assert_int_equal(C.cq.ring.head, 1);
 	assert_int_equal(T.qp.sq_tail, T.qp.sq_head);
-	assert_int_equal(e810u_cq_poll_one(&C.cq, &c), ENOENT);
+	assert_int_equal(e810u_cq_poll_one(&C.cq, &c), -ENOENT);
 }
 
 static void test_rq_flush(void **state)
@@ -196,11 +196,11 @@ static void test_rq_flush(void **state)
 		assert_int_equal(c.minor, 5);
 	}
 	assert_int_equal(C.cq.ring.head, 1);
-	assert_int_equal(e810u_cq_poll_one(&C.cq, &c), ENOENT);
+	assert_int_equal(e810u_cq_poll_one(&C.cq, &c), -ENOENT);
 	/* a second flush CQE with nothing left is consumed silently */
 	put_cqe(C.cq.ring.buf, 1, 0, &T.qp, 0,
 		C_WQEIDX(0) | C_ERROR | C_MAJ(1) | 5 | C_VALID(1));
-	assert_int_equal(e810u_cq_poll_one(&C.cq, &c), ENOENT);
+	assert_int_equal(e810u_cq_poll_one(&C.cq, &c), -ENOENT);
 	assert_int_equal(C.cq.ring.head, 2);
 }
 
@@ -229,7 +229,7 @@ static void test_errors(void **state)
 	/* an out-of-range SQ index is dropped, not dereferenced */
 	put_cqe(C.cq.ring.buf, 2, 0, &T.qp, 0,
 		C_WQEIDX(0x7fff) | C_SQ | C_VALID(1));
-	assert_int_equal(e810u_cq_poll_one(&C.cq, &c), ENOENT);
+	assert_int_equal(e810u_cq_poll_one(&C.cq, &c), -ENOENT);
 	assert_int_equal(C.cq.ring.head, 3);
 }
 
@@ -250,6 +250,34 @@ static void test_forget(void **state)
 	assert_ptr_equal(c.qp, &other.qp);
 	assert_int_equal(c.wr_id, 9);
 	assert_int_equal(C.cq.ring.head, 2);
+	tqp_fini(&other);
+}
+
+/* The kernel's variant: CQEs found by QP id, an extended one included. */
+static void test_forget_qp_id(void **state)
+{
+	struct e810u_cqe c;
+	struct tqp other;
+
+	(void)state;
+	tqp_init(&other, 512, 16, 0, false);
+	other.qp.qp_id = 0x2b;
+	assert_int_equal(post(0x03, 1, 1, true), 0);
+	assert_int_equal(post(0x03, 1, 2, true), 0);
+	assert_int_equal(e810u_post_send(&other.qp, &(struct e810u_swr){
+		.op = 0x03, .wr_id = 9, .signaled = true }), 0);
+	put_cqe(C.cq.ring.buf, 0, 0, &T.qp, (uint64_t)0x2a << 32,
+		C_EXT | C_SQ | C_VALID(1));
+	put_cqe(C.cq.ring.buf, 1, 0, NULL, 0, C_VALID(1));
+	put_cqe(C.cq.ring.buf, 2, 0, &T.qp, (uint64_t)0x2a << 32,
+		C_WQEIDX(1) | C_SQ | C_VALID(1));
+	put_cqe(C.cq.ring.buf, 3, 0, &other.qp, (uint64_t)0x2b << 32,
+		C_SQ | C_VALID(1));
+	e810u_cq_ring_forget_qp(&C.cq.ring, 0x2a);
+	assert_int_equal(e810u_cq_poll_one(&C.cq, &c), 0);
+	assert_ptr_equal(c.qp, &other.qp);
+	assert_int_equal(c.wr_id, 9);
+	assert_int_equal(C.cq.ring.head, 4);
 	tqp_fini(&other);
 }
 
@@ -339,6 +367,7 @@ int main(void)
 		T_(test_rq_flush),
 		T_(test_errors),
 		T_(test_forget),
+		T_(test_forget_qp_id),
 		T_(test_arm),
 		T_(test_resize_drains_old_ring),
 		T_(test_retire_old_ring),

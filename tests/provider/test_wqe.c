@@ -249,10 +249,10 @@ static void test_ud_send(void **state)
 	assert_int_equal(e810u_post_send(&T.qp, &wr), 0);
 	expect_words(0, w, 4);
 	/* UD carries sends only */
-	assert_int_equal(e810u_post_send(&T.qp, &wr_write), EINVAL);
+	assert_int_equal(e810u_post_send(&T.qp, &wr_write), -EINVAL);
 	wr_write.op = 0x08;	/* nor binds */
 	wr_write.num_sge = 0;
-	assert_int_equal(e810u_post_send(&T.qp, &wr_write), EINVAL);
+	assert_int_equal(e810u_post_send(&T.qp, &wr_write), -EINVAL);
 }
 
 static void test_inline_short(void **state)
@@ -314,10 +314,10 @@ static void test_invalid_requests(void **state)
 	struct e810u_swr too_many = { .op = 0x03, .sg = many, .num_sge = 14 };
 
 	(void)state;
-	assert_int_equal(e810u_post_send(&T.qp, &too_long), EINVAL);
-	assert_int_equal(e810u_post_send(&T.qp, &read_imm), EINVAL);
-	assert_int_equal(e810u_post_send(&T.qp, &bad_op), EINVAL);
-	assert_int_equal(e810u_post_send(&T.qp, &too_many), EINVAL);
+	assert_int_equal(e810u_post_send(&T.qp, &too_long), -EINVAL);
+	assert_int_equal(e810u_post_send(&T.qp, &read_imm), -EINVAL);
+	assert_int_equal(e810u_post_send(&T.qp, &bad_op), -EINVAL);
+	assert_int_equal(e810u_post_send(&T.qp, &too_many), -EINVAL);
 	assert_int_equal(T.qp.sq_head, 0);
 	assert_int_equal(T.qp.unrung, 0);
 }
@@ -342,7 +342,7 @@ static void test_recv_wqe(void **state)
 	assert_int_equal(T.qp.rq_wrid[0], 0x77);
 	assert_int_equal(T.qp.rq_wrid[1], 0x78);
 	/* 4 SGEs need 3 quanta: more than a 64-byte WQE holds */
-	assert_int_equal(e810u_post_recv(&T.qp, 1, SG, 4), EINVAL);
+	assert_int_equal(e810u_post_recv(&T.qp, 1, SG, 4), -EINVAL);
 }
 
 static void test_recv_full_and_polarity(void **state)
@@ -352,7 +352,7 @@ static void test_recv_full_and_polarity(void **state)
 	(void)state;
 	for (i = 0; i < 63; i++)
 		assert_int_equal(e810u_post_recv(&T.qp, i, SG, 1), 0);
-	assert_int_equal(e810u_post_recv(&T.qp, 99, SG, 1), ENOMEM);
+	assert_int_equal(e810u_post_recv(&T.qp, 99, SG, 1), -ENOMEM);
 	/* consume everything, the next lap writes valid bit 0 */
 	T.qp.rq_tail = T.qp.rq_head;
 	assert_int_equal(e810u_post_recv(&T.qp, 100, SG, 1), 0);
@@ -362,25 +362,81 @@ static void test_recv_full_and_polarity(void **state)
 	assert_int_equal(q64(T.qp.rq, 8) >> 63, 0);
 }
 
+/* Ring sizes of one capability set, as e810u_wq_sizes() gives them. */
+static int sizes(const struct e810_wq_geom *g, uint32_t swr, uint32_t ssge,
+		 uint32_t inl, uint32_t rwr, uint32_t rsge, bool exact,
+		 struct e810u_wq_sizes *s)
+{
+	const struct e810u_wq_caps c = {
+		.max_send_wr = swr, .max_send_sge = ssge, .max_inline = inl,
+		.max_recv_wr = rwr, .max_recv_sge = rsge,
+	};
+
+	return e810u_wq_sizes(g, &c, g->min_wq_quanta, g->max_wq_quanta,
+			      g->max_wq_quanta, exact, s);
+}
+
 static void test_geometry(void **state)
 {
 	const struct e810_wq_geom *g = e810u_geom(E810_GEN_2);
-	uint32_t d;
+	struct e810u_wq_sizes s;
 
 	(void)state;
 	/* the generations the layer has a table entry for: GEN_2 only */
 	assert_non_null(g);
 	assert_null(e810u_geom(E810_GEN_1));
 	assert_null(e810u_geom(200));
-	/* size codes, quanta: include/hw, tests/unit/test_wqe_geom.c */
-	/* 10 WRs of 64 B + 258 reserved = 278 -> 512 quanta */
-	assert_int_equal(e810u_sq_depth(g, 10, 1, 8, 32768, &d), 0);
-	assert_int_equal(d, 512);
-	assert_int_equal(e810u_rq_depth(g, 1, 0, 8, 32768, &d), 0);
-	assert_int_equal(d, 8);
-	assert_int_equal(e810u_rq_depth(g, 100, 2, 8, 32768, &d), 0);
-	assert_int_equal(d, 512);
-	assert_int_equal(e810u_sq_depth(g, 32768, 3, 8, 32768, &d), EINVAL);
+	/*
+	 * The kernel (irdma_qp_sizes(), irdma_query_device(), the
+	 * ucontext response, CQ creation) and the provider (qp_geometry(),
+	 * its CQ rings) size rings only through these calls on this entry.
+	 * Expected values written out from upstream's GEN_2 rules
+	 * (irdma_get_sqdepth(), IRDMA_MAX_QP_WRS(), irdma_ucreate_cq(),
+	 * icrdma_init_hw()).
+	 */
+	assert_int_equal(g->min_wq_quanta, 8);
+	assert_int_equal(g->max_wq_quanta, 32768);
+	assert_int_equal(g->chunk_quanta, 8);
+	assert_int_equal(g->max_frags, 13);
+	assert_int_equal(g->max_inline, 101);
+	assert_int_equal(g->max_cq_entries, 1048575);
+	assert_int_equal(e810u_max_qp_wr(g), 4063);
+	/* 10 WRs of 64 B (2 SGEs + the immediate) + 258 reserved -> 512 */
+	assert_int_equal(sizes(g, 10, 2, 0, 1, 1, false, &s), 0);
+	assert_int_equal(s.sq_shift, 1);
+	assert_int_equal(s.sq_depth, 512);
+	assert_int_equal(s.max_send_wr, (512 - 258) / 2);
+	/* 1 RQ WR of 32 B: the minimum of 8 WQEs */
+	assert_int_equal(s.rq_shift, 0);
+	assert_int_equal(s.rq_depth, 8);
+	assert_int_equal(s.max_recv_wr, 7);
+	/* 100 RQ WRs of 4 SGEs (128 B) + 1 -> 512 quanta */
+	assert_int_equal(sizes(g, 1, 0, 0, 100, 4, false, &s), 0);
+	assert_int_equal(s.rq_shift, 2);
+	assert_int_equal(s.rq_depth, 512);
+	assert_int_equal(s.max_recv_wr, 127);
+	/* inline data sizes the SQ WQE as well: 40 bytes take 128 B */
+	assert_int_equal(sizes(g, 1, 0, 40, 1, 1, false, &s), 0);
+	assert_int_equal(s.sq_shift, 2);
+	/* max_qp_wr WQEs of 256 B are the largest SQ */
+	assert_int_equal(sizes(g, 4063, 13, 0, 1, 1, false, &s), 0);
+	assert_int_equal(s.sq_depth, 32768);
+	assert_int_equal(s.max_send_wr, 4063);
+	assert_int_equal(sizes(g, 4064, 13, 0, 1, 1, false, &s), -EINVAL);
+	assert_int_equal(sizes(g, 32768, 13, 0, 1, 1, false, &s), -EINVAL);
+	/* beyond the WQE format */
+	assert_int_equal(sizes(g, 1, 14, 0, 1, 1, false, &s), -EINVAL);
+	assert_int_equal(sizes(g, 1, 1, 0, 1, 14, false, &s), -EINVAL);
+	assert_int_equal(sizes(g, 1, 1, 102, 1, 1, false, &s), -EINVAL);
+	/* without raw attributes: WQEs of the shift, a power of two */
+	assert_int_equal(sizes(g, 64, 0, 0, 16, 1, true, &s), 0);
+	assert_int_equal(s.sq_depth, 64);
+	assert_int_equal(s.rq_depth, 16);
+	assert_int_equal(sizes(g, 48, 0, 0, 16, 1, true, &s), -EINVAL);
+	/* CQ rings: two slots a CQE, at least 4 entries */
+	assert_int_equal(e810u_cq_entries(g, 1), 4);
+	assert_int_equal(e810u_cq_entries(g, 100), 202);
+	assert_int_equal(e810u_cq_entries(g, 1048574), 2097150);
 }
 
 #define T_(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)

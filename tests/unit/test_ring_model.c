@@ -11,7 +11,9 @@
  * The layer is built with E810U_TEST_STORE_HOOK: after every qword it
  * stores into a ring the device is told (doorbell) and runs, as hardware
  * may fetch at any moment. A WQE whose header turns valid before its body
- * is complete is then executed half written.
+ * is complete is then executed half written. The RQ has no doorbell: a
+ * receive WQE is taken when a message arrives, so test_rq_early_header
+ * has a SEND arrive (an RNR retry) after every qword of a receive post.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -24,6 +26,7 @@
 #include <cmocka.h>
 
 #include "e810_core.h"
+#include "e810_xport.h"
 #include "dp_driver.h"
 #include "ring.h"
 
@@ -34,6 +37,8 @@
 #define RQ_SHIFT    2           /* 128-byte RQ WQEs: up to 7 SGEs */
 #define CQ_SIZE     256
 #define BUF_LEN     (16 * 4096)
+/* Longer than any RNR NAK delay (E810_XPORT_RNR_TIMER, IB's 655 ms top) */
+#define RNR_WAIT_NS 1000000000ull
 
 /* One QP of the device as the layer sees it. */
 typedef struct RingQp {
@@ -52,6 +57,7 @@ typedef struct Fix {
     uint64_t abuf, bbuf;
     uint32_t akey, bkey;
     bool race;                  /* run the device after every ring store */
+    bool rq_arrivals;           /* ... and let an RNR retry arrive first */
     bool in_hook;
     unsigned hook_runs;
 } Fix;
@@ -72,11 +78,18 @@ void e810u_test_store(void *base, size_t off)
     qps[0] = &cur->a;
     qps[1] = &cur->b;
     for (i = 0; i < 2; i++) {
-        uint8_t *sq = qps[i]->uk.sq;
+        const struct e810u_qp *uk = &qps[i]->uk;
+        uint8_t *sq = uk->sq, *rq = uk->rq;
 
         if ((uint8_t *)base >= sq &&
             (uint8_t *)base < sq + (size_t)SQ_QUANTA * E810_WQE_QUANTUM) {
             dp_ring(&qps[i]->dp, true);
+        }
+        /* a message waiting on RNR comes again: the RQ is read now */
+        if (cur->rq_arrivals && (uint8_t *)base >= rq &&
+            (uint8_t *)base < rq + ((size_t)uk->rq_size <<
+                                    (uk->rq_shift + E810_WQE_QUANTUM_SHIFT))) {
+            harness_advance(cur->h, RNR_WAIT_NS);
         }
     }
     dp_run(&cur->dev);
@@ -239,7 +252,7 @@ static void expect_empty(Fix *f, struct e810u_cq *cq)
     struct e810u_cqe c;
 
     dp_run(&f->dev);
-    assert_int_equal(e810u_cq_poll_one(cq, &c), ENOENT);
+    assert_int_equal(e810u_cq_poll_one(cq, &c), -ENOENT);
 }
 
 static void expect_ok(const struct e810u_cqe *c, const RingQp *q,
@@ -568,6 +581,70 @@ static void test_wrap_nop_padding(void **state)
     expect_empty(f, &f->rcq);
 }
 
+/*
+ * A receive WQE turns valid only once its fragments are written (the
+ * provider's udma_to_device_barrier(), the kernel's dma_wmb() before the
+ * header): GEN_2 has no RQ doorbell, the device takes the next valid WQE
+ * whenever a message arrives. A SEND from A waits on RNR (retried without
+ * limit) while B posts the receive; its retry reaches B after every
+ * qword the layer stores into the RQ. The device must refuse the WQE
+ * (one more RNR NAK) until the header, then place the data where the
+ * fragments say. Two passes over the RQ: on the second, a header valid
+ * too early would come with the previous pass's fragments.
+ */
+static void test_rq_early_header(void **state)
+{
+    Fix *f = *state;
+    E810XportStats *st = &f->h->core.xport->stats;
+    uint64_t *ctx = dp_qp_ctx(&f->a.dp);
+    uint64_t early = 0, retry;
+    struct e810u_cqe c;
+    unsigned i;
+
+    retry = le64toh(ctx[E810_QW(E810_QPC_RETRY_OFF)]);
+    retry &= ~E810_QPC_RNRNAK_THRESH;
+    ctx[E810_QW(E810_QPC_RETRY_OFF)] =
+        htole64(retry | FIELD_PREP(E810_QPC_RNRNAK_THRESH, 7));
+    dp_qp_rts(&f->a.dp);
+    for (i = 0; i < 2 * RQ_ENTRIES; i++) {
+        uint32_t len = 300 + i, off = (i % 7) * 4096 + 8 * i;
+        struct e810u_sge s = { .addr = f->abuf, .len = len,
+                               .lkey = f->akey };
+        struct e810u_sge r = { .addr = f->bbuf + off, .len = len,
+                               .lkey = f->bkey };
+        struct e810u_swr wr = { .wr_id = i, .op = E810_OP_SEND,
+                                .signaled = true, .sg = &s, .num_sge = 1 };
+        uint64_t naks = st->rnr_naks_sent;
+
+        fill(hbuf(f, f->abuf), len, i);
+        memset(hbuf(f, f->bbuf), 0, BUF_LEN);
+        post(&f->a, &wr);
+        kick(&f->a);
+        dp_run(&f->dev);
+        /* nothing to receive into yet */
+        assert_true(st->rnr_naks_sent > naks);
+        naks = st->rnr_naks_sent;
+        f->rq_arrivals = true;
+        assert_int_equal(e810u_post_recv(&f->b.uk, 5000 + i, &r, 1), 0);
+        f->rq_arrivals = false;
+        early += st->rnr_naks_sent - naks;
+        /* the retry after the header store took it: no further wait */
+        assert_int_equal(poll_n(f, &f->rcq, &c, 1), 1);
+        expect_ok(&c, &f->b, 5000 + i);
+        assert_int_equal(c.bytes, len);
+        assert_memory_equal(hbuf(f, f->bbuf + off), hbuf(f, f->abuf), len);
+        assert_int_equal(hbuf(f, f->bbuf + off + len)[0], 0);
+        if (off) {
+            assert_int_equal(hbuf(f, f->bbuf + off - 1)[0], 0);
+        }
+        assert_int_equal(poll_n(f, &f->scq, &c, 1), 1);
+        expect_ok(&c, &f->a, i);
+        expect_empty(f, &f->rcq);
+    }
+    /* every post met at least one arrival before its header was valid */
+    assert_true(early >= 2 * RQ_ENTRIES);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -577,6 +654,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_fast_reg_bind_mw, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_wrap_nop_padding, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_rq_early_header, setup,
                                         teardown),
     };
 

@@ -39,7 +39,6 @@
 #include "mr.h"
 #include "qp.h"
 
-#define IRDMA_MIN_KCQ_SIZE	4
 #define IRDMA_SHADOW_THRESH_MAX	0x3FFFF
 
 static u32 irdma_cq_ceq(struct irdma_pci_f *rf, int vector)
@@ -255,7 +254,7 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		return -EOPNOTSUPP;
 	/* User: ring entries the provider sized; kernel: CQEs wanted. */
 	if (attr->cqe < 1 ||
-	    attr->cqe > (udata ? IRDMA_MAX_CQ_RING : IRDMA_MAX_CQ_REQ))
+	    attr->cqe > (udata ? IRDMA_MAX_CQ_RING : irdma_max_cq_req()))
 		return -EINVAL;
 	cq->rf = rf;
 	spin_lock_init(&cq->lock);
@@ -269,7 +268,7 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		/* The provider already sized the ring for extended CQEs. */
 		entries = attr->cqe;
 	} else {
-		entries = max_t(u32, (attr->cqe + 1) * 2, IRDMA_MIN_KCQ_SIZE);
+		entries = e810u_cq_entries(irdma_geom(), attr->cqe);
 	}
 	cq->size = entries;
 
@@ -466,9 +465,9 @@ int irdma_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
 	if (!!udata != cq->user)
 		return -EINVAL;
 	if (entries < 1 ||
-	    entries > (udata ? IRDMA_MAX_CQ_RING : IRDMA_MAX_CQ_REQ))
+	    entries > (udata ? IRDMA_MAX_CQ_RING : irdma_max_cq_req()))
 		return -EINVAL;
-	n = udata ? entries : max_t(u32, (entries + 1) * 2, IRDMA_MIN_KCQ_SIZE);
+	n = udata ? entries : e810u_cq_entries(irdma_geom(), entries);
 	mutex_lock(&cq->resize_lock);
 	err = udata ? irdma_resize_user_cq(cq, n, udata) :
 		      irdma_resize_kernel_cq(cq, n);
@@ -665,38 +664,6 @@ void irdma_cq_kick(struct irdma_cq *cq)
 		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
 }
 
-/* Zeroes the QP context of @qp_id's CQEs in ring @r; cq->lock held. */
-static void irdma_ring_clean_qp(struct irdma_cq_ring *r, u32 qp_id)
-{
-	u32 idx = r->uk.head, n;
-	bool pol = r->uk.pol;
-	size_t off;
-	u64 hdr;
-
-	for (n = 0; n < r->uk.size; n++) {
-		off = (size_t)idx * E810_CQE_SIZE;
-		hdr = irdma_get64(&r->mem, off + E810_CQE_HDR_OFF);
-		if (!!(hdr & E810_CQE_VALID) != pol)
-			break;
-		if (FIELD_GET(E810_CQE_QPID,
-			      irdma_get64(&r->mem, off + E810_CQE_QP_OFF)) ==
-		    qp_id)
-			irdma_set64(&r->mem, off + E810_CQE_CTX_OFF, 0);
-		/* Skip the extension slot of an extended CQE. */
-		if (hdr & E810_CQE_EXTCQE) {
-			if (++idx == r->uk.size) {
-				idx = 0;
-				pol = !pol;
-			}
-			n++;
-		}
-		if (++idx == r->uk.size) {
-			idx = 0;
-			pol = !pol;
-		}
-	}
-}
-
 /**
  * irdma_cq_clean_qp() - drop the CQEs of a destroyed QP from a kernel CQ
  * @cq: the CQ
@@ -714,8 +681,8 @@ void irdma_cq_clean_qp(struct irdma_cq *cq, u32 qp_id)
 
 	spin_lock_irqsave(&cq->lock, flags);
 	list_for_each_entry(r, &cq->old_rings, node)
-		irdma_ring_clean_qp(r, qp_id);
-	irdma_ring_clean_qp(&cq->kring, qp_id);
+		e810u_cq_ring_forget_qp(&r->uk, qp_id);
+	e810u_cq_ring_forget_qp(&cq->kring.uk, qp_id);
 	spin_unlock_irqrestore(&cq->lock, flags);
 }
 

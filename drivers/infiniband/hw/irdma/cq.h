@@ -21,13 +21,24 @@
 
 struct irdma_qbuf;
 
-/* GEN_2 max_hw_cq_size (icrdma_init_hw()), told to the providers. */
-#define IRDMA_MAX_HW_CQ_SIZE	1048575
+/*
+ * The ring geometry of the E810 (include/hw's table, through the ring
+ * layer): the provider sizes its rings from the same entry.
+ */
+static inline const struct e810_wq_geom *irdma_geom(void)
+{
+	return e810u_geom(E810_GEN_2);
+}
+
 /*
  * CQEs a consumer may ask for: query_device's max_cqe, as upstream
- * reports it (max_hw_cq_size - 1).
+ * reports it (max_hw_cq_size - 1, icrdma_init_hw()).
  */
-#define IRDMA_MAX_CQ_REQ	(IRDMA_MAX_HW_CQ_SIZE - 1)
+static inline u32 irdma_max_cq_req(void)
+{
+	return irdma_geom()->max_cq_entries - 1;
+}
+
 /*
  * Ring entries CREATE_CQ takes: what its 21-bit CQSIZE field holds. A
  * ring has (cqe + 1) * 2 entries because a CQE may take two slots (both

@@ -215,7 +215,7 @@ int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	for (; wr; wr = wr->next) {
 		err = irdma_swr_build(qp, wr, &s, sg);
 		if (!err)
-			err = -e810u_post_send(&qp->ring, &s);
+			err = e810u_post_send(&qp->ring, &s);
 		if (err) {
 			*bad_wr = wr;
 			break;
@@ -264,8 +264,8 @@ int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 				sg[i].len = wr->sg_list[i].length;
 				sg[i].lkey = wr->sg_list[i].lkey;
 			}
-			err = -e810u_post_recv(&qp->ring, wr->wr_id, sg,
-					       wr->num_sge);
+			err = e810u_post_recv(&qp->ring, wr->wr_id, sg,
+					      wr->num_sge);
 		}
 		if (err) {
 			*bad_wr = wr;

@@ -63,46 +63,31 @@
 /* ---- sizes -------------------------------------------------------------- */
 
 /*
- * SQ/RQ geometry from the requested capabilities (hw-reference 5.1). With raw
- * attributes (every current provider and kernel consumers) @cap holds the
- * consumer's values; older providers pass SQ/RQ sizes in WQEs of the shift.
+ * SQ/RQ geometry from the requested capabilities (hw-reference 5.1), by
+ * the ring layer's e810u_wq_sizes() on the generation's table, as the
+ * provider sizes its rings. With raw attributes (every current provider
+ * and kernel consumers) @cap holds the consumer's values; older providers
+ * pass SQ/RQ sizes in WQEs of the shift.
  */
 static int irdma_qp_sizes(struct irdma_qp *qp, struct ib_qp_cap *cap,
 			  bool raw)
 {
-	u64 sq, rq;
+	const struct e810_wq_geom *g = e810u_geom(E810_GEN_2);
+	const struct e810u_wq_caps caps = E810U_WQ_CAPS(cap);
+	struct e810u_wq_sizes s;
+	int err;
 
-	if (cap->max_send_sge > IRDMA_MAX_SGE ||
-	    cap->max_recv_sge > IRDMA_MAX_SGE ||
-	    cap->max_inline_data > IRDMA_MAX_INLINE ||
-	    cap->max_send_wr > E810_MAX_WQ_QUANTA ||
-	    cap->max_recv_wr > E810_MAX_WQ_QUANTA)
-		return -EINVAL;
-	qp->sq_shift = e810_wqe_shift(cap->max_send_sge + 1,
-				      cap->max_inline_data);
-	qp->rq_shift = e810_wqe_shift(cap->max_recv_sge, 0);
-	if (raw) {
-		sq = roundup_pow_of_two(((u64)cap->max_send_wr << qp->sq_shift) +
-					E810_SQ_RSVD_QUANTA);
-		rq = roundup_pow_of_two(((u64)cap->max_recv_wr << qp->rq_shift) +
-					E810_RQ_RSVD_QUANTA);
-	} else {
-		sq = (u64)cap->max_send_wr << qp->sq_shift;
-		rq = (u64)cap->max_recv_wr << qp->rq_shift;
-		if (!is_power_of_2(sq) || !is_power_of_2(rq))
-			return -EINVAL;
-	}
-	sq = max_t(u64, sq, (u64)E810_MIN_WQ_QUANTA << qp->sq_shift);
-	rq = max_t(u64, rq, (u64)E810_MIN_WQ_QUANTA << qp->rq_shift);
-	if (sq > E810_MAX_WQ_QUANTA || rq > E810_MAX_WQ_QUANTA)
-		return -EINVAL;
-	qp->sq_depth = sq;
-	qp->rq_depth = rq;
+	err = e810u_wq_sizes(g, &caps, g->min_wq_quanta, g->max_wq_quanta,
+			     g->max_wq_quanta, !raw, &s);
+	if (err)
+		return err;
+	qp->sq_shift = s.sq_shift;
+	qp->rq_shift = s.rq_shift;
+	qp->sq_depth = s.sq_depth;
+	qp->rq_depth = s.rq_depth;
 	qp->cap = *cap;
-	qp->cap.max_send_wr = (qp->sq_depth - E810_SQ_RSVD_QUANTA) >>
-			      qp->sq_shift;
-	qp->cap.max_recv_wr = (qp->rq_depth - E810_RQ_RSVD_QUANTA) >>
-			      qp->rq_shift;
+	qp->cap.max_send_wr = s.max_send_wr;
+	qp->cap.max_recv_wr = s.max_recv_wr;
 	return 0;
 }
 

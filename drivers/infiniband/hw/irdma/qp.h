@@ -21,9 +21,7 @@
 struct irdma_qbuf;
 
 /* GEN_2 QP limits (hw-reference 2.7, 6.2), advertised and enforced. */
-#define IRDMA_MAX_QP_WR		4063
-#define IRDMA_MAX_SGE		E810_MAX_FRAGS
-#define IRDMA_MAX_INLINE	E810_MAX_INLINE
+#define IRDMA_MAX_SGE		E810_MAX_FRAGS	/* bounds stack arrays */
 #define IRDMA_MAX_IRD		127
 #define IRDMA_MAX_ORD		255
 

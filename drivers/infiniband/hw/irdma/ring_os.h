@@ -10,6 +10,7 @@
 #include <linux/compiler.h>
 #include <linux/errno.h>
 #include <linux/io.h>
+#include <linux/kernel.h>	/* ARRAY_SIZE() */
 #include <linux/string.h>
 #include <linux/types.h>
 #include <asm/barrier.h>

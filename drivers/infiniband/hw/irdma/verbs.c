@@ -42,9 +42,6 @@
 #define IRDMA_FEATURE_RTS_AE	BIT_ULL(0)
 #define IRDMA_FEATURE_CQ_RESIZE	BIT_ULL(1)
 #define IRDMA_HW_REV_GEN_2	2
-#define IRDMA_MAX_QUANTA	32768
-#define IRDMA_MAX_SQ_CHUNK	8
-#define IRDMA_MIN_WQ_SIZE	8
 
 /* An mmap-able BAR0 range (the doorbell page). */
 struct irdma_mmap_entry {
@@ -56,6 +53,7 @@ static int irdma_query_device(struct ib_device *ibdev,
 			      struct ib_device_attr *props,
 			      struct ib_udata *udata)
 {
+	const struct e810_wq_geom *g = irdma_geom();
 	struct irdma_pci_f *rf = to_iwdev(ibdev)->rf;
 	struct irdma_hmc_obj *o = rf->hmc.obj;
 	struct pci_dev *pdev = rf->pcidev;
@@ -83,12 +81,12 @@ static int irdma_query_device(struct ib_device *ibdev,
 	 * CQ 0 (the CCQ), MR/STag index 0 and AH 0 are never handed out.
 	 */
 	props->max_qp = o[E810_HMC_QP].cnt - IRDMA_FIRST_QP_ID;
-	props->max_qp_wr = IRDMA_MAX_QP_WR;
-	props->max_send_sge = IRDMA_MAX_SGE;
-	props->max_recv_sge = IRDMA_MAX_SGE;
-	props->max_sge_rd = IRDMA_MAX_SGE;
+	props->max_qp_wr = e810u_max_qp_wr(g);
+	props->max_send_sge = g->max_frags;
+	props->max_recv_sge = g->max_frags;
+	props->max_sge_rd = g->max_frags;
 	props->max_cq = o[E810_HMC_CQ].cnt - 1;
-	props->max_cqe = IRDMA_MAX_CQ_REQ;
+	props->max_cqe = irdma_max_cq_req();
 	props->max_mr = o[E810_HMC_MR].cnt - 1;
 	/* Windows take their STags from the same index space. */
 	props->max_mw = props->max_mr;
@@ -202,6 +200,7 @@ static int irdma_alloc_ucontext(struct ib_ucontext *uctx,
 {
 	struct irdma_ucontext *ucontext = to_irdma_uctx(uctx);
 	struct irdma_pci_f *rf = to_iwdev(uctx->device)->rf;
+	const struct e810_wq_geom *g = irdma_geom();
 	struct irdma_alloc_ucontext_resp resp = { };
 	struct irdma_alloc_ucontext_req req = { };
 	struct irdma_mmap_entry *entry;
@@ -243,20 +242,21 @@ static int irdma_alloc_ucontext(struct ib_ucontext *uctx,
 	resp.kernel_ver = req.userspace_ver;
 	resp.feature_flags = IRDMA_FEATURE_RTS_AE | IRDMA_FEATURE_CQ_RESIZE;
 	resp.db_mmap_key = rdma_user_mmap_get_offset(ucontext->db_entry);
-	resp.max_hw_wq_frags = IRDMA_MAX_SGE;
-	resp.max_hw_read_sges = IRDMA_MAX_SGE;
-	resp.max_hw_inline = IRDMA_MAX_INLINE;
-	resp.max_hw_rq_quanta = IRDMA_MAX_QUANTA;
-	resp.max_hw_wq_quanta = IRDMA_MAX_QUANTA;
+	/* the provider's ring layer sizes from the same table entry */
+	resp.max_hw_wq_frags = g->max_frags;
+	resp.max_hw_read_sges = g->max_frags;
+	resp.max_hw_inline = g->max_inline;
+	resp.max_hw_rq_quanta = g->max_wq_quanta;
+	resp.max_hw_wq_quanta = g->max_wq_quanta;
 	resp.min_hw_cq_size = 1;
-	resp.max_hw_cq_size = IRDMA_MAX_HW_CQ_SIZE;
-	resp.max_hw_sq_chunk = IRDMA_MAX_SQ_CHUNK;
+	resp.max_hw_cq_size = g->max_cq_entries;
+	resp.max_hw_sq_chunk = g->chunk_quanta;
 	resp.hw_rev = IRDMA_HW_REV_GEN_2;
 	/* create_qp takes the consumer's capabilities (raw attributes). */
 	resp.comp_mask |= IRDMA_ALLOC_UCTX_USE_RAW_ATTR;
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
 	resp.comp_mask |= IRDMA_ALLOC_UCTX_MIN_HW_WQ_SIZE;
-	resp.min_hw_wq_size = IRDMA_MIN_WQ_SIZE;
+	resp.min_hw_wq_size = g->min_wq_quanta;
 #endif
 	err = ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen));
 	if (err) {
