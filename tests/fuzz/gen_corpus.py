@@ -276,6 +276,37 @@ def iw_seeds(rng):
     return s
 
 
+# ---- fuzz_mpa ---------------------------------------------------------------
+
+def mpa_seeds(rng):
+    """Mode byte, local IRD and ORD, then an MPA frame (RFC 5044, 6581)."""
+    req, rep = b'MPA ID Req Frame', b'MPA ID Rep Frame'
+    def mpa(key, flags, rev, words, pd, extra=b''):
+        body = (words or b'') + pd
+        return key + bytes([flags, rev]) + be(len(body), 2) + body + extra
+    pd = bytes(rng.randrange(256) for _ in range(40))
+    s = {}
+    s['irdma-req'] = b'\x00\x7f\x08' + mpa(req, 0x50, 2, be(0x807f, 2) +
+                                           be(0xc008, 2), pd)
+    s['siw-req'] = b'\x00\x7f\xff' + mpa(req, 0x10, 2, be(0x0080, 2) +
+                                         be(0x0080, 2), b'')
+    s['v1-req'] = b'\x00\x10\x10' + mpa(req, 0x40, 1, None, pd[:8])
+    s['send-rtr-req'] = b'\x00\x01\x01' + mpa(req, 0x50, 2, be(0xc001, 2) +
+                                              be(0x0001, 2), b'')
+    s['markers-req'] = b'\x00\x04\x04' + mpa(req, 0xd0, 2, be(0x8004, 2) +
+                                             be(0x8004, 2), b'')
+    s['read-rep'] = b'\x01\x08\x08' + mpa(rep, 0x50, 2, be(0x8010, 2) +
+                                          be(0x4004, 2), b'')
+    s['reject-rep'] = b'\x01\x00\x00' + mpa(rep, 0x70, 2, be(0, 2) +
+                                            be(0, 2), b'no')
+    s['v1-rep-max1'] = b'\x03\x00\x00' + mpa(rep, 0x40, 1, None, b'',
+                                             b'\x00' * 8)
+    s['long-pd'] = b'\x00\x20\x20' + mpa(req, 0x50, 2, be(0x8020, 2) +
+                                         be(0x8020, 2), bytes(508))
+    s['short'] = b'\x00\x01\x01' + req + b'\x50\x02\x00'
+    return s
+
+
 def write(outdir, name, seeds):
     d = os.path.join(outdir, name)
     os.makedirs(d, exist_ok=True)
@@ -305,6 +336,7 @@ def main():
     write(outdir, 'fuzz_bigmr', bigmr_seeds(rng))
     write(outdir, 'fuzz_iw_rx', iw_seeds(rng))
     write(outdir, 'fuzz_iwarp', generic(rng, [0x00, 0x01], 8, 16))
+    write(outdir, 'fuzz_mpa', mpa_seeds(rng))
 
 
 if __name__ == '__main__':

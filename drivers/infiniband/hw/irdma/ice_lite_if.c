@@ -177,7 +177,7 @@ static int irdma_ice_lite_probe(struct auxiliary_device *adev,
 
 	if (!(info->rdma_protocol & ICE_LITE_RDMA_PROTOCOL_ROCEV2)) {
 		dev_err(&adev->dev,
-			"parent offers no RoCEv2 (protocols 0x%x)\n",
+			"ice_lite offers iWARP (rdma_protocol 0x%x): only RoCEv2 is supported; set devlink param enable_roce\n",
 			info->rdma_protocol);
 		return -EOPNOTSUPP;
 	}
@@ -216,6 +216,10 @@ static void irdma_ice_lite_remove(struct auxiliary_device *adev)
 
 static const struct auxiliary_device_id irdma_ice_lite_id_table[] = {
 	{ .name = "ice_lite." ICE_LITE_RDMA_ROCE_NAME },
+	/* Matched as upstream irdma matches ice.iwarp, refused in probe:
+	 * the iWARP connection manager is not wired in yet (docs/irdma.md).
+	 */
+	{ .name = "ice_lite." ICE_LITE_RDMA_IWARP_NAME },
 	{ }
 };
 MODULE_DEVICE_TABLE(auxiliary, irdma_ice_lite_id_table);

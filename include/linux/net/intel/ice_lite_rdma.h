@@ -5,7 +5,9 @@
  * Modelled on upstream's 6.16+ IIDC RDMA core-device info
  * (include/linux/net/intel/iidc_rdma.h): the auxiliary device carries what
  * the RDMA driver needs from its parent and nothing parent-internal. The
- * parent publishes "ice_lite.roce.<N>"; <N> is allocated from 0.
+ * parent publishes "ice_lite.roce.<N>" in RoCEv2 mode and "ice_lite.iwarp.<N>"
+ * in iWARP mode (devlink runtime params enable_roce / enable_iwarp, as ice);
+ * <N> is allocated from 0 per PF and kept across re-plugs.
  */
 #ifndef _ICE_LITE_RDMA_H_
 #define _ICE_LITE_RDMA_H_
@@ -16,6 +18,7 @@
 #include <linux/types.h>
 
 #define ICE_LITE_RDMA_ROCE_NAME		"roce"
+#define ICE_LITE_RDMA_IWARP_NAME	"iwarp"
 #define ICE_LITE_RDMA_MAX_USER_PRIORITY	8
 #define ICE_LITE_RDMA_MAX_DSCP		64
 
@@ -111,7 +114,8 @@ struct ice_lite_rdma_ops {
  * @msix_entries: MSI-X vectors reserved for RDMA (index and Linux irq)
  * @msix_count: number of entries in @msix_entries
  * @qos: QoS parameters, refreshed before AFTER_TC_CHANGE
- * @rdma_protocol: ICE_LITE_RDMA_PROTOCOL_* enabled on this function
+ * @rdma_protocol: ICE_LITE_RDMA_PROTOCOL_* enabled on this function: exactly
+ *	one bit, matching the device name (ROCEV2 for "roce", IWARP for "iwarp")
  * @pf_id: PF number (PF_FUNC_RID.FUNC_NUM)
  * @vport_id: hardware VSI number of the PF's VSI (from add VSI, 0x0210)
  */

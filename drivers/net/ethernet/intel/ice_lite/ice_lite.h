@@ -382,6 +382,13 @@ struct ice_lite_pf {
 	struct ice_lite_rdma_dev_info rdma_info;
 	struct mutex adev_mutex;	/* protects adev */
 	struct ice_lite_rdma_aux_dev *adev;
+	/* Serialises publishing and withdrawing the auxiliary device (probe,
+	 * remove, reset, devlink) and protects rdma_mode.
+	 */
+	struct mutex rdma_lock;
+	u32 rdma_mode;			/* ICE_LITE_RDMA_PROTOCOL_* chosen */
+	int aux_id;			/* <N> of ice_lite.<protocol>.<N> */
+	struct devlink *devlink;
 
 	u8 dcbx_cap;
 	struct ieee_ets ets;
@@ -508,6 +515,9 @@ void ice_lite_dbg_pf_init(struct ice_lite_pf *pf);
 void ice_lite_dbg_pf_exit(struct ice_lite_pf *pf);
 
 /* ice_lite_rdma.c */
+bool ice_lite_rdma_capable(struct ice_lite_pf *pf);
+int ice_lite_rdma_init(struct ice_lite_pf *pf);
+void ice_lite_rdma_deinit(struct ice_lite_pf *pf);
 int ice_lite_rdma_plug(struct ice_lite_pf *pf);
 void ice_lite_rdma_unplug(struct ice_lite_pf *pf);
 void ice_lite_rdma_send_event(struct ice_lite_pf *pf,
@@ -516,5 +526,10 @@ void ice_lite_rdma_notify(struct ice_lite_pf *pf,
 			  enum ice_lite_rdma_event_type type, u32 reg);
 void ice_lite_rdma_tc_change(struct ice_lite_pf *pf,
 			     const struct ieee_ets *ets);
+
+/* ice_lite_devlink.c */
+int ice_lite_devlink_init(struct ice_lite_pf *pf);
+void ice_lite_devlink_unregister(struct ice_lite_pf *pf);
+void ice_lite_devlink_free(struct ice_lite_pf *pf);
 
 #endif /* _ICE_LITE_H_ */

@@ -198,6 +198,8 @@ static struct ice_lite_pf *ice_lite_alloc_pf(struct pci_dev *pdev)
 		return NULL;
 	pf->pdev = pdev;
 	mutex_init(&pf->adev_mutex);
+	mutex_init(&pf->rdma_lock);
+	pf->aux_id = -1;
 	mutex_init(&pf->vsi_lock);
 	spin_lock_init(&pf->link_lock);
 	spin_lock_init(&pf->oicr_lock);
@@ -217,6 +219,7 @@ static void ice_lite_free_pf(struct ice_lite_pf *pf)
 {
 	ice_lite_aq_destroy_locks(pf);
 	mutex_destroy(&pf->vsi_lock);
+	mutex_destroy(&pf->rdma_lock);
 	mutex_destroy(&pf->adev_mutex);
 	kfree(pf);
 }
@@ -228,9 +231,10 @@ static void ice_lite_free_pf(struct ice_lite_pf *pf)
  *
  * Order: enable the device, 64-bit DMA, map BAR0, bus mastering, read the
  * PF number; PF reset, admin queue, capabilities, MAC (init_hw); MSI-X,
- * misc vector; VSI, link, driver version (init_sw); netdev; and only then
- * the RDMA auxiliary device. Errors unwind in exactly the reverse order;
- * ice_lite_remove() is the same list.
+ * misc vector; VSI, link, driver version (init_sw); netdev; the RDMA
+ * auxiliary device (in RoCEv2 mode, as ice); and last the devlink
+ * instance, whose parameters can switch the protocol. Errors unwind in
+ * exactly the reverse order; ice_lite_remove() is the same list.
  *
  * Context: Process context.
  * Return: 0 or a negative errno.
@@ -290,11 +294,18 @@ static int ice_lite_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 	if (err)
 		goto err_free_vsi;
 
-	if (pf->caps.rdma) {
-		err = ice_lite_rdma_plug(pf);
-		if (err)
-			goto err_netdev_destroy;
-	}
+	err = ice_lite_rdma_init(pf);
+	if (err)
+		goto err_netdev_destroy;
+	mutex_lock(&pf->rdma_lock);
+	err = ice_lite_rdma_plug(pf);
+	mutex_unlock(&pf->rdma_lock);
+	if (err)
+		goto err_rdma_deinit;
+
+	err = ice_lite_devlink_init(pf);
+	if (err)
+		goto err_rdma_unplug;
 
 	dev_dbg(dev,
 		"PF %u up: %s, MAC %pM, VSI %u, %u MSI-X vectors, %u for RDMA\n",
@@ -302,6 +313,12 @@ static int ice_lite_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 		pf->num_msix, pf->num_rdma_msix);
 	return 0;
 
+err_rdma_unplug:
+	mutex_lock(&pf->rdma_lock);
+	ice_lite_rdma_unplug(pf);
+	mutex_unlock(&pf->rdma_lock);
+err_rdma_deinit:
+	ice_lite_rdma_deinit(pf);
 err_netdev_destroy:
 	ice_lite_netdev_destroy(pf);
 err_free_vsi:
@@ -329,8 +346,9 @@ err_free_pf:
  * ice_lite_remove() - take one E810 PF down
  * @pdev: the PCI function
  *
- * Stops reset requests, then undoes ice_lite_probe() step by step in
- * reverse order: the RDMA auxiliary device goes first, before the netdev.
+ * Stops devlink and reset requests, then undoes ice_lite_probe() step by
+ * step in reverse order: the RDMA auxiliary device goes first, before the
+ * netdev.
  *
  * Context: Process context.
  */
@@ -339,9 +357,14 @@ static void ice_lite_remove(struct pci_dev *pdev)
 	struct ice_lite_pf *pf = pci_get_drvdata(pdev);
 
 	set_bit(ICE_LITE_STATE_REMOVING, pf->state);
+	ice_lite_devlink_unregister(pf);
 	cancel_work_sync(&pf->reset_work);
 
+	mutex_lock(&pf->rdma_lock);
 	ice_lite_rdma_unplug(pf);
+	mutex_unlock(&pf->rdma_lock);
+	ice_lite_devlink_free(pf);
+	ice_lite_rdma_deinit(pf);
 	ice_lite_netdev_destroy(pf);
 	ice_lite_sched_deinit(pf);
 	ice_lite_free_vsi(pf);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* ice_lite: the RDMA auxiliary device "ice_lite.roce.<N>". Publishes and
- * withdraws it, delivers parent events to the bound driver, and provides
- * the parent services (struct ice_lite_rdma_ops) the RDMA driver calls.
+/* ice_lite: the RDMA auxiliary device "ice_lite.roce.<N>" (RoCEv2 mode) or
+ * "ice_lite.iwarp.<N>" (iWARP mode, chosen with devlink as for ice:
+ * ice_lite_devlink.c). Publishes and withdraws it, delivers parent events
+ * to the bound driver, and provides the parent services (struct
+ * ice_lite_rdma_ops) the RDMA driver calls.
  */
 
 #include <linux/auxiliary_bus.h>
@@ -12,7 +14,9 @@
 
 #include "ice_lite.h"
 
-/* Auxiliary device ids; an id lives exactly as long as its device. */
+/* Auxiliary device ids: one per PF from probe to remove, so that a re-plug
+ * in the other protocol keeps <N> (ice: pf->aux_idx).
+ */
 static DEFINE_IDA(ice_lite_aux_ida);
 
 static struct ice_lite_pf *ice_lite_info_to_pf(struct ice_lite_rdma_dev_info *info)
@@ -135,35 +139,83 @@ static void ice_lite_rdma_init_info(struct ice_lite_pf *pf)
 	mutex_lock(&pf->adev_mutex);
 	ice_lite_dcb_qos(pf, &info->qos);
 	mutex_unlock(&pf->adev_mutex);
-	info->rdma_protocol = ICE_LITE_RDMA_PROTOCOL_ROCEV2;
+	info->rdma_protocol = pf->rdma_mode;
 	info->pf_id = pf->pf_id;
 	info->vport_id = pf->vsi_num;
 }
 
 /**
- * ice_lite_adev_release() - free an auxiliary device and its id
+ * ice_lite_rdma_capable() - can this PF offer RDMA at all
+ * @pf: the PF
+ *
+ * The function has the RDMA capability and MSI-X vectors were reserved
+ * for it (ice_lite_init_msix()); ice: ICE_FLAG_RDMA_ENA.
+ *
+ * Return: true if an RDMA auxiliary device can be published.
+ */
+bool ice_lite_rdma_capable(struct ice_lite_pf *pf)
+{
+	return pf->caps.rdma && pf->num_rdma_msix;
+}
+
+/**
+ * ice_lite_rdma_init() - choose RoCEv2 and reserve the auxiliary device id
+ * @pf: the PF
+ *
+ * Every probe starts in RoCEv2 mode, as ice_init_rdma() does.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ice_lite_rdma_init(struct ice_lite_pf *pf)
+{
+	int id;
+
+	pf->aux_id = -1;
+	pf->rdma_mode = 0;
+	if (!ice_lite_rdma_capable(pf))
+		return 0;
+	id = ida_alloc(&ice_lite_aux_ida, GFP_KERNEL);
+	if (id < 0)
+		return id;
+	pf->aux_id = id;
+	pf->rdma_mode = ICE_LITE_RDMA_PROTOCOL_ROCEV2;
+	return 0;
+}
+
+/**
+ * ice_lite_rdma_deinit() - undo ice_lite_rdma_init()
+ * @pf: the PF, with the auxiliary device withdrawn
+ */
+void ice_lite_rdma_deinit(struct ice_lite_pf *pf)
+{
+	if (pf->aux_id >= 0)
+		ida_free(&ice_lite_aux_ida, pf->aux_id);
+	pf->aux_id = -1;
+	pf->rdma_mode = 0;
+}
+
+/**
+ * ice_lite_adev_release() - free an auxiliary device
  * @dev: the device embedded in the auxiliary device
  *
  * Called by the driver core when the last reference goes away.
  */
 static void ice_lite_adev_release(struct device *dev)
 {
-	struct ice_lite_rdma_aux_dev *iadev =
-		container_of(dev, struct ice_lite_rdma_aux_dev, adev.dev);
-
-	ida_free(&ice_lite_aux_ida, iadev->adev.id);
-	kfree(iadev);
+	kfree(container_of(dev, struct ice_lite_rdma_aux_dev, adev.dev));
 }
 
 /**
  * ice_lite_rdma_plug() - publish the RDMA auxiliary device
  * @pf: the PF, with its netdev registered
  *
- * Creates "ice_lite.roce.<N>" below the PCI device. If irdma is loaded it
- * probes from inside this call. Nothing is published when no MSI-X vector
- * could be reserved for RDMA (ice_lite_init_msix()).
+ * Creates "ice_lite.roce.<N>" (RoCEv2 mode) or "ice_lite.iwarp.<N>" (iWARP
+ * mode) below the PCI device, as ice_plug_aux_dev() names ice's. If irdma
+ * is loaded it probes from inside this call. Nothing is published when
+ * no protocol is enabled (devlink) or the PF cannot do RDMA
+ * (ice_lite_rdma_capable()), nor a second device when one is published.
  *
- * Context: Process context; takes @pf->adev_mutex.
+ * Context: Process context; @pf->rdma_lock held; takes @pf->adev_mutex.
  * Return: 0 or a negative errno.
  */
 int ice_lite_rdma_plug(struct ice_lite_pf *pf)
@@ -171,9 +223,10 @@ int ice_lite_rdma_plug(struct ice_lite_pf *pf)
 	struct device *dev = ice_lite_pf_to_dev(pf);
 	struct ice_lite_rdma_aux_dev *iadev;
 	struct auxiliary_device *adev;
-	int id, err;
+	int err;
 
-	if (!pf->num_rdma_msix)
+	lockdep_assert_held(&pf->rdma_lock);
+	if (!pf->rdma_mode || pf->aux_id < 0 || pf->rdma_info.adev)
 		return 0;
 	ice_lite_rdma_init_info(pf);
 
@@ -181,24 +234,21 @@ int ice_lite_rdma_plug(struct ice_lite_pf *pf)
 	if (!iadev)
 		return -ENOMEM;
 
-	id = ida_alloc(&ice_lite_aux_ida, GFP_KERNEL);
-	if (id < 0) {
-		err = id;
-		goto err_free_iadev;
-	}
-
 	adev = &iadev->adev;
 	iadev->info = &pf->rdma_info;
-	adev->name = ICE_LITE_RDMA_ROCE_NAME;
-	adev->id = id;
+	adev->name = pf->rdma_mode & ICE_LITE_RDMA_PROTOCOL_ROCEV2 ?
+		     ICE_LITE_RDMA_ROCE_NAME : ICE_LITE_RDMA_IWARP_NAME;
+	adev->id = pf->aux_id;
 	adev->dev.parent = dev;
 	adev->dev.release = ice_lite_adev_release;
 
 	err = auxiliary_device_init(adev);
-	if (err)
-		goto err_free_id;
+	if (err) {
+		kfree(iadev);
+		return err;
+	}
 
-	/* From here on ice_lite_adev_release() frees @iadev and its id. */
+	/* From here on ice_lite_adev_release() frees @iadev. */
 	pf->rdma_info.adev = adev;
 	err = auxiliary_device_add(adev);
 	if (err)
@@ -214,11 +264,6 @@ err_uninit_adev:
 	pf->rdma_info.adev = NULL;
 	auxiliary_device_uninit(adev);
 	return err;
-err_free_id:
-	ida_free(&ice_lite_aux_ida, id);
-err_free_iadev:
-	kfree(iadev);
-	return err;
 }
 
 /**
@@ -228,12 +273,13 @@ err_free_iadev:
  * Unbinds the RDMA driver (its remove runs from inside this call) and
  * drops our reference. Safe to call when nothing is published.
  *
- * Context: Process context; takes @pf->adev_mutex.
+ * Context: Process context; @pf->rdma_lock held; takes @pf->adev_mutex.
  */
 void ice_lite_rdma_unplug(struct ice_lite_pf *pf)
 {
 	struct ice_lite_rdma_aux_dev *iadev;
 
+	lockdep_assert_held(&pf->rdma_lock);
 	mutex_lock(&pf->adev_mutex);
 	iadev = pf->adev;
 	pf->adev = NULL;

@@ -209,21 +209,26 @@ void ice_lite_reset_work(struct work_struct *work)
 
 	dev_dbg(dev, "PF reset requested\n");
 	ice_lite_rdma_notify(pf, ICE_LITE_RDMA_EVENT_WARN_RESET, 0);
+	mutex_lock(&pf->rdma_lock);
 	ice_lite_rdma_unplug(pf);
+	mutex_unlock(&pf->rdma_lock);
 
 	err = ice_lite_rebuild(pf);
+	/* devlink may have changed the protocol meanwhile; it left the
+	 * publishing to us while RESETTING was set.
+	 */
+	mutex_lock(&pf->rdma_lock);
 	clear_bit(ICE_LITE_STATE_RESETTING, pf->state);
 	if (err) {
+		mutex_unlock(&pf->rdma_lock);
 		ice_lite_ev_inc(pf, ICE_LITE_EV_REBUILD_ERRORS);
 		dev_err(dev, "rebuild after PF reset failed: %d\n", err);
 		return;
 	}
-	if (pf->caps.rdma) {
-		err = ice_lite_rdma_plug(pf);
-		if (err)
-			dev_err(dev, "RDMA device not published again: %d\n",
-				err);
-	}
+	err = ice_lite_rdma_plug(pf);
+	mutex_unlock(&pf->rdma_lock);
+	if (err)
+		dev_err(dev, "RDMA device not published again: %d\n", err);
 	ice_lite_ev_inc(pf, ICE_LITE_EV_REBUILDS);
 	dev_info(dev, "PF reset done, function rebuilt\n");
 }
