@@ -109,6 +109,16 @@ vm-check-all-parents: all progs
 check:
 	@tools/check.sh
 
+# The 6.1 guest's set (docs/testing.md, "The 6.1 guest"): K61_SCENARIOS
+# on bookworm's own kernel under every parent and RDMA driver they name,
+# their "# also-parent:" ones included. make check runs only the stock-ice
+# runs of the scenarios with a "# kernel: 6.1" line.
+K61_SCENARIOS ?= ice_probe lan_ping rdma_link provider_pingpong perftest \
+	rdma_cm pyverbs
+
+vm-check-6.1: all progs
+	@E810_VM_ALL_PARENTS=1 tools/vm check --kernel 6.1 $(K61_SCENARIOS)
+
 # The debug guest kernel (KASAN, lockdep, kmemleak, debug objects, DMA API
 # checks: tools/build-debug-kernel.sh, ~35 min once, then cached) and the
 # LAN and RDMA scenarios on it; a kernel report fails the scenario. Not part
@@ -183,4 +193,4 @@ clean:
 
 .PHONY: all deps deps-host qemu rdma-core modules guest run unit fuzz fuzz-campaign progs vm-check bench-ulp \
 	check vm-check-all-parents guest-debug check-debug lint lint-6.1 lint-new install uninstall install-provider \
-	uninstall-provider dkms-source clean guest-6.1
+	uninstall-provider dkms-source clean guest-6.1 vm-check-6.1
