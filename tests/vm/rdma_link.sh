@@ -5,6 +5,7 @@
 # rdma-driver: ours stock
 # timeout: 300
 # boot: shared
+# kernel: 6.1
 # irdma registers one RoCEv2 ib_device per function, irdma0 and irdma1,
 # on the function's netdev; `rdma link` shows them ACTIVE once the netdevs
 # are up, and `ibv_devinfo -v` (our rdma-core build, stock provider) shows
