@@ -70,7 +70,9 @@ build_root() {
 
 # As tools/mkguest.sh's: virtio_blk and ext4 with their dependencies, in
 # load order, uncompressed for busybox insmod (bookworm's 6.1 ships its
-# modules uncompressed, later kernels as .ko.xz).
+# modules uncompressed, later kernels as .ko.xz), and virtio_pci, the
+# transport, which 6.1 builds as a module (CONFIG_VIRTIO_PCI=m; 6.12
+# builds it in) and no module depends on.
 build_initrd() {
 	local dir=$GDIR/initrd m
 	rm -rf "$dir"
@@ -80,7 +82,7 @@ build_initrd() {
 		ln -s busybox "$dir/bin/$m"
 	done
 	: >"$dir/lib/modules/order"
-	modprobe -d "$KD" -S "$REL" --show-depends -a virtio_blk ext4 |
+	modprobe -d "$KD" -S "$REL" --show-depends -a virtio_pci virtio_blk ext4 |
 	while read -r cmd path _; do
 		[ "$cmd" = insmod ] || continue
 		m=$(basename "$path" .xz)
