@@ -25,7 +25,7 @@ KMAKE = $(MAKE) -C $(KDIR) E810_TOP=$(TOP)
 # stays serial: its steps share apt through tools/deps.sh).
 NPROC := $(shell nproc 2>/dev/null || echo 1)
 
-all: qemu guest
+all: qemu guest guest-6.1
 
 deps:
 	@tools/deps.sh
@@ -48,6 +48,11 @@ modules: deps-host
 
 guest: modules rdma-core
 	@tools/mkguest.sh
+
+# The 6.1 guest: bookworm's own kernel with the normal guest's user space,
+# our modules built against 6.1 (tools/mkguest-6.1.sh; tools/vm --kernel 6.1).
+guest-6.1: guest
+	@tools/mkguest-6.1.sh
 
 run: all
 	@tools/vm run --topology hub2 --name run tools/guest/demo.sh
@@ -108,6 +113,16 @@ vm-check-all-parents: all progs
 
 check:
 	@tools/check.sh
+
+# The 6.1 guest's set (docs/testing.md, "The 6.1 guest"): K61_SCENARIOS
+# on bookworm's own kernel under every parent and RDMA driver they name,
+# their "# also-parent:" ones included. make check runs only the stock-ice
+# runs of the scenarios with a "# kernel: 6.1" line.
+K61_SCENARIOS ?= ice_probe lan_ping rdma_link provider_pingpong perftest \
+	rdma_cm pyverbs
+
+vm-check-6.1: all progs
+	@E810_VM_ALL_PARENTS=1 tools/vm check --kernel 6.1 $(K61_SCENARIOS)
 
 # The debug guest kernel (KASAN, lockdep, kmemleak, debug objects, DMA API
 # checks: tools/build-debug-kernel.sh, ~35 min once, then cached) and the
@@ -184,4 +199,4 @@ clean:
 
 .PHONY: all deps deps-host qemu rdma-core modules guest run unit fuzz fuzz-campaign progs vm-check bench-ulp \
 	check vm-check-all-parents guest-debug check-debug lint lint-6.1 lint-new install uninstall install-provider \
-	uninstall-provider dkms-source clean
+	uninstall-provider dkms-source clean guest-6.1 vm-check-6.1

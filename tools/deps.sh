@@ -160,21 +160,26 @@ fetch_rdma_core_source() {
 	touch "$src/.extracted"
 }
 
-# The guest kernel, straight from the .deb (the host's installed copy is only
-# a side effect of the headers package depending on it).
+# A guest kernel, straight from the .deb (the host's installed copy is only
+# a side effect of the headers package depending on it): kernel release $1
+# (default KVER), package version $2, into CACHE/kernel-<release>/.
+# tools/mkguest.sh boots KVER; tools/mkguest-6.1.sh bookworm's own KVER_OLD.
 fetch_guest_kernel() {
-	local kdir=$CACHE/kernel-$KVER
+	local kver=${1:-$KVER} pkgver=${2:-$KPKG_VERSION}
+	local kdir=$CACHE/kernel-$kver
 	[ -f "$kdir/.extracted" ] && return 0
 	local dl=$CACHE/dl/kernel
 	mkdir -p "$dl"
-	apt_update
-	(cd "$dl" && apt-get "${APT_OPTS[@]}" -q download \
-		"linux-image-$KVER=$KPKG_VERSION") >/dev/null ||
-		die "could not download linux-image-$KVER=$KPKG_VERSION"
+	if ! ls "$dl/linux-image-${kver}_${pkgver}_"*.deb >/dev/null 2>&1; then
+		apt_update
+		(cd "$dl" && apt-get "${APT_OPTS[@]}" -q download \
+			"linux-image-$kver=$pkgver") >/dev/null ||
+			die "could not download linux-image-$kver=$pkgver"
+	fi
 	rm -rf "$kdir"
-	dpkg-deb -x "$dl"/linux-image-"${KVER}"_*.deb "$kdir"
+	dpkg-deb -x "$dl/linux-image-${kver}_${pkgver}_"*.deb "$kdir"
 	# modules.dep is made by the package's postinst, not shipped.
-	depmod -b "$kdir" "$KVER"
+	depmod -b "$kdir" "$kver"
 	touch "$kdir/.extracted"
 }
 
@@ -351,6 +356,7 @@ main() {
 		fetch_qemu_source
 		fetch_rdma_core_source
 		fetch_guest_kernel
+		fetch_guest_kernel "$KVER_OLD" "$KPKG_OLD_VERSION"
 		fetch_ddp_package
 		fetch_ice_source "$KVER" "$KPKG_VERSION"
 		fetch_ice_source "$KVER_OLD" "$KPKG_OLD_VERSION"

@@ -83,5 +83,34 @@ else
 	echo "skip: QMP through the socket: no $QEMU yet (make qemu)"
 fi
 
+# The runs tools/vm check makes of the scenario header lines, per kernel
+# (E810_VM_LIST=1: names only, nothing boots). A "# kernel: 6.1" line
+# adds the scenario's stock-ice runs under 6.1; --kernel 6.1 tags every
+# run; the debug kernel ignores the line.
+cat >"$T/k61.sh" <<'EOF2'
+# topology: hub2
+# parent: ice_lite ice
+# rdma-driver: ours stock
+# kernel: 6.1
+EOF2
+sed '/^# kernel:/d' "$T/k61.sh" >"$T/k612.sh"
+runs() { E810_VM_LIST=1 tools/vm check "$@" 2>&1 | xargs; }
+want="k61@ice_lite k61@ice k61@stock k61@ice@6.1 k61@stock@6.1"
+got=$(runs "$T/k61.sh")
+[ "$got" = "$want" ] && ok || bad "runs of a '# kernel: 6.1' scenario: '$got', want '$want'"
+want="k612@ice_lite k612@ice k612@stock"
+got=$(runs "$T/k612.sh")
+[ "$got" = "$want" ] && ok || bad "runs without a '# kernel:' line: '$got', want '$want'"
+want="k61@ice_lite@6.1 k61@ice@6.1 k61@stock@6.1"
+got=$(runs --kernel 6.1 "$T/k61.sh")
+[ "$got" = "$want" ] && ok || bad "runs under --kernel 6.1: '$got', want '$want'"
+want="k61@ice_lite k61@ice k61@stock"
+got=$(runs --kernel debug "$T/k61.sh")
+[ "$got" = "$want" ] && ok || bad "runs under --kernel debug: '$got', want '$want'"
+sed 's/^# kernel: 6.1/# kernel: 5.10/' "$T/k61.sh" >"$T/kbad.sh"
+got=$(runs "$T/kbad.sh" || true)
+grep -q 'unknown kernel.*5\.10' <<<"$got" && ok ||
+	bad "an unknown kernel in '# kernel:' is not refused: '$got'"
+
 echo "tools: $pass passed, $fail failed, $skip skipped" | tee "$T/summary"
 [ "$fail" = 0 ]

@@ -5,6 +5,7 @@
 # rdma-driver: ours stock
 # timeout: 600
 # boot: shared
+# kernel: 6.1
 # Data path through each user-space provider: ibv_rc_pingpong -c (receive
 # buffer validated on the server) and ibv_ud_pingpong between irdma0 and
 # irdma1 for several sizes, once with the stock irdma provider and once
@@ -40,9 +41,17 @@ rdma_two_ports || finish
 if [ "${E810_RDMA_DRIVER:-ours}" != stock ]; then
 	hw_counters_check
 	# An MR over a udmabuf dma-buf (reg_user_mr_dmabuf), our provider.
-	if (E810_PROVIDER=ours provider_env &&
-	    /mnt/host/progs/dmabuf_mr "$ib0" 192.168.81.1 >/tmp/dmabuf.log 2>&1); then
+	# dmabuf_mr exits 77 without /dev/udmabuf: bookworm's 6.1 is built
+	# without it (CONFIG_UDMABUF is not set), so there that part is
+	# not run, said with its reason; any other kernel must have it.
+	st=0
+	(E810_PROVIDER=ours provider_env &&
+	 /mnt/host/progs/dmabuf_mr "$ib0" 192.168.81.1 >/tmp/dmabuf.log 2>&1) || st=$?
+	if [ $st = 0 ]; then
 		ok "dma-buf MR: $(grep -c '^ok' /tmp/dmabuf.log) checks passed (dmabuf_mr)"
+	elif [ $st = 77 ] &&
+	     grep -qx '# CONFIG_UDMABUF is not set' "/boot/config-$(uname -r)"; then
+		echo "note: dma-buf MR not run: $(uname -r) is built without udmabuf (CONFIG_UDMABUF is not set)"
 	else
 		fail "dma-buf MR: $(grep -v '^ok' /tmp/dmabuf.log | head -n 5)"
 	fi

@@ -732,12 +732,17 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 #define IRDMA_ACCESS_SUPPORTED \
 	(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
 	 IB_ACCESS_REMOTE_READ)
-/* RDMA FLUSH rights exist from 6.2 on. */
+/*
+ * RDMA FLUSH rights exist from 6.2 on. Before, ib_core still passes the
+ * bits from user space (rdma-core's IBV_ACCESS_FLUSH_GLOBAL and
+ * _PERSISTENT, bits 8 and 9, IB_UVERBS_ACCESS_FLUSH_* from 6.2 on) and
+ * upstream irdma ignores them there too.
+ */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
 #define IRDMA_ACCESS_FLUSH \
 	(IB_ACCESS_FLUSH_GLOBAL | IB_ACCESS_FLUSH_PERSISTENT)
 #else
-#define IRDMA_ACCESS_FLUSH 0
+#define IRDMA_ACCESS_FLUSH (BIT(8) | BIT(9))
 #endif
 #define IRDMA_ACCESS_IGNORED \
 	(IB_ACCESS_REMOTE_ATOMIC | IRDMA_ACCESS_FLUSH | IB_ACCESS_MW_BIND)
