@@ -36,6 +36,9 @@
  *                             apbvt=n qhash=n ... apbvt_ports=p,...
  *                             qhash_entries=syn/ip:port/qpN,..."
  *                             (e810_iw_format_tables())
+ *   x-iw-stats                the iWARP engine's connection counters,
+ *                             "offloads=n tx_segs=n ... crc_errors=n ..."
+ *                             (e810_iw_format_stats())
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -55,6 +58,7 @@
 #include "system/dma.h"
 
 #include "e810_core.h"
+#include "e810_iw_conn.h"
 #include "trace.h"
 
 #define TYPE_E810 "e810"
@@ -645,6 +649,11 @@ static char *e810_get_iwarp_tables(Object *obj, Error **errp)
                               e810_iw_format_tables);
 }
 
+static char *e810_get_iw_stats(Object *obj, Error **errp)
+{
+    return e810_get_formatted(obj, errp, "x-iw-stats", e810_iw_format_stats);
+}
+
 static char *e810_get_core_stats(Object *obj, Error **errp)
 {
     return e810_get_formatted(obj, errp, "x-core-stats", e810_core_stats);
@@ -713,6 +722,9 @@ static void e810_class_init(ObjectClass *oc, void *data)
                                   e810_get_iwarp_tables, NULL);
     object_class_property_set_description(oc, "x-iwarp-tables",
         "debug: iWARP mode, APBVT ports and quad hash entries");
+    object_class_property_add_str(oc, "x-iw-stats", e810_get_iw_stats, NULL);
+    object_class_property_set_description(oc, "x-iw-stats",
+        "debug: iWARP engine counters (segments, FPDUs, CRC errors, ...)");
     object_class_property_add_str(oc, "x-core-stats",
                                   e810_get_core_stats, NULL);
     object_class_property_set_description(oc, "x-core-stats",
