@@ -103,6 +103,13 @@ progs: rdma-core
 bench-ulp: all progs
 	@tests/bench/ulp.sh
 
+# ib_write_bw -R, the E810 iWARP model (stock irdma at both ends) against
+# soft-iWARP at both ends on the same two ports, one boot
+# (tests/bench/iwarp_siw.sh; IWB_ROUNDS, IWB_N); on demand, not in check.
+# Table in build/bench/iwarp_siw.txt, figures in docs/performance.md.
+bench-iwarp-siw: all progs
+	@tests/bench/iwarp_siw.sh
+
 vm-check: all progs
 	@tools/vm check
 
@@ -197,6 +204,6 @@ clean:
 	done; true
 	rm -rf build/unit build/provider-tests build/progs build/vm build/guest
 
-.PHONY: all deps deps-host qemu rdma-core modules guest run unit fuzz fuzz-campaign progs vm-check bench-ulp \
+.PHONY: all deps deps-host qemu rdma-core modules guest run unit fuzz fuzz-campaign progs vm-check bench-ulp bench-iwarp-siw \
 	check vm-check-all-parents guest-debug check-debug lint lint-6.1 lint-new install uninstall install-provider \
 	uninstall-provider dkms-source clean guest-6.1 vm-check-6.1

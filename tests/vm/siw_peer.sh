@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # topology: pair
 # rdma-driver: none
-# timeout: 900
+# timeout: 1200
 # check: on-demand
 # soft-iWARP (siw, tools/build-siw.sh) between the two guests over their
 # e810 LAN netdevs (ice_lite; no irdma loaded): the iWARP wire peer the
@@ -24,6 +24,13 @@
 # again through it. siw0 is deleted, siw unloads; no kernel line from siw
 # (its pr_warn()s are all errors: CRC, TERMINATE, DDP/RDMAP checks) and
 # a clean kernel log.
+# siw's passive side has a race under TCG (see rping_once below): a
+# client's first SEND that arrives while siw_accept() is between sending
+# the MPA reply and handing the socket to the QP is never read, and the
+# rping hangs on both sides. The server recognises it (its connection's
+# socket holds unread bytes, no iteration after 20 s) and ends its side;
+# such a run is repeated, up to three times, on other ports, and the
+# count of repeats is printed. Any other failure fails the scenario.
 . "$E810_LIB"
 
 expect_eq "nodes in the topology" 2 "$E810_NODES"
@@ -133,30 +140,97 @@ await() {
 		echo "note: no beacon for port $1 from $SERVER_IP after 150 s"
 }
 
-# rping_run SIZE ITERS PORT [LABEL]: one rping connection, this node's side,
-# with -v: the client prints a line per validated iteration ("ping data"),
-# the server one per iteration it served ("server ping data"); both
-# counts must be ITERS, the exit status 0, no error on stderr.
-rping_run() {
-	local size=$1 n=$2 port=$3 what=${4:-rping -V -S $1 -C $2} rc cnt t0=$SECONDS
+# stuck_state PORT: what a hung rping leaves to look at, printed while it
+# still hangs: this node's TCP socket of PORT (ss: state, send and
+# receive queues, retransmissions), the kernel's TCP counters, the
+# netdev's counters and siw0's QPs.
+stuck_state() {
+	echo "note: rping on port $1 still running after 90 s ($ROLE):"
+	ss -tnoie "( sport = :$1 or dport = :$1 )" | sed "s/^/  $ROLE ss: /"
+	nstat -az TcpRetransSegs TcpExtTCPTimeouts TcpInErrs TcpExtTCPOFOQueue \
+		TcpExtTCPAbortOnData | sed "s/^/  $ROLE nstat: /"
+	ip -s link show "$nd" | sed "s/^/  $ROLE link: /"
+	rdma resource show qp link siw0/1 | sed "s/^/  $ROLE qp: /"
+}
+
+# unread PORT: the established TCP connection of this node's listener on
+# PORT holds received bytes nobody read (Recv-Q > 0).
+unread() {
+	ss -tnH state established "( sport = :$1 )" |
+		awk '$1 > 0 { f = 1 } END { exit !f }'
+}
+
+# rping_once SIZE ITERS PORT: one rping connection, this node's side, with
+# -v: the client prints a line per validated iteration ("ping data"), the
+# server one per iteration it served ("server ping data"). Sets RC, CNT
+# and, on the server, RACE=1 when the connection hung in siw's accept race:
+# siw_accept() sends the MPA reply before siw_qp_socket_assoc() hands the
+# socket's data_ready to the QP, and siw_cm_llp_data_ready() ignores data
+# while the endpoint is in SIW_EPSTATE_RDMA_MODE; a client's first SEND
+# that lands in between stays in the socket unread, and both sides wait
+# for each other (seen on the wire: the server's socket holds the 40-byte
+# SEND FPDU, Recv-Q 40, and no iteration ever starts). The server then
+# ends its side at once (the client sees the disconnect).
+rping_once() {
+	local size=$1 n=$2 port=$3
 	OUT=$(mktemp)
+	RACE=0
 	if [ $SERVER = 1 ]; then
 		serve "$port" rping -s -a "$MY_IP" -p "$port" -S "$size" -V -v
+		if ! wait_for "! kill -0 $SRV_PID 2>/dev/null ||
+			grep -q '^server ping data' $OUT" 20 && unread "$port"; then
+			RACE=1
+			echo "note: port $port: no iteration in 20 s, the connection's first SEND unread by siw (accept race)"
+			stuck_state "$port"
+			kill "$SRV_PID" 2>/dev/null
+		fi
+		wait_for "! kill -0 $SRV_PID 2>/dev/null" 95 || stuck_state "$port"
 		wait $SRV_PID
-		rc=$?
-		cnt=$(grep -c '^server ping data: rdma-ping-' "$OUT")
+		RC=$?
+		CNT=$(grep -c '^server ping data: rdma-ping-' "$OUT")
 	else
 		await "$port"
 		timeout 100 rping -c -a "$SERVER_IP" -p "$port" -S "$size" \
-			-C "$n" -V -v >"$OUT" 2>&1
-		rc=$?
-		cnt=$(grep -c '^ping data: rdma-ping-' "$OUT")
+			-C "$n" -V -v >"$OUT" 2>&1 &
+		local cpid=$!
+		# A client stuck after 90 s: the state of the connection's
+		# socket and the counters, while it is still there.
+		wait_for "! kill -0 $cpid 2>/dev/null" 90 || stuck_state "$port"
+		wait $cpid
+		RC=$?
+		CNT=$(grep -c '^ping data: rdma-ping-' "$OUT")
 	fi
-	if [ $rc -eq 0 ] && [ "$cnt" = "$n" ] && ! grep -qiE 'mismatch|error' "$OUT"; then
+}
+
+# rping_run SIZE ITERS PORT [LABEL]: rping_once; both counts must be ITERS,
+# the exit status 0, no error on stderr. A run that fails on both sides is
+# run again on PORT + 500, + 1000, + 1500 (both sides fail alike in siw's
+# accept race, so they stay in step); it passes only when the server saw
+# the race signature in every failed run and a later run passes. (The
+# race hit 4 to 5 of 24 connections under TCG; twice in a row once.)
+rping_run() {
+	local size=$1 n=$2 port=$3 what=${4:-rping -V -S $1 -C $2} t0=$SECONDS
+	local races=0 tries=1
+	while :; do
+		rping_once "$size" "$n" "$port"
+		[ $RACE = 1 ] && races=$((races + 1))
+		if [ $RC -eq 0 ] && [ "$CNT" = "$n" ] &&
+			! grep -qiE 'mismatch|error' "$OUT"; then
+			break
+		fi
+		[ $tries -lt 4 ] || break
+		echo "note: $what ($ROLE): rc $RC, $CNT of $n iterations; again on port $((port + 500))"
+		grep -v 'ping data' "$OUT" | tail -3 | sed "s/^/  $ROLE: /"
+		rm -f "$OUT"
+		tries=$((tries + 1)) port=$((port + 500))
+	done
+	if [ $RC -eq 0 ] && [ "$CNT" = "$n" ] && ! grep -qiE 'mismatch|error' "$OUT" &&
+		{ [ $SERVER = 0 ] || [ $races = $((tries - 1)) ]; }; then
 		RPING_OK=$((RPING_OK + 1))
-		ok "$what ($ROLE): $cnt iterations, data valid ($((SECONDS - t0)) s)"
+		SIW_RACES=$((SIW_RACES + tries - 1))
+		ok "$what ($ROLE): $CNT iterations, data valid ($((SECONDS - t0)) s, $tries run(s))"
 	else
-		fail "$what ($ROLE): rc $rc, $cnt of $n iterations"
+		fail "$what ($ROLE): rc $RC, $CNT of $n iterations ($tries run(s), accept race seen in $races)"
 		grep -v 'ping data' "$OUT" | tail -5 | sed "s/^/  $ROLE: /"
 	fi
 	rm -f "$OUT"
@@ -219,6 +293,7 @@ bw() {
 }
 
 # ---- rping ---------------------------------------------------------------------
+SIW_RACES=0
 start_all=$SECONDS
 port=19000
 for r in $RPING_RUNS; do
@@ -282,6 +357,7 @@ pid=$(pidof iwpmd) && kill "$pid" &&
 	wait_for "! kill -0 $pid 2>/dev/null" 10 || fail "iwpmd did not stop"
 no_resources "after the iwpmd run"
 echo "time: $((SECONDS - start_all)) s of traffic ($ROLE)"
+echo "rping runs repeated after siw's accept race: $SIW_RACES ($ROLE)"
 
 # ---- teardown and the kernel log -----------------------------------------------
 rdma link delete siw0 || fail "rdma link delete siw0"
