@@ -111,31 +111,9 @@ tables_empty && ok "model in iWARP mode, APBVT and quad hash empty" ||
 
 nd0=$(e810_netdev_of "${devs[0]}")
 nd1=$(e810_netdev_of "${devs[1]}")
-# Both ports stay in init_net: the stock irdma resolves the passive side's
-# neighbour with ip_route_output(&init_net, ...) (upstream
-# irdma_addr_resolve_neigh()), so a listener in another namespace fails
-# irdma_make_cm_node() ("ip_route_output fail") and never answers the SYN.
-# Locally generated packets take table 100 (each address through the
-# other port, over the wire) before the local table, so rdma_cm and irdma
-# see two hosts; each port accepts the other's local source address.
-iw_two_hosts() {
-	local n
-	for n in all "$1" "$2"; do
-		sysctl -qw net.ipv4.conf.$n.accept_local=1 \
-			net.ipv4.conf.$n.rp_filter=0 \
-			net.ipv4.conf.$n.arp_ignore=1 \
-			net.ipv4.conf.$n.arp_announce=2 || return 1
-	done
-	ip addr add 192.168.81.1/32 dev "$1" && ip link set "$1" up &&
-		ip addr add 192.168.81.2/32 dev "$2" && ip link set "$2" up &&
-		ip route add 192.168.81.2 dev "$1" src 192.168.81.1 table 100 &&
-		ip route add 192.168.81.1 dev "$2" src 192.168.81.2 table 100 &&
-		ip rule add pref 10 iif lo table 100 &&
-		ip rule add pref 100 table local &&
-		ip rule del pref 0 table local || return 1
-	wait_carrier "$1" 10 && wait_carrier "$2" 10
-}
-iw_two_hosts "$nd0" "$nd1" || { fail "could not set up the two hosts"; finish; }
+# Both ports in init_net, routed to each other over the wire
+# (guest-lib.sh iwarp_two_hosts: why the stock irdma needs it).
+iwarp_two_hosts "$nd0" "$nd1" || { fail "could not set up the two hosts"; finish; }
 ping -c 2 -W 2 192.168.81.2 >/dev/null && ok "ping 192.168.81.2 over the wire" ||
 	fail "no ping between the ports: $(ip -br addr; ip rule; ip neigh)"
 export RDMAV_DRIVERS=irdma	# the stock provider

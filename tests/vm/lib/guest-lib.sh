@@ -658,7 +658,7 @@ perftest_bw_why() {
 # through the other port) before the local table, so rdma_cm and irdma see
 # two hosts; each port accepts the other's local source. The rules stay
 # until the guest powers off: scenarios using this boot alone (no
-# "boot: shared"). The same set-up as stock_iwarp's.
+# "boot: shared").
 iwarp_two_hosts() {
 	local n
 	for n in all "$1" "$2"; do
