@@ -315,11 +315,15 @@ listening() {
 	esac
 	return 1
 }
-# perf_iw TEST SIZE ITERS: one perftest run over rdma_cm, the server
+# perf_iw TEST SIZE ITERS [TRY]: one perftest run over rdma_cm, the server
 # listening on port 1 (192.168.81.2), the client on port 0. Checks both
 # exit statuses, the result rows and that the engine moved the payload.
+# A run whose only fault is perftest's clock calibration (a fit of rdtsc
+# against the wall clock that a descheduled vCPU spoils: "Correlation
+# coefficient r^2 ... < 0.9", then 0.00 MB/s with every completion good;
+# perftest.sh's run_perf) is repeated, up to 4 tries in all.
 perf_iw() {
-	local t=$1 size=$2 n=$3 srv cli crc src crow srow b0 moved why extra=()
+	local t=$1 size=$2 n=$3 try=${4:-1} srv cli crc src crow srow b0 moved why extra=()
 	[ "${t%_lat}" != "$t" ] && [ "$t" != ib_read_lat ] &&
 		extra=(-I "$PERFTEST_INLINE")
 	srv=$(mktemp) cli=$(mktemp)
@@ -352,6 +356,13 @@ perf_iw() {
 	fi
 	[ -z "$why" ] && [ "$moved" -lt $((size * n)) ] &&
 		why="the engine sent $moved bytes, want >= $((size * n))"
+	if [ -n "$why" ] && [ $crc = 0 ] && [ $src = 0 ] && [ "$try" -lt 4 ] &&
+		grep -q 'Correlation coefficient r^2' "$cli" "$srv"; then
+		echo "  note: $t -R -s $size -n $n: perftest's clock calibration failed, try $((try + 1))"
+		rm -f "$srv" "$cli"
+		perf_iw "$t" "$size" "$n" $((try + 1))
+		return
+	fi
 	if [ -z "$why" ]; then
 		if [ "${t%_lat}" != "$t" ]; then
 			ok "$t -R -s $size -n $n: t_typical $(cut -d' ' -f5 <<<"$crow") us, t_avg $(cut -d' ' -f6 <<<"$crow") us (${ms} ms, $moved bytes)"
