@@ -251,6 +251,10 @@ check "PRE_BUILD for 7.3 needs no ice source" \
 R=$T/dkms-real
 rm -rf "$R" "$T/dkms-irdma.ko.xz"
 mkdir -p "$R/src" "$R/tree" "$R/inst/$KVER"
+# dkms status says "installed" only when readlink -f of its kernel-KVER
+# link equals the tree path it was given (_is_module_installed()): give
+# it the path without symlinks, as a checkout reached through one has.
+R=$(cd "$R" && pwd -P)
 cp -a "$SRC" "$R/src/"
 DKMS=(dkms -m irdma-e810 -v "$VER" -k "$KVER" --sourcetree "$R/src"
       --dkmstree "$R/tree" --installtree "$R/inst")
