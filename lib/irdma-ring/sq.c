@@ -31,6 +31,9 @@ static int wq_depth(uint32_t wr, unsigned int shift, uint32_t rsvd,
 		d = (uint32_t)need;
 	} else {
 		d = pow2_roundup(need + rsvd);
+		/* 0: more than 2^31 quanta, too big for any ring */
+		if (!d)
+			return -EINVAL;
 	}
 	if (d < ((uint64_t)min_quanta << shift))
 		d = min_quanta << shift;

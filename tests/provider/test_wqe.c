@@ -424,6 +424,14 @@ static void test_geometry(void **state)
 	assert_int_equal(s.max_send_wr, 4063);
 	assert_int_equal(sizes(g, 4064, 13, 0, 1, 1, false, &s), -EINVAL);
 	assert_int_equal(sizes(g, 32768, 13, 0, 1, 1, false, &s), -EINVAL);
+	/*
+	 * counts whose rounded depth passes 2^31 quanta (pyverbs'
+	 * test_create_raw_qp_ex_with_illegal_caps_*: 0xffffffff) are
+	 * refused, not taken for the minimum ring
+	 */
+	assert_int_equal(sizes(g, 0xffffffff, 1, 0, 1, 1, false, &s), -EINVAL);
+	assert_int_equal(sizes(g, 1, 1, 0, 0xffffffff, 1, false, &s), -EINVAL);
+	assert_int_equal(sizes(g, 0x80000000, 0, 0, 1, 1, false, &s), -EINVAL);
 	/* beyond the WQE format */
 	assert_int_equal(sizes(g, 1, 14, 0, 1, 1, false, &s), -EINVAL);
 	assert_int_equal(sizes(g, 1, 1, 0, 1, 14, false, &s), -EINVAL);
