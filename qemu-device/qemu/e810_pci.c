@@ -551,6 +551,21 @@ static void e810_set_inject_cqp_stall(Object *obj, bool value, Error **errp)
     e810_cqp_inject_stall(&s->core);
 }
 
+/* A loss knob's value: parts per million, at most E810_ROCE_DROP_PPM_MAX. */
+static bool e810_visit_drop_ppm(Visitor *v, const char *name, uint32_t *ppm,
+                                Error **errp)
+{
+    if (!visit_type_uint32(v, name, ppm, errp)) {
+        return false;
+    }
+    if (*ppm > E810_ROCE_DROP_PPM_MAX) {
+        error_setg(errp, "%s: %" PRIu32 " is above %u (parts per million)",
+                   name, *ppm, E810_ROCE_DROP_PPM_MAX);
+        return false;
+    }
+    return true;
+}
+
 static void e810_get_roce_drop_ppm(Object *obj, Visitor *v, const char *name,
                                    void *opaque, Error **errp)
 {
@@ -565,12 +580,7 @@ static void e810_set_roce_drop_ppm(Object *obj, Visitor *v, const char *name,
     E810State *s = E810(obj);
     uint32_t ppm;
 
-    if (!visit_type_uint32(v, name, &ppm, errp)) {
-        return;
-    }
-    if (ppm > E810_ROCE_DROP_PPM_MAX) {
-        error_setg(errp, "%s: %" PRIu32 " is above %u (parts per million)",
-                   name, ppm, E810_ROCE_DROP_PPM_MAX);
+    if (!e810_visit_drop_ppm(v, name, &ppm, errp)) {
         return;
     }
     s->roce_drop_ppm = ppm;
@@ -594,12 +604,7 @@ static void e810_set_iwarp_drop_ppm(Object *obj, Visitor *v, const char *name,
     E810State *s = E810(obj);
     uint32_t ppm;
 
-    if (!visit_type_uint32(v, name, &ppm, errp)) {
-        return;
-    }
-    if (ppm > E810_ROCE_DROP_PPM_MAX) {
-        error_setg(errp, "%s: %" PRIu32 " is above %u (parts per million)",
-                   name, ppm, E810_ROCE_DROP_PPM_MAX);
+    if (!e810_visit_drop_ppm(v, name, &ppm, errp)) {
         return;
     }
     s->iwarp_drop_ppm = ppm;
