@@ -193,11 +193,15 @@ struct ibv_qp *e810p_create_qp_ex(struct ibv_context *ibctx,
 	ret = qp_setup_rings(ctx, qp, &g, &resp);
 	if (ret)
 		goto err_qp;
-	/* an immediate form the QP cannot carry is refused here, not lost */
+	/*
+	 * an immediate form the QP cannot carry is refused here, not lost
+	 * (an RDMA WRITE on a UD QP fails when posted, as before)
+	 */
 	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS &&
 	    ((attr->send_ops_flags & IBV_QP_EX_WITH_SEND_WITH_IMM &&
 	      !(qp->caps & E810P_QP_CAP_SEND_IMM)) ||
-	     (attr->send_ops_flags & IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM &&
+	     (attr->qp_type == IBV_QPT_RC &&
+	      attr->send_ops_flags & IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM &&
 	      !(qp->caps & E810P_QP_CAP_WRITE_IMM)))) {
 		ret = EOPNOTSUPP;
 		goto err_qp;
