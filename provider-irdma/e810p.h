@@ -22,7 +22,11 @@
 
 #define E810P_PAGE		4096
 #define E810P_HW_REV_GEN2	2
+#define E810P_FEAT_RTS_AE	(1ull << 0)
 #define E810P_FEAT_CQ_RESIZE	(1ull << 1)
+/* create_qp response qp_caps (docs/hw-reference.md 6.2) */
+#define E810P_QP_CAP_WRITE_IMM	(1u << 0)
+#define E810P_QP_CAP_SEND_IMM	(1u << 1)
 
 DECLARE_DRV_CMD(e810p_get_context, IB_USER_VERBS_CMD_GET_CONTEXT,
 		irdma_alloc_ucontext_req, irdma_alloc_ucontext_resp);
@@ -94,6 +98,11 @@ struct e810p_qp {
 	struct e810p_qbuf buf;
 	uint32_t sq_size;		/* WRs the application may post */
 	uint32_t rq_size;
+	/*
+	 * E810P_QP_CAP_*: the immediate forms the kernel allows (iWARP:
+	 * no SEND with immediate, hence no RoCE opcode in receive CQEs)
+	 */
+	uint32_t caps;
 	bool sig_all;
 	/* ibv_wr_* state: one WR is assembled, then written to the ring */
 	struct {

@@ -87,6 +87,15 @@ enum ibv_wc_status e810p_wc_status(const struct e810u_cqe *c)
 
 enum ibv_wc_opcode e810p_wc_opcode(const struct e810u_cqe *c)
 {
+	const struct e810p_qp *qp = c->qp->owner;
+
+	/*
+	 * A QP without SEND with immediate (iWARP) has no RoCE opcode in its
+	 * receive CQEs: an immediate there came with a WRITE (upstream
+	 * set_ib_wc_op_rq())
+	 */
+	if (!c->sq && !(qp->caps & E810P_QP_CAP_SEND_IMM))
+		return c->imm_valid ? IBV_WC_RECV_RDMA_WITH_IMM : IBV_WC_RECV;
 	if (!c->sq)
 		return c->op == E810_RX_OP_RDMA_WRITE_LAST_IMM ||
 		       c->op == E810_RX_OP_RDMA_WRITE_ONLY_IMM ?

@@ -144,6 +144,11 @@ struct ibv_ah *e810p_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
 	struct e810p_ah *ah;
 	int ret;
 
+	/* iWARP has no address handles (no UD QPs to use them) */
+	if (pd->context->device->transport_type == IBV_TRANSPORT_IWARP) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
 	ah = calloc(1, sizeof(*ah));
 	if (!ah)
 		return NULL;

@@ -31,6 +31,10 @@ static int qp_check_caps(struct e810p_context *ctx,
 
 	if (attr->qp_type != IBV_QPT_RC && attr->qp_type != IBV_QPT_UD)
 		return EOPNOTSUPP;
+	/* iWARP has RC only (upstream irdma_validate_qp_attrs()) */
+	if (attr->qp_type == IBV_QPT_UD &&
+	    ctx->vctx.context.device->transport_type == IBV_TRANSPORT_IWARP)
+		return EOPNOTSUPP;
 	if (attr->srq || !attr->send_cq || !attr->recv_cq)
 		return attr->srq ? EOPNOTSUPP : EINVAL;
 	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) ||
@@ -106,12 +110,21 @@ static int qp_setup_rings(struct e810p_context *ctx, struct e810p_qp *qp,
 	uk->max_rq_frags = ctx->max_frags;
 	uk->max_inline = ctx->max_inline;
 	uk->qp_id = resp->qp_id;
+	/*
+	 * lsmm: the connection manager puts its WQEs at the start of the SQ
+	 * (iWARP), three with RTS_AE (upstream irdma_vmapped_qp(),
+	 * irdma_setup_connection_wqes())
+	 */
+	if (resp->lsmm)
+		uk->conn_wqes = ctx->features & E810P_FEAT_RTS_AE ?
+				E810U_CONN_WQES_RTS_AE : E810U_CONN_WQES;
 	uk->sq_db = (volatile uint32_t *)((uint8_t *)ctx->db +
 					  E810_DB_QP_OFFSET);
 	uk->owner = qp;
 	e810u_qp_reset(uk);
 	qp->sq_size = resp->actual_sq_size;
 	qp->rq_size = resp->actual_rq_size;
+	qp->caps = resp->qp_caps;
 	return 0;
 }
 
@@ -180,6 +193,19 @@ struct ibv_qp *e810p_create_qp_ex(struct ibv_context *ibctx,
 	ret = qp_setup_rings(ctx, qp, &g, &resp);
 	if (ret)
 		goto err_qp;
+	/*
+	 * an immediate form the QP cannot carry is refused here, not lost
+	 * (an RDMA WRITE on a UD QP fails when posted, as before)
+	 */
+	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS &&
+	    ((attr->send_ops_flags & IBV_QP_EX_WITH_SEND_WITH_IMM &&
+	      !(qp->caps & E810P_QP_CAP_SEND_IMM)) ||
+	     (attr->qp_type == IBV_QPT_RC &&
+	      attr->send_ops_flags & IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM &&
+	      !(qp->caps & E810P_QP_CAP_WRITE_IMM)))) {
+		ret = EOPNOTSUPP;
+		goto err_qp;
+	}
 
 	qp->uk.ud = attr->qp_type == IBV_QPT_UD;
 	qp->sig_all = attr->sq_sig_all;
@@ -305,6 +331,8 @@ static int send_wr_to_uk(struct e810p_qp *qp, const struct ibv_send_wr *wr,
 	s->inline_data = wr->send_flags & IBV_SEND_INLINE;
 	switch (wr->opcode) {
 	case IBV_WR_SEND_WITH_IMM:
+		if (!(qp->caps & E810P_QP_CAP_SEND_IMM))
+			return EINVAL;
 		s->has_imm = true;
 		s->imm = be32toh(wr->imm_data);
 		/* fall through */
@@ -316,6 +344,8 @@ static int send_wr_to_uk(struct e810p_qp *qp, const struct ibv_send_wr *wr,
 		s->inv_stag = wr->invalidate_rkey;
 		break;
 	case IBV_WR_RDMA_WRITE_WITH_IMM:
+		if (!(qp->caps & E810P_QP_CAP_WRITE_IMM))
+			return EINVAL;
 		s->has_imm = true;
 		s->imm = be32toh(wr->imm_data);
 		/* fall through */

@@ -115,6 +115,17 @@ struct e810u_qp {
 	/* QP doorbell shadow area: the device's SQ tail (e810u_sq_kick). */
 	E810U_SHADOW *shadow;
 	uint32_t qp_id;
+	/*
+	 * iWARP: the first quanta of the SQ belong to the connection
+	 * manager, which writes them on the first pass (valid bit 1) before
+	 * the QP moves to RTS: the LSMM (MPA reply) or the RTR message, and
+	 * with RTS_AE also a NOP with local fence and the GEN_RTS_AE WQE
+	 * (upstream irdma_sc_send_lsmm(), irdma_sc_send_rtt(),
+	 * irdma_sc_gen_rts_ae()). The device starts the SQ at index 0, so
+	 * the first WQE of the owner goes right after them (upstream
+	 * irdma_setup_connection_wqes()). 0 for RoCEv2 (create_qp's lsmm 0).
+	 */
+	uint8_t conn_wqes;
 	bool ud;
 	/* a kernel QP (FASTREGEN, PRIVEN): FAST_REG, RDMA_READ_LOC_INV */
 	bool priv;
@@ -179,7 +190,19 @@ uint32_t e810u_cq_entries(const struct e810_wq_geom *g, uint32_t cqe);
 /* Quanta of a WQE with @frags fragments (the immediate counted). */
 uint32_t e810u_frag_quanta(const struct e810_wq_geom *g, uint32_t frags);
 
-/* SQ (sq.c). All return 0 or a negative errno. */
+/*
+ * Quanta the connection manager takes at the start of an iWARP SQ (see
+ * conn_wqes above): the LSMM or RTR WQE alone, or with the device's
+ * RTS_AE feature (alloc_ucontext feature_flags) the NOP and the
+ * GEN_RTS_AE WQE after it.
+ */
+#define E810U_CONN_WQES		1
+#define E810U_CONN_WQES_RTS_AE	3
+
+/*
+ * SQ (sq.c). All return 0 or a negative errno. e810u_qp_reset() starts
+ * the rings empty, the SQ at conn_wqes.
+ */
 void e810u_qp_reset(struct e810u_qp *qp);
 int e810u_post_send(struct e810u_qp *qp, const struct e810u_swr *wr);
 uint32_t e810u_sq_used(const struct e810u_qp *qp);

@@ -113,9 +113,13 @@ void e810u_qp_reset(struct e810u_qp *qp)
 {
 	if (!qp->geom)
 		qp->geom = &geom_gen2;
-	qp->sq_head = 0;
-	qp->sq_tail = 0;
-	qp->sq_pol = 0;		/* flips to 1 when index 0 is handed out */
+	/*
+	 * The valid bit flips to 1 when index 0 is handed out; after the
+	 * connection WQEs (iWARP) the first pass has already begun.
+	 */
+	qp->sq_head = qp->conn_wqes < qp->sq_quanta ? qp->conn_wqes : 0;
+	qp->sq_tail = qp->sq_head;
+	qp->sq_pol = qp->sq_head ? 1 : 0;
 	qp->rq_head = 0;
 	qp->rq_tail = 0;
 	qp->rq_pol = 0;

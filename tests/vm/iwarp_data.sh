@@ -6,9 +6,10 @@
 # rdma-protocol: iwarp
 # timeout: 900
 # Payloads through the model's iWARP engine, every byte checked: the stock
-# ice switched to iWARP (devlink, as stock_iwarp), the stock irdma and the
-# stock provider, both ports in init_net routed to each other over the
-# wire (iwarp_two_hosts). progs/cm_data (docs/testing.md, "Compiled guest
+# ice switched to iWARP (devlink, as stock_iwarp), the stock irdma, the
+# stock provider and then ours for the cm_data rounds and for each run
+# under loss (provider_env), both ports in init_net routed to each other
+# over the wire (iwarp_two_hosts). progs/cm_data (docs/testing.md, "Compiled guest
 # programs") connects through RDMA-CM (MPA request and reply with our
 # private data: the buffers' address and rkey) and runs, per size of 1 B
 # .. 1 MiB (10 sizes), a SEND, an RDMA WRITE and an RDMA READ with 1 or 3
@@ -42,7 +43,6 @@
 ROUNDS=4
 PORT=7180
 PPM=${E810_LOSS_PPM:-20000}
-export RDMAV_DRIVERS=irdma	# the stock provider
 
 # qom_set ID PROPERTY VALUE (JSON value)
 qom_set() {
@@ -67,37 +67,47 @@ ping -c 2 -W 2 192.168.81.2 >/dev/null ||
 	fail "no ping between the ports: $(ip -br addr; ip rule)"
 
 declare -A before
-for d in "${devs[@]}"; do
-	for k in fpdus_tx fpdus_rx tx_bytes; do
-		before[$d.$k]=$(iw_stat "$d" $k)
-	done
-done
-t0=$SECONDS
-cm_data_run 192.168.81.2 192.168.81.1 $PORT 180 -r $ROUNDS
-t=$((SECONDS - t0))
-cm_data_check "iWARP, stock provider" 0 $ROUNDS
-echo "cm_data: $ROUNDS rounds in $t s"
-
-# The engine's own view: FPDUs both ways, nothing terminated or lost.
+# Each provider, the stock one first (provider_env; PROVIDERS_OVERRIDE picks
+# one for a development run), on a port of its own.
 sum=$((1 + 3 + 64 + 1000 + 4096 + 4097 + 65536 + 65537 + 262144 + 1048576))
-for d in "${devs[@]}"; do
-	echo "$d: $(e810_qom_str "$(e810_qom_id "$d")" x-iwarp-stats)"
-	for k in fpdus_tx fpdus_rx; do
-		v=$(($(iw_stat "$d" $k) - ${before[$d.$k]:-0}))
-		[ "$v" -gt 0 ] && ok "$d: $k +$v" || fail "$d: $k +$v"
+port=$PORT
+for E810_PROVIDER in ${PROVIDERS_OVERRIDE:-stock ours}; do
+	provider_env
+	p=$E810_PROVIDER_NAME
+	for d in "${devs[@]}"; do
+		for k in fpdus_tx fpdus_rx tx_bytes; do
+			before[$d.$k]=$(iw_stat "$d" $k)
+		done
 	done
-	for k in terms_sent terms_rcvd crc_errors tx_dropped_injected rx_rst tx_rst; do
-		expect_eq "$d: $k" 0 "$(iw_stat "$d" $k)"
+	t0=$SECONDS
+	cm_data_run 192.168.81.2 192.168.81.1 $port 180 -r $ROUNDS
+	t=$((SECONDS - t0))
+	cm_data_check "iWARP, $p provider" 0 $ROUNDS
+	echo "$p provider: cm_data: $ROUNDS rounds in $t s"
+
+	# The engine's own view: FPDUs both ways, nothing terminated or lost.
+	for d in "${devs[@]}"; do
+		echo "$d: $(e810_qom_str "$(e810_qom_id "$d")" x-iwarp-stats)"
+		for k in fpdus_tx fpdus_rx; do
+			v=$(($(iw_stat "$d" $k) - ${before[$d.$k]:-0}))
+			[ "$v" -gt 0 ] && ok "$p provider: $d: $k +$v" || fail "$p provider: $d: $k +$v"
+		done
+		for k in terms_sent terms_rcvd crc_errors tx_dropped_injected rx_rst tx_rst; do
+			expect_eq "$p provider: $d: $k" 0 "$(iw_stat "$d" $k)"
+		done
 	done
+	# The client's port carried the SENDs and WRITEs, the server's the READ
+	# responses: each at least its payload bytes.
+	v=$(($(iw_stat "${devs[0]}" tx_bytes) - ${before[${devs[0]}.tx_bytes]:-0}))
+	[ "$v" -ge $((ROUNDS * sum * 2)) ] && ok "$p provider: ${devs[0]}: $v bytes sent (payload $((ROUNDS * sum * 2)))" ||
+		fail "$p provider: ${devs[0]}: $v bytes sent, payload $((ROUNDS * sum * 2))"
+	v=$(($(iw_stat "${devs[1]}" tx_bytes) - ${before[${devs[1]}.tx_bytes]:-0}))
+	[ "$v" -ge $((ROUNDS * sum)) ] && ok "$p provider: ${devs[1]}: $v bytes sent (READ payload $((ROUNDS * sum)))" ||
+		fail "$p provider: ${devs[1]}: $v bytes sent, READ payload $((ROUNDS * sum))"
+	port=$((port + 10))
 done
-# The client's port carried the SENDs and WRITEs, the server's the READ
-# responses: each at least its payload bytes.
-v=$(($(iw_stat "${devs[0]}" tx_bytes) - ${before[${devs[0]}.tx_bytes]:-0}))
-[ "$v" -ge $((ROUNDS * sum * 2)) ] && ok "${devs[0]}: $v bytes sent (payload $((ROUNDS * sum * 2)))" ||
-	fail "${devs[0]}: $v bytes sent, payload $((ROUNDS * sum * 2))"
-v=$(($(iw_stat "${devs[1]}" tx_bytes) - ${before[${devs[1]}.tx_bytes]:-0}))
-[ "$v" -ge $((ROUNDS * sum)) ] && ok "${devs[1]}: $v bytes sent (READ payload $((ROUNDS * sum)))" ||
-	fail "${devs[1]}: $v bytes sent, READ payload $((ROUNDS * sum))"
+# The -X runs check cm_data itself: the stock provider.
+E810_PROVIDER=stock provider_env
 
 # The checks can fail: one bit flipped in step 13 (the WRITE of 4096 B)
 # before the client sends it, and in step 17 (the READ of 4097 B) after
@@ -170,39 +180,46 @@ counters() {
 	done
 }
 
-# ---- cm_data -------------------------------------------------------------
-snap
-t0=$SECONDS
-cm_data_run 192.168.81.2 192.168.81.1 $((PORT + 3)) 300
-t=$((SECONDS - t0))
-cm_data_check "iWARP under $PPM ppm loss" 0 1
-echo "cm_data under loss: $t s"
-counters cm_data
+# Each provider in turn (ours on ports 10 up).
+lport=$PORT
+for E810_PROVIDER in ${PROVIDERS_OVERRIDE:-stock ours}; do
+	provider_env
+	p=$E810_PROVIDER_NAME
+	# ---- cm_data ---------------------------------------------------------
+	snap
+	t0=$SECONDS
+	cm_data_run 192.168.81.2 192.168.81.1 $((lport + 3)) 300
+	t=$((SECONDS - t0))
+	cm_data_check "iWARP under $PPM ppm loss, $p provider" 0 1
+	echo "$p provider: cm_data under loss: $t s"
+	counters "$p provider: cm_data"
 
-# ---- rping ---------------------------------------------------------------
-snap
-t0=$SECONDS
-for run in 64:20 16384:10; do
-	size=${run%:*} n=${run#*:}
-	timeout 300 rping -s -a 192.168.81.2 -p $((PORT + 4)) -C "$n" -S "$size" \
-		>/tmp/rping-s.log 2>&1 &
-	spid=$!
-	wait_for "ss -ltn 2>/dev/null | grep -q ':$((PORT + 4)) ' || [ \"\$(iw_table ${devs[1]} apbvt_ports)\" = $((PORT + 4)) ]" 20
-	timeout 300 rping -c -a 192.168.81.2 -p $((PORT + 4)) -C "$n" -S "$size" \
-		-v -V >/tmp/rping-c.log 2>&1
-	crc=$?
-	wait "$spid"
-	src=$?
-	got=$(grep -c 'ping data: rdma-ping-' /tmp/rping-c.log)
-	if [ "$crc" = 0 ] && [ "$src" = 0 ] && [ "$got" = "$n" ]; then
-		ok "rping -V -S $size -C $n under loss: $got pings checked"
-	else
-		fail "rping -S $size (client rc $crc, server rc $src, $got of $n ping lines)"
-		tail -n 5 /tmp/rping-c.log /tmp/rping-s.log | sed 's/^/  /'
-	fi
+	# ---- rping -----------------------------------------------------------
+	snap
+	t0=$SECONDS
+	for run in 64:20 16384:10; do
+		size=${run%:*} n=${run#*:}
+		timeout 300 rping -s -a 192.168.81.2 -p $((lport + 4)) -C "$n" -S "$size" \
+			>/tmp/rping-s.log 2>&1 &
+		spid=$!
+		wait_for "ss -ltn 2>/dev/null | grep -q ':$((lport + 4)) ' || [ \"\$(iw_table ${devs[1]} apbvt_ports)\" = $((lport + 4)) ]" 20
+		timeout 300 rping -c -a 192.168.81.2 -p $((lport + 4)) -C "$n" -S "$size" \
+			-v -V >/tmp/rping-c.log 2>&1
+		crc=$?
+		wait "$spid"
+		src=$?
+		got=$(grep -c 'ping data: rdma-ping-' /tmp/rping-c.log)
+		if [ "$crc" = 0 ] && [ "$src" = 0 ] && [ "$got" = "$n" ]; then
+			ok "$p provider: rping -V -S $size -C $n under loss: $got pings checked"
+		else
+			fail "$p provider: rping -S $size (client rc $crc, server rc $src, $got of $n ping lines)"
+			tail -n 5 /tmp/rping-c.log /tmp/rping-s.log | sed 's/^/  /'
+		fi
+	done
+	echo "$p provider: rping under loss: $((SECONDS - t0)) s"
+	counters "$p provider: rping"
+	lport=$((lport + 10))
 done
-echo "rping under loss: $((SECONDS - t0)) s"
-counters rping
 
 for d in "${devs[@]}"; do
 	echo "$d: $(e810_qom_str "$(e810_qom_id "$d")" x-iwarp-stats)"

@@ -7,7 +7,8 @@
 # timeout: 900
 # rdma-core 56.1's own RDMA-CM tests (tests/run_tests.py -k rdmacm, as
 # pyverbs runs the whole suite) against irdma0 in iWARP mode: the stock ice
-# switched to iWARP (devlink), the stock irdma and the stock provider, the
+# switched to iWARP (devlink), the stock irdma, with the stock provider and
+# then with ours (provider_env; as pyverbs.sh, one verdict each), the
 # port with an address in init_net (the suite connects a passive and an
 # active rdma_cm_id on that one address: the stock irdma's CM pairs them
 # as a loopback connection and the model's engine carries the traffic
@@ -20,7 +21,6 @@
 
 tests=/usr/share/doc/rdma-core/tests
 [ -f "$tests/run_tests.py" ] || skip "rdma-core tests not installed in the guest"
-export RDMAV_DRIVERS=irdma	# the stock provider
 # Allowed skips: a test-name regex, a tab, a reason regex, a tab, why.
 allow=/tmp/pyverbs-allowed-skips
 cat >"$allow" <<'EOS'
@@ -48,18 +48,23 @@ nd0=$(e810_netdev_of "${devs[0]}")
 ip addr add 192.168.81.1/24 dev "$nd0" && ip link set "$nd0" up &&
 	wait_carrier "$nd0" 10 || { fail "no address on $nd0"; finish; }
 
-out=/tmp/pyverbs-iwarp.out
-t0=$SECONDS
-# --port 1 --gid 0: without them the suite picks no port at all
-# (RDMATestCase._add_gids_per_port() takes a GID whose last 8 bytes are
-# zero for an empty entry, and an iWARP port's only GID is its MAC
-# followed by zeros), and every test skips with "No supported port is
-# up"; with them it takes that GID as it is.
-(cd "$tests" && timeout 600 python3 run_tests.py --dev "$ib0" --port 1 --gid 0 \
-	-v -k rdmacm) >"$out" 2>&1
-rc=$?
-echo "run_tests.py -k rdmacm: exit $rc after $((SECONDS - t0)) s"
-python3 - "$out" "$allow" "$known" <<'PY' >/tmp/pyverbs-iwarp.verdict
+# Both providers, the stock one first (provider_env; PROVIDERS_OVERRIDE
+# picks one for a development run): the suite and the UD refusal each.
+for E810_PROVIDER in ${PROVIDERS_OVERRIDE:-stock ours}; do
+	provider_env
+	p=$E810_PROVIDER_NAME
+	out=/tmp/pyverbs-iwarp-$E810_PROVIDER_NAME.out
+	t0=$SECONDS
+	# --port 1 --gid 0: without them the suite picks no port at all
+	# (RDMATestCase._add_gids_per_port() takes a GID whose last 8 bytes are
+	# zero for an empty entry, and an iWARP port's only GID is its MAC
+	# followed by zeros), and every test skips with "No supported port is
+	# up"; with them it takes that GID as it is.
+	(cd "$tests" && timeout 600 python3 run_tests.py --dev "$ib0" --port 1 --gid 0 \
+		-v -k rdmacm) >"$out" 2>&1
+	rc=$?
+	echo "$p provider: run_tests.py -k rdmacm: exit $rc after $((SECONDS - t0)) s"
+	python3 - "$out" "$allow" "$known" <<'PY' >/tmp/pyverbs-iwarp-$E810_PROVIDER_NAME.verdict
 import re, sys
 text = open(sys.argv[1], errors="replace").read()
 allow = [tuple(re.compile(x) for x in l.split("\t")[:2])
@@ -105,22 +110,22 @@ for n in oks:
 print("counts %d %d %d %d %d %d %d" % (ran, passed, skipped, failed, errors,
       len(bad) + abs(skipped - len(reasons)), nknown))
 PY
-cat /tmp/pyverbs-iwarp.verdict | grep -v '^counts' | sed 's/^/  /'
-read -r _ ran pass skipped failed errors unexpl nknown < <(grep '^counts' /tmp/pyverbs-iwarp.verdict)
-echo "pyverbs rdmacm on iWARP: ran $ran: $pass passed, $skipped skipped, $nknown known errors, $failed other failures, $errors other errors"
-[ "$ran" -gt 0 ] || { tail -n 30 "$out"; fail "no tests ran"; finish; }
-expect_eq "pyverbs rdmacm failures" 0 "$failed"
-expect_eq "pyverbs rdmacm errors" 0 "$errors"
-expect_eq "skips not explained" 0 "$unexpl"
-for t in $must; do
-	grep -qx "pass $t" /tmp/pyverbs-iwarp.verdict && ok "$t ran and passed" ||
-		fail "$t did not run and pass: $(grep -m1 "^$t " "$out")"
-done
-if [ "$failed" != 0 ] || [ "$errors" != 0 ]; then
-	grep -A 24 -E '^(FAIL|ERROR):' "$out" | head -n 120
-fi
-# The UDP port-space tests' skip: no UD QP on an iWARP device.
-ud=$(python3 - "$ib0" <<'PY' 2>&1
+	cat /tmp/pyverbs-iwarp-$E810_PROVIDER_NAME.verdict | grep -v '^counts' | sed 's/^/  /'
+	read -r _ ran pass skipped failed errors unexpl nknown < <(grep '^counts' /tmp/pyverbs-iwarp-$E810_PROVIDER_NAME.verdict)
+	echo "$p provider: pyverbs rdmacm on iWARP: ran $ran: $pass passed, $skipped skipped, $nknown known errors, $failed other failures, $errors other errors"
+	[ "$ran" -gt 0 ] || { tail -n 30 "$out"; fail "$p provider: no tests ran"; continue; }
+	expect_eq "$p provider: pyverbs rdmacm failures" 0 "$failed"
+	expect_eq "$p provider: pyverbs rdmacm errors" 0 "$errors"
+	expect_eq "$p provider: skips not explained" 0 "$unexpl"
+	for t in $must; do
+		grep -qx "pass $t" /tmp/pyverbs-iwarp-$E810_PROVIDER_NAME.verdict && ok "$p provider: $t ran and passed" ||
+			fail "$p provider: $t did not run and pass: $(grep -m1 "^$t " "$out")"
+	done
+	if [ "$failed" != 0 ] || [ "$errors" != 0 ]; then
+		grep -A 24 -E '^(FAIL|ERROR):' "$out" | head -n 120
+	fi
+	# The UDP port-space tests' skip: no UD QP on an iWARP device.
+	ud=$(python3 - "$ib0" <<'PY' 2>&1
 import sys
 import pyverbs.device as d, pyverbs.pd as p, pyverbs.cq as c, pyverbs.qp as q
 import pyverbs.enums as e
@@ -133,8 +138,9 @@ try:
 except Exception as ex:
     print("errno %s" % getattr(ex, "error_code", "?"))
 PY
-)
-expect_eq "$ib0: ibv_create_qp(UD) on iWARP" "errno 95" "$ud"
+	)
+	expect_eq "$p provider: $ib0: ibv_create_qp(UD) on iWARP" "errno 95" "$ud"
+done
 for d in "${devs[@]}"; do
 	echo "$d: $(e810_qom_str "$(e810_qom_id "$d")" x-iwarp-stats)"
 done

@@ -38,6 +38,9 @@
 #    and 4 KiB: exit 0 both sides, the result row parses (size,
 #    iterations, a non-zero bandwidth or latencies), the engine sent at
 #    least size x iterations;
+#  - the same with our provider (provider-irdma) on the same boot: the
+#    verified rpings, 5 rpings one after the other on one port, the six
+#    perftest tools at 64 KiB / 64 B; nothing left, no retransmission;
 #  - closing, each followed by the same "nothing left" check: kill -9 of
 #    the rping client and of the rping server mid-transfer (the other
 #    side ends on its own), the listener side closing first (ucmatose's
@@ -116,7 +119,7 @@ nd1=$(e810_netdev_of "${devs[1]}")
 iwarp_two_hosts "$nd0" "$nd1" || { fail "could not set up the two hosts"; finish; }
 ping -c 2 -W 2 192.168.81.2 >/dev/null && ok "ping 192.168.81.2 over the wire" ||
 	fail "no ping between the ports: $(ip -br addr; ip rule; ip neigh)"
-export RDMAV_DRIVERS=irdma	# the stock provider
+E810_PROVIDER=stock provider_env	# the stock provider (ours: below)
 PORT=7174
 timeout 120 rping -s -a 192.168.81.2 -p $PORT -v -C 1 \
 	>/tmp/rping-s.log 2>&1 &
@@ -260,28 +263,34 @@ rping_run() {
 	N_S=$(grep -o 'ping data: rdma-ping-[0-9]*:' /tmp/rping-s.log | sort -u | wc -l)
 	SECS=$((SECONDS - t0))
 }
-PORT=7180
-for sc in 64:300 4096:300 65535:100; do
-	size=${sc%:*} n=${sc#*:}
-	iw_snap
-	b0=$(iw_snapsum tx_bytes) f0=$(iw_snapsum fpdus_tx)
-	rping_run "$size" "$n" $PORT
-	iw_snap
-	moved=$(($(iw_snapsum tx_bytes) - b0)) fp=$(($(iw_snapsum fpdus_tx) - f0))
-	echo "rping -S $size -C $n: ${SECS} s, client $N_C, server $N_S iterations, $moved bytes in $fp FPDUs"
-	if [ "$RC_C $RC_S $N_C $N_S" = "0 0 $n $n" ]; then
-		ok "rping -V -S $size -C $n: both exit 0, $n iterations each side"
-	else
-		fail "rping -V -S $size -C $n: exit $RC_C/$RC_S, iterations $N_C/$N_S"
-		tail -n 3 /tmp/rping-[cs].log /tmp/rping-[cs].err | sed 's/^/  /'
-	fi
-	# Each iteration moves SIZE bytes each way (RDMA READ of the
-	# client's buffer, RDMA WRITE back) besides the SEND messages.
-	[ "$moved" -ge $((2 * size * n)) ] &&
-		ok "rping -S $size: the engine sent $moved bytes (>= $((2 * size * n)))" ||
-		fail "rping -S $size: the engine sent $moved bytes, want >= $((2 * size * n))"
-	PORT=$((PORT + 1))
-done
+# verified_rpings PORT: the verified rpings above, listeners from PORT on;
+# PL names the provider in the verdicts.
+verified_rpings() {
+	local sc size n moved fp b0 f0 PORT=$1
+	for sc in 64:300 4096:300 65535:100; do
+		size=${sc%:*} n=${sc#*:}
+		iw_snap
+		b0=$(iw_snapsum tx_bytes) f0=$(iw_snapsum fpdus_tx)
+		rping_run "$size" "$n" $PORT
+		iw_snap
+		moved=$(($(iw_snapsum tx_bytes) - b0)) fp=$(($(iw_snapsum fpdus_tx) - f0))
+		echo "$PL: rping -S $size -C $n: ${SECS} s, client $N_C, server $N_S iterations, $moved bytes in $fp FPDUs"
+		if [ "$RC_C $RC_S $N_C $N_S" = "0 0 $n $n" ]; then
+			ok "$PL: rping -V -S $size -C $n: both exit 0, $n iterations each side"
+		else
+			fail "$PL: rping -V -S $size -C $n: exit $RC_C/$RC_S, iterations $N_C/$N_S"
+			tail -n 3 /tmp/rping-[cs].log /tmp/rping-[cs].err | sed 's/^/  /'
+		fi
+		# Each iteration moves SIZE bytes each way (RDMA READ of the
+		# client's buffer, RDMA WRITE back) besides the SEND messages.
+		[ "$moved" -ge $((2 * size * n)) ] &&
+			ok "$PL: rping -S $size: the engine sent $moved bytes (>= $((2 * size * n)))" ||
+			fail "$PL: rping -S $size: the engine sent $moved bytes, want >= $((2 * size * n))"
+		PORT=$((PORT + 1))
+	done
+}
+PL="stock provider"
+verified_rpings 7180
 all_gone "after the verified rpings"
 
 took "verified rpings"
@@ -365,12 +374,12 @@ perf_iw() {
 	fi
 	if [ -z "$why" ]; then
 		if [ "${t%_lat}" != "$t" ]; then
-			ok "$t -R -s $size -n $n: t_typical $(cut -d' ' -f5 <<<"$crow") us, t_avg $(cut -d' ' -f6 <<<"$crow") us (${ms} ms, $moved bytes)"
+			ok "$PL: $t -R -s $size -n $n: t_typical $(cut -d' ' -f5 <<<"$crow") us, t_avg $(cut -d' ' -f6 <<<"$crow") us (${ms} ms, $moved bytes)"
 		else
-			ok "$t -R -s $size -n $n: $(cut -d' ' -f4 <<<"$crow") MB/s (${ms} ms, $moved bytes)"
+			ok "$PL: $t -R -s $size -n $n: $(cut -d' ' -f4 <<<"$crow") MB/s (${ms} ms, $moved bytes)"
 		fi
 	else
-		fail "$t -R -s $size -n $n: $why"
+		fail "$PL: $t -R -s $size -n $n: $why"
 		grep -vE '^ *$|^-+$' "$cli" | head -n 30 | sed 's/^/  client: /'
 		grep -vE '^ *$|^-+$' "$srv" | head -n 30 | sed 's/^/  server: /'
 	fi
@@ -391,6 +400,42 @@ expect_eq "retransmits, bad checksums, CRC errors, Terminates so far" "0 0 0 0" 
 stats_show
 
 took "perftest"
+
+# ---- our provider ----------------------------------------------------------
+# provider-irdma (provider_env) over the same stock irdma: its SQ starts
+# after the connection manager's WQEs (docs/architecture.md, "The ring
+# layer"). The verified rpings as above, 5 connections one after the other
+# on one listener port, and perftest's six tools at 64 KiB (bandwidth) and
+# 64 B (latency); the same checks, verdicts named "ours provider".
+E810_PROVIDER=ours provider_env
+PL="ours provider"
+verified_rpings 7210
+all_gone "$PL: after the verified rpings"
+o0=$(iw_stat "${devs[0]}" offloads) o1=$(iw_stat "${devs[1]}" offloads)
+bad=0
+for i in 1 2 3 4 5; do
+	rping_run 64 $i 7220
+	[ "$RC_C $RC_S $N_C $N_S" = "0 0 $i $i" ] && continue
+	fail "$PL: reconnect $i (-C $i) on port 7220: exit $RC_C/$RC_S, iterations $N_C/$N_S"
+	bad=$((bad + 1))
+done
+[ $bad = 0 ] && ok "$PL: 5 rpings -C 1..5 on port 7220 one after the other: exit 0, all iterations"
+expect_eq "$PL: connections offloaded for them (client, listener side)" "5 5" \
+	"$(($(iw_stat "${devs[0]}" offloads) - o0)) $(($(iw_stat "${devs[1]}" offloads) - o1))"
+for t in ib_write_bw ib_read_bw ib_send_bw; do
+	perf_iw $t 65536 50
+done
+for t in ib_write_lat ib_read_lat ib_send_lat; do
+	perf_iw $t 64 100
+done
+all_gone "$PL: after perftest"
+iw_snap
+expect_eq "$PL: retransmits, bad checksums, CRC errors, Terminates so far" "0 0 0 0" \
+	"$(iw_snapsum retransmits) $(iw_snapsum rx_bad_csum) $(iw_snapsum crc_errors) $(iw_snapsum terms_sent)"
+E810_PROVIDER=stock provider_env
+PL="stock provider"
+
+took "our provider"
 
 # ---- closing: kill -9, the peer first, abortive ------------------------------
 # On demand (tests/vm/stock_iwarp_close.sh sets IWARP_CLOSING=1): in one
@@ -413,7 +458,7 @@ kill9_rping() {
 	timeout 120 rping -c -a 192.168.81.2 -p 7200 -V -S 4096 >/tmp/rping-c.log 2>&1 &
 	cp=$!
 	if ! wait_for "[ \$((\$(iw_stat ${devs[0]} fpdus_tx) - $f0)) -ge 100 ]" 60; then
-		fail "kill -9 $victim: the rping moves no data"
+		fail "$PL: kill -9 $victim: the rping moves no data"
 	fi
 	if [ "$victim" = client ]; then pid=$cp other=$sp; else pid=$sp other=$cp; fi
 	# timeout's child is rping
@@ -422,9 +467,9 @@ kill9_rping() {
 	if wait_for "! kill -0 $other 2>/dev/null" 60; then
 		wait "$other"
 		rc=$?
-		ok "kill -9 of the rping $victim mid-transfer: the other side ended after $((SECONDS - t0)) s (exit $rc)"
+		ok "$PL: kill -9 of the rping $victim mid-transfer: the other side ended after $((SECONDS - t0)) s (exit $rc)"
 	else
-		fail "kill -9 of the rping $victim: the other side still runs after 60 s"
+		fail "$PL: kill -9 of the rping $victim: the other side still runs after 60 s"
 		kill -9 "$(pgrep -P "$other" rping)"
 	fi
 	wait "$pid" 2>/dev/null
@@ -432,37 +477,38 @@ kill9_rping() {
 	# upstream irdma_modify_qp() to ERR with the TCP connection open:
 	# RESETCON, an RST on the wire
 	r0=$(($(iw_sum tx_rst) - r0))
-	[ "$r0" -ge 1 ] && ok "rping $victim killed: abortive close ($r0 RST sent)" ||
-		fail "rping $victim killed: no RST sent"
+	[ "$r0" -ge 1 ] && ok "$PL: rping $victim killed: abortive close ($r0 RST sent)" ||
+		fail "$PL: rping $victim killed: no RST sent"
 }
-kill9_rping client
-kill9_rping server
 
 # The peer closes first: ucmatose's server (the listener on port 1)
 # disconnects its connections as soon as the client's replies are in
 # (librdmacm/examples/cmatose.c, run_server()), while the client waits
 # for the DISCONNECTED events: a FIN from port 1 into an established
 # connection, then the client's own close.
-f0=$(iw_stat "${devs[0]}" rx_fin) t0=$SECONDS
-timeout 60 ucmatose -b 192.168.81.2 -p 7201 -c 4 -C 20 -S 1024 >/tmp/cma-s.log 2>&1 &
-sp=$!
-wait_for "[ \"\$(iw_table ${devs[1]} apbvt_ports)\" = 7201 ]" 20
-timeout 50 ucmatose -s 192.168.81.2 -p 7201 -c 4 -C 20 -S 1024 >/tmp/cma-c.log 2>&1
-rc=$?
-wait "$sp"
-src=$?
-fins=$(($(iw_stat "${devs[0]}" rx_fin) - f0))
-echo "peer closes first: client exit $rc, server exit $src after $((SECONDS - t0)) s, FINs to the client's port $fins"
-if [ "$rc $src" = "0 0" ] && grep -q '^disconnected' /tmp/cma-s.log; then
-	ok "ucmatose -c 4 -C 20: the listener side closed first, both exit 0"
-else
-	fail "ucmatose: client exit $rc, server exit $src"
-	tail -n 8 /tmp/cma-s.log | sed 's/^/  server: /'
-	tail -n 8 /tmp/cma-c.log | sed 's/^/  client: /'
-fi
-[ "$fins" -ge 4 ] && ok "the client's engine received the listener's 4 FINs" ||
-	fail "FINs received by the client's engine: $fins, want 4"
-all_gone "the peer closed first"
+peer_closes_first() {
+	local f0 t0 sp rc src fins
+	f0=$(iw_stat "${devs[0]}" rx_fin) t0=$SECONDS
+	timeout 60 ucmatose -b 192.168.81.2 -p 7201 -c 4 -C 20 -S 1024 >/tmp/cma-s.log 2>&1 &
+	sp=$!
+	wait_for "[ \"\$(iw_table ${devs[1]} apbvt_ports)\" = 7201 ]" 20
+	timeout 50 ucmatose -s 192.168.81.2 -p 7201 -c 4 -C 20 -S 1024 >/tmp/cma-c.log 2>&1
+	rc=$?
+	wait "$sp"
+	src=$?
+	fins=$(($(iw_stat "${devs[0]}" rx_fin) - f0))
+	echo "peer closes first: client exit $rc, server exit $src after $((SECONDS - t0)) s, FINs to the client's port $fins"
+	if [ "$rc $src" = "0 0" ] && grep -q '^disconnected' /tmp/cma-s.log; then
+		ok "$PL: ucmatose -c 4 -C 20: the listener side closed first, both exit 0"
+	else
+		fail "$PL: ucmatose: client exit $rc, server exit $src"
+		tail -n 8 /tmp/cma-s.log | sed 's/^/  server: /'
+		tail -n 8 /tmp/cma-c.log | sed 's/^/  client: /'
+	fi
+	[ "$fins" -ge 4 ] && ok "$PL: the client's engine received the listener's 4 FINs" ||
+		fail "$PL: FINs received by the client's engine: $fins, want 4"
+	all_gone "the peer closed first"
+}
 
 # kill -9 of perftest mid-transfer: the surviving side ends, the killed
 # side's QP goes with an abortive close.
@@ -477,16 +523,16 @@ kill9_perf() {
 	cp=$!
 	# the client (port 0) writes
 	wait_for "[ \$((\$(iw_stat ${devs[0]} tx_bytes) - $b0)) -ge 1000000 ]" 60 ||
-		fail "kill -9 ib_write_bw $victim: no data moves"
+		fail "$PL: kill -9 ib_write_bw $victim: no data moves"
 	if [ "$victim" = client ]; then pid=$cp other=$sp; else pid=$sp other=$cp; fi
 	kill -9 "$(pgrep -P "$pid" ib_write_bw)"
 	t0=$SECONDS
 	if wait_for "! kill -0 $other 2>/dev/null" 60; then
 		wait "$other"
 		rc=$?
-		ok "kill -9 of ib_write_bw $victim mid-transfer: the other side ended after $((SECONDS - t0)) s (exit $rc)"
+		ok "$PL: kill -9 of ib_write_bw $victim mid-transfer: the other side ended after $((SECONDS - t0)) s (exit $rc)"
 	else
-		fail "kill -9 of ib_write_bw $victim: the other side still runs after 60 s"
+		fail "$PL: kill -9 of ib_write_bw $victim: the other side still runs after 60 s"
 		kill -9 "$(pgrep -P "$other" ib_write_bw)"
 	fi
 	wait "$pid" 2>/dev/null
@@ -495,12 +541,24 @@ kill9_perf() {
 	r0=$(($(iw_snapsum tx_rst) - r0)) rr0=$(($(iw_snapsum rx_rst) - rr0))
 	echo "  kill -9 ib_write_bw $victim: $(($(iw_stat "${devs[0]}" tx_bytes) - b0)) bytes written"
 	[ "$r0" -ge 1 ] && [ "$rr0" -ge 1 ] &&
-		ok "ib_write_bw $victim killed: abortive close ($r0 RST sent, $rr0 received in the window)" ||
-		fail "ib_write_bw $victim killed: RSTs sent $r0, received $rr0"
+		ok "$PL: ib_write_bw $victim killed: abortive close ($r0 RST sent, $rr0 received in the window)" ||
+		fail "$PL: ib_write_bw $victim killed: RSTs sent $r0, received $rr0"
 }
-kill9_perf client
-kill9_perf server
-stats_show
+# Each provider IWARP_CLOSING_PROVIDERS names (default the stock one;
+# stock_iwarp_close: both).
+for E810_PROVIDER in ${IWARP_CLOSING_PROVIDERS:-stock}; do
+	provider_env
+	PL="$E810_PROVIDER_NAME provider"
+	echo "closing cases with the $PL"
+	kill9_rping client
+	kill9_rping server
+	peer_closes_first
+	kill9_perf client
+	kill9_perf server
+	stats_show
+done
+E810_PROVIDER=stock provider_env
+PL="stock provider"
 
 took "closing cases"
 else
