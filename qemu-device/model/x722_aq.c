@@ -402,7 +402,7 @@ static enum x722_aq_rc aq_set_promisc(X722Core *core, AqCmd *c)
 {
     uint16_t flags = get16(P(c, 0)), valid = get16(P(c, 2));
 
-    if (!vsi_seid_ok(get16(P(c, 4))) || !(get16(P(c, 4)) & 0x8000)) {
+    if (!vsi_seid_ok(get16(P(c, 4)))) {
         return X722_AQ_RC_EINVAL;
     }
     if (valid & 0x01) {

@@ -323,6 +323,29 @@ static void test_aq_macvlan(void **state)
                      X722_AQ_RC_EINVAL);
 }
 
+static void test_aq_promisc(void **state)
+{
+    XRig *r = *state;
+    uint8_t p[16] = { 0 };
+
+    /* i40e_aq_set_vsi_broadcast(): the plain SEID, no valid bit */
+    xr_put16(p, 0x04);
+    xr_put16(p + 2, 0x04);
+    xr_put16(p + 4, 390);
+    assert_int_equal(xr_cmd(r, 0x0254, p, NULL, 0, false, NULL), 0);
+    assert_true(r->core.fw.bcast);
+    assert_false(r->core.fw.uc_promisc);
+    /* only the valid bits change */
+    xr_put16(p, 0x01);
+    xr_put16(p + 2, 0x01);
+    assert_int_equal(xr_cmd(r, 0x0254, p, NULL, 0, false, NULL), 0);
+    assert_true(r->core.fw.bcast);
+    assert_true(r->core.fw.uc_promisc);
+    xr_put16(p + 4, 391);
+    assert_int_equal(xr_cmd(r, 0x0254, p, NULL, 0, false, NULL),
+                     X722_AQ_RC_EINVAL);
+}
+
 static void test_aq_link_and_event(void **state)
 {
     XRig *r = *state;
@@ -768,6 +791,7 @@ int main(void)
         T(test_aq_nvm),
         T(test_aq_switch_and_vsi),
         T(test_aq_macvlan),
+        T(test_aq_promisc),
         T(test_aq_link_and_event),
         T(test_aq_rss),
         T(test_aq_debug_read_reg),
