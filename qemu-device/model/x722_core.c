@@ -200,6 +200,12 @@ static void regs_reset(X722Core *core, bool por)
     wr(core, X722_GLHMC_LANQMAX, X722_LANQMAX);
     wr(core, X722_GLHMC_FCOEDDPOBJSZ, 6);
     wr(core, X722_GLHMC_FCOEFOBJSZ, 5);
+    /*
+     * FCoE filter space: i40e_validate_filter_settings() wants room for
+     * its default 1K filters + 512 contexts even with FCoE unused.
+     */
+    wr(core, X722_GLHMC_FCOEMAX, 4096);
+    wr(core, X722_GLHMC_FCOEFMAX, 0x2000);
     wr(core, X722_PRTTSYN_CTL0, 0xfu << 8);     /* PF_ID: no PF owns PTP */
     wr(core, X722_GLQF_FDEVICTENA(1), 0xc03);
     wr(core, X722_PRTGL_SAH, 0x2600u << 16);    /* MFS */

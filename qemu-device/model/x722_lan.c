@@ -209,7 +209,11 @@ static bool load_txq(X722Core *core, unsigned q)
         ctx_refused(core, "Tx", q, "head write-back address not aligned");
         return false;
     }
-    t->tail = t->head;
+    /* The tail register may have moved before the queue was enabled. */
+    t->tail = *x722_reg(core, X722_QTX_TAIL(q));
+    if (t->tail >= t->qlen) {
+        t->tail = t->head;
+    }
     t->enabled = true;
     return true;
 }
@@ -245,7 +249,14 @@ static bool load_rxq(X722Core *core, unsigned q)
         core->stats.bad_ctx++;
         return false;
     }
-    r->tail = r->head;
+    /*
+     * i40e_configure_rx_ring() posts its buffers (QRX_TAIL) before the
+     * queue is enabled: the device starts from that tail.
+     */
+    r->tail = *x722_reg(core, X722_QRX_TAIL(q));
+    if (r->tail >= r->qlen) {
+        r->tail = r->head;
+    }
     r->enabled = true;
     return true;
 }

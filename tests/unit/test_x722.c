@@ -54,6 +54,8 @@ static void test_reset_values(void **state)
     assert_int_equal(xr_rd(r, X722_GLQF_FDEVICTENA(1)), 0xc03);
     assert_int_equal(xr_rd(r, X722_GLHMC_LANTXOBJSZ), 7);
     assert_int_equal(xr_rd(r, X722_GLHMC_LANRXOBJSZ), 5);
+    /* i40e_validate_filter_settings(): 1K FCoE filters + 512 contexts */
+    assert_true((xr_rd(r, X722_GLHMC_FCOEFMAX) & 0xffff) >= 1024 + 512);
     assert_true(xr_rd(r, X722_GLHMC_LANQMAX) >= X722_NUM_QUEUES);
     assert_int_equal(xr_rd(r, X722_GLPE_CPUSTATUS(0)), 0x80);
     assert_int_equal(xr_rd(r, X722_GLPE_CPUSTATUS(2)), 0x80);
@@ -759,6 +761,26 @@ static void test_lan_rx_holds_when_full(void **state)
     assert_int_equal(r->core.rxq[0].tail, 5);
 }
 
+/* i40e posts the Rx buffers before it enables the queue. */
+static void test_lan_rx_tail_before_enable(void **state)
+{
+    XRig *r = *state;
+    uint8_t frame[100] = { 0 };
+
+    hmc_setup(r);
+    add_mac(r, r->core.mac);
+    xr_wr(r, X722_QRX_TAIL(0), 0);
+    xr_wr(r, X722_QRX_TAIL(0), RING - 1);
+    rxq_start(r, 0, 2048);              /* rewrites the same tail */
+    xr_wr(r, X722_QRX_ENA(0), 0);
+    xr_wr(r, X722_QRX_TAIL(0), 7);
+    xr_wr(r, X722_QRX_ENA(0), X722_QENA_REQ);
+    assert_int_equal(r->core.rxq[0].tail, 7);
+    memcpy(frame, r->core.mac, 6);
+    assert_int_equal(x722_core_receive(&r->core, frame, 100), 100);
+    assert_int_equal(r->core.stats.rx_packets, 1);
+}
+
 static void test_lan_rx_bad_context_refused(void **state)
 {
     XRig *r = *state;
@@ -801,6 +823,7 @@ int main(void)
         T(test_lan_tx_csum),
         T(test_lan_rx),
         T(test_lan_rx_holds_when_full),
+        T(test_lan_rx_tail_before_enable),
         T(test_lan_rx_bad_context_refused),
 #undef T
     };
