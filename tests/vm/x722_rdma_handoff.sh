@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# topology: x722
+# parent: i40e
+# rdma-driver: stock
+# timeout: 300
+# check: on-demand
+# The RDMA hand-off of the X722 (docs/hw-model-x722.md, "RDMA"): with
+# the iWARP capability and 2 vCPUs the stock i40e publishes one
+# auxiliary device i40e.iwarp.N per function, and the stock irdma's
+# GEN_1 driver binds them. The protocol engine is not modelled yet, so
+# irdma cannot create its control QP: this scenario records how far it
+# gets (its log, and what the model saw as unimplemented) for the next
+# step, and asserts only the hand-off.
+. "$E810_LIB"
+
+x722_pci_devs() {
+	local d
+	for d in /sys/bus/pci/devices/*; do
+		[ "$(cat "$d/vendor")" = 0x8086 ] && [ "$(cat "$d/device")" = 0x37d0 ] &&
+			echo "${d##*/}"
+	done
+}
+
+mapfile -t devs < <(x722_pci_devs)
+expect_eq "x722 functions" 2 "${#devs[@]}"
+wait_for "[ \$(ls -d /sys/bus/auxiliary/devices/i40e.iwarp.* 2>/dev/null | wc -l) = 2 ]" 30
+aux=$(ls -d /sys/bus/auxiliary/devices/i40e.iwarp.* 2>/dev/null | wc -l)
+expect_eq "i40e.iwarp auxiliary devices" 2 "$aux"
+for a in /sys/bus/auxiliary/devices/i40e.iwarp.*; do
+	[ -e "$a" ] || continue
+	echo "${a##*/}: parent $(basename "$(readlink -f "$a/..")"), driver $(basename "$(readlink -f "$a/driver" 2>/dev/null)")"
+done
+# irdma's GEN_1 open runs from i40e's service task, once a second.
+sleep 30
+echo "--- irdma and i40e client log:"
+dmesg | grep -E 'irdma|i40iw|iwarp|client' | head -60
+echo "--- ib devices: $(ls /sys/class/infiniband 2>/dev/null | tr '\n' ' ')"
+if dmesg_clean; then
+	ok "no oops, warning or leak in dmesg"
+else
+	fail "dmesg shows problems"
+	dmesg | grep -B 3 -A 14 -E 'WARNING:|Call Trace:' | head -80
+fi
+finish
