@@ -8,8 +8,9 @@
 # The two emulated X722 functions (docs/hw-model-x722.md) enumerate with
 # the X722's identity and BAR layout, Debian's stock i40e probes both
 # without a warning or an error of its own, each gets its netdev with the
-# MAC the device was given, and the link comes up at 10 Gb/s. The model's
-# own counters (QMP x-stats) show no admin queue command it did not know.
+# MAC the device was given, and the link comes up at 10 Gb/s; the same
+# after two rmmod/modprobe cycles. The model's own counters (QMP x-stats)
+# show no admin queue command it did not know.
 . "$E810_LIB"
 
 x722_pci_devs() {
@@ -74,6 +75,29 @@ else
 	fail "i40e warnings/errors:"
 	echo "$bad"
 fi
+# Two unload/load cycles: i40e's remove (queue shutdown, LAN HMC torn
+# down) and a fresh probe (PF reset) bring both ports back with their
+# MACs and carrier.
+for c in 1 2; do
+	modprobe -r i40e || fail "cycle $c: rmmod i40e"
+	[ -z "$(e810_netdev_of "${devs[0]}")$(e810_netdev_of "${devs[1]}")" ] ||
+		fail "cycle $c: netdevs left after rmmod"
+	modprobe i40e || fail "cycle $c: modprobe i40e"
+	wait_for "[ -n \"\$(e810_netdev_of ${devs[0]})\" ] && [ -n \"\$(e810_netdev_of ${devs[1]})\" ]" 30 ||
+		fail "cycle $c: no netdevs after 30 s"
+	i=0
+	for d in "${devs[@]}"; do
+		nd=$(e810_netdev_of "$d")
+		expect_eq "cycle $c: $d MAC" "52:54:00:e8:10:0$i" "$(cat /sys/class/net/$nd/address)"
+		ip link set "$nd" up
+		wait_carrier "$nd" 20 && ok "cycle $c: $nd carrier up" || fail "cycle $c: $nd no carrier"
+		i=$((i + 1))
+	done
+done
+bad=$(dmesg --level=emerg,alert,crit,err,warn | grep -E "i40e ($(IFS='|'; echo "${devs[*]}"))" )
+[ -z "$bad" ] && ok "no i40e warning or error after the cycles" ||
+	{ fail "i40e warnings/errors after the cycles:"; echo "$bad"; }
+
 for q in x722-0 x722-1; do
 	expect_eq "$q admin queue opcodes not modelled" 0 "$(x722_stat $q aq_unknown)"
 	echo "$q: $(host_qmp "{\"execute\":\"qom-get\",\"arguments\":{\"path\":\"/machine/peripheral/$q\",\"property\":\"x-stats\"}}")"
