@@ -266,9 +266,14 @@ void x722_lan_qtx_ena(X722Core *core, unsigned q, uint32_t val)
     uint32_t *reg = x722_reg(core, X722_QTX_ENA(q));
 
     if (val & X722_QENA_REQ) {
-        if (!core->txq[q].enabled && !load_txq(core, q)) {
-            *reg = X722_QENA_REQ;       /* requested, never running */
-            return;
+        if (!core->txq[q].enabled) {
+            if (!load_txq(core, q)) {
+                *reg = X722_QENA_REQ;   /* requested, never running */
+                return;
+            }
+            if (core->txq[q].tail != core->txq[q].head) {
+                core->ops->schedule_work(core->opaque);
+            }
         }
         *reg = X722_QENA_REQ | X722_QENA_STAT;
     } else {
@@ -282,9 +287,14 @@ void x722_lan_qrx_ena(X722Core *core, unsigned q, uint32_t val)
     uint32_t *reg = x722_reg(core, X722_QRX_ENA(q));
 
     if (val & X722_QENA_REQ) {
-        if (!core->rxq[q].enabled && !load_rxq(core, q)) {
-            *reg = X722_QENA_REQ;
-            return;
+        if (!core->rxq[q].enabled) {
+            if (!load_rxq(core, q)) {
+                *reg = X722_QENA_REQ;
+                return;
+            }
+            if (core->ops->rx_ready) {
+                core->ops->rx_ready(core->opaque);
+            }
         }
         *reg = X722_QENA_REQ | X722_QENA_STAT;
     } else {

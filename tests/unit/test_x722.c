@@ -529,6 +529,31 @@ static void test_lan_tx_head_writeback(void **state)
     assert_int_equal(r->msix[1], 1);
 }
 
+/* A Tx tail written while the queue was off counts from the enable on. */
+static void test_lan_tx_tail_before_enable(void **state)
+{
+    XRig *r = *state;
+
+    hmc_setup(r);
+    put_txd(r, 0, XR_BUFS, 60, 0x1, 0);
+    xr_wr(r, X722_QTX_TAIL(0), 1);
+    x722_core_run_work(&r->core);
+    assert_int_equal(r->tx_frames, 0);          /* not enabled yet */
+    r->work_requests = 0;
+    txq_start(r, 0, RING);
+    assert_int_equal(r->work_requests, 1);      /* the enable asks */
+    x722_core_run_work(&r->core);
+    assert_int_equal(r->tx_frames, 1);
+    assert_int_equal(xr_get32(xr_ptr(r, XR_TXRING + RING * 16)), 1);
+    /* disabled: a tail write sends nothing */
+    xr_wr(r, X722_QTX_ENA(0), 0);
+    assert_int_equal(xr_rd(r, X722_QTX_ENA(0)), 0);
+    put_txd(r, 1, XR_BUFS, 60, 0x1, 0);
+    xr_wr(r, X722_QTX_TAIL(0), 2);
+    x722_core_run_work(&r->core);
+    assert_int_equal(r->tx_frames, 1);
+}
+
 static void test_lan_tx_bad_context_refused(void **state)
 {
     XRig *r = *state;
@@ -818,6 +843,7 @@ int main(void)
         T(test_aq_rss),
         T(test_aq_debug_read_reg),
         T(test_lan_tx_head_writeback),
+        T(test_lan_tx_tail_before_enable),
         T(test_lan_tx_bad_context_refused),
         T(test_lan_tx_tso),
         T(test_lan_tx_csum),
