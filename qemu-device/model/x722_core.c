@@ -70,8 +70,9 @@ bool x722_dma_write(X722Core *core, uint64_t addr, const void *buf,
     return true;
 }
 
-/* ---- interrupts ---------------------------------------------------------
- *
+/* ---- interrupts ------------------------------------------------------- */
+
+/*
  * Vector 0 carries the "other" causes latched in PFINT_ICR0 (enabled by
  * PFINT_ICR0_ENA) and fires while PFINT_DYN_CTL0.INTENA is set; vector
  * n >= 1 is gated by PFINT_DYN_CTLN(n - 1).INTENA. A vector that fires

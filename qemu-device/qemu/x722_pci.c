@@ -52,14 +52,15 @@ struct X722State {
     X722Core core;
 };
 
-static int x722_glue_dma_read(void *opaque, uint64_t addr, void *buf, size_t len)
+static int x722_glue_dma_read(void *opaque, uint64_t addr, void *buf,
+                              size_t len)
 {
     return pci_dma_read(PCI_DEVICE(opaque), addr, buf, len) == MEMTX_OK ?
            0 : -1;
 }
 
-static int x722_glue_dma_write(void *opaque, uint64_t addr, const void *buf,
-                          size_t len)
+static int x722_glue_dma_write(void *opaque, uint64_t addr,
+                               const void *buf, size_t len)
 {
     return pci_dma_write(PCI_DEVICE(opaque), addr, buf, len) == MEMTX_OK ?
            0 : -1;
