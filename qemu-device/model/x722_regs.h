@@ -1,0 +1,145 @@
+/*
+ * Emulated Intel X722 PF: the BAR0 registers the model implements.
+ *
+ * Offsets and fields are the X722's (the i40e register map, Linux
+ * drivers/net/ethernet/intel/i40e/i40e_register.h names them with an
+ * I40E_ prefix); what each one does in the model is docs/hw-model-x722.md.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef X722_REGS_H
+#define X722_REGS_H
+
+/* PCI identity: SFP+ X722 (i40e_devids.h I40E_DEV_ID_SFP_X722). */
+#define X722_PCI_VENDOR_ID          0x8086
+#define X722_PCI_DEVICE_ID_SFP      0x37d0
+#define X722_PCI_REVISION           0x09
+#define X722_PCI_SUBSYS_ID          0x0001
+
+/*
+ * BAR0 is 16 MiB on silicon; the register space i40e maps is its first
+ * 4 MiB less the RDMA doorbell page (I40E_MAX_CSR_SPACE).
+ */
+#define X722_BAR0                   0
+#define X722_BAR0_SIZE              (16u << 20)
+#define X722_REG_SPACE              (4u << 20)
+#define X722_BAR_MSIX               3
+#define X722_BAR_MSIX_SIZE          (32u << 10)
+#define X722_MSIX_TABLE_OFFSET      0
+#define X722_MSIX_PBA_OFFSET        0x1000
+#define X722_MSIX_VECTORS           129
+
+/* LAN queues of the function (capabilities 0x0041/0x0042). */
+#define X722_NUM_QUEUES             64
+/* Queue contexts the LAN HMC can hold (GLHMC_LANQMAX). */
+#define X722_LANQMAX                1536
+
+/* ---- admin queue (Reset: EMPR) ---- */
+#define X722_PF_ATQBAL              0x080000
+#define X722_PF_ARQBAL              0x080080
+#define X722_PF_ATQBAH              0x080100
+#define X722_PF_ARQBAH              0x080180
+#define X722_PF_ATQLEN              0x080200
+#define X722_PF_ARQLEN              0x080280
+#define X722_PF_ATQH                0x080300
+#define X722_PF_ARQH                0x080380
+#define X722_PF_ATQT                0x080400
+#define X722_PF_ARQT                0x080480
+#define X722_AQLEN_LEN              0x3ffu
+#define X722_AQLEN_VFE              (1u << 28)
+#define X722_AQLEN_OVFL             (1u << 29)
+#define X722_AQLEN_CRIT             (1u << 30)
+#define X722_AQLEN_ENABLE           (1u << 31)
+#define X722_AQ_PTR                 0x3ffu
+
+/* ---- global and reset ---- */
+#define X722_GL_FWSTS               0x083048
+#define X722_PFGEN_CTRL             0x092400
+#define X722_PFGEN_CTRL_PFSWR       (1u << 0)
+#define X722_PF_FUNC_RID            0x09c000
+#define X722_GLNVM_ULD              0x0b6008
+#define X722_GLNVM_ULD_DONE         ((1u << 3) | (1u << 4)) /* CORE, GLOBAL */
+#define X722_GLNVM_GENS             0x0b6100
+#define X722_GLNVM_FLA              0x0b6108
+#define X722_GLNVM_FLA_LOCKED       (1u << 6)
+#define X722_GLGEN_STAT             0x0b612c
+#define X722_PRTGEN_CNF(i)          (0x0b8120 + 4 * (i))
+#define X722_PRTGEN_CNF_PORT_DIS    (1u << 0)
+#define X722_GLGEN_RSTCTL           0x0b8180
+#define X722_GLGEN_RTRIG            0x0b8190
+#define X722_GLGEN_RSTAT            0x0b8188
+#define X722_PFPCI_SUBSYSID         0x0be100
+#define X722_GLPCI_LBARCTRL         0x0be484
+#define X722_GLPCI_CNF2             0x0be494
+#define X722_GLPCI_CAPSUP           0x0be4a8
+#define X722_PFLAN_QALLOC           0x1c0400
+#define X722_PFGEN_PORTNUM          0x1c0480
+#define X722_PF_VT_PFALLOC          0x1c0500
+#define X722_PFQF_CTL_0             0x1c0ac0
+#define X722_PRTGL_SAH              0x1e2140
+#define X722_PRTTSYN_CTL0           0x1e4200
+#define X722_GLQF_FDEVICTENA(i)     (0x270384 + 4 * (i))
+#define X722_GLLAN_RCTL_0           0x12a500
+/* The protocol engine's readiness (irdma i40iw_hw.h) */
+#define X722_GLPE_CPUSTATUS(i)      (0x00d040 + 4 * (i))
+
+/* ---- interrupts ---- */
+#define X722_PFINT_DYN_CTLN(n)      (0x034800 + 4 * (n))
+#define X722_PFINT_LNKLSTN(n)       (0x035000 + 4 * (n))
+#define X722_PFINT_DYN_CTL0         0x038480
+#define X722_PFINT_LNKLST0          0x038500
+#define X722_PFINT_ICR0             0x038780
+#define X722_PFINT_ICR0_ENA         0x038800
+#define X722_QINT_RQCTL(q)          (0x03a000 + 4 * (q))
+#define X722_QINT_TQCTL(q)          (0x03c000 + 4 * (q))
+#define X722_DYN_CTL_INTENA         (1u << 0)
+#define X722_DYN_CTL_CLEARPBA       (1u << 1)
+#define X722_DYN_CTL_SWINT_TRIG     (1u << 2)
+#define X722_DYN_CTL_INTENA_MSK     (1u << 31)
+#define X722_ICR0_INTEVENT          (1u << 0)
+#define X722_ICR0_LINK_STAT_CHANGE  (1u << 25)
+#define X722_ICR0_ADMINQ            (1u << 30)
+#define X722_QINT_MSIX_INDX         0xffu
+#define X722_QINT_CAUSE_ENA         (1u << 30)
+
+/* ---- LAN HMC ---- */
+#define X722_PFHMC_SDCMD            0x0c0000
+#define X722_PFHMC_SDCMD_IDX        0xfffu
+#define X722_PFHMC_SDCMD_WR         (1u << 31)
+#define X722_PFHMC_SDDATALOW        0x0c0100
+#define X722_PFHMC_SDDATAHIGH       0x0c0200
+#define X722_SD_VALID               (1u << 0)
+#define X722_SD_TYPE_DIRECT         (1u << 1)
+#define X722_SD_BPCOUNT(v)          (((v) >> 2) & 0x3ffu)
+#define X722_SD_ADDR_MASK           0xfffff000u
+#define X722_PFHMC_PDINV            0x0c0300
+#define X722_GLHMC_LANTXOBJSZ       0x0c2004
+#define X722_GLHMC_LANQMAX          0x0c2008
+#define X722_GLHMC_LANRXOBJSZ       0x0c200c
+#define X722_GLHMC_FCOEDDPOBJSZ     0x0c2010
+#define X722_GLHMC_FCOEMAX          0x0c2014
+#define X722_GLHMC_FCOEFOBJSZ       0x0c2018
+#define X722_GLHMC_FCOEFMAX         0x0c20d0
+#define X722_GLHMC_LANTXBASE(f)     (0x0c6200 + 4 * (f))
+#define X722_GLHMC_LANTXCNT(f)      (0x0c6300 + 4 * (f))
+#define X722_GLHMC_LANRXBASE(f)     (0x0c6400 + 4 * (f))
+#define X722_GLHMC_LANRXCNT(f)      (0x0c6500 + 4 * (f))
+/* Direct SDs only (the LAN's): 2 MiB each; the table has this many. */
+#define X722_HMC_SD_SIZE            (2u << 20)
+#define X722_HMC_MAX_SDS            16
+#define X722_TXQ_CTX_SIZE           128
+#define X722_RXQ_CTX_SIZE           32
+
+/* ---- queues ---- */
+#define X722_QTX_HEAD(q)            (0x0e4000 + 4 * (q))
+#define X722_GLLAN_TXPRE_QDIS(b)    (0x0e6500 + 4 * (b))
+#define X722_QTX_ENA(q)             (0x100000 + 4 * (q))
+#define X722_QTX_CTL(q)             (0x104000 + 4 * (q))
+#define X722_QTX_TAIL(q)            (0x108000 + 4 * (q))
+#define X722_QRX_ENA(q)             (0x120000 + 4 * (q))
+#define X722_QRX_TAIL(q)            (0x128000 + 4 * (q))
+#define X722_QENA_REQ               (1u << 0)
+#define X722_QENA_STAT              (1u << 2)
+#define X722_QTX_CTL_PFVF_Q_PF      2u
+
+#endif /* X722_REGS_H */

@@ -1,0 +1,330 @@
+/*
+ * QEMU glue for the emulated Intel X722 SFP+ PF ("-device x722").
+ *
+ * Everything the device does lives in the QEMU-free core
+ * (../model/x722_*.c); this file connects it to QEMU: PCI identity and
+ * BARs, MSI-X, DMA, the NIC backend, the bottom half for deferred work,
+ * reset and logging (docs/hw-model-x722.md).
+ *
+ * Device properties:
+ *   netdev=<id>   the QEMU netdev the port is attached to
+ *   mac=<mac>     permanent MAC address (admin queue Manage MAC Read)
+ * and read with qom-get:
+ *   x-stats       the model's counters, "name=value ..."
+ *
+ * Migration and snapshots are refused, as for e810: guest memory is
+ * registered with the device (the LAN HMC, the rings).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "hw/pci/msix.h"
+#include "hw/pci/pci_device.h"
+#include "hw/pci/pcie.h"
+#include "hw/qdev-properties.h"
+#include "migration/blocker.h"
+#include "net/net.h"
+#include "qapi/error.h"
+#include "qemu/log.h"
+#include "qemu/main-loop.h"
+#include "qemu/module.h"
+#include "system/dma.h"
+
+#include "x722_core.h"
+
+#define TYPE_X722 "x722"
+OBJECT_DECLARE_SIMPLE_TYPE(X722State, X722)
+
+#define X722_MSI_CAP_OFFSET     0x50
+#define X722_MSIX_CAP_OFFSET    0x70
+#define X722_PCIE_CAP_OFFSET    0xa0
+
+struct X722State {
+    PCIDevice parent_obj;
+
+    NICState *nic;
+    NICConf conf;
+    MemoryRegion mmio;
+    MemoryRegion msix;
+    QEMUBH *work_bh;
+    Error *migration_blocker;
+
+    X722Core core;
+};
+
+static int x722_glue_dma_read(void *opaque, uint64_t addr, void *buf,
+                              size_t len)
+{
+    return pci_dma_read(PCI_DEVICE(opaque), addr, buf, len) == MEMTX_OK ?
+           0 : -1;
+}
+
+static int x722_glue_dma_write(void *opaque, uint64_t addr,
+                               const void *buf, size_t len)
+{
+    return pci_dma_write(PCI_DEVICE(opaque), addr, buf, len) == MEMTX_OK ?
+           0 : -1;
+}
+
+static void x722_msix_notify(void *opaque, unsigned vector)
+{
+    PCIDevice *pdev = PCI_DEVICE(opaque);
+
+    if (msix_enabled(pdev)) {
+        msix_notify(pdev, vector);
+    }
+}
+
+static void x722_schedule_work(void *opaque)
+{
+    X722State *s = opaque;
+
+    qemu_bh_schedule(s->work_bh);
+}
+
+static void x722_transmit(void *opaque, const uint8_t *frame, size_t len)
+{
+    X722State *s = opaque;
+
+    qemu_send_packet(qemu_get_queue(s->nic), frame, len);
+}
+
+static void x722_rx_ready(void *opaque)
+{
+    X722State *s = opaque;
+
+    qemu_flush_queued_packets(qemu_get_queue(s->nic));
+}
+
+static bool x722_glue_log_enabled(void *opaque, E810LogLevel level)
+{
+    return qemu_loglevel_mask(level == E810_LOG_GUEST_ERROR ?
+                              LOG_GUEST_ERROR : LOG_UNIMP);
+}
+
+static void x722_glue_log(void *opaque, E810LogLevel level, const char *msg)
+{
+    const char *path = DEVICE(opaque)->canonical_path ?: "";
+
+    qemu_log_mask(level == E810_LOG_GUEST_ERROR ? LOG_GUEST_ERROR : LOG_UNIMP,
+                  "x722 %s: %s\n", path, msg);
+}
+
+static const E810CoreOps x722_core_ops = {
+    .dma_read = x722_glue_dma_read,
+    .dma_write = x722_glue_dma_write,
+    .msix_notify = x722_msix_notify,
+    .schedule_work = x722_schedule_work,
+    .transmit = x722_transmit,
+    .rx_ready = x722_rx_ready,
+    .log = x722_glue_log,
+    .log_enabled = x722_glue_log_enabled,
+};
+
+static void x722_work_bh(void *opaque)
+{
+    X722State *s = opaque;
+
+    x722_core_run_work(&s->core);
+}
+
+static uint64_t x722_mmio_read(void *opaque, hwaddr addr, unsigned size)
+{
+    X722State *s = opaque;
+
+    return x722_core_mmio_read(&s->core, addr, size);
+}
+
+static void x722_mmio_write(void *opaque, hwaddr addr, uint64_t val,
+                            unsigned size)
+{
+    X722State *s = opaque;
+
+    x722_core_mmio_write(&s->core, addr, val, size);
+}
+
+static const MemoryRegionOps x722_mmio_ops = {
+    .read = x722_mmio_read,
+    .write = x722_mmio_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    /* The core checks size and alignment itself and logs bad accesses. */
+    .valid = { .min_access_size = 1, .max_access_size = 8 },
+    .impl = { .min_access_size = 1, .max_access_size = 8 },
+};
+
+static bool x722_can_receive(NetClientState *nc)
+{
+    X722State *s = qemu_get_nic_opaque(nc);
+
+    return x722_core_can_receive(&s->core);
+}
+
+static ssize_t x722_receive(NetClientState *nc, const uint8_t *buf,
+                            size_t size)
+{
+    X722State *s = qemu_get_nic_opaque(nc);
+
+    return x722_core_receive(&s->core, buf, size);
+}
+
+static void x722_set_link_status(NetClientState *nc)
+{
+    X722State *s = qemu_get_nic_opaque(nc);
+
+    x722_core_set_link(&s->core, !nc->link_down);
+}
+
+static NetClientInfo x722_net_info = {
+    .type = NET_CLIENT_DRIVER_NIC,
+    .size = sizeof(NICState),
+    .can_receive = x722_can_receive,
+    .receive = x722_receive,
+    .link_status_changed = x722_set_link_status,
+};
+
+static void x722_realize(PCIDevice *pdev, Error **errp)
+{
+    X722State *s = X722(pdev);
+    int i;
+
+    error_setg(&s->migration_blocker,
+               "x722: a NIC with its queue contexts in guest memory "
+               "cannot be migrated");
+    if (migrate_add_blocker(&s->migration_blocker, errp) < 0) {
+        return;
+    }
+    if (x722_core_init(&s->core, &x722_core_ops, s, PCI_FUNC(pdev->devfn))) {
+        error_setg(errp, "x722: cannot initialise device core");
+        goto err_blocker;
+    }
+    pdev->config[PCI_CACHE_LINE_SIZE] = 0x10;
+    pdev->config[PCI_INTERRUPT_PIN] = 1;
+
+    memory_region_init_io(&s->mmio, OBJECT(s), &x722_mmio_ops, s,
+                          "x722-mmio", X722_BAR0_SIZE);
+    pci_register_bar(pdev, X722_BAR0,
+                     PCI_BASE_ADDRESS_SPACE_MEMORY |
+                     PCI_BASE_ADDRESS_MEM_TYPE_64 |
+                     PCI_BASE_ADDRESS_MEM_PREFETCH, &s->mmio);
+    memory_region_init(&s->msix, OBJECT(s), "x722-msix", X722_BAR_MSIX_SIZE);
+    pci_register_bar(pdev, X722_BAR_MSIX,
+                     PCI_BASE_ADDRESS_SPACE_MEMORY |
+                     PCI_BASE_ADDRESS_MEM_TYPE_64 |
+                     PCI_BASE_ADDRESS_MEM_PREFETCH, &s->msix);
+    if (msix_init(pdev, X722_MSIX_VECTORS,
+                  &s->msix, X722_BAR_MSIX, X722_MSIX_TABLE_OFFSET,
+                  &s->msix, X722_BAR_MSIX, X722_MSIX_PBA_OFFSET,
+                  X722_MSIX_CAP_OFFSET, errp)) {
+        goto err_core;
+    }
+    for (i = 0; i < X722_MSIX_VECTORS; i++) {
+        msix_vector_use(pdev, i);
+    }
+    if (pcie_endpoint_cap_init(pdev, X722_PCIE_CAP_OFFSET) < 0) {
+        error_setg(errp, "x722: cannot add the PCIe capability");
+        goto err_msix;
+    }
+    pcie_cap_flr_init(pdev);
+
+    s->work_bh = qemu_bh_new_guarded(x722_work_bh, s,
+                                     &DEVICE(pdev)->mem_reentrancy_guard);
+    qemu_macaddr_default_if_unset(&s->conf.macaddr);
+    s->nic = qemu_new_nic(&x722_net_info, &s->conf,
+                          object_get_typename(OBJECT(s)), DEVICE(pdev)->id,
+                          &DEVICE(pdev)->mem_reentrancy_guard, s);
+    qemu_format_nic_info_str(qemu_get_queue(s->nic), s->conf.macaddr.a);
+    x722_core_set_mac(&s->core, s->conf.macaddr.a);
+    x722_core_set_link(&s->core, !qemu_get_queue(s->nic)->link_down);
+    return;
+
+err_msix:
+    msix_uninit(pdev, &s->msix, &s->msix);
+err_core:
+    x722_core_fini(&s->core);
+err_blocker:
+    migrate_del_blocker(&s->migration_blocker);
+}
+
+static void x722_exit(PCIDevice *pdev)
+{
+    X722State *s = X722(pdev);
+
+    qemu_del_nic(s->nic);
+    qemu_bh_delete(s->work_bh);
+    pcie_cap_exit(pdev);
+    msix_uninit(pdev, &s->msix, &s->msix);
+    x722_core_fini(&s->core);
+    migrate_del_blocker(&s->migration_blocker);
+}
+
+static void x722_write_config(PCIDevice *pdev, uint32_t addr, uint32_t val,
+                              int len)
+{
+    pci_default_write_config(pdev, addr, val, len);
+    pcie_cap_flr_write_config(pdev, addr, val, len);
+}
+
+static void x722_reset_hold(Object *obj, ResetType type)
+{
+    X722State *s = X722(obj);
+
+    qemu_bh_cancel(s->work_bh);
+    x722_core_reset(&s->core);
+    s->core.carrier = !qemu_get_queue(s->nic)->link_down;
+}
+
+static char *x722_get_stats(Object *obj, Error **errp)
+{
+    X722State *s = X722(obj);
+    char *buf = g_malloc(1024);
+
+    x722_core_format_stats(&s->core, buf, 1024);
+    return buf;
+}
+
+static const Property x722_properties[] = {
+    DEFINE_NIC_PROPERTIES(X722State, conf),
+};
+
+static void x722_class_init(ObjectClass *oc, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(oc);
+    ResettableClass *rc = RESETTABLE_CLASS(oc);
+    PCIDeviceClass *k = PCI_DEVICE_CLASS(oc);
+
+    k->realize = x722_realize;
+    k->exit = x722_exit;
+    k->config_write = x722_write_config;
+    k->vendor_id = X722_PCI_VENDOR_ID;
+    k->device_id = X722_PCI_DEVICE_ID_SFP;
+    k->revision = X722_PCI_REVISION;
+    k->subsystem_vendor_id = X722_PCI_VENDOR_ID;
+    k->subsystem_id = X722_PCI_SUBSYS_ID;
+    k->class_id = PCI_CLASS_NETWORK_ETHERNET;
+
+    dc->desc = "Intel X722 SFP+ Ethernet with iWARP (emulated, LAN only)";
+    rc->phases.hold = x722_reset_hold;
+    device_class_set_props(dc, x722_properties);
+    object_class_property_add_str(oc, "x-stats", x722_get_stats, NULL);
+    object_class_property_set_description(oc, "x-stats",
+        "debug: the model's counters, \"name=value ...\"");
+    set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
+}
+
+static const TypeInfo x722_info = {
+    .name = TYPE_X722,
+    .parent = TYPE_PCI_DEVICE,
+    .instance_size = sizeof(X722State),
+    .class_init = x722_class_init,
+    .interfaces = (InterfaceInfo[]) {
+        { INTERFACE_PCIE_DEVICE },
+        { }
+    },
+};
+
+static void x722_register_types(void)
+{
+    type_register_static(&x722_info);
+}
+
+type_init(x722_register_types)

@@ -1,0 +1,858 @@
+/*
+ * Device model: the emulated X722 (qemu-device/model/x722_*.c) as i40e
+ * probes and runs it: reset values, the PF reset, each admin queue
+ * command i40e sends and the refusals, the NVM image and its checksum,
+ * the LAN HMC, Tx (head write-back, checksum, TSO) and Rx.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "x722_rig.h"
+
+static int setup(void **state)
+{
+    XRig *r = calloc(1, sizeof(*r));
+
+    if (!r || xr_init(r)) {
+        return -1;
+    }
+    *state = r;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    xr_fini(*state);
+    free(*state);
+    return 0;
+}
+
+/* ---- registers ---- */
+
+static void test_reset_values(void **state)
+{
+    XRig *r = *state;
+
+    /* i40e_pf_reset(): both "done" bits; i40e_init_nvm(): FLA locked. */
+    assert_int_equal(xr_rd(r, X722_GLNVM_ULD) & 0x18, 0x18);
+    assert_true(xr_rd(r, X722_GLNVM_FLA) & X722_GLNVM_FLA_LOCKED);
+    assert_int_equal((xr_rd(r, X722_GLNVM_GENS) >> 5) & 7, 2);
+    assert_int_equal(xr_rd(r, X722_GL_FWSTS), 0);
+    /* i40e_clear_hw(): at least 2 PF and 2 VF vectors */
+    assert_true(((xr_rd(r, X722_GLPCI_CNF2) >> 2) & 0x7ff) >= 2);
+    assert_true(((xr_rd(r, X722_GLPCI_CNF2) >> 13) & 0x7ff) >= 2);
+    assert_int_equal(xr_rd(r, X722_PFLAN_QALLOC),
+                     (X722_NUM_QUEUES - 1) << 16 | 1u << 31);
+    /* PTP owned by no PF; FD eviction pctypes as i40e expects */
+    assert_int_equal((xr_rd(r, X722_PRTTSYN_CTL0) >> 8) & 0xf, 0xf);
+    assert_int_equal(xr_rd(r, X722_GLQF_FDEVICTENA(1)), 0xc03);
+    assert_int_equal(xr_rd(r, X722_GLHMC_LANTXOBJSZ), 7);
+    assert_int_equal(xr_rd(r, X722_GLHMC_LANRXOBJSZ), 5);
+    /* i40e_validate_filter_settings(): 1K FCoE filters + 512 contexts */
+    assert_true((xr_rd(r, X722_GLHMC_FCOEFMAX) & 0xffff) >= 1024 + 512);
+    assert_true(xr_rd(r, X722_GLHMC_LANQMAX) >= X722_NUM_QUEUES);
+    assert_int_equal(xr_rd(r, X722_GLPE_CPUSTATUS(0)), 0x80);
+    assert_int_equal(xr_rd(r, X722_GLPE_CPUSTATUS(2)), 0x80);
+    assert_int_equal(xr_rd(r, X722_PRTGL_SAH) >> 16, 0x2600);
+}
+
+static void test_read_only_and_bad_access(void **state)
+{
+    XRig *r = *state;
+
+    xr_wr(r, X722_GLNVM_FLA, 0);
+    assert_true(xr_rd(r, X722_GLNVM_FLA) & X722_GLNVM_FLA_LOCKED);
+    assert_int_equal(r->core.stats.mmio_ro_write, 1);
+    /* 2-byte and misaligned accesses, and beyond the register space */
+    assert_int_equal(x722_core_mmio_read(&r->core, X722_GLNVM_FLA, 2), 0);
+    x722_core_mmio_write(&r->core, X722_PFGEN_CTRL + 2, 1, 4);
+    assert_int_equal(x722_core_mmio_read(&r->core, X722_REG_SPACE, 4), 0);
+    assert_int_equal(r->core.stats.mmio_bad_access, 3);
+    assert_int_equal(r->core.stats.pf_resets, 0);
+    /* 8-byte reads (the 48-bit statistics) are two registers */
+    assert_int_equal(x722_core_mmio_read(&r->core, X722_GLPE_CPUSTATUS(0),
+                                         8), 0x0000008000000080ull);
+}
+
+static void test_pf_reset(void **state)
+{
+    XRig *r = *state;
+
+    xr_wr(r, X722_PFINT_LNKLSTN(3), 0x123);
+    xr_wr(r, X722_PFGEN_CTRL, X722_PFGEN_CTRL_PFSWR);
+    /* PFSWR reads back clear at once; the AQ registers survive */
+    assert_int_equal(xr_rd(r, X722_PFGEN_CTRL), 0);
+    assert_int_equal(r->core.stats.pf_resets, 1);
+    assert_int_equal(xr_rd(r, X722_PFINT_LNKLSTN(3)), 0);
+    assert_int_equal(xr_rd(r, X722_PF_ATQBAL), (uint32_t)XR_ATQ);
+    assert_true(xr_rd(r, X722_PF_ATQLEN) & X722_AQLEN_ENABLE);
+    assert_int_equal(xr_rd(r, X722_GLNVM_ULD) & 0x18, 0x18);
+}
+
+/* ---- admin queue ---- */
+
+static void test_aq_get_version(void **state)
+{
+    XRig *r = *state;
+    uint8_t d[32];
+
+    assert_int_equal(xr_cmd(r, 0x0001, NULL, NULL, 0, false, d), 0);
+    assert_int_equal(xr_get16(d) & 0x7, 0x3);   /* DD | CMP, no ERR */
+    assert_int_equal(xr_get16(d + 28), 1);      /* API 1.12 */
+    assert_int_equal(xr_get16(d + 30), 12);
+    assert_int_equal(xr_rd(r, X722_PF_ATQH), 1);
+}
+
+static void test_aq_unknown_and_bad_buffers(void **state)
+{
+    XRig *r = *state;
+    uint8_t d[32], buf[1024] = { 0 };
+
+    assert_int_equal(xr_cmd(r, 0x0c30, NULL, NULL, 0, false, d),
+                     X722_AQ_RC_ENOSYS);
+    assert_true(xr_get16(d) & 0x4);             /* ERR */
+    assert_int_equal(r->core.stats.aq_unknown, 1);
+    /* A buffer beyond 512 bytes without LB is refused. */
+    xr_cmd(r, 0x0001, NULL, NULL, 0, false, NULL);
+    {
+        uint8_t *slot = xr_ptr(r, XR_ATQ + r->atq_next * 32);
+
+        memset(slot, 0, 32);
+        xr_put16(slot, 0x1000);
+        xr_put16(slot + 2, 0x000a);
+        xr_put16(slot + 4, 1024);
+        xr_put32(slot + 28, (uint32_t)XR_CMDBUF);
+        r->atq_next++;
+        xr_wr(r, X722_PF_ATQT, r->atq_next);
+        x722_core_run_work(&r->core);
+        assert_int_equal(xr_get16(slot + 6), X722_AQ_RC_EINVAL);
+    }
+    /* A buffer the device cannot reach */
+    {
+        uint8_t *slot = xr_ptr(r, XR_ATQ + r->atq_next * 32);
+
+        memset(slot, 0, 32);
+        xr_put16(slot, 0x1000 | 0x200);
+        xr_put16(slot + 2, 0x000a);
+        xr_put16(slot + 4, 1024);
+        xr_put32(slot + 28, 0x1000);
+        r->atq_next++;
+        xr_wr(r, X722_PF_ATQT, r->atq_next);
+        x722_core_run_work(&r->core);
+        assert_int_equal(xr_get16(slot + 6), X722_AQ_RC_EIO);
+    }
+    (void)buf;
+    /* A tail beyond the ring is not run. */
+    xr_wr(r, X722_PF_ATQT, XR_AQ_LEN + 3);
+    x722_core_run_work(&r->core);
+    assert_int_equal(xr_rd(r, X722_PF_ATQH), r->atq_next);
+}
+
+static void test_aq_caps(void **state)
+{
+    XRig *r = *state;
+    uint8_t d[32], buf[1280];
+    bool iwarp = false, rss = false;
+    uint32_t n, i;
+
+    /* Too small: ENOMEM with the size needed in datalen. */
+    assert_int_equal(xr_cmd(r, 0x000a, NULL, buf, 64, false, d),
+                     X722_AQ_RC_ENOMEM);
+    assert_int_equal(xr_get16(d + 4), 7 * 32);
+    assert_int_equal(xr_cmd(r, 0x000a, NULL, buf, sizeof(buf), false, d), 0);
+    n = xr_get32(d + 20);
+    assert_int_equal(n, 7);
+    assert_int_equal(xr_get16(d + 4), n * 32);
+    for (i = 0; i < n; i++) {
+        uint8_t *e = buf + i * 32;
+
+        if (xr_get16(e) == 0x0051) {
+            iwarp = xr_get32(e + 4) == 1;
+        }
+        if (xr_get16(e) == 0x0040) {
+            rss = xr_get32(e + 4) == 512 && xr_get32(e + 8) == 6;
+        }
+        if (xr_get16(e) == 0x0043) {
+            assert_int_equal(xr_get32(e + 4), X722_MSIX_VECTORS);
+        }
+    }
+    assert_true(iwarp);
+    assert_true(rss);
+}
+
+static void test_aq_mac_read(void **state)
+{
+    XRig *r = *state;
+    uint8_t d[32], buf[24];
+
+    assert_int_equal(xr_cmd(r, 0x0107, NULL, buf, sizeof(buf), false, d), 0);
+    assert_int_equal(xr_get16(d + 16) & 0x50, 0x50);
+    assert_memory_equal(buf, r->core.mac, 6);
+    assert_memory_equal(buf + 12, r->core.mac, 6);
+    /* short buffer */
+    assert_int_equal(xr_cmd(r, 0x0107, NULL, buf, 16, false, d),
+                     X722_AQ_RC_EINVAL);
+}
+
+static uint16_t nvm_read(XRig *r, uint8_t module, uint32_t off, uint16_t len,
+                         uint8_t *out)
+{
+    uint8_t p[16] = { 0 };
+
+    p[0] = 1;
+    p[1] = module;
+    xr_put16(p + 2, len);
+    xr_put32(p + 4, off);
+    return xr_cmd(r, 0x0701, p, out, len, false, NULL);
+}
+
+static void test_aq_nvm(void **state)
+{
+    XRig *r = *state;
+    uint8_t p[16] = { 0 }, sec[4096], w[2];
+    uint16_t sum = 0;
+    unsigned i;
+
+    /* Not owned: refused. */
+    assert_int_equal(nvm_read(r, 0, 0, 2, w), X722_AQ_RC_EPERM);
+    xr_put16(p, 1);
+    xr_put16(p + 2, 1);
+    assert_int_equal(xr_cmd(r, 0x0008, p, NULL, 0, false, NULL), 0);
+    assert_int_equal(nvm_read(r, 0, 0, 2, w), 0);
+    assert_int_equal((xr_get16(w) >> 6) & 3, 1);    /* control word */
+    /* The whole shadow RAM in one sector; the checksum holds. */
+    assert_int_equal(nvm_read(r, 0, 0, 4096, sec), 0);
+    for (i = 0; i < 2048; i++) {
+        sum += xr_get16(sec + 2 * i);
+    }
+    assert_int_equal(sum, 0xbaba);
+    /* Beyond the SR, across sectors, odd lengths: refused. */
+    assert_int_equal(nvm_read(r, 0, 4096, 2, w), X722_AQ_RC_EINVAL);
+    assert_int_equal(nvm_read(r, 0, 4094, 4, sec), X722_AQ_RC_EINVAL);
+    assert_int_equal(nvm_read(r, 0, 1, 2, w), X722_AQ_RC_EINVAL);
+    /* The EMP module's OCP word (i40e_parse_discover_capabilities) */
+    assert_int_equal(nvm_read(r, 0x48, 0x56, 2, w), 0);
+    assert_int_equal(xr_get16(w), 0);
+    /* A module pointer that points nowhere */
+    assert_int_equal(nvm_read(r, 0x49, 0, 2, w), X722_AQ_RC_ENOENT);
+    /* Released: refused again; other resources do not exist */
+    assert_int_equal(xr_cmd(r, 0x0009, p, NULL, 0, false, NULL), 0);
+    assert_int_equal(nvm_read(r, 0, 0, 2, w), X722_AQ_RC_EPERM);
+    xr_put16(p, 2);
+    assert_int_equal(xr_cmd(r, 0x0008, p, NULL, 0, false, NULL),
+                     X722_AQ_RC_EINVAL);
+}
+
+static void test_aq_switch_and_vsi(void **state)
+{
+    XRig *r = *state;
+    uint8_t d[32], buf[512], props[128], p[16] = { 0 };
+    uint16_t seid;
+
+    assert_int_equal(xr_cmd(r, 0x0200, NULL, buf, sizeof(buf), false, d), 0);
+    assert_int_equal(xr_get16(buf), 1);
+    assert_int_equal(buf[16], 19);                  /* a VSI */
+    seid = xr_get16(buf + 18);
+    assert_int_equal(xr_get16(d + 16), 0);          /* no next seid */
+    xr_put16(p, seid);
+    assert_int_equal(xr_cmd(r, 0x0212, p, props, 128, false, d), 0);
+    assert_int_equal(xr_get16(d + 16), seid);
+    assert_int_not_equal(xr_get16(props + 96), 0xffff);     /* qs_handle */
+    /* Another SEID is not there */
+    xr_put16(p, seid + 1);
+    assert_int_equal(xr_cmd(r, 0x0212, p, props, 128, false, d),
+                     X722_AQ_RC_ENOENT);
+    /* Update: TCP_ENA and a queue map of 2 queues */
+    memset(props, 0, sizeof(props));
+    xr_put16(props, 0x0040 | 0x0080);
+    xr_put16(props + 30, 0);
+    xr_put16(props + 62, 1 << 9);
+    xr_put16(props + 78, 0x10);
+    xr_put16(p, seid);
+    assert_int_equal(xr_cmd(r, 0x0211, p, props, 128, true, d), 0);
+    assert_int_equal(r->core.fw.vsi_queue_opt, 0x10);
+    /* A map beyond the function's queues is refused and not applied */
+    xr_put16(props + 30, X722_NUM_QUEUES - 1);
+    xr_put16(props + 78, 0);
+    assert_int_equal(xr_cmd(r, 0x0211, p, props, 128, true, d),
+                     X722_AQ_RC_EINVAL);
+    assert_int_equal(r->core.fw.vsi_queue_opt, 0x10);
+    /* bandwidth queries */
+    xr_put16(p, seid);
+    assert_int_equal(xr_cmd(r, 0x0400, p, NULL, 0, false, d), 0);
+    assert_int_equal(xr_cmd(r, 0x0408, p, buf, 64, false, d), 0);
+    assert_int_equal(buf[0], 1);
+    assert_int_equal(xr_get16(buf + 16), 0x0010);     /* its qs_handle */
+    assert_int_equal(xr_cmd(r, 0x040a, p, buf, 32, false, d), 0);
+}
+
+static void test_aq_macvlan(void **state)
+{
+    XRig *r = *state;
+    uint8_t p[16] = { 0 }, e[32] = { 0 };
+
+    xr_put16(p, 2);
+    xr_put16(p + 2, 390 | 0x8000);
+    memcpy(e, r->core.mac, 6);
+    e[16] = 0x33;
+    e[17] = 0x33;
+    e[12] = e[28] = 0xff;                           /* as i40e pre-sets */
+    assert_int_equal(xr_cmd(r, 0x0250, p, e, 32, true, NULL), 0);
+    assert_int_not_equal(e[12], 0xff);
+    assert_int_not_equal(e[28], 0xff);
+    assert_int_equal(r->core.fw.nmacs, 2);
+    /* removing an address that is not there */
+    xr_put16(p, 1);
+    e[0] ^= 2;
+    assert_int_equal(xr_cmd(r, 0x0251, p, e, 16, true, NULL),
+                     X722_AQ_RC_ENOENT);
+    e[0] ^= 2;
+    assert_int_equal(xr_cmd(r, 0x0251, p, e, 16, true, NULL), 0);
+    assert_int_equal(r->core.fw.nmacs, 1);
+    /* no SEID_VALID, or a count the buffer does not hold */
+    xr_put16(p + 2, 390);
+    assert_int_equal(xr_cmd(r, 0x0250, p, e, 16, true, NULL),
+                     X722_AQ_RC_EINVAL);
+    xr_put16(p, 3);
+    xr_put16(p + 2, 390 | 0x8000);
+    assert_int_equal(xr_cmd(r, 0x0250, p, e, 32, true, NULL),
+                     X722_AQ_RC_EINVAL);
+}
+
+static void test_aq_promisc(void **state)
+{
+    XRig *r = *state;
+    uint8_t p[16] = { 0 };
+
+    /* i40e_aq_set_vsi_broadcast(): the plain SEID, no valid bit */
+    xr_put16(p, 0x04);
+    xr_put16(p + 2, 0x04);
+    xr_put16(p + 4, 390);
+    assert_int_equal(xr_cmd(r, 0x0254, p, NULL, 0, false, NULL), 0);
+    assert_true(r->core.fw.bcast);
+    assert_false(r->core.fw.uc_promisc);
+    /* only the valid bits change */
+    xr_put16(p, 0x01);
+    xr_put16(p + 2, 0x01);
+    assert_int_equal(xr_cmd(r, 0x0254, p, NULL, 0, false, NULL), 0);
+    assert_true(r->core.fw.bcast);
+    assert_true(r->core.fw.uc_promisc);
+    xr_put16(p + 4, 391);
+    assert_int_equal(xr_cmd(r, 0x0254, p, NULL, 0, false, NULL),
+                     X722_AQ_RC_EINVAL);
+}
+
+static void test_aq_link_and_event(void **state)
+{
+    XRig *r = *state;
+    uint8_t d[32], p[16] = { 0 }, phy[0x218];
+    uint8_t *ev;
+
+    xr_put16(p, 0x3);                               /* LSE enable */
+    assert_int_equal(xr_cmd(r, 0x0607, p, NULL, 0, false, d), 0);
+    assert_int_equal(d[16] & 1, 1);                 /* LSE_IS_ENABLED */
+    assert_int_equal(d[20] & 0x41, 0x41);           /* LINK_UP, MEDIA */
+    assert_int_equal(d[19], 0x08);                  /* 10 Gb/s */
+    memset(p, 0, sizeof(p));
+    assert_int_equal(xr_cmd(r, 0x0600, p, phy, sizeof(phy), false, d), 0);
+    assert_int_not_equal(xr_get32(phy), 0);
+    assert_int_not_equal(phy[4], 0);
+    /* Link down: an event on the ARQ and the ADMINQ cause on vector 0 */
+    xr_wr(r, X722_PFINT_ICR0_ENA, X722_ICR0_ADMINQ);
+    xr_wr(r, X722_PFINT_DYN_CTL0, X722_DYN_CTL_INTENA);
+    x722_core_set_link(&r->core, false);
+    assert_int_equal(xr_rd(r, X722_PF_ARQH), 1);
+    ev = xr_ptr(r, XR_ARQ);
+    assert_int_equal(xr_get16(ev + 2), 0x0607);
+    assert_int_equal(ev[20] & 1, 0);
+    assert_int_equal(r->msix[0], 1);
+    assert_true(xr_rd(r, X722_PFINT_ICR0) & X722_ICR0_ADMINQ);
+    assert_int_equal(xr_rd(r, X722_PFINT_ICR0), 0);     /* read-to-clear */
+    /* vector 0 auto-masked: the next event waits for the re-arm */
+    x722_core_set_link(&r->core, true);
+    assert_int_equal(r->msix[0], 1);
+    xr_wr(r, X722_PFINT_DYN_CTL0, X722_DYN_CTL_INTENA);
+    assert_int_equal(r->msix[0], 2);
+    /* a PHY type this port does not have */
+    memset(p, 0, sizeof(p));
+    xr_put32(p, 1u << 3);
+    assert_int_equal(xr_cmd(r, 0x0601, p, NULL, 0, false, d),
+                     X722_AQ_RC_EINVAL);
+}
+
+static void test_aq_rss(void **state)
+{
+    XRig *r = *state;
+    uint8_t p[16] = { 0 }, lut[512] = { 0 }, key[52] = { 0 };
+
+    xr_put16(p, 6 | 0x8000);
+    assert_int_equal(xr_cmd(r, 0x0b02, p, key, sizeof(key), true, NULL), 0);
+    xr_put16(p + 2, 1);                             /* PF LUT */
+    lut[5] = 1;
+    assert_int_equal(xr_cmd(r, 0x0b03, p, lut, sizeof(lut), true, NULL), 0);
+    assert_int_equal(r->core.fw.rss_lut[5], 1);
+    lut[7] = X722_NUM_QUEUES;                       /* no such queue */
+    assert_int_equal(xr_cmd(r, 0x0b03, p, lut, sizeof(lut), true, NULL),
+                     X722_AQ_RC_EINVAL);
+    xr_put16(p, 7 | 0x8000);                        /* no such VSI */
+    assert_int_equal(xr_cmd(r, 0x0b02, p, key, sizeof(key), true, NULL),
+                     X722_AQ_RC_EINVAL);
+}
+
+static void test_aq_debug_read_reg(void **state)
+{
+    XRig *r = *state;
+    uint8_t d[32], p[16] = { 0 };
+
+    xr_put32(p, X722_PRTGEN_CNF(2));
+    assert_int_equal(xr_cmd(r, 0xff03, p, NULL, 0, false, d), 0);
+    assert_int_equal(xr_get32(d + 28) & 1, 1);      /* port 2 absent */
+    xr_put32(p, X722_PRTGEN_CNF(0));
+    assert_int_equal(xr_cmd(r, 0xff03, p, NULL, 0, false, d), 0);
+    assert_int_equal(xr_get32(d + 28) & 1, 0);
+    xr_put32(p, 3);
+    assert_int_equal(xr_cmd(r, 0xff03, p, NULL, 0, false, d),
+                     X722_AQ_RC_EINVAL);
+}
+
+/* ---- LAN ---- */
+
+#define RING 64
+
+static void set_bits(uint8_t *ctx, unsigned lsb, unsigned width, uint64_t v)
+{
+    unsigned i;
+
+    for (i = 0; i < width; i++) {
+        unsigned b = lsb + i;
+
+        ctx[b / 8] &= ~(1u << (b % 8));
+        ctx[b / 8] |= ((v >> i) & 1) << (b % 8);
+    }
+}
+
+/* The LAN HMC as i40e_configure_lan_hmc() sets it: one direct SD. */
+static void hmc_setup(XRig *r)
+{
+    xr_wr(r, X722_PFHMC_SDDATAHIGH, (uint32_t)(XR_HMC >> 32));
+    xr_wr(r, X722_PFHMC_SDDATALOW, (uint32_t)XR_HMC | 512 << 2 | 2 | 1);
+    xr_wr(r, X722_PFHMC_SDCMD, 0 | X722_PFHMC_SDCMD_WR);
+    xr_wr(r, X722_GLHMC_LANTXBASE(0), 0);
+    xr_wr(r, X722_GLHMC_LANTXCNT(0), X722_NUM_QUEUES);
+    xr_wr(r, X722_GLHMC_LANRXBASE(0), X722_NUM_QUEUES * 128 / 512);
+    xr_wr(r, X722_GLHMC_LANRXCNT(0), X722_NUM_QUEUES);
+}
+
+static void txq_start(XRig *r, unsigned q, uint32_t qlen)
+{
+    uint8_t *ctx = xr_ptr(r, XR_HMC + q * 128);
+
+    memset(ctx, 0, 128);
+    set_bits(ctx, 32, 57, XR_TXRING / 128);
+    set_bits(ctx, 30, 1, 1);
+    set_bits(ctx, 160, 1, 1);
+    set_bits(ctx, 161, 13, qlen);
+    set_bits(ctx, 192, 64, XR_TXRING + qlen * 16);
+    xr_wr(r, X722_QINT_TQCTL(q), X722_QINT_CAUSE_ENA | 1);
+    xr_wr(r, X722_PFINT_DYN_CTLN(0), X722_DYN_CTL_INTENA);
+    xr_wr(r, X722_QTX_ENA(q), X722_QENA_REQ);
+}
+
+static void rxq_start(XRig *r, unsigned q, uint32_t dbuf)
+{
+    uint8_t *ctx = xr_ptr(r, XR_HMC + X722_NUM_QUEUES * 128 + q * 32);
+    unsigned i;
+
+    memset(ctx, 0, 32);
+    set_bits(ctx, 32, 57, XR_RXRING / 128);
+    set_bits(ctx, 89, 13, RING);
+    set_bits(ctx, 102, 7, dbuf / 128);
+    set_bits(ctx, 117, 1, 1);
+    set_bits(ctx, 174, 14, 1522 < 5 * dbuf ? 1522 : 5 * dbuf);
+    for (i = 0; i < RING; i++) {
+        uint8_t *d = xr_ptr(r, XR_RXRING + i * 16);
+
+        xr_put64(d, XR_BUFS + 0x8000 + i * 2048);
+        xr_put64(d + 8, 0);
+    }
+    xr_wr(r, X722_QINT_RQCTL(q), X722_QINT_CAUSE_ENA | 1);
+    xr_wr(r, X722_PFINT_DYN_CTLN(0), X722_DYN_CTL_INTENA);
+    xr_wr(r, X722_QRX_ENA(q), X722_QENA_REQ);
+    xr_wr(r, X722_QRX_TAIL(q), RING - 1);
+}
+
+static void put_txd(XRig *r, unsigned i, uint64_t addr, uint32_t size,
+                    uint32_t cmd, uint32_t off)
+{
+    uint8_t *d = xr_ptr(r, XR_TXRING + i * 16);
+
+    xr_put64(d, addr);
+    xr_put64(d + 8, (uint64_t)size << 34 | (uint64_t)off << 16 |
+             (uint64_t)cmd << 4);
+}
+
+static void test_lan_tx_head_writeback(void **state)
+{
+    XRig *r = *state;
+    uint8_t *b0 = xr_ptr(r, XR_BUFS), *b1 = xr_ptr(r, XR_BUFS + 4096);
+    unsigned i;
+
+    hmc_setup(r);
+    txq_start(r, 0, RING);
+    assert_int_equal(xr_rd(r, X722_QTX_ENA(0)), X722_QENA_REQ |
+                     X722_QENA_STAT);
+    for (i = 0; i < 600; i++) {
+        b0[i] = (uint8_t)i;
+    }
+    for (i = 0; i < 400; i++) {
+        b1[i] = (uint8_t)(i * 3);
+    }
+    put_txd(r, 0, XR_BUFS, 600, 0, 0);
+    put_txd(r, 1, XR_BUFS + 4096, 400, 0x1 | 0x2, 0);   /* EOP | RS */
+    /* Only the first half posted: nothing goes. */
+    xr_wr(r, X722_QTX_TAIL(0), 1);
+    x722_core_run_work(&r->core);
+    assert_int_equal(r->tx_frames, 0);
+    xr_wr(r, X722_QTX_TAIL(0), 2);
+    x722_core_run_work(&r->core);
+    assert_int_equal(r->tx_frames, 1);
+    assert_int_equal(r->tx_last_len, 1000);
+    assert_memory_equal(r->tx_last, b0, 600);
+    assert_memory_equal(r->tx_last + 600, b1, 400);
+    assert_int_equal(xr_get32(xr_ptr(r, XR_TXRING + RING * 16)), 2);
+    assert_int_equal(r->msix[1], 1);
+}
+
+/* A Tx tail written while the queue was off counts from the enable on. */
+static void test_lan_tx_tail_before_enable(void **state)
+{
+    XRig *r = *state;
+
+    hmc_setup(r);
+    put_txd(r, 0, XR_BUFS, 60, 0x1, 0);
+    xr_wr(r, X722_QTX_TAIL(0), 1);
+    x722_core_run_work(&r->core);
+    assert_int_equal(r->tx_frames, 0);          /* not enabled yet */
+    r->work_requests = 0;
+    txq_start(r, 0, RING);
+    assert_int_equal(r->work_requests, 1);      /* the enable asks */
+    x722_core_run_work(&r->core);
+    assert_int_equal(r->tx_frames, 1);
+    assert_int_equal(xr_get32(xr_ptr(r, XR_TXRING + RING * 16)), 1);
+    /* disabled: a tail write sends nothing */
+    xr_wr(r, X722_QTX_ENA(0), 0);
+    assert_int_equal(xr_rd(r, X722_QTX_ENA(0)), 0);
+    put_txd(r, 1, XR_BUFS, 60, 0x1, 0);
+    xr_wr(r, X722_QTX_TAIL(0), 2);
+    x722_core_run_work(&r->core);
+    assert_int_equal(r->tx_frames, 1);
+}
+
+static void test_lan_tx_bad_context_refused(void **state)
+{
+    XRig *r = *state;
+    uint8_t *ctx = xr_ptr(r, XR_HMC + 128);
+
+    hmc_setup(r);
+    txq_start(r, 1, 40);                    /* not a multiple of 32 */
+    assert_int_equal(xr_rd(r, X722_QTX_ENA(1)) & X722_QENA_STAT, 0);
+    /* A queue beyond the HMC's count */
+    xr_wr(r, X722_GLHMC_LANTXCNT(0), 1);
+    txq_start(r, 1, RING);
+    assert_int_equal(xr_rd(r, X722_QTX_ENA(1)) & X722_QENA_STAT, 0);
+    /* No valid SD */
+    xr_wr(r, X722_GLHMC_LANTXCNT(0), X722_NUM_QUEUES);
+    xr_wr(r, X722_PFHMC_SDDATALOW, 0);
+    xr_wr(r, X722_PFHMC_SDCMD, X722_PFHMC_SDCMD_WR);
+    txq_start(r, 1, RING);
+    assert_int_equal(xr_rd(r, X722_QTX_ENA(1)) & X722_QENA_STAT, 0);
+    assert_true(r->core.stats.bad_ctx >= 2);
+    assert_true(r->core.stats.hmc_faults >= 1);
+    (void)ctx;
+}
+
+static uint16_t csum(const uint8_t *p, size_t n, uint32_t sum)
+{
+    size_t i;
+
+    for (i = 0; i + 1 < n; i += 2) {
+        sum += p[i] << 8 | p[i + 1];
+    }
+    if (n & 1) {
+        sum += p[n - 1] << 8;
+    }
+    while (sum >> 16) {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    return (uint16_t)sum;
+}
+
+/* An IPv4/TCP packet of @pay payload bytes at @f, 54 bytes of headers. */
+static size_t make_tcp(uint8_t *f, size_t pay, bool tso)
+{
+    size_t i;
+
+    memset(f, 0, 54);
+    memset(f, 0xaa, 6);
+    memcpy(f + 6, "\x52\x54\x00\x72\x20\x01", 6);
+    f[12] = 0x08;
+    f[14] = 0x45;
+    f[22] = 64;
+    f[23] = 6;
+    memcpy(f + 26, "\x0a\x00\x00\x01\x0a\x00\x00\x02", 8);
+    f[34] = 0x12;
+    f[36] = 0x34;
+    f[38] = 0x10;                       /* seq 0x10000000 */
+    f[46] = 0x50;
+    f[47] = 0x18;                       /* ACK | PSH */
+    for (i = 0; i < pay; i++) {
+        f[54 + i] = (uint8_t)(i * 13 + 1);
+    }
+    {
+        /* The stack's pseudo-header sum, without the length for TSO. */
+        uint32_t s = csum(f + 26, 8, 0) + 6 + (tso ? 0 : 20 + pay);
+        uint16_t c = csum(NULL, 0, s);
+
+        f[50] = c >> 8;
+        f[51] = (uint8_t)c;
+    }
+    if (!tso) {
+        f[16] = (uint8_t)((20 + 20 + pay) >> 8);
+        f[17] = (uint8_t)(20 + 20 + pay);
+    }
+    return 54 + pay;
+}
+
+/* Both checksums filled in, as a frame on the wire has them. */
+static void finish_tcp(uint8_t *f, size_t pay)
+{
+    uint16_t c;
+
+    f[50] = f[51] = 0;
+    c = ~csum(f + 14, 20, 0);
+    f[24] = c >> 8;
+    f[25] = (uint8_t)c;
+    c = ~csum(f + 34, 20 + pay, csum(f + 26, 8, 0) + 6 + 20 + pay);
+    f[50] = c >> 8;
+    f[51] = (uint8_t)c;
+}
+
+static void test_lan_tx_tso(void **state)
+{
+    XRig *r = *state;
+    uint8_t *f = xr_ptr(r, XR_BUFS);
+    size_t len = make_tcp(f, 3000, true), off = 0;
+    uint32_t cmd = 0x1 | 0x60 | 0x100;              /* EOP IPV4_CSUM TCP */
+    uint32_t offs = 7 | 5 << 7 | 5 << 14;
+    uint8_t *c = xr_ptr(r, XR_TXRING);
+    unsigned s;
+
+    hmc_setup(r);
+    txq_start(r, 0, RING);
+    /* context descriptor: TSO, TSO length 3000, MSS 1000 */
+    xr_put64(c, 0);
+    xr_put64(c + 8, 1 | (uint64_t)0x1 << 4 | (uint64_t)3000 << 30 |
+             (uint64_t)1000 << 50);
+    put_txd(r, 1, XR_BUFS, len, cmd, offs);
+    xr_wr(r, X722_QTX_TAIL(0), 2);
+    x722_core_run_work(&r->core);
+    assert_int_equal(r->tx_frames, 3);
+    assert_int_equal(r->core.stats.tx_tso_segs, 3);
+    for (s = 0; s < 3; s++) {
+        uint8_t *g = r->tx_log + off;
+        uint32_t seq = (uint32_t)g[38] << 24 | g[39] << 16 | g[40] << 8 |
+                       g[41];
+        uint32_t ps;
+
+        assert_int_equal(g[16] << 8 | g[17], 20 + 20 + 1000);
+        assert_int_equal(seq, 0x10000000u + s * 1000);
+        assert_int_equal(csum(g + 14, 20, 0), 0xffff);   /* IP checksum */
+        ps = csum(g + 26, 8, 0) + 6 + 1020;
+        assert_int_equal(csum(g + 34, 1020, ps), 0xffff);
+        assert_int_equal(g[47] & 0x08, s == 2 ? 0x08 : 0);  /* PSH last */
+        assert_memory_equal(g + 54, f + 54 + s * 1000, 1000);
+        off += 54 + 1000;
+    }
+    /* A TSO length that does not match the packet: dropped. */
+    xr_put64(c + 32, 0);
+    xr_put64(c + 40, 1 | (uint64_t)0x1 << 4 | (uint64_t)2999 << 30 |
+             (uint64_t)1000 << 50);
+    put_txd(r, 3, XR_BUFS, len, cmd, offs);
+    xr_wr(r, X722_QTX_TAIL(0), 4);
+    x722_core_run_work(&r->core);
+    assert_int_equal(r->tx_frames, 3);
+    assert_int_equal(r->core.stats.tx_dropped, 1);
+    assert_int_equal(xr_get32(xr_ptr(r, XR_TXRING + RING * 16)), 4);
+}
+
+static void test_lan_tx_csum(void **state)
+{
+    XRig *r = *state;
+    uint8_t *f = xr_ptr(r, XR_BUFS);
+    size_t len = make_tcp(f, 100, false);
+    uint32_t ps;
+
+    hmc_setup(r);
+    txq_start(r, 0, RING);
+    put_txd(r, 0, XR_BUFS, len, 0x1 | 0x40 | 0x100, 7 | 5 << 7 | 5 << 14);
+    xr_wr(r, X722_QTX_TAIL(0), 1);
+    x722_core_run_work(&r->core);
+    assert_int_equal(r->tx_frames, 1);
+    ps = csum(r->tx_last + 26, 8, 0) + 6 + 120;
+    assert_int_equal(csum(r->tx_last + 34, 120, ps), 0xffff);
+}
+
+static void add_mac(XRig *r, const uint8_t *mac)
+{
+    uint8_t p[16] = { 0 }, e[16] = { 0 };
+
+    xr_put16(p, 1);
+    xr_put16(p + 2, 390 | 0x8000);
+    memcpy(e, mac, 6);
+    assert_int_equal(xr_cmd(r, 0x0250, p, e, 16, true, NULL), 0);
+}
+
+static void test_lan_rx(void **state)
+{
+    XRig *r = *state;
+    uint8_t frame[3000];
+    uint8_t *d0 = xr_ptr(r, XR_RXRING), *d1 = xr_ptr(r, XR_RXRING + 16);
+    uint8_t *d2 = xr_ptr(r, XR_RXRING + 32);
+    uint64_t q1;
+    size_t len;
+
+    hmc_setup(r);
+    rxq_start(r, 0, 1024);
+    assert_true(xr_rd(r, X722_QRX_ENA(0)) & X722_QENA_STAT);
+    len = make_tcp(frame, 1400, false);
+    memcpy(frame, r->core.mac, 6);
+    finish_tcp(frame, 1400);
+    /* Not in the filter list yet: dropped. */
+    assert_int_equal(x722_core_receive(&r->core, frame, len), len);
+    assert_int_equal(r->core.stats.rx_filtered, 1);
+    add_mac(r, r->core.mac);
+    /* a 1454-byte frame in two 1024-byte buffers */
+    assert_int_equal(x722_core_receive(&r->core, frame, len), len);
+    q1 = xr_get64(d0 + 8);
+    assert_int_equal((q1 >> 38) & 0x3fff, 1024);
+    assert_int_equal(q1 & 3, 1);                        /* DD, no EOF */
+    q1 = xr_get64(d1 + 8);
+    assert_int_equal((q1 >> 38) & 0x3fff, len - 1024);
+    assert_int_equal(q1 & 3, 3);                        /* DD | EOF */
+    assert_int_equal((q1 >> 30) & 0xff, 26);            /* IPv4/TCP */
+    assert_true(q1 & (1 << 3));                         /* L3L4P */
+    assert_int_equal(q1 & (3ull << 22), 0);             /* no IPE/L4E */
+    assert_int_equal(q1 >> 63, 0);                      /* not SPH */
+    assert_memory_equal(xr_ptr(r, XR_BUFS + 0x8000), frame, 1024);
+    assert_memory_equal(xr_ptr(r, XR_BUFS + 0x8800), frame + 1024,
+                        len - 1024);
+    assert_int_equal(r->msix[1], 1);
+    /* a bad TCP checksum is reported with L4E */
+    frame[60] ^= 1;
+    assert_int_equal(x722_core_receive(&r->core, frame, len), len);
+    assert_true(xr_get64(xr_ptr(r, XR_RXRING + 48) + 8) & (1ull << 23));
+    /* oversize (beyond rxmax) is dropped */
+    len = make_tcp(frame, 1600, false);
+    memcpy(frame, r->core.mac, 6);
+    assert_int_equal(x722_core_receive(&r->core, frame, len), len);
+    assert_int_equal(r->core.stats.rx_oversize, 1);
+    (void)d2;
+}
+
+static void test_lan_rx_holds_when_full(void **state)
+{
+    XRig *r = *state;
+    uint8_t frame[100];
+
+    hmc_setup(r);
+    rxq_start(r, 0, 2048);
+    add_mac(r, r->core.mac);
+    xr_wr(r, X722_QRX_TAIL(0), 1);       /* one buffer */
+    memset(frame, 0, sizeof(frame));
+    memcpy(frame, r->core.mac, 6);
+    assert_int_equal(x722_core_receive(&r->core, frame, 100), 100);
+    assert_false(x722_core_can_receive(&r->core));
+    assert_int_equal(x722_core_receive(&r->core, frame, 100), 0);
+    xr_wr(r, X722_QRX_TAIL(0), 5);
+    assert_true(x722_core_can_receive(&r->core));
+    /* a tail beyond the ring is ignored */
+    xr_wr(r, X722_QRX_TAIL(0), RING);
+    assert_int_equal(r->core.rxq[0].tail, 5);
+}
+
+/* i40e posts the Rx buffers before it enables the queue. */
+static void test_lan_rx_tail_before_enable(void **state)
+{
+    XRig *r = *state;
+    uint8_t frame[100] = { 0 };
+
+    hmc_setup(r);
+    add_mac(r, r->core.mac);
+    xr_wr(r, X722_QRX_TAIL(0), 0);
+    xr_wr(r, X722_QRX_TAIL(0), RING - 1);
+    rxq_start(r, 0, 2048);              /* rewrites the same tail */
+    xr_wr(r, X722_QRX_ENA(0), 0);
+    xr_wr(r, X722_QRX_TAIL(0), 7);
+    xr_wr(r, X722_QRX_ENA(0), X722_QENA_REQ);
+    assert_int_equal(r->core.rxq[0].tail, 7);
+    memcpy(frame, r->core.mac, 6);
+    assert_int_equal(x722_core_receive(&r->core, frame, 100), 100);
+    assert_int_equal(r->core.stats.rx_packets, 1);
+}
+
+static void test_lan_rx_bad_context_refused(void **state)
+{
+    XRig *r = *state;
+    uint8_t *ctx = xr_ptr(r, XR_HMC + X722_NUM_QUEUES * 128);
+
+    hmc_setup(r);
+    rxq_start(r, 0, 2048);
+    xr_wr(r, X722_QRX_ENA(0), 0);
+    assert_int_equal(xr_rd(r, X722_QRX_ENA(0)), 0);
+    set_bits(ctx, 116, 1, 1);                   /* 32-byte descriptors */
+    xr_wr(r, X722_QRX_ENA(0), X722_QENA_REQ);
+    assert_int_equal(xr_rd(r, X722_QRX_ENA(0)) & X722_QENA_STAT, 0);
+    set_bits(ctx, 116, 1, 0);
+    set_bits(ctx, 102, 7, 2);                   /* 256-byte buffers */
+    xr_wr(r, X722_QRX_ENA(0), X722_QENA_REQ);
+    assert_int_equal(xr_rd(r, X722_QRX_ENA(0)) & X722_QENA_STAT, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+        T(test_reset_values),
+        T(test_read_only_and_bad_access),
+        T(test_pf_reset),
+        T(test_aq_get_version),
+        T(test_aq_unknown_and_bad_buffers),
+        T(test_aq_caps),
+        T(test_aq_mac_read),
+        T(test_aq_nvm),
+        T(test_aq_switch_and_vsi),
+        T(test_aq_macvlan),
+        T(test_aq_promisc),
+        T(test_aq_link_and_event),
+        T(test_aq_rss),
+        T(test_aq_debug_read_reg),
+        T(test_lan_tx_head_writeback),
+        T(test_lan_tx_tail_before_enable),
+        T(test_lan_tx_bad_context_refused),
+        T(test_lan_tx_tso),
+        T(test_lan_tx_csum),
+        T(test_lan_rx),
+        T(test_lan_rx_holds_when_full),
+        T(test_lan_rx_tail_before_enable),
+        T(test_lan_rx_bad_context_refused),
+#undef T
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
