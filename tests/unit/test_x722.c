@@ -854,5 +854,6 @@ int main(void)
 #undef T
     };
 
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    cmocka_set_message_output(CM_OUTPUT_TAP);
+    return cmocka_run_group_tests_name("model_x722", tests, NULL, NULL);
 }
