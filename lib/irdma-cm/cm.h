@@ -240,4 +240,64 @@ int e810cm_step(struct e810cm_conn *conn, enum e810cm_event ev,
 const char *e810cm_state_name(enum e810cm_state state);
 const char *e810cm_event_name(enum e810cm_event ev);
 
+/* ---- TCP segments (tcp.c) ------------------------------------------------ */
+
+/* TCP header offset in an ILQ receive buffer (upstream IRDMA_TCP_OFFSET). */
+#define E810CM_ILQ_TCP_OFF	40
+#define E810CM_TCP_HLEN_MIN	20
+
+/* TCP flags (the header's byte 13). */
+#define E810CM_TCP_FIN		0x01
+#define E810CM_TCP_SYN		0x02
+#define E810CM_TCP_RST		0x04
+#define E810CM_TCP_PSH		0x08
+#define E810CM_TCP_ACK		0x10
+#define E810CM_TCP_URG		0x20
+
+/**
+ * struct e810cm_seg - one TCP segment, received (parsed) or to send
+ * @ipv4: IPv4 (addresses in word 0), else IPv6 (word 0 most significant)
+ * @lip: local address (received: the IP destination)
+ * @rip: remote address (received: the IP source)
+ * @tos: IPv4 TOS / IPv6 traffic class (received)
+ * @ttl: TTL / hop limit (received)
+ * @lport: local port (received: destination; sent: source)
+ * @rport: remote port
+ * @seq: sequence number
+ * @ack: acknowledgment number
+ * @flags: E810CM_TCP_*
+ * @window: window field, unscaled
+ * @has_mss: an MSS option (sent: with the window scale option)
+ * @mss: its value
+ * @has_ws: a window scale option
+ * @ws: its shift (received: at most 14)
+ * @hlen: TCP header length with options
+ * @payload: the bytes after the header
+ * @payload_len: their number
+ */
+struct e810cm_seg {
+	bool ipv4;
+	u32 lip[4];
+	u32 rip[4];
+	u8 tos;
+	u8 ttl;
+	u16 lport;
+	u16 rport;
+	u32 seq;
+	u32 ack;
+	u8 flags;
+	u16 window;
+	bool has_mss;
+	u16 mss;
+	bool has_ws;
+	u8 ws;
+	u32 hlen;
+	const u8 *payload;
+	u32 payload_len;
+};
+
+int e810cm_seg_parse(const u8 *buf, u32 len, bool ipv4, struct e810cm_seg *s);
+int e810cm_seg_build(u8 *buf, u32 len, struct e810cm_seg *s);
+bool e810cm_seq_before(u32 a, u32 b);
+
 #endif /* E810CM_CM_H */
