@@ -14,7 +14,8 @@
  *    connection entry (TCP_ESTABLISHED: the 4-tuple) per connection being
  *    set up, each steering its segments to the ILQ.
  * A listener on the wildcard address gets a listen entry for each address
- * its netdev has when it is created (upstream irdma_add_mqh_4/6()).
+ * its netdev has (upstream irdma_add_mqh_4/6()), following later changes
+ * (upstream irdma_if_notify()).
  * Connection state is one e810cm_conn per node, moved only by
  * e810cm_step() (lib/irdma-cm/).
  */
@@ -71,6 +72,9 @@ struct irdma_qhash {
  * @sm: its state (LISTENING while it listens)
  * @port: local TCP port
  * @backlog: connection requests it may have pending
+ * @wildcard: bound to the wildcard address of its family: its entries
+ *	follow the netdev's addresses (irdma_iw_addr_work())
+ * @ipv4: its family
  * @nqh: entries in @qh
  * @qh: its listen entries in the quad hash
  */
@@ -80,6 +84,8 @@ struct irdma_listener {
 	struct e810cm_conn sm;
 	u16 port;
 	int backlog;
+	bool wildcard;
+	bool ipv4;
 	u32 nqh;
 	struct irdma_qhash qh[];
 };
@@ -323,7 +329,9 @@ static int irdma_create_listen(struct iw_cm_id *cm_id, int backlog)
 	if (!l)
 		return -ENOMEM;
 	qh = l->qh;
-	if (irdma_ip_any(ip)) {
+	l->ipv4 = ipv4;
+	l->wildcard = irdma_ip_any(ip);
+	if (l->wildcard) {
 		n = irdma_listen_addrs(rf, ipv4, qh);
 	} else {
 		qh[0].ipv4 = ipv4;
@@ -345,17 +353,18 @@ static int irdma_create_listen(struct iw_cm_id *cm_id, int backlog)
 	err = irdma_apbvt_get(rf, port);
 	if (err)
 		goto err_free;
+	mutex_lock(&rf->iw.lock);
 	for (i = 0; i < n; i++) {
 		err = irdma_qhash_op(rf, &qh[i], IRDMA_QHASH_ADD);
 		if (err) {
 			irdma_listener_unhash(rf, l, i);
+			mutex_unlock(&rf->iw.lock);
 			goto err_apbvt;
 		}
 	}
 	l->nqh = n;
 	cm_id->add_ref(cm_id);
 	cm_id->provider_data = l;
-	mutex_lock(&rf->iw.lock);
 	list_add_tail_rcu(&l->node, &rf->iw.listeners);
 	rf->iw.listens++;
 	mutex_unlock(&rf->iw.lock);
@@ -387,15 +396,98 @@ static int irdma_destroy_listen(struct iw_cm_id *cm_id)
 		return 0;
 	mutex_lock(&rf->iw.lock);
 	list_del_rcu(&l->node);
+	irdma_listener_unhash(rf, l, l->nqh);
 	mutex_unlock(&rf->iw.lock);
 	synchronize_rcu();
 	e810cm_step(&l->sm, E810CM_EV_USER_CLOSE, &out);
-	irdma_listener_unhash(rf, l, l->nqh);
 	irdma_apbvt_put(rf, l->port);
 	cm_id->provider_data = NULL;
 	cm_id->rem_ref(cm_id);
 	kfree(l);
 	return 0;
+}
+
+static bool irdma_qh_in(const struct irdma_qhash *e,
+			const struct irdma_qhash *set, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (set[i].ipv4 == e->ipv4 &&
+		    !memcmp(set[i].lip, e->lip, sizeof(e->lip)))
+			return true;
+	return false;
+}
+
+/* Brings one wildcard listener's entries in line with @now (@n addresses). */
+static void irdma_listener_resync(struct irdma_pci_f *rf,
+				  struct irdma_listener *l,
+				  struct irdma_qhash *now, u32 n)
+{
+	u32 i, j;
+
+	for (i = 0; i < n; i++) {
+		now[i].lport = l->port;
+		now[i].vlan = 0xffff;
+	}
+	/* Gone: delete, then drop from the list the receive path reads. */
+	for (i = 0; i < l->nqh;) {
+		if (irdma_qh_in(&l->qh[i], now, n)) {
+			i++;
+			continue;
+		}
+		irdma_qhash_op(rf, &l->qh[i], IRDMA_QHASH_DEL);
+		spin_lock_bh(&rf->iw.qh_lock);
+		l->qh[i] = l->qh[--l->nqh];
+		spin_unlock_bh(&rf->iw.qh_lock);
+	}
+	/* New: add, then list. */
+	for (j = 0; j < n && l->nqh < IRDMA_LISTEN_MAX_ADDRS; j++) {
+		if (irdma_qh_in(&now[j], l->qh, l->nqh) ||
+		    irdma_qhash_op(rf, &now[j], IRDMA_QHASH_ADD))
+			continue;
+		spin_lock_bh(&rf->iw.qh_lock);
+		l->qh[l->nqh++] = now[j];
+		spin_unlock_bh(&rf->iw.qh_lock);
+	}
+}
+
+/*
+ * The netdev's addresses changed: wildcard listeners follow them, as
+ * upstream irdma_if_notify() adds and deletes their listen entries.
+ */
+static void irdma_iw_addr_work(struct work_struct *work)
+{
+	struct irdma_pci_f *rf = container_of(work, struct irdma_pci_f,
+					      iw.addr_work);
+	struct irdma_listener *l;
+	struct irdma_qhash *now;
+	u32 n;
+
+	now = kcalloc(IRDMA_LISTEN_MAX_ADDRS, sizeof(*now), GFP_KERNEL);
+	if (!now)
+		return;
+	mutex_lock(&rf->iw.lock);
+	list_for_each_entry(l, &rf->iw.listeners, node) {
+		if (!l->wildcard || rf->resetting)
+			continue;
+		memset(now, 0, IRDMA_LISTEN_MAX_ADDRS * sizeof(*now));
+		n = irdma_listen_addrs(rf, l->ipv4, now);
+		irdma_listener_resync(rf, l, now, n);
+	}
+	mutex_unlock(&rf->iw.lock);
+	kfree(now);
+}
+
+/**
+ * irdma_iw_addrs_changed() - an address of the netdev came or went
+ * @rf: per-function state in iWARP mode
+ *
+ * Context: Any context.
+ */
+void irdma_iw_addrs_changed(struct irdma_pci_f *rf)
+{
+	schedule_work(&rf->iw.addr_work);
 }
 
 /* ---- connections (not offloaded yet) -------------------------------------- */
@@ -450,6 +542,7 @@ static bool irdma_listener_match(struct irdma_pci_f *rf,
 	u32 i;
 
 	rcu_read_lock();
+	spin_lock(&rf->iw.qh_lock);
 	list_for_each_entry_rcu(l, &rf->iw.listeners, node) {
 		if (l->port != s->lport)
 			continue;
@@ -459,6 +552,7 @@ static bool irdma_listener_match(struct irdma_pci_f *rf,
 		if (found)
 			break;
 	}
+	spin_unlock(&rf->iw.qh_lock);
 	rcu_read_unlock();
 	return found;
 }
@@ -556,6 +650,8 @@ void irdma_iw_init(struct irdma_pci_f *rf)
 	atomic64_set(&iw->rx_dropped, 0);
 	atomic64_set(&iw->rx_malformed, 0);
 	atomic64_set(&iw->rx_listen_syns, 0);
+	spin_lock_init(&iw->qh_lock);
+	INIT_WORK(&iw->addr_work, irdma_iw_addr_work);
 }
 
 /**
@@ -571,6 +667,7 @@ void irdma_iw_fini(struct irdma_pci_f *rf)
 	unsigned long port;
 	void *v;
 
+	cancel_work_sync(&iw->addr_work);
 	WARN_ON(!list_empty(&iw->listeners));
 	xa_for_each(&iw->apbvt, port, v) {
 		dev_warn(irdma_rf_to_dev(rf), "APBVT port %lu still in use at teardown\n",

@@ -124,6 +124,7 @@ int irdma_apbvt_get(struct irdma_pci_f *rf, u16 port);
 void irdma_apbvt_put(struct irdma_pci_f *rf, u16 port);
 void irdma_iw_init(struct irdma_pci_f *rf);
 void irdma_iw_fini(struct irdma_pci_f *rf);
+void irdma_iw_addrs_changed(struct irdma_pci_f *rf);
 void irdma_iw_rx(struct irdma_pci_f *rf, const struct irdma_ilq_rx *rx);
 void irdma_iw_set_device_ops(struct ib_device *ibdev);
 int irdma_iw_show(struct seq_file *m, struct irdma_pci_f *rf);

@@ -145,7 +145,10 @@ static int irdma_netdev_event(struct notifier_block *nb, unsigned long event,
 	return NOTIFY_DONE;
 }
 
-/* An address of @netdev came or went: resync the local ARP entries. */
+/*
+ * An address of @netdev came or went: resync the local ARP entries and, in
+ * iWARP mode, the wildcard listeners' quad hash entries.
+ */
 static void irdma_addr_event(struct net_device *netdev)
 {
 	struct irdma_pci_f *rf;
@@ -153,8 +156,11 @@ static void irdma_addr_event(struct net_device *netdev)
 
 	spin_lock_irqsave(&irdma_rf_list_lock, flags);
 	list_for_each_entry(rf, &irdma_rf_list, list)
-		if (rf->netdev == netdev)
+		if (rf->netdev == netdev) {
 			schedule_work(&rf->arp.sync_work);
+			if (rf->iwarp)
+				irdma_iw_addrs_changed(rf);
+		}
 	spin_unlock_irqrestore(&irdma_rf_list_lock, flags);
 }
 
@@ -222,8 +228,9 @@ static void irdma_unwind(struct irdma_pci_f *rf)
 		fallthrough;
 	case IRDMA_INIT_ILQ:
 		if (rf->iwarp) {
-			irdma_ilq_destroy(rf);
+			/* Its work may use the ILQ's qset. */
 			irdma_iw_fini(rf);
+			irdma_ilq_destroy(rf);
 		}
 		fallthrough;
 	case IRDMA_INIT_VSI_FILTER:

@@ -380,6 +380,8 @@ struct irdma_ilq;
  * @rx_dropped: ILQ segments no connection took
  * @rx_malformed: ILQ segments refused by the parser
  * @rx_listen_syns: connection requests (SYN) for a listener
+ * @qh_lock: guards the listeners' address lists against the receive path
+ * @addr_work: follows the netdev's addresses for wildcard listeners
  */
 struct irdma_iw {
 	struct mutex lock;	/* listeners, listens */
@@ -390,6 +392,8 @@ struct irdma_iw {
 	atomic64_t rx_dropped;
 	atomic64_t rx_malformed;
 	atomic64_t rx_listen_syns;
+	spinlock_t qh_lock;	/* listeners' address lists */
+	struct work_struct addr_work;
 };
 
 /* Steps of the bring-up, for the reverse-order undo. */
