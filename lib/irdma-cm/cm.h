@@ -300,4 +300,56 @@ int e810cm_seg_parse(const u8 *buf, u32 len, bool ipv4, struct e810cm_seg *s);
 int e810cm_seg_build(u8 *buf, u32 len, struct e810cm_seg *s);
 bool e810cm_seq_before(u32 a, u32 b);
 
+/**
+ * struct e810cm_tcb - one connection's sequence space before the offload
+ * @lport: our port
+ * @rport: the peer's
+ * @snd_nxt: next sequence number we send (upstream loc_seq_num)
+ * @snd_una: oldest we sent that is not acknowledged
+ * @snd_wnd: the peer's window, scaled
+ * @rcv_nxt: next sequence number we expect
+ * @rcv_wnd: our receive window, scaled
+ * @mss: MSS in force: ours, lowered to the peer's
+ * @min_mss: below this a peer's MSS aborts the open
+ * @snd_wscale: the peer's window scale (0 without the option)
+ * @rcv_wscale: ours
+ * @synced: the peer's SYN was taken (rcv_nxt is valid)
+ * @fin_rcvd: the peer's FIN was taken
+ */
+struct e810cm_tcb {
+	u16 lport;
+	u16 rport;
+	u32 snd_nxt;
+	u32 snd_una;
+	u32 snd_wnd;
+	u32 rcv_nxt;
+	u32 rcv_wnd;
+	u16 mss;
+	u16 min_mss;
+	u8 snd_wscale;
+	u8 rcv_wscale;
+	bool synced;
+	bool fin_rcvd;
+};
+
+/**
+ * struct e810cm_rx - what one received segment means
+ * @num: entries in @ev
+ * @ev: events for e810cm_step(), in order
+ * @data: new in-order payload, or NULL
+ * @data_len: its length
+ */
+struct e810cm_rx {
+	u8 num;
+	enum e810cm_event ev[2];
+	const u8 *data;
+	u32 data_len;
+};
+
+void e810cm_tcb_init(struct e810cm_tcb *t, u32 isn, u16 mss, u16 min_mss);
+int e810cm_tcb_rx(struct e810cm_tcb *t, const struct e810cm_seg *s,
+		  struct e810cm_rx *rx);
+int e810cm_tcb_tx(struct e810cm_tcb *t, u8 flags, const u8 *payload, u32 len,
+		  u8 *buf, u32 buflen);
+
 #endif /* E810CM_CM_H */

@@ -211,3 +211,174 @@ bool e810cm_seq_before(u32 a, u32 b)
 {
 	return (int)(a - b) < 0;
 }
+
+/* ---- one connection's sequence space before the offload ------------------ */
+
+/* Receive window: upstream's iwdev->rcv_wnd (0x3FFFC) at scale 2. */
+#define E810CM_RCV_WND		0x3fffc
+#define E810CM_RCV_WSCALE	2
+/* MSS assumed without an option (RFC 9293 3.7.1). */
+#define E810CM_DEFAULT_MSS	536
+
+/**
+ * e810cm_tcb_init() - a fresh sequence space
+ * @t: the block
+ * @isn: our initial sequence number (the glue picks it, as
+ *	secure_tcp_seq() does upstream)
+ * @mss: our MSS (netdev MTU - 40 / - 60)
+ * @min_mss: the smallest MSS the peer may announce (576 - 40 for IPv4,
+ *	1280 - 60 for IPv6: upstream aborts below)
+ */
+void e810cm_tcb_init(struct e810cm_tcb *t, u32 isn, u16 mss, u16 min_mss)
+{
+	memset(t, 0, sizeof(*t));
+	t->snd_nxt = isn;
+	t->snd_una = isn;
+	t->mss = mss;
+	t->min_mss = min_mss;
+	t->rcv_wnd = E810CM_RCV_WND;
+	t->rcv_wscale = E810CM_RCV_WSCALE;
+}
+
+/* Options of a SYN or SYN-ACK: the MSS the peer may send us, its scale. */
+static int tcb_syn_options(struct e810cm_tcb *t, const struct e810cm_seg *s)
+{
+	u16 mss = s->has_mss ? s->mss : E810CM_DEFAULT_MSS;
+
+	if (mss < t->min_mss)
+		return -EINVAL;
+	if (mss < t->mss)
+		t->mss = mss;
+	t->snd_wscale = s->has_ws ? s->ws : 0;
+	/* RFC 7323 2.2: the window of a SYN is never scaled. */
+	t->snd_wnd = s->window;
+	return 0;
+}
+
+/* @s's sequence number lies in our receive window. */
+static bool tcb_seq_ok(const struct e810cm_tcb *t, const struct e810cm_seg *s)
+{
+	return !e810cm_seq_before(s->seq, t->rcv_nxt) &&
+	       !e810cm_seq_before(t->rcv_nxt + t->rcv_wnd, s->seq);
+}
+
+/**
+ * e810cm_tcb_rx() - account a parsed segment, classify it for e810cm_step()
+ * @t: the connection's block
+ * @s: the segment (e810cm_seg_parse())
+ * @rx: what it means (out): the events to feed the state machine, in
+ *	order, and the new in-order payload (the MPA frame)
+ *
+ * As upstream irdma_process_pkt() and irdma_check_seq(): an RST in the
+ * window resets; a SYN (no ACK) opens; a SYN-ACK must acknowledge exactly
+ * our SYN; an ACK must acknowledge exactly what we sent and its sequence
+ * number lie in the window; a FIN counts once in sequence. Payload is
+ * taken only in order (no reassembly before the offload: the peer
+ * retransmits).
+ *
+ * Return: 0; -EINVAL for a segment to drop (out of window, bad options,
+ * wrong acknowledgment of our data); -ECONNRESET when a SYN-ACK
+ * acknowledges something else (upstream answers with RST).
+ */
+int e810cm_tcb_rx(struct e810cm_tcb *t, const struct e810cm_seg *s,
+		  struct e810cm_rx *rx)
+{
+	u8 f = s->flags;
+
+	memset(rx, 0, sizeof(*rx));
+	if (f & E810CM_TCP_RST) {
+		if (t->synced && !tcb_seq_ok(t, s))
+			return -EINVAL;
+		rx->ev[rx->num++] = E810CM_EV_RX_RST;
+		return 0;
+	}
+	if (f & E810CM_TCP_SYN) {
+		if (f & E810CM_TCP_ACK) {
+			if (t->synced)
+				return -EINVAL;	/* a duplicate SYN-ACK */
+			if (s->ack != t->snd_nxt)
+				return -ECONNRESET;
+			if (tcb_syn_options(t, s))
+				return -EINVAL;
+			t->snd_una = s->ack;
+			t->rcv_nxt = s->seq + 1;
+			t->synced = true;
+			rx->ev[rx->num++] = E810CM_EV_RX_SYNACK;
+			return 0;
+		}
+		if (t->synced)
+			return -EINVAL;	/* a retransmitted SYN: ours answers */
+		if (tcb_syn_options(t, s))
+			return -EINVAL;
+		t->rcv_nxt = s->seq + 1;
+		t->synced = true;
+		rx->ev[rx->num++] = E810CM_EV_RX_SYN;
+		return 0;
+	}
+	if (!t->synced || !tcb_seq_ok(t, s))
+		return -EINVAL;
+	if (f & E810CM_TCP_ACK) {
+		if (s->ack != t->snd_nxt)
+			return -EINVAL;
+		t->snd_wnd = (u32)s->window << t->snd_wscale;
+		if (t->snd_una != s->ack) {
+			t->snd_una = s->ack;
+			rx->ev[rx->num++] = E810CM_EV_RX_ACK;
+		}
+	}
+	if (s->seq == t->rcv_nxt && s->payload_len) {
+		rx->data = s->payload;
+		rx->data_len = s->payload_len;
+		t->rcv_nxt += s->payload_len;
+	}
+	if ((f & E810CM_TCP_FIN) && s->seq + s->payload_len == t->rcv_nxt &&
+	    !t->fin_rcvd) {
+		t->fin_rcvd = true;
+		t->rcv_nxt++;
+		rx->ev[rx->num++] = E810CM_EV_RX_FIN;
+	}
+	return 0;
+}
+
+/**
+ * e810cm_tcb_tx() - build our next segment and advance our sequence space
+ * @t: the block
+ * @flags: E810CM_TCP_*; with SYN the MSS and window scale options go too
+ * @payload: bytes to send (the MPA frame), or NULL
+ * @len: their number
+ * @buf: where the segment goes
+ * @buflen: room
+ *
+ * Ports come from @t; ACK carries rcv_nxt; SYN and FIN take one sequence
+ * number, the payload its length (upstream irdma_form_ah_cm_frame()).
+ *
+ * Return: the segment's length, or e810cm_seg_build()'s error.
+ */
+int e810cm_tcb_tx(struct e810cm_tcb *t, u8 flags, const u8 *payload, u32 len,
+		  u8 *buf, u32 buflen)
+{
+	struct e810cm_seg s = {
+		.lport = t->lport,
+		.rport = t->rport,
+		.seq = t->snd_nxt,
+		.ack = (flags & E810CM_TCP_ACK) ? t->rcv_nxt : 0,
+		.flags = flags,
+		.window = (u16)(t->rcv_wnd >> t->rcv_wscale),
+		.payload = payload,
+		.payload_len = len,
+	};
+	int n;
+
+	if (flags & E810CM_TCP_SYN) {
+		s.has_mss = true;
+		s.mss = t->mss;
+		s.has_ws = true;
+		s.ws = t->rcv_wscale;
+	}
+	n = e810cm_seg_build(buf, buflen, &s);
+	if (n < 0)
+		return n;
+	t->snd_nxt += len + ((flags & E810CM_TCP_SYN) ? 1 : 0) +
+		      ((flags & E810CM_TCP_FIN) ? 1 : 0);
+	return n;
+}

@@ -10,6 +10,9 @@
  * Checked on every input, besides the sanitizers:
  * - an accepted segment's header and payload lie within the buffer, the
  *   payload right after the header;
+ * - fed to a connection's sequence space (lib/irdma-cm e810cm_tcb_rx()),
+ *   fresh or synchronised near its numbers: at most two events, payload
+ *   only the segment's own and only in order, no state on a refusal;
  * - building the accepted segment again (ports swapped to our view; the
  *   MSS and window scale options when both were present) and parsing it
  *   inside a fresh ILQ buffer gives back its ports, numbers, flags,
@@ -17,6 +20,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +74,39 @@ static void round_trip(const struct e810cm_seg *s)
           memcmp(p.payload, s->payload, p.payload_len) == 0);
 }
 
+/*
+ * The segment against a connection's sequence space: fresh (mode bit 1
+ * clear) or synchronised near the segment's numbers (the other mode bits
+ * give the distance).
+ */
+static void sequence(const struct e810cm_seg *s, uint8_t mode)
+{
+    struct e810cm_tcb t;
+    struct e810cm_rx rx;
+    uint32_t nxt;
+    int r;
+
+    e810cm_tcb_init(&t, 1000, 1460, 536);
+    if (mode & 2) {
+        t.synced = true;
+        t.rcv_nxt = s->seq - (mode >> 2);
+        t.snd_nxt = s->ack;
+        t.snd_una = s->ack - 1;
+    }
+    nxt = t.rcv_nxt;
+    r = e810cm_tcb_rx(&t, s, &rx);
+    check(r == 0 || r == -EINVAL || r == -ECONNRESET);
+    check(rx.num <= 2);
+    if (r) {
+        check(rx.num == 0 && !rx.data);
+        return;
+    }
+    if (rx.data) {
+        check(rx.data == s->payload && rx.data_len == s->payload_len);
+        check(t.rcv_nxt - nxt >= rx.data_len);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct e810cm_seg s;
@@ -89,5 +126,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check(E810CM_ILQ_TCP_OFF + s.hlen + s.payload_len == len);
     check(s.ws <= 14 && s.lport && s.rport);
     round_trip(&s);
+    sequence(&s, data[0]);
     return 0;
 }

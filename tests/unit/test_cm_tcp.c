@@ -4,7 +4,8 @@
  * at 0, TCP at 40: upstream irdma_puda_get_tcpip_info()) built by hand and
  * parsed, every malformed field refused; segments built as upstream's
  * irdma_form_ah_cm_frame() does (SYN options MSS, WS, EOL) checked byte by
- * byte and parsed back.
+ * byte and parsed back; two ends' sequence spaces (e810cm_tcb) through a
+ * handshake, MPA payloads, FIN and RST, and the segments they must drop.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -243,6 +244,129 @@ static void test_seq_before(void **state)
     assert_false(e810cm_seq_before(0x10, 0xfffffff0u));
 }
 
+/* ---- sequence spaces of both ends (e810cm_tcb) -------------------------- */
+
+/* Sends from @from a segment, delivers it to @to (parsed from an ILQ buffer). */
+static int hop(struct e810cm_tcb *from, struct e810cm_tcb *to, uint8_t flags,
+               const char *pd, struct e810cm_rx *rx, struct e810cm_seg *seen)
+{
+    uint8_t seg[256], b[512];
+    int n = e810cm_tcb_tx(from, flags, (const uint8_t *)pd,
+                          pd ? strlen(pd) : 0, seg, sizeof(seg));
+
+    assert_true(n > 0);
+    assert_int_equal(e810cm_seg_parse(b, ilq_v4(b, seg, n), true, seen), 0);
+    return e810cm_tcb_rx(to, seen, rx);
+}
+
+static void pair(struct e810cm_tcb *a, struct e810cm_tcb *b)
+{
+    e810cm_tcb_init(a, 1000, 1460, 536);
+    e810cm_tcb_init(b, 0xfffffff0u, 8960, 536);
+    a->lport = 40000; a->rport = 7301;
+    b->lport = 7301; b->rport = 40000;
+}
+
+static void test_tcb_whole_exchange(void **state)
+{
+    struct e810cm_tcb a, b;
+    struct e810cm_rx rx;
+    struct e810cm_seg s;
+
+    pair(&a, &b);
+    /* SYN: options, SYN takes one number */
+    assert_int_equal(hop(&a, &b, E810CM_TCP_SYN, NULL, &rx, &s), 0);
+    assert_true(s.has_mss && s.has_ws);
+    assert_int_equal(s.ws, 2);
+    assert_int_equal(s.window, 0xffff);
+    assert_int_equal(rx.num, 1);
+    assert_int_equal(rx.ev[0], E810CM_EV_RX_SYN);
+    assert_int_equal(a.snd_nxt, 1001);
+    assert_int_equal(b.rcv_nxt, 1001);
+    assert_int_equal(b.mss, 1460);          /* lowered to the peer's */
+    assert_int_equal(b.snd_wscale, 2);
+    assert_int_equal(b.snd_wnd, 0xffff);    /* a SYN's window: unscaled */
+    /* SYN-ACK over the sequence wrap */
+    assert_int_equal(hop(&b, &a, E810CM_TCP_SYN | E810CM_TCP_ACK, NULL,
+                         &rx, &s), 0);
+    assert_int_equal(rx.ev[0], E810CM_EV_RX_SYNACK);
+    assert_int_equal(a.rcv_nxt, 0xfffffff1u);
+    /* ACK with the MPA Request: an ACK event and the payload */
+    assert_int_equal(hop(&a, &b, E810CM_TCP_ACK, "request", &rx, &s), 0);
+    assert_int_equal(rx.num, 1);
+    assert_int_equal(rx.ev[0], E810CM_EV_RX_ACK);
+    assert_int_equal(rx.data_len, 7);
+    assert_memory_equal(rx.data, "request", 7);
+    assert_int_equal(b.snd_wnd, 0xffffu << 2);
+    /* the same segment again: nothing new */
+    assert_int_equal(e810cm_tcb_rx(&b, &s, &rx), -EINVAL);
+    /* reply; then a FIN with payload, counted once */
+    assert_int_equal(hop(&b, &a, E810CM_TCP_ACK, "reply", &rx, &s), 0);
+    assert_int_equal(rx.ev[0], E810CM_EV_RX_ACK);
+    assert_int_equal(rx.data_len, 5);
+    assert_int_equal(hop(&a, &b, E810CM_TCP_ACK | E810CM_TCP_FIN, "x", &rx,
+                         &s), 0);
+    assert_int_equal(rx.num, 2);
+    assert_int_equal(rx.ev[0], E810CM_EV_RX_ACK);
+    assert_int_equal(rx.ev[1], E810CM_EV_RX_FIN);
+    assert_int_equal(rx.data_len, 1);
+    assert_int_equal(b.rcv_nxt, a.snd_nxt);
+    assert_true(b.fin_rcvd);
+    /* an RST in the window */
+    assert_int_equal(hop(&b, &a, E810CM_TCP_RST, NULL, &rx, &s), 0);
+    assert_int_equal(rx.ev[0], E810CM_EV_RX_RST);
+}
+
+static void test_tcb_refuses(void **state)
+{
+    struct e810cm_tcb a, b, c;
+    struct e810cm_rx rx;
+    struct e810cm_seg s;
+
+    pair(&a, &b);
+    /* nothing but a SYN or an RST before the peer's SYN */
+    c = a;
+    assert_int_equal(hop(&b, &c, E810CM_TCP_ACK, NULL, &rx, &s), -EINVAL);
+    assert_int_equal(hop(&a, &b, E810CM_TCP_SYN, NULL, &rx, &s), 0);
+    /* a retransmitted SYN is not a new connection */
+    a.snd_nxt--;
+    assert_int_equal(hop(&a, &b, E810CM_TCP_SYN, NULL, &rx, &s), -EINVAL);
+    /* a SYN-ACK acknowledging something else: reset */
+    c = a;
+    c.snd_nxt += 5;
+    assert_int_equal(hop(&b, &c, E810CM_TCP_SYN | E810CM_TCP_ACK, NULL,
+                         &rx, &s), -ECONNRESET);
+    b.snd_nxt--;
+    assert_int_equal(hop(&b, &a, E810CM_TCP_SYN | E810CM_TCP_ACK, NULL,
+                         &rx, &s), 0);
+    /* an ACK of data never sent, or behind the window, is dropped */
+    c = a;
+    c.rcv_nxt += 7;
+    assert_int_equal(hop(&c, &b, E810CM_TCP_ACK, NULL, &rx, &s), -EINVAL);
+    c = a;
+    c.snd_nxt += 0x40000;
+    assert_int_equal(hop(&c, &b, E810CM_TCP_ACK, NULL, &rx, &s), -EINVAL);
+    c = a;
+    c.snd_nxt -= 10;
+    assert_int_equal(hop(&c, &b, E810CM_TCP_ACK, NULL, &rx, &s), -EINVAL);
+    /* an RST out of the window is dropped */
+    c = a;
+    c.snd_nxt += 0x40000;
+    assert_int_equal(hop(&c, &b, E810CM_TCP_RST, NULL, &rx, &s), -EINVAL);
+}
+
+static void test_tcb_mss(void **state)
+{
+    struct e810cm_tcb a, b;
+    struct e810cm_rx rx;
+    struct e810cm_seg s;
+
+    pair(&a, &b);
+    a.mss = 200;                /* below b's floor: the SYN is dropped */
+    assert_int_equal(hop(&a, &b, E810CM_TCP_SYN, NULL, &rx, &s), -EINVAL);
+    assert_false(b.synced);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -253,6 +377,9 @@ int main(void)
         cmocka_unit_test(test_build_synack),
         cmocka_unit_test(test_build_payload_and_refusals),
         cmocka_unit_test(test_seq_before),
+        cmocka_unit_test(test_tcb_whole_exchange),
+        cmocka_unit_test(test_tcb_refuses),
+        cmocka_unit_test(test_tcb_mss),
     };
 
     cmocka_set_message_output(CM_OUTPUT_TAP);
