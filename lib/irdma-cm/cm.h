@@ -240,4 +240,116 @@ int e810cm_step(struct e810cm_conn *conn, enum e810cm_event ev,
 const char *e810cm_state_name(enum e810cm_state state);
 const char *e810cm_event_name(enum e810cm_event ev);
 
+/* ---- TCP segments (tcp.c) ------------------------------------------------ */
+
+/* TCP header offset in an ILQ receive buffer (upstream IRDMA_TCP_OFFSET). */
+#define E810CM_ILQ_TCP_OFF	40
+#define E810CM_TCP_HLEN_MIN	20
+
+/* TCP flags (the header's byte 13). */
+#define E810CM_TCP_FIN		0x01
+#define E810CM_TCP_SYN		0x02
+#define E810CM_TCP_RST		0x04
+#define E810CM_TCP_PSH		0x08
+#define E810CM_TCP_ACK		0x10
+#define E810CM_TCP_URG		0x20
+
+/**
+ * struct e810cm_seg - one TCP segment, received (parsed) or to send
+ * @ipv4: IPv4 (addresses in word 0), else IPv6 (word 0 most significant)
+ * @lip: local address (received: the IP destination)
+ * @rip: remote address (received: the IP source)
+ * @tos: IPv4 TOS / IPv6 traffic class (received)
+ * @ttl: TTL / hop limit (received)
+ * @lport: local port (received: destination; sent: source)
+ * @rport: remote port
+ * @seq: sequence number
+ * @ack: acknowledgment number
+ * @flags: E810CM_TCP_*
+ * @window: window field, unscaled
+ * @has_mss: an MSS option (sent: with the window scale option)
+ * @mss: its value
+ * @has_ws: a window scale option
+ * @ws: its shift (received: at most 14)
+ * @hlen: TCP header length with options
+ * @payload: the bytes after the header
+ * @payload_len: their number
+ */
+struct e810cm_seg {
+	bool ipv4;
+	u32 lip[4];
+	u32 rip[4];
+	u8 tos;
+	u8 ttl;
+	u16 lport;
+	u16 rport;
+	u32 seq;
+	u32 ack;
+	u8 flags;
+	u16 window;
+	bool has_mss;
+	u16 mss;
+	bool has_ws;
+	u8 ws;
+	u32 hlen;
+	const u8 *payload;
+	u32 payload_len;
+};
+
+int e810cm_seg_parse(const u8 *buf, u32 len, bool ipv4, struct e810cm_seg *s);
+int e810cm_seg_build(u8 *buf, u32 len, struct e810cm_seg *s);
+bool e810cm_seq_before(u32 a, u32 b);
+
+/**
+ * struct e810cm_tcb - one connection's sequence space before the offload
+ * @lport: our port
+ * @rport: the peer's
+ * @snd_nxt: next sequence number we send (upstream loc_seq_num)
+ * @snd_una: oldest we sent that is not acknowledged
+ * @snd_wnd: the peer's window, scaled
+ * @rcv_nxt: next sequence number we expect
+ * @rcv_wnd: our receive window, scaled
+ * @mss: MSS in force: ours, lowered to the peer's
+ * @min_mss: below this a peer's MSS aborts the open
+ * @snd_wscale: the peer's window scale (0 without the option)
+ * @rcv_wscale: ours
+ * @synced: the peer's SYN was taken (rcv_nxt is valid)
+ * @fin_rcvd: the peer's FIN was taken
+ */
+struct e810cm_tcb {
+	u16 lport;
+	u16 rport;
+	u32 snd_nxt;
+	u32 snd_una;
+	u32 snd_wnd;
+	u32 rcv_nxt;
+	u32 rcv_wnd;
+	u16 mss;
+	u16 min_mss;
+	u8 snd_wscale;
+	u8 rcv_wscale;
+	bool synced;
+	bool fin_rcvd;
+};
+
+/**
+ * struct e810cm_rx - what one received segment means
+ * @num: entries in @ev
+ * @ev: events for e810cm_step(), in order
+ * @data: new in-order payload, or NULL
+ * @data_len: its length
+ */
+struct e810cm_rx {
+	u8 num;
+	enum e810cm_event ev[2];
+	const u8 *data;
+	u32 data_len;
+};
+
+void e810cm_tcb_init(struct e810cm_tcb *t, u32 isn, u16 mss, u16 min_mss);
+int e810cm_tcb_rx(struct e810cm_tcb *t, const struct e810cm_seg *s,
+		  struct e810cm_rx *rx);
+int e810cm_tcb_tx(struct e810cm_tcb *t, u8 flags, const u8 *payload, u32 len,
+		  u8 *buf, u32 buflen);
+
 #endif /* E810CM_CM_H */

@@ -307,6 +307,35 @@ def mpa_seeds(rng):
     return s
 
 
+# ---- fuzz_cm_tcp ------------------------------------------------------------
+
+def cm_tcp_seeds():
+    """Mode byte (bit 0: IPv4), then an ILQ receive buffer: IPv4 header at
+    byte 20 or IPv6 at 0, the TCP header at 40 (irdma_puda_get_tcpip_info)."""
+    def tcp(flags, opts=b'', payload=b''):
+        hl = 20 + len(opts)
+        return (be(40000, 2) + be(7301, 2) + be(0x01020304, 4) +
+                be(0x0a0b0c0d, 4) + bytes([hl // 4 << 4, flags]) +
+                be(0xffff, 2) + bytes(4) + opts + payload)
+    def v4(seg):
+        return (b'\x01' + bytes(20) + b'\x45\x00' + be(20 + len(seg), 2) +
+                b'\x00\x00\x40\x00\x40\x06\x00\x00' +
+                bytes([192, 168, 81, 2, 192, 168, 81, 1]) + seg)
+    def v6(seg):
+        return (b'\x00' + b'\x60\x00\x00\x00' + be(len(seg), 2) +
+                b'\x06\x40' + bytes(range(16)) + bytes(range(16, 32)) + seg)
+    syn_opts = b'\x02\x04\x05\xb4\x01\x03\x03\x07'
+    mpa = b'MPA ID Req Frame' + b'\x50\x02\x00\x04' + be(0x807f, 2) + be(0xc008, 2)
+    return {
+        'syn-v4': v4(tcp(0x02, syn_opts)),
+        'synack-v4': v4(tcp(0x12, b'\x02\x04\x05\xb4\x03\x03\x02\x00')),
+        'mpa-req-v4': v4(tcp(0x18, b'', mpa)),
+        'fin-v6': v6(tcp(0x11)),
+        'rst-v4': v4(tcp(0x04)),
+        'mpa-v6': v6(tcp(0x10, b'\x01\x01\x01\x00', mpa)),
+    }
+
+
 def write(outdir, name, seeds):
     d = os.path.join(outdir, name)
     os.makedirs(d, exist_ok=True)
@@ -337,6 +366,7 @@ def main():
     write(outdir, 'fuzz_iw_rx', iw_seeds(rng))
     write(outdir, 'fuzz_iwarp', generic(rng, [0x00, 0x01], 8, 16))
     write(outdir, 'fuzz_mpa', mpa_seeds(rng))
+    write(outdir, 'fuzz_cm_tcp', cm_tcp_seeds())
 
 
 if __name__ == '__main__':

@@ -12,9 +12,9 @@
 #    parameter); setting the current value changes nothing;
 #  - function 0: enable_roce false withdraws ice_lite.roce.<N> (its
 #    ib_device goes); enable_iwarp true publishes ice_lite.iwarp.<N> with
-#    the same <N> and protocol IWARP; our irdma refuses it (no iWARP yet):
-#    unbound, no ib_device, a manual bind fails; RoCEv2 refused while
-#    iWARP is on; a PF reset publishes ice_lite.iwarp.<N> again;
+#    the same <N> and protocol IWARP; our irdma binds it (an RNIC
+#    ib_device); RoCEv2 refused while iWARP is on; a PF reset publishes
+#    ice_lite.iwarp.<N> again and irdma binds it again;
 #  - back: enable_iwarp false, enable_roce true: ice_lite.roce.<N> bound
 #    to irdma, port ACTIVE in `rdma link`; enable_roce true once more
 #    changes nothing (same ib_device);
@@ -115,15 +115,15 @@ a=/sys/bus/auxiliary/devices/ice_lite.iwarp.$n0
 expect_eq "$d0: modalias" auxiliary:ice_lite.iwarp "$(sed -n 's/^MODALIAS=//p' "$a/uevent" 2>/dev/null)"
 expect_eq "$d0: enable_iwarp" true "$(param "$d0" enable_iwarp)"
 expect_eq "$d0: enable_roce" false "$(param "$d0" enable_roce)"
-# Our irdma matches ice_lite.iwarp and refuses it in probe.
-expect_eq "$d0: ice_lite.iwarp.$n0 driver" none "$(driver_of "$a")"
-expect_eq "$d0: ib_device in iWARP mode" "" "$(e810_ibdev_of "$d0")"
-if echo "ice_lite.iwarp.$n0" >/sys/bus/auxiliary/drivers/irdma.ice_lite/bind 2>/dev/null; then
-	fail "$d0: irdma bound ice_lite.iwarp.$n0"
-else
-	ok "$d0: binding irdma to ice_lite.iwarp.$n0 fails"
-fi
-expect_eq "$d0: ice_lite.iwarp.$n0 driver after bind" none "$(driver_of "$a")"
+# Our irdma binds ice_lite.iwarp in iWARP mode (docs/irdma.md "iWARP
+# mode"): an RNIC ib_device.
+expect_eq "$d0: ice_lite.iwarp.$n0 driver" irdma.ice_lite "$(driver_of "$a")"
+wait_for "[ -n \"\$(e810_ibdev_of $d0)\" ]" 30
+ibw=$(e810_ibdev_of "$d0")
+[ -n "$ibw" ] && ok "$d0: ib_device $ibw in iWARP mode" ||
+	fail "$d0: no ib_device in iWARP mode"
+[ -n "$ibw" ] && expect_eq "$d0: $ibw node_type" "4: RNIC" \
+	"$(cat "/sys/class/infiniband/$ibw/node_type")"
 refused "$d0" enable_roce true
 unchanged "$d0" enable_roce false
 
@@ -135,6 +135,10 @@ wait_for "[ \"\$(ice_lite_ev $d0 rebuilds)\" = $((reb + 1)) ]" 60 &&
 wait_for "[ -e $a ]" 10
 expect_eq "$d0: auxiliary device after the reset" "ice_lite.iwarp.$n0" \
 	"$(aux_below "$d0")"
+wait_for "[ \"\$(driver_of $a)\" = irdma.ice_lite ] &&
+	[ -n \"\$(e810_ibdev_of $d0)\" ]" 30 &&
+	ok "$d0: irdma bound again in iWARP mode after the reset" ||
+	fail "$d0: after the reset: driver '$(driver_of "$a")', ib_device '$(e810_ibdev_of "$d0")'"
 
 # ---- iWARP -> RoCEv2 ---------------------------------------------------------
 

@@ -36,6 +36,7 @@
 #include <hw/e810_regs.h>
 
 #include "cq.h"
+#include "iw.h"
 #include "mr.h"
 #include "qp.h"
 
@@ -273,8 +274,10 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	cq->size = entries;
 
 	/* Reserve the id; the CQ becomes visible once the device has it. */
+	/* In iWARP mode CQ 1 is the ILQ's (iw.h). */
 	err = xa_alloc_bh(&rf->cqs, &id, NULL,
-			  XA_LIMIT(1, rf->hmc.obj[E810_HMC_CQ].cnt - 1),
+			  XA_LIMIT(rf->iwarp ? IRDMA_IW_FIRST_CQ_ID : 1,
+				   rf->hmc.obj[E810_HMC_CQ].cnt - 1),
 			  GFP_KERNEL);
 	if (err)
 		return err == -EBUSY ? -ENOMEM : err;
@@ -697,6 +700,8 @@ void irdma_cq_ceq_event(struct irdma_pci_f *rf, u32 cq_id)
 {
 	struct irdma_cq *cq;
 
+	if (irdma_ilq_ceq_event(rf, cq_id))
+		return;
 	xa_lock(&rf->cqs);
 	cq = xa_load(&rf->cqs, cq_id);
 	if (cq) {

@@ -202,12 +202,16 @@ int irdma_cqp_create(struct irdma_pci_f *rf)
 	if (err)
 		goto err_fpm;
 
+	/* The mode lasts as long as the CQP (upstream irdma_sc_cqp_create()). */
 	irdma_set64(&cqp->ctx, E810_CQPHC_CFG_OFF,
 		    FIELD_PREP(E810_CQPHC_SQSIZE,
 			       irdma_cqp_sq_enc(cqp->sq_size)) |
-		    FIELD_PREP(E810_CQPHC_PROTOCOL_USED,
-			       E810_PROTOCOL_ROCE_ONLY) |
-		    E810_CQPHC_ROCEV2_RTO_POLICY);
+		    (rf->iwarp ?
+		     FIELD_PREP(E810_CQPHC_PROTOCOL_USED,
+				E810_PROTOCOL_IWARP_ONLY) :
+		     FIELD_PREP(E810_CQPHC_PROTOCOL_USED,
+				E810_PROTOCOL_ROCE_ONLY) |
+		     E810_CQPHC_ROCEV2_RTO_POLICY));
 	irdma_set64(&cqp->ctx, E810_CQPHC_SQ_BASE_OFF, cqp->sq.pa);
 	irdma_set64(&cqp->ctx, E810_CQPHC_VF_OFF,
 		    FIELD_PREP(E810_CQPHC_HMC_PROFILE, 1));

@@ -16,6 +16,7 @@
 
 #include "main.h"
 #include "events.h"
+#include "iw.h"
 #include "quarantine.h"
 
 static struct dentry *irdma_dbg_root;
@@ -75,6 +76,12 @@ static int irdma_tc_dbg_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(irdma_tc_dbg);
 
+static int irdma_iw_dbg_show(struct seq_file *m, void *unused)
+{
+	return irdma_iw_show(m, m->private);
+}
+DEFINE_SHOW_ATTRIBUTE(irdma_iw_dbg);
+
 static int irdma_cqp_show(struct seq_file *m, void *unused)
 {
 	struct irdma_pci_f *rf = m->private;
@@ -120,6 +127,7 @@ void irdma_dbg_pf_init(struct irdma_pci_f *rf)
 	debugfs_create_file("cqp", 0400, rf->dbg_dir, rf, &irdma_cqp_fops);
 	debugfs_create_file("arp", 0400, rf->dbg_dir, rf, &irdma_arp_dbg_fops);
 	debugfs_create_file("tc", 0400, rf->dbg_dir, rf, &irdma_tc_dbg_fops);
+	debugfs_create_file("iwarp", 0400, rf->dbg_dir, rf, &irdma_iw_dbg_fops);
 }
 
 /**

@@ -153,8 +153,11 @@ static u32 irdma_hmc_est_sds(struct irdma_hmc *hmc)
 	return DIV_ROUND_UP_ULL(size, E810_HMC_SD_SIZE);
 }
 
-static u32 irdma_hmc_q1_cnt(u32 qp)
+/* Q1 entries for @qp QPs: upstream irdma_q1_cnt() for GEN_2. */
+static u32 irdma_hmc_q1_cnt(bool iwarp, u32 qp)
 {
+	if (iwarp)
+		return IRDMA_MAX_HW_IRD * 2 * qp;
 	return roundup_pow_of_two(IRDMA_MAX_HW_IRD * 2 * qp + 512);
 }
 
@@ -216,7 +219,7 @@ static int irdma_hmc_size(struct irdma_pci_f *rf)
 	if (!qp)
 		return -EIO;
 	qp = rounddown_pow_of_two(qp);
-	while (qp > 1 && irdma_hmc_q1_cnt(qp) > o[E810_HMC_Q1].max)
+	while (qp > 1 && irdma_hmc_q1_cnt(rf->iwarp, qp) > o[E810_HMC_Q1].max)
 		qp /= 2;
 	mr = o[E810_HMC_MR].max;
 	pble = o[E810_HMC_PBLE].max;
@@ -242,7 +245,7 @@ static int irdma_hmc_size(struct irdma_pci_f *rf)
 		if (o[E810_HMC_OOISCFFL].max)
 			o[E810_HMC_OOISCFFL].cnt = o[E810_HMC_OOISC].cnt /
 						   hmc->ooiscf_block;
-		o[E810_HMC_Q1].cnt = irdma_hmc_q1_cnt(qp);
+		o[E810_HMC_Q1].cnt = irdma_hmc_q1_cnt(rf->iwarp, qp);
 		o[E810_HMC_XFFL].cnt = o[E810_HMC_XF].cnt / hmc->xf_block;
 		o[E810_HMC_Q1FL].cnt = o[E810_HMC_Q1].cnt / hmc->q1_block;
 		o[E810_HMC_TIMER].cnt = (round_up(qp, 512) / 512 + 1) *

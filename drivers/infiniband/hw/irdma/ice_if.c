@@ -287,14 +287,15 @@ static void irdma_ice_event_handler(struct ice_pf *pf,
 
 /**
  * irdma_ice_probe() - bind to an ice RDMA auxiliary device
- * @adev: the auxiliary device ("ice.roce.<N>")
+ * @adev: the auxiliary device ("ice.roce.<N>" or "ice.iwarp.<N>")
  * @id: the matching id table entry
  *
  * Refuses an ice other than the build ice.h describes. Then fills the
  * per-function state from struct ice_pf as upstream's
  * irdma_fill_device_info() reads it: BAR0 mapping, PCI device, the MSI-X
  * vectors ice reserved for RDMA, PF number, the main VSI's hardware number
- * and netdev; then the common bind. iWARP is refused.
+ * and netdev; then the common bind, in iWARP mode when ice's RoCEv2 bit is
+ * clear (ice.iwarp.<N>).
  *
  * Context: Process context; the auxiliary device lock is held.
  * Return: 0 or a negative errno.
@@ -313,9 +314,10 @@ static int irdma_ice_probe(struct auxiliary_device *adev,
 	if (err)
 		return err;
 	vsi = ice_get_main_vsi(pf);
-	if (!(pf->rdma_mode & IIDC_RDMA_PROTOCOL_ROCEV2)) {
-		dev_err(&adev->dev,
-			"ice offers iWARP (rdma_mode 0x%x): only RoCEv2 is supported; set devlink param enable_roce\n",
+	/* As upstream irdma_fill_device_info(): iWARP unless RoCEv2. */
+	if (!(pf->rdma_mode & (IIDC_RDMA_PROTOCOL_ROCEV2 |
+			       IIDC_RDMA_PROTOCOL_IWARP))) {
+		dev_err(&adev->dev, "ice offers no RDMA protocol (0x%x)\n",
 			pf->rdma_mode);
 		return -EOPNOTSUPP;
 	}
@@ -343,6 +345,7 @@ static int irdma_ice_probe(struct auxiliary_device *adev,
 	rf->pf_id = pf->hw.pf_id;
 	rf->netdev = vsi->netdev;
 	rf->vsi_id = vsi->vsi_num;
+	rf->iwarp = !(pf->rdma_mode & IIDC_RDMA_PROTOCOL_ROCEV2);
 	rf->vsi_filter = irdma_ice_vsi_filter;
 	rf->request_reset = irdma_ice_request_reset;
 	rf->add_qset = irdma_ice_add_qset;

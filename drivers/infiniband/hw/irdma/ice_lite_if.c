@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * irdma: binding to the ice_lite parent ("ice_lite.roce.<N>" auxiliary
- * devices, <linux/net/intel/ice_lite_rdma.h>). Everything that knows the
+ * irdma: binding to the ice_lite parent ("ice_lite.roce.<N>" and
+ * "ice_lite.iwarp.<N>" auxiliary devices, <linux/net/intel/ice_lite_rdma.h>). Everything that knows the
  * parent's data structures stays in this file.
  */
 
@@ -175,9 +175,10 @@ static int irdma_ice_lite_probe(struct auxiliary_device *adev,
 	struct irdma_pci_f *rf;
 	struct irdma_qos qos;
 
-	if (!(info->rdma_protocol & ICE_LITE_RDMA_PROTOCOL_ROCEV2)) {
-		dev_err(&adev->dev,
-			"ice_lite offers iWARP (rdma_protocol 0x%x): only RoCEv2 is supported; set devlink param enable_roce\n",
+	/* Exactly one protocol bit (ice_lite_rdma.h); iWARP unless RoCEv2. */
+	if (!(info->rdma_protocol & (ICE_LITE_RDMA_PROTOCOL_ROCEV2 |
+				     ICE_LITE_RDMA_PROTOCOL_IWARP))) {
+		dev_err(&adev->dev, "ice_lite offers no RDMA protocol (0x%x)\n",
 			info->rdma_protocol);
 		return -EOPNOTSUPP;
 	}
@@ -194,6 +195,7 @@ static int irdma_ice_lite_probe(struct auxiliary_device *adev,
 	rf->pf_id = info->pf_id;
 	rf->netdev = info->netdev;
 	rf->vsi_id = info->vport_id;
+	rf->iwarp = !(info->rdma_protocol & ICE_LITE_RDMA_PROTOCOL_ROCEV2);
 	rf->vsi_filter = irdma_ice_lite_vsi_filter;
 	rf->request_reset = irdma_ice_lite_request_reset;
 	rf->add_qset = irdma_ice_lite_add_qset;
@@ -216,9 +218,6 @@ static void irdma_ice_lite_remove(struct auxiliary_device *adev)
 
 static const struct auxiliary_device_id irdma_ice_lite_id_table[] = {
 	{ .name = "ice_lite." ICE_LITE_RDMA_ROCE_NAME },
-	/* Matched as upstream irdma matches ice.iwarp, refused in probe:
-	 * the iWARP connection manager is not wired in yet (docs/irdma.md).
-	 */
 	{ .name = "ice_lite." ICE_LITE_RDMA_IWARP_NAME },
 	{ }
 };

@@ -20,6 +20,7 @@
 
 #include "main.h"
 #include "events.h"
+#include "iw.h"
 #include "quarantine.h"
 
 /*
@@ -144,7 +145,10 @@ static int irdma_netdev_event(struct notifier_block *nb, unsigned long event,
 	return NOTIFY_DONE;
 }
 
-/* An address of @netdev came or went: resync the local ARP entries. */
+/*
+ * An address of @netdev came or went: resync the local ARP entries and, in
+ * iWARP mode, the wildcard listeners' quad hash entries.
+ */
 static void irdma_addr_event(struct net_device *netdev)
 {
 	struct irdma_pci_f *rf;
@@ -152,8 +156,11 @@ static void irdma_addr_event(struct net_device *netdev)
 
 	spin_lock_irqsave(&irdma_rf_list_lock, flags);
 	list_for_each_entry(rf, &irdma_rf_list, list)
-		if (rf->netdev == netdev)
+		if (rf->netdev == netdev) {
 			schedule_work(&rf->arp.sync_work);
+			if (rf->iwarp)
+				irdma_iw_addrs_changed(rf);
+		}
 	spin_unlock_irqrestore(&irdma_rf_list_lock, flags);
 }
 
@@ -219,6 +226,13 @@ static void irdma_unwind(struct irdma_pci_f *rf)
 		irdma_rf_list_del(rf);
 		irdma_ib_unregister(rf);
 		fallthrough;
+	case IRDMA_INIT_ILQ:
+		if (rf->iwarp) {
+			/* Its work may use the ILQ's qset. */
+			irdma_iw_fini(rf);
+			irdma_ilq_destroy(rf);
+		}
+		fallthrough;
 	case IRDMA_INIT_VSI_FILTER:
 		irdma_ws_reset(rf);
 		if (!rf->resetting)
@@ -264,7 +278,7 @@ static void irdma_unwind(struct irdma_pci_f *rf)
  * SDs); CCQ; firmware features; CEQ 0 and its interrupt (CQP completions
  * by event from then on); the per-CPU CEQs; AEQ and its interrupt; the netdev's MAC in the
  * local MAC table; the ARP cache with the netdev's own addresses; the VSI's RoCEv2 filter
- * through the parent; the ib_device. Each step has its undo, run in
+ * through the parent; in iWARP mode the ILQ; the ib_device. Each step has its undo, run in
  * reverse by irdma_remove_pf() or when a later step fails.
  *
  * Context: Process context, sleeps; the auxiliary device lock is held.
@@ -341,6 +355,17 @@ int irdma_probe_pf(struct irdma_pci_f *rf)
 		goto err_unwind;
 	}
 	rf->state = IRDMA_INIT_VSI_FILTER;
+
+	if (rf->iwarp) {
+		irdma_iw_init(rf);
+		err = irdma_ilq_create(rf);
+		if (err) {
+			dev_err(dev, "ILQ not created: %d\n", err);
+			irdma_iw_fini(rf);
+			goto err_unwind;
+		}
+	}
+	rf->state = IRDMA_INIT_ILQ;
 
 	irdma_dbg_pf_init(rf);
 

@@ -368,6 +368,34 @@ struct irdma_ws {
 	u64 errors;
 };
 
+struct irdma_ilq;
+
+/**
+ * struct irdma_iw - iWARP mode: the engine's tables and the listeners (iw.c)
+ * @lock: protects @listeners and @listens
+ * @listeners: struct irdma_listener, one per iw_cm listening id
+ * @listens: listeners created so far
+ * @apbvt_lock: serializes APBVT changes
+ * @apbvt: users per local TCP port in the APBVT (xa_mk_value)
+ * @rx_dropped: ILQ segments no connection took
+ * @rx_malformed: ILQ segments refused by the parser
+ * @rx_listen_syns: connection requests (SYN) for a listener
+ * @qh_lock: guards the listeners' address lists against the receive path
+ * @addr_work: follows the netdev's addresses for wildcard listeners
+ */
+struct irdma_iw {
+	struct mutex lock;	/* listeners, listens */
+	struct list_head listeners;
+	u64 listens;
+	struct mutex apbvt_lock;	/* APBVT changes */
+	struct xarray apbvt;
+	atomic64_t rx_dropped;
+	atomic64_t rx_malformed;
+	atomic64_t rx_listen_syns;
+	spinlock_t qh_lock;	/* listeners' address lists */
+	struct work_struct addr_work;
+};
+
 /* Steps of the bring-up, for the reverse-order undo. */
 enum irdma_init_state {
 	IRDMA_INIT_NONE,
@@ -380,6 +408,7 @@ enum irdma_init_state {
 	IRDMA_INIT_LOCAL_MAC,
 	IRDMA_INIT_ARP,
 	IRDMA_INIT_VSI_FILTER,
+	IRDMA_INIT_ILQ,
 	IRDMA_INIT_IBDEV,
 };
 
@@ -456,6 +485,9 @@ static inline struct irdma_pd *to_irdma_pd(struct ib_pd *ibpd)
  *	ice_rdma_if.c looks inside it
  * @netdev: the parent's Ethernet netdev
  * @vsi_id: hardware number of the parent's VSI
+ * @iwarp: the parent offers iWARP, not RoCEv2: the engine runs iWARP
+ *	(CQP PROTOCOL_USED), the ib_device is an RNIC with the iw_cm ops
+ *	(iw.c), the ILQ carries the connection manager's segments (ilq.c)
  * @vsi_filter: parent service: RoCEv2 VSI filter on/off
  * @request_reset: parent service: schedule a function reset
  * @add_qset: parent service: register the RDMA qset @qs_handle of traffic
@@ -487,6 +519,8 @@ static inline struct irdma_pd *to_irdma_pd(struct ib_pd *ibpd)
  * @suspend_wq: modify to SQD waits here for the QP's suspend-complete AE
  * @tc: traffic-class changes (suspend/resume)
  * @ws: the work-scheduler tree and the RDMA qsets
+ * @ilq: iWARP mode: the ILQ (ilq.c), NULL otherwise
+ * @iw: iWARP mode: APBVT, listeners (iw.c)
  *
  * The core code never looks at the parent; each parent kind has its own
  * *_if.c file that fills the generic fields and owns its parent pointer.
@@ -507,6 +541,7 @@ struct irdma_pci_f {
 	struct iidc_rdma_core_dev_info *ice_cdev;
 	struct net_device *netdev;
 	u16 vsi_id;
+	bool iwarp;
 	struct irdma_hw_stats *hw_stats;
 	int (*vsi_filter)(struct irdma_pci_f *rf, bool enable);
 	int (*request_reset)(struct irdma_pci_f *rf);
@@ -537,6 +572,8 @@ struct irdma_pci_f {
 	wait_queue_head_t suspend_wq;
 	struct irdma_tc tc;
 	struct irdma_ws ws;
+	struct irdma_ilq *ilq;
+	struct irdma_iw iw;
 };
 
 static inline struct device *irdma_rf_to_dev(struct irdma_pci_f *rf)
@@ -671,6 +708,8 @@ u32 irdma_ws_tc_changed(struct irdma_pci_f *rf, unsigned long *suspended,
 			u32 nbits,
 			int (*resume)(struct irdma_pci_f *rf, u32 id, u16 qs));
 void irdma_ws_show(struct seq_file *m, struct irdma_pci_f *rf);
+int irdma_ws_ref(struct irdma_pci_f *rf, u8 up, u8 *tc, u16 *qs_handle);
+void irdma_ws_unref(struct irdma_pci_f *rf, u8 tc);
 
 /* debugfs.c */
 void irdma_dbg_init(void);

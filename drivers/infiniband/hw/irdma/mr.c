@@ -959,7 +959,7 @@ static struct ib_mr *irdma_reg_user_mr_dmabuf(struct ib_pd *ibpd, u64 offset,
 }
 #endif
 
-/* Everything mr.c, ah.c and mcast.c implement; installed by verbs.c. */
+/* Memory registration (mr.c); installed by verbs.c. */
 const struct ib_device_ops irdma_mem_ops = {
 #ifdef IRDMA_HAVE_DMAH
 	.reg_user_mr = irdma_reg_user_mr_dmah,
@@ -972,14 +972,18 @@ const struct ib_device_ops irdma_mem_ops = {
 	.alloc_mr = irdma_alloc_mr,
 	.map_mr_sg = irdma_map_mr_sg,
 	.dereg_mr = irdma_dereg_mr,
+	.fill_res_mr_entry = irdma_fill_res_mr_entry,
+	.fill_res_mr_entry_raw = irdma_fill_res_mr_entry_raw,
+};
+
+/* Address handles and multicast: RoCEv2 only (no AH on iWARP). */
+const struct ib_device_ops irdma_roce_ops = {
 	.create_ah = irdma_create_ah,
 	.create_user_ah = irdma_create_ah,
 	.destroy_ah = irdma_destroy_ah,
 	.query_ah = irdma_query_ah,
 	.attach_mcast = irdma_attach_mcast,
 	.detach_mcast = irdma_detach_mcast,
-	.fill_res_mr_entry = irdma_fill_res_mr_entry,
-	.fill_res_mr_entry_raw = irdma_fill_res_mr_entry_raw,
 
 	INIT_RDMA_OBJ_SIZE(ib_ah, irdma_ah, ibah),
 };

@@ -156,6 +156,7 @@ static inline struct irdma_ah *to_irdma_ah(struct ib_ah *ibah)
 
 /* mr.c: every verb of mr.c, ah.c, mcast.c and restrack_mr.c */
 extern const struct ib_device_ops irdma_mem_ops;
+extern const struct ib_device_ops irdma_roce_ops;
 extern const struct ib_device_ops irdma_mw_ops;
 
 int irdma_stag_alloc(struct irdma_pci_f *rf, u32 *stag);

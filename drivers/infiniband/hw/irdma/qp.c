@@ -46,6 +46,7 @@
 #include <hw/e810_regs.h>
 #include <hw/e810_uk.h>
 
+#include "iw.h"
 #include "mr.h"
 #include "qp.h"
 
@@ -436,8 +437,11 @@ static int irdma_qp_id_alloc(struct irdma_pci_f *rf, bool gsi, u32 *id)
 		*id = IRDMA_GSI_QP_ID;
 		return 0;
 	}
+	/* iWARP mode: QP 1 is the ILQ, 2 the IEQ's id (iw.h). */
 	err = xa_alloc_bh(&rf->qps, id, NULL,
-			  XA_LIMIT(IRDMA_FIRST_QP_ID, max), GFP_KERNEL);
+			  XA_LIMIT(rf->iwarp ? IRDMA_IW_FIRST_QP_ID :
+					       IRDMA_FIRST_QP_ID, max),
+			  GFP_KERNEL);
 	return err == -EBUSY ? -ENOMEM : err;
 }
 
@@ -457,6 +461,7 @@ static const char *irdma_qp_type_name(enum ib_qp_type t)
 
 /**
  * irdma_qp_check_init() - refuse what irdma_create_qp() does not support
+ * @rf: per-function state
  * @init: type, CQs, capabilities
  * @udata: user data or NULL
  *
@@ -464,11 +469,15 @@ static const char *irdma_qp_type_name(enum ib_qp_type t)
  * Return: 0, -EOPNOTSUPP (type, flags, SRQ, a user or second-port GSI QP)
  * or -EINVAL (a CQ missing).
  */
-static int irdma_qp_check_init(const struct ib_qp_init_attr *init,
+static int irdma_qp_check_init(struct irdma_pci_f *rf,
+			       const struct ib_qp_init_attr *init,
 			       struct ib_udata *udata)
 {
 	if (init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UD &&
 	    init->qp_type != IB_QPT_GSI)
+		return -EOPNOTSUPP;
+	/* iWARP is reliable-connected only (upstream irdma_validate_qp_attrs()). */
+	if (rf->iwarp && init->qp_type != IB_QPT_RC)
 		return -EOPNOTSUPP;
 	if (init->create_flags || init->srq)
 		return -EOPNOTSUPP;
@@ -620,7 +629,7 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	u32 id;
 	int err;
 
-	err = irdma_qp_check_init(init, udata);
+	err = irdma_qp_check_init(rf, init, udata);
 	if (err)
 		return err;
 	err = irdma_qp_init_sw(rf, qp, init, udata);

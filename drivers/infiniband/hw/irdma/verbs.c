@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * irdma: the RoCEv2 ib_device. Attributes come from the committed HMC and
+ * irdma: the ib_device, RoCEv2 or (iw.c) iWARP. Attributes come from the committed HMC and
  * the GEN_2 limits (docs/hw-reference.md 2.7); atomics, SRQ, XRC and UC
  * are not advertised, memory windows are (mw.c). The port follows the
  * netdev (ib_device_set_netdev(): ib_core's RoCE GID management fills the
@@ -27,6 +27,7 @@
 #include "cq.h"
 #include "main.h"
 #include "events.h"
+#include "iw.h"
 #include "mr.h"
 #include "qp.h"
 
@@ -142,10 +143,15 @@ static int irdma_query_port(struct ib_device *ibdev, u32 port,
 	props->lmc = 0;
 	props->sm_lid = 0;
 	props->sm_sl = 0;
-	props->gid_tbl_len = IRDMA_GID_TBL_LEN;
-	props->ip_gids = true;
+	if (rf->iwarp) {
+		/* One GID, the MAC (upstream irdma_query_gid()); no P_Keys. */
+		props->gid_tbl_len = 1;
+	} else {
+		props->gid_tbl_len = IRDMA_GID_TBL_LEN;
+		props->ip_gids = true;
+		props->pkey_tbl_len = IRDMA_PKEY_TBL_LEN;
+	}
 	props->port_cap_flags = IB_PORT_CM_SUP | IB_PORT_REINIT_SUP;
-	props->pkey_tbl_len = IRDMA_PKEY_TBL_LEN;
 	props->max_msg_sz = IRDMA_MAX_MSG_SIZE;
 	return 0;
 }
@@ -438,12 +444,24 @@ int irdma_ib_register(struct irdma_pci_f *rf)
 	xa_init_flags(&rf->qps, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_BH);
 	init_waitqueue_head(&rf->suspend_wq);
 	ibdev = &iwdev->ibdev;
-	ibdev->node_type = RDMA_NODE_IB_CA;
+	ibdev->node_type = rf->iwarp ? RDMA_NODE_RNIC : RDMA_NODE_IB_CA;
 	ibdev->phys_port_cnt = 1;
 	ibdev->num_comp_vectors = 1 + rf->ceq_cnt;
 	ibdev->dev.parent = &rf->pcidev->dev;
 	addrconf_addr_eui48((u8 *)&ibdev->node_guid, rf->netdev->dev_addr);
 	strscpy(ibdev->node_desc, "irdma", sizeof(ibdev->node_desc));
+	/*
+	 * ib_set_device_ops() fills only ops not set yet: the iWARP ones
+	 * (port immutable data, iw_cm, the MAC as the one GID) go first.
+	 * No AH, no multicast on iWARP.
+	 */
+	if (rf->iwarp) {
+		irdma_iw_set_device_ops(ibdev);
+		memcpy(ibdev->iw_ifname, rf->netdev->name,
+		       sizeof(ibdev->iw_ifname));
+	} else {
+		ib_set_device_ops(ibdev, &irdma_roce_ops);
+	}
 	ib_set_device_ops(ibdev, &irdma_dev_ops);
 	ib_set_device_ops(ibdev, &irdma_mem_ops);
 	ib_set_device_ops(ibdev, &irdma_stats_ops);

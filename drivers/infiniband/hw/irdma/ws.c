@@ -290,6 +290,47 @@ int irdma_ws_qp_attach(struct irdma_qp *qp, u8 up)
 }
 
 /**
+ * irdma_ws_ref() - a qset for a driver queue that is no verbs QP (the ILQ)
+ * @rf: per-function state
+ * @up: user priority
+ * @tc: the traffic class it maps to (out)
+ * @qs_handle: that class's QS handle (out)
+ *
+ * The queue keeps the qset until irdma_ws_unref(); a traffic-class change
+ * does not move it (it carries only connection set-up segments).
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or a negative errno.
+ */
+int irdma_ws_ref(struct irdma_pci_f *rf, u8 up, u8 *tc, u16 *qs_handle)
+{
+	struct irdma_ws *ws = &rf->ws;
+	int err;
+
+	mutex_lock(&ws->lock);
+	*tc = rf->tc.qos.up2tc[up];
+	err = irdma_ws_get(rf, *tc);
+	if (!err)
+		*qs_handle = ws->leaf[*tc].qs_handle;
+	mutex_unlock(&ws->lock);
+	return err;
+}
+
+/**
+ * irdma_ws_unref() - undo irdma_ws_ref()
+ * @rf: per-function state
+ * @tc: the traffic class irdma_ws_ref() returned
+ *
+ * Context: Process context, sleeps.
+ */
+void irdma_ws_unref(struct irdma_pci_f *rf, u8 tc)
+{
+	mutex_lock(&rf->ws.lock);
+	irdma_ws_put(rf, tc);
+	mutex_unlock(&rf->ws.lock);
+}
+
+/**
  * irdma_ws_qp_detach() - a destroyed QP gives up its qset
  * @qp: the QP, attached
  *
