@@ -296,7 +296,7 @@ static void offload(E810Core *core, E810Qp *qp)
     c->cwnd = o.cwnd ? o.cwnd : 2u * o.mss;
     c->ssthresh = o.ssthresh ? o.ssthresh : 0x3fffffff;
     c->rcv_nxt = o.rcv_nxt;
-    c->rto_ns = E810_IW_RTO_NS;
+    c->rto_ns = E810_IW_RTO_INIT_NS;
     c->tx_msn[E810_QN_SEND] = c->tx_msn[E810_QN_READ] =
         c->tx_msn[E810_QN_TERM] = 1;
     c->rx_msn[E810_QN_SEND] = c->rx_msn[E810_QN_READ] =
@@ -710,6 +710,7 @@ int e810_iw_format_stats(E810Core *core, char *buf, size_t len)
                     " tx_dropped_injected=%" PRIu64
                     " retransmits=%" PRIu64 " timeouts=%" PRIu64
                     " fast_retransmits=%" PRIu64 " probes=%" PRIu64
+                    " rtt_samples=%" PRIu64
                     " rx_segs=%" PRIu64
                     " rx_bytes=%" PRIu64 " rx_bad_csum=%" PRIu64
                     " rx_short=%" PRIu64
@@ -725,7 +726,8 @@ int e810_iw_format_stats(E810Core *core, char *buf, size_t len)
                     conns, s->offloads, s->tx_segs, s->tx_bytes, s->tx_acks,
                     s->tx_rst, s->tx_fin, s->tx_dropped_injected,
                     s->retransmits, s->timeouts,
-                    s->fast_retransmits, s->probes, s->rx_segs, s->rx_bytes,
+                    s->fast_retransmits, s->probes, s->rtt_samples,
+                    s->rx_segs, s->rx_bytes,
                     s->rx_bad_csum, s->rx_short, s->rx_ooo, s->rx_dup,
                     s->rx_rst, s->rx_fin, s->rx_syn, s->rx_no_ack,
                     s->rx_not_ours, s->fpdus_rx, s->fpdus_tx, s->crc_errors,
