@@ -167,6 +167,7 @@ typedef struct E810IwConnStats {
     uint64_t terms_sent, terms_rcvd;
     uint64_t deferred, defer_drops;
     uint64_t read_reqs, read_resps;
+    uint64_t late_closes;   /* CLOSING/TERMINATE refused in ERROR */
 } E810IwConnStats;
 
 typedef struct E810IwDefer {

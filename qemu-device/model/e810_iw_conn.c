@@ -372,6 +372,35 @@ void e810_iw_conn_modify(E810Core *core, E810Qp *qp, unsigned next,
     e810_iw_exit(core);
 }
 
+/*
+ * The driver's view of the QP state lags the device's: the device moves an
+ * iWARP QP to ERROR on its own (a fatal AE: a bad STag, a CRC error, the
+ * retry limit) and FLUSH_WQES does too, while upstream irdma still holds
+ * it in RTS and answers AE 0x0503 (FIN received) with CLOSING
+ * (irdma_next_iw_state()), an error AE with TERMINATE
+ * (irdma_terminate_connection()) and rdma_disconnect() with CLOSING
+ * (irdma_modify_qp(), IB_QPS_SQD). The device answers those with "Invalid
+ * State" (major 0xFFFF, minor 0x8002, which irdma_noncrit_err_list names
+ * as a non-critical CQP error) and irdma_hw_modify_qp() expects it: a
+ * failed CLOSING or TERMINATE marks the terminate done and moves the QP
+ * to ERROR with RESETCON instead. So the request is refused like any bad
+ * transition, but counted here (late_closes) and not as a driver fault.
+ */
+bool e810_iw_conn_refuse_late_close(E810Core *core, const E810Qp *qp,
+                                    unsigned next)
+{
+    E810Iw *iw = e810_iw_get(core);
+
+    if (qp->state != E810_QP_STATE_ERROR ||
+        (next != E810_QP_STATE_SQD && next != E810_QP_STATE_TERMINATE)) {
+        return false;
+    }
+    if (iw) {
+        iw->stats.late_closes++;
+    }
+    return true;
+}
+
 /* ---- SQ ------------------------------------------------------------------ */
 
 bool e810_iw_conn_send(E810Core *core, E810Qp *qp, const E810SendWqe *wqe)
@@ -722,7 +751,8 @@ int e810_iw_format_stats(E810Core *core, char *buf, size_t len)
                     " crc_errors=%" PRIu64 " terms_sent=%" PRIu64
                     " terms_rcvd=%" PRIu64 " deferred=%" PRIu64
                     " defer_drops=%" PRIu64 " read_reqs=%" PRIu64
-                    " read_resps=%" PRIu64 " drop_ppm=%" PRIu32,
+                    " read_resps=%" PRIu64 " late_closes=%" PRIu64
+                    " drop_ppm=%" PRIu32,
                     conns, s->offloads, s->tx_segs, s->tx_bytes, s->tx_acks,
                     s->tx_rst, s->tx_fin, s->tx_dropped_injected,
                     s->retransmits, s->timeouts,
@@ -733,5 +763,5 @@ int e810_iw_format_stats(E810Core *core, char *buf, size_t len)
                     s->rx_not_ours, s->fpdus_rx, s->fpdus_tx, s->crc_errors,
                     s->terms_sent, s->terms_rcvd, s->deferred,
                     s->defer_drops, s->read_reqs, s->read_resps,
-                    e810_core_iwarp_drop_ppm(core));
+                    s->late_closes, e810_core_iwarp_drop_ppm(core));
 }

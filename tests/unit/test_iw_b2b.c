@@ -734,6 +734,51 @@ static void test_bad_stag(void **state)
     iw_free(w);
 }
 
+/*
+ * The device failed the QP on its own (a bad STag, AE 0x0103, the QP in
+ * ERROR) while upstream irdma, still holding it in RTS, answers the AE
+ * with TERMINATE (irdma_terminate_connection()), or a FIN with CLOSING:
+ * refused with Invalid State, which irdma_hw_modify_qp() expects (it
+ * falls back to ERROR with RESETCON), so counted as a late close and not
+ * as a bad transition; the ERROR with RESETCON that follows passes.
+ */
+static void test_late_close(void **state)
+{
+    Iw *w = iw_new(MODE_PLAIN);
+    E810Core *c1 = &HS(w, 1)->core;
+    uint64_t bad = c1->rdma.stats.bad_qp_transitions;
+    DpSend s;
+
+    memset(&s, 0, sizeof(s));
+    s.op = E810_OP_RDMA_WRITE;
+    s.signaled = true;
+    s.nsge = 1;
+    s.sge[0] = (E810Sge){ w->buf[0], 100, w->key[0] };
+    s.remote_va = w->buf[1];
+    s.rkey = w->key[1] ^ 0x100;
+    dp_post_send(&w->qp[0], &s);
+    dp_ring(&w->qp[0], true);
+    run(w);
+    assert_int_equal(stats(w, 1)->terms_sent, 1);
+    assert_int_equal(e810_qp_get(c1, w->qp[1].id)->state,
+                     E810_QP_STATE_ERROR);
+    assert_false(modify(&w->qp[1], E810_QP_STATE_TERMINATE,
+                        FIELD_PREP(E810_CQPSQ_QP_TERMACT, 1)));
+    assert_false(modify(&w->qp[1], E810_QP_STATE_SQD, 0));
+    assert_int_equal(stats(w, 1)->late_closes, 2);
+    assert_int_equal(c1->rdma.stats.bad_qp_transitions, bad);
+    /* Anything else out of ERROR is still a bad transition. */
+    assert_false(modify(&w->qp[1], E810_QP_STATE_RTS, 0));
+    assert_int_equal(c1->rdma.stats.bad_qp_transitions, bad + 1);
+    assert_int_equal(stats(w, 1)->late_closes, 2);
+    /* irdma's fallback: ERROR with RESETCON. */
+    assert_true(modify(&w->qp[1], E810_QP_STATE_ERROR,
+                       E810_CQPSQ_QP_RESETCON));
+    run(w);
+    assert_int_equal(stats(w, 1)->tx_rst, 1);
+    iw_free(w);
+}
+
 /* The same over IPv6, and between two QPs of one device (loopback). */
 static void run_variant(bool v6, bool loop)
 {
@@ -1156,6 +1201,7 @@ int main(void)
         cmocka_unit_test(test_rst),
         cmocka_unit_test(test_bad_crc),
         cmocka_unit_test(test_bad_stag),
+        cmocka_unit_test(test_late_close),
         cmocka_unit_test(test_ipv6),
         cmocka_unit_test(test_loopback),
         cmocka_unit_test(test_loopback_not_offloaded),
