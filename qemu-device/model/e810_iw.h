@@ -29,9 +29,14 @@
 #define E810_IW_MAX_MSS         16383u
 #define E810_IW_HDR_MAX         (14 + 4 + 40 + 60)
 #define E810_IW_FRAME_MAX       (E810_IW_HDR_MAX + E810_IW_MAX_MSS)
-/* Retransmission timeout: first, cap (doubling in between). */
-#define E810_IW_RTO_NS          200000000ull
-#define E810_IW_RTO_MAX_NS      3200000000ull
+/*
+ * Retransmission timeout (RFC 6298, e810_iw_tcp.c): 1 s until the first
+ * RTT sample, then SRTT + max(4 * RTTVAR, E810_IW_RTO_MIN_NS), doubled on
+ * each timeout up to E810_IW_RTO_MAX_NS.
+ */
+#define E810_IW_RTO_INIT_NS     1000000000ull
+#define E810_IW_RTO_MIN_NS      200000000ull
+#define E810_IW_RTO_MAX_NS      60000000000ull
 
 /* TCP states as the AEQE and the context code them (irdma defs.h). */
 enum {
@@ -117,7 +122,12 @@ typedef struct E810IwConn {
     bool fin_pending, fin_sent;
     uint32_t fin_seq;
     unsigned retries, dupacks;
-    uint64_t rto_ns;
+    uint64_t rto_ns;                /* current RTO, backed off */
+    uint64_t srtt_ns, rttvar_ns;    /* RFC 6298; valid once rtt_samples */
+    uint64_t rtt_samples;
+    bool rtt_timing;                /* one segment timed (Karn's rule) */
+    uint32_t rtt_seq;               /* ... acknowledged by an ACK >= this */
+    uint64_t rtt_t0;
     uint64_t deadline;              /* ns; 0 none */
     /* TCP receive */
     uint32_t rcv_nxt;
@@ -149,6 +159,7 @@ typedef struct E810IwConnStats {
     uint64_t tx_segs, tx_bytes, tx_acks, tx_rst, tx_fin;
     uint64_t tx_dropped_injected;   /* the loss knob's */
     uint64_t retransmits, timeouts, fast_retransmits, probes;
+    uint64_t rtt_samples;
     uint64_t rx_segs, rx_bytes, rx_bad_csum, rx_short;
     uint64_t rx_ooo, rx_dup, rx_rst, rx_fin, rx_syn, rx_no_ack;
     uint64_t rx_not_ours;
@@ -156,6 +167,7 @@ typedef struct E810IwConnStats {
     uint64_t terms_sent, terms_rcvd;
     uint64_t deferred, defer_drops;
     uint64_t read_reqs, read_resps;
+    uint64_t late_closes;   /* CLOSING/TERMINATE refused in ERROR */
 } E810IwConnStats;
 
 typedef struct E810IwDefer {

@@ -296,7 +296,7 @@ static void offload(E810Core *core, E810Qp *qp)
     c->cwnd = o.cwnd ? o.cwnd : 2u * o.mss;
     c->ssthresh = o.ssthresh ? o.ssthresh : 0x3fffffff;
     c->rcv_nxt = o.rcv_nxt;
-    c->rto_ns = E810_IW_RTO_NS;
+    c->rto_ns = E810_IW_RTO_INIT_NS;
     c->tx_msn[E810_QN_SEND] = c->tx_msn[E810_QN_READ] =
         c->tx_msn[E810_QN_TERM] = 1;
     c->rx_msn[E810_QN_SEND] = c->rx_msn[E810_QN_READ] =
@@ -370,6 +370,35 @@ void e810_iw_conn_modify(E810Core *core, E810Qp *qp, unsigned next,
         }
     }
     e810_iw_exit(core);
+}
+
+/*
+ * The driver's view of the QP state lags the device's: the device moves an
+ * iWARP QP to ERROR on its own (a fatal AE: a bad STag, a CRC error, the
+ * retry limit) and FLUSH_WQES does too, while upstream irdma still holds
+ * it in RTS and answers AE 0x0503 (FIN received) with CLOSING
+ * (irdma_next_iw_state()), an error AE with TERMINATE
+ * (irdma_terminate_connection()) and rdma_disconnect() with CLOSING
+ * (irdma_modify_qp(), IB_QPS_SQD). The device answers those with "Invalid
+ * State" (major 0xFFFF, minor 0x8002, which irdma_noncrit_err_list names
+ * as a non-critical CQP error) and irdma_hw_modify_qp() expects it: a
+ * failed CLOSING or TERMINATE marks the terminate done and moves the QP
+ * to ERROR with RESETCON instead. So the request is refused like any bad
+ * transition, but counted here (late_closes) and not as a driver fault.
+ */
+bool e810_iw_conn_refuse_late_close(E810Core *core, const E810Qp *qp,
+                                    unsigned next)
+{
+    E810Iw *iw = e810_iw_get(core);
+
+    if (qp->state != E810_QP_STATE_ERROR ||
+        (next != E810_QP_STATE_SQD && next != E810_QP_STATE_TERMINATE)) {
+        return false;
+    }
+    if (iw) {
+        iw->stats.late_closes++;
+    }
+    return true;
 }
 
 /* ---- SQ ------------------------------------------------------------------ */
@@ -710,6 +739,7 @@ int e810_iw_format_stats(E810Core *core, char *buf, size_t len)
                     " tx_dropped_injected=%" PRIu64
                     " retransmits=%" PRIu64 " timeouts=%" PRIu64
                     " fast_retransmits=%" PRIu64 " probes=%" PRIu64
+                    " rtt_samples=%" PRIu64
                     " rx_segs=%" PRIu64
                     " rx_bytes=%" PRIu64 " rx_bad_csum=%" PRIu64
                     " rx_short=%" PRIu64
@@ -721,15 +751,17 @@ int e810_iw_format_stats(E810Core *core, char *buf, size_t len)
                     " crc_errors=%" PRIu64 " terms_sent=%" PRIu64
                     " terms_rcvd=%" PRIu64 " deferred=%" PRIu64
                     " defer_drops=%" PRIu64 " read_reqs=%" PRIu64
-                    " read_resps=%" PRIu64 " drop_ppm=%" PRIu32,
+                    " read_resps=%" PRIu64 " late_closes=%" PRIu64
+                    " drop_ppm=%" PRIu32,
                     conns, s->offloads, s->tx_segs, s->tx_bytes, s->tx_acks,
                     s->tx_rst, s->tx_fin, s->tx_dropped_injected,
                     s->retransmits, s->timeouts,
-                    s->fast_retransmits, s->probes, s->rx_segs, s->rx_bytes,
+                    s->fast_retransmits, s->probes, s->rtt_samples,
+                    s->rx_segs, s->rx_bytes,
                     s->rx_bad_csum, s->rx_short, s->rx_ooo, s->rx_dup,
                     s->rx_rst, s->rx_fin, s->rx_syn, s->rx_no_ack,
                     s->rx_not_ours, s->fpdus_rx, s->fpdus_tx, s->crc_errors,
                     s->terms_sent, s->terms_rcvd, s->deferred,
                     s->defer_drops, s->read_reqs, s->read_resps,
-                    e810_core_iwarp_drop_ppm(core));
+                    s->late_closes, e810_core_iwarp_drop_ppm(core));
 }

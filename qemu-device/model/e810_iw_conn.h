@@ -92,6 +92,15 @@ void e810_iw_conn_modify(struct E810Core *core, struct E810Qp *qp,
                          unsigned next_state, uint64_t cqp_hdr,
                          uint64_t cqp_qw1);
 void e810_iw_conn_destroy(struct E810Core *core, uint32_t qp_id);
+/*
+ * MODIFY_QP of an iWARP QP the device holds in ERROR to CLOSING (SQD's
+ * code) or TERMINATE: true (counted) if it is such a request, which the
+ * caller refuses with Invalid State as for any other bad transition but
+ * neither logs nor counts as a driver fault (see e810_iw_conn.c).
+ */
+bool e810_iw_conn_refuse_late_close(struct E810Core *core,
+                                    const struct E810Qp *qp,
+                                    unsigned next_state);
 bool e810_iw_conn_rx(struct E810Core *core, const uint8_t *frame, size_t len);
 /* True if an offloaded connection has this 4-tuple (IPv4: index 3 only). */
 bool e810_iw_conn_owns(struct E810Core *core, bool ipv4, const uint32_t lip[4],

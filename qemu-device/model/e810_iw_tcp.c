@@ -8,12 +8,22 @@
  * segment received is acknowledged at once (an ACK rides on data when
  * there is some); the send side keeps every byte until it is acknowledged
  * in a ring (E810_IW_TXBUF) and sends from it: new data within min(peer
- * window, cwnd), go-back-N from SND.UNA on a timeout (200 ms doubling to
- * 3.2 s, REXMIT_THRESH retransmissions before AE 0x050A), go-back-N from
- * SND.UNA on the third duplicate ACK too (the peer engine dropped what
- * followed the gap), a probe (SND.UNA - 1, no data) into a zero
- * window. Slow start and congestion avoidance as RFC 5681 has them,
- * without fast recovery.
+ * window, cwnd), go-back-N from SND.UNA on a timeout (REXMIT_THRESH
+ * retransmissions before AE 0x050A), go-back-N from SND.UNA on the third
+ * duplicate ACK too (the peer engine dropped what followed the gap), a
+ * probe (SND.UNA - 1, no data) into a zero window. Slow start and
+ * congestion avoidance as RFC 5681 has them, without fast recovery.
+ *
+ * The retransmission timeout is RFC 6298's: one segment of new data at a
+ * time is timed until an ACK covers it (never one sent again: Karn's
+ * rule, so a go-back-N or a timeout stops the timing), SRTT and RTTVAR
+ * follow the samples (alpha 1/8, beta 1/4), RTO = SRTT + max(4 * RTTVAR,
+ * 200 ms) -- the floor on the variance term as Linux has it (TCP_RTO_MIN),
+ * which keeps a peer's delayed ACK (up to 200 ms) from looking like a
+ * loss -- 1 s before the first sample, doubled on every timeout up to
+ * 60 s and kept so until a new sample. The context's SRTT/RTTVAR (0 and
+ * 6 from irdma_init_tcp_ctx()) and RTOMIN have no documented unit and
+ * are not used.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -159,6 +169,42 @@ static void arm_rto(E810Core *core, E810IwConn *c)
     e810_iw_arm(core, c, now(core) + c->rto_ns);
 }
 
+/* RFC 6298 section 2: RTO from SRTT and RTTVAR, within the bounds. */
+static uint64_t rto_of(const E810IwConn *c)
+{
+    uint64_t var = 4 * c->rttvar_ns, rto;
+
+    rto = c->srtt_ns + (var > E810_IW_RTO_MIN_NS ? var : E810_IW_RTO_MIN_NS);
+    return rto < E810_IW_RTO_MAX_NS ? rto : E810_IW_RTO_MAX_NS;
+}
+
+/* One RTT measurement @r (ns): RFC 6298 sections 2.2 and 2.3. */
+static void rtt_sample(E810Core *core, E810IwConn *c, uint64_t r)
+{
+    if (r > E810_IW_RTO_MAX_NS) {
+        r = E810_IW_RTO_MAX_NS;         /* a clock jump: keep it sane */
+    }
+    if (!c->rtt_samples) {
+        c->srtt_ns = r;
+        c->rttvar_ns = r / 2;
+    } else {
+        uint64_t d = c->srtt_ns > r ? c->srtt_ns - r : r - c->srtt_ns;
+
+        c->rttvar_ns = (3 * c->rttvar_ns + d) / 4;
+        c->srtt_ns = (7 * c->srtt_ns + r) / 8;
+    }
+    c->rtt_samples++;
+    core->iw->stats.rtt_samples++;
+    c->rto_ns = rto_of(c);      /* collapses a backed-off RTO (5.7) */
+}
+
+/* RFC 6298 section 5.5: the timer expired, back off. */
+static void rto_backoff(E810IwConn *c)
+{
+    c->rto_ns = c->rto_ns * 2 < E810_IW_RTO_MAX_NS ? c->rto_ns * 2 :
+                E810_IW_RTO_MAX_NS;
+}
+
 void e810_iw_tcp_output(E810Core *core, E810IwConn *c)
 {
     uint32_t win = c->snd_wnd < c->cwnd ? c->snd_wnd : c->cwnd;
@@ -188,6 +234,12 @@ void e810_iw_tcp_output(E810Core *core, E810IwConn *c)
             n = avail;
         }
         xmit(core, c, c->snd_nxt, E810_TCPF_ACK | E810_TCPF_PSH, flight, n);
+        if (!c->rtt_timing && e810_seq_le(c->snd_max, c->snd_nxt)) {
+            /* New data, never sent before: time it (Karn's rule). */
+            c->rtt_timing = true;
+            c->rtt_seq = c->snd_nxt + n;
+            c->rtt_t0 = now(core);
+        }
         c->snd_nxt += n;
         if (e810_seq_lt(c->snd_max, c->snd_nxt)) {
             c->snd_max = c->snd_nxt;
@@ -285,7 +337,10 @@ static void on_ack(E810Core *core, E810IwConn *c, uint32_t ack)
     }
     c->retries = 0;
     c->dupacks = 0;
-    c->rto_ns = E810_IW_RTO_NS;
+    if (c->rtt_timing && e810_seq_le(c->rtt_seq, ack)) {
+        c->rtt_timing = false;
+        rtt_sample(core, c, now(core) - c->rtt_t0);
+    }
     if (c->cwnd < c->ssthresh) {
         c->cwnd += bytes < mss ? bytes : mss;
     } else {
@@ -358,6 +413,7 @@ void e810_iw_tcp_input(E810Core *core, E810IwConn *c, uint32_t seq,
             st->fast_retransmits++;
             st->retransmits++;
             c->snd_nxt = c->snd_una;
+            c->rtt_timing = false;      /* Karn: what is timed goes again */
             if (c->fin_sent) {
                 c->fin_sent = false;
             }
@@ -446,12 +502,12 @@ void e810_iw_tcp_timer(E810Core *core, E810IwConn *c)
                       2u * c->o.mss;
         c->cwnd = c->o.mss;
         c->snd_nxt = c->snd_una;
+        c->rtt_timing = false;          /* Karn's rule */
         if (c->fin_sent) {
             c->fin_sent = false;        /* not acknowledged: again */
         }
         st->retransmits++;
-        c->rto_ns = c->rto_ns * 2 > E810_IW_RTO_MAX_NS ? E810_IW_RTO_MAX_NS :
-                    c->rto_ns * 2;
+        rto_backoff(c);
         e810_iw_tcp_output(core, c);
         return;
     }
@@ -464,8 +520,7 @@ void e810_iw_tcp_timer(E810Core *core, E810IwConn *c)
          */
         xmit(core, c, c->snd_una - 1, E810_TCPF_ACK, 0, 0);
         st->probes++;
-        c->rto_ns = c->rto_ns * 2 > E810_IW_RTO_MAX_NS ? E810_IW_RTO_MAX_NS :
-                    c->rto_ns * 2;
+        rto_backoff(c);
         arm_rto(core, c);
     }
 }

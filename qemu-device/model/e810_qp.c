@@ -357,6 +357,13 @@ void e810_op_modify_qp(E810Core *core, const E810CqpWqe *w,
         return;
     }
     if (!e810_qp_transition_ok(type, qp->state, next)) {
+        if (type == E810_QP_TYPE_IWARP &&
+            e810_iw_conn_refuse_late_close(core, qp, next)) {
+            /* Expected by upstream irdma: refused, not a driver fault. */
+            res->major = E810_CQP_MAJ_ERROR;
+            res->minor = E810_CQP_MIN_INVALID_STATE;
+            return;
+        }
         core->rdma.stats.bad_qp_transitions++;
         e810_cqp_err(core, res, E810_CQP_MIN_INVALID_STATE, "QP %u: %s -> "
                      "%s is no transition irdma makes", id,

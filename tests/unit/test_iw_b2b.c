@@ -31,6 +31,7 @@
 
 typedef struct WFrame {
     struct WFrame *next;
+    uint64_t at;            /* virtual time it may be delivered */
     size_t len;
     uint8_t data[];
 } WFrame;
@@ -56,6 +57,7 @@ typedef struct Iw {
     unsigned term_frames[2];    /* Terminates seen leaving side i */
     bool v6;                /* IPv6 addresses in the contexts */
     uint64_t run_ns;        /* virtual time run() allows (0: 2 s) */
+    uint64_t delay_ns[2];   /* what the wire holds side i's frames */
     unsigned dv[2];         /* device of each side ({0, 0}: loopback) */
     DpAe pend[64];          /* AEs polled for the other side */
     unsigned pend_tcp[64];
@@ -85,12 +87,13 @@ static uint32_t get32(const uint8_t *p)
     return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
 }
 
-static void wq_push(WFrame **q, const uint8_t *f, size_t len)
+static void wq_push(WFrame **q, const uint8_t *f, size_t len, uint64_t at)
 {
     WFrame *w = malloc(sizeof(*w) + len), **pp = q;
 
     assert_non_null(w);
     w->next = NULL;
+    w->at = at;
     w->len = len;
     memcpy(w->data, f, len);
     while (*pp) {
@@ -101,12 +104,16 @@ static void wq_push(WFrame **q, const uint8_t *f, size_t len)
 
 static void tx_hook0(void *arg, const uint8_t *f, size_t len)
 {
-    wq_push(&((Iw *)arg)->q[0], f, len);
+    Iw *w = arg;
+
+    wq_push(&w->q[0], f, len, w->b->h[0]->now_ns + w->delay_ns[0]);
 }
 
 static void tx_hook1(void *arg, const uint8_t *f, size_t len)
 {
-    wq_push(&((Iw *)arg)->q[1], f, len);
+    Iw *w = arg;
+
+    wq_push(&w->q[1], f, len, w->b->h[0]->now_ns + w->delay_ns[1]);
 }
 
 /* IPv4 + TCP without options (what the engine sends). */
@@ -151,7 +158,7 @@ static bool wire_step(Iw *w, unsigned from)
     WFrame *f;
     bool any = false;
 
-    while ((f = w->q[from])) {
+    while ((f = w->q[from]) && f->at <= w->b->h[0]->now_ns) {
         uint32_t n = tcp_paylen(f->data);
         uint8_t *d = f->data;
 
@@ -264,6 +271,13 @@ static void run_for(Iw *w, uint64_t max_ns)
         }
         d = w->b->h[0]->timer_deadline < w->b->h[1]->timer_deadline ?
             w->b->h[0]->timer_deadline : w->b->h[1]->timer_deadline;
+        /* A frame the wire holds is due as a timer is. */
+        if (w->q[0] && w->q[0]->at < d) {
+            d = w->q[0]->at;
+        }
+        if (w->q[1] && w->q[1]->at < d) {
+            d = w->q[1]->at;
+        }
         if (d == UINT64_MAX || d - start > max_ns) {
             return;
         }
@@ -490,6 +504,14 @@ static E810IwConnStats *stats(Iw *w, unsigned s)
     return &HS(w, s)->core.iw->stats;
 }
 
+static E810IwConn *conn(Iw *w, unsigned s)
+{
+    E810IwConn *c = e810_iw_conn_of(&HS(w, s)->core, w->qp[s].id);
+
+    assert_non_null(c);
+    return c;
+}
+
 /* ---- transfers ----------------------------------------------------------- */
 
 static uint8_t *bufp(Iw *w, unsigned s, uint64_t off)
@@ -712,6 +734,51 @@ static void test_bad_stag(void **state)
     iw_free(w);
 }
 
+/*
+ * The device failed the QP on its own (a bad STag, AE 0x0103, the QP in
+ * ERROR) while upstream irdma, still holding it in RTS, answers the AE
+ * with TERMINATE (irdma_terminate_connection()), or a FIN with CLOSING:
+ * refused with Invalid State, which irdma_hw_modify_qp() expects (it
+ * falls back to ERROR with RESETCON), so counted as a late close and not
+ * as a bad transition; the ERROR with RESETCON that follows passes.
+ */
+static void test_late_close(void **state)
+{
+    Iw *w = iw_new(MODE_PLAIN);
+    E810Core *c1 = &HS(w, 1)->core;
+    uint64_t bad = c1->rdma.stats.bad_qp_transitions;
+    DpSend s;
+
+    memset(&s, 0, sizeof(s));
+    s.op = E810_OP_RDMA_WRITE;
+    s.signaled = true;
+    s.nsge = 1;
+    s.sge[0] = (E810Sge){ w->buf[0], 100, w->key[0] };
+    s.remote_va = w->buf[1];
+    s.rkey = w->key[1] ^ 0x100;
+    dp_post_send(&w->qp[0], &s);
+    dp_ring(&w->qp[0], true);
+    run(w);
+    assert_int_equal(stats(w, 1)->terms_sent, 1);
+    assert_int_equal(e810_qp_get(c1, w->qp[1].id)->state,
+                     E810_QP_STATE_ERROR);
+    assert_false(modify(&w->qp[1], E810_QP_STATE_TERMINATE,
+                        FIELD_PREP(E810_CQPSQ_QP_TERMACT, 1)));
+    assert_false(modify(&w->qp[1], E810_QP_STATE_SQD, 0));
+    assert_int_equal(stats(w, 1)->late_closes, 2);
+    assert_int_equal(c1->rdma.stats.bad_qp_transitions, bad);
+    /* Anything else out of ERROR is still a bad transition. */
+    assert_false(modify(&w->qp[1], E810_QP_STATE_RTS, 0));
+    assert_int_equal(c1->rdma.stats.bad_qp_transitions, bad + 1);
+    assert_int_equal(stats(w, 1)->late_closes, 2);
+    /* irdma's fallback: ERROR with RESETCON. */
+    assert_true(modify(&w->qp[1], E810_QP_STATE_ERROR,
+                       E810_CQPSQ_QP_RESETCON));
+    run(w);
+    assert_int_equal(stats(w, 1)->tx_rst, 1);
+    iw_free(w);
+}
+
 /* The same over IPv6, and between two QPs of one device (loopback). */
 static void run_variant(bool v6, bool loop)
 {
@@ -795,10 +862,15 @@ static void test_retry_limit(void **state)
     dp_post_send(&w->qp[0], &s);
     dp_ring(&w->qp[0], true);
     run_for(w, 120000000000ull);
-    /* 8 retransmissions: 0.2 + 0.4 + 0.8 + 1.6 + 3.2 s ... then fail. */
+    /*
+     * 8 retransmissions, the RTO doubling from 200 ms (the set-up's RTT
+     * samples on an instant wire: SRTT + the 200 ms floor): 0.2 + 0.4 +
+     * ... + 25.6 s, then the ninth timeout (51.2 s) fails the QP.
+     */
     assert_int_equal(stats(w, 0)->timeouts, 9);
     assert_int_equal(stats(w, 0)->retransmits, 8);
-    assert_true(w->b->h[0]->now_ns - t0 > 10000000000ull);
+    assert_true(w->b->h[0]->now_ns - t0 >= 102200000000ull);
+    assert_true(w->b->h[0]->now_ns - t0 < 103000000000ull);
     expect_ae(w, 0, E810_AE_LLP_TOO_MANY_RETRIES, 1);
     /* The WRITE is flushed with an error CQE. */
     assert_true(dp_poll_cq(&w->scq[0], &e));
@@ -835,6 +907,68 @@ static void test_driver_terminate(void **state)
     run(w);
     assert_int_equal(stats(w, 0)->tx_fin, 1);
     expect_ae(w, 1, E810_AE_LLP_FIN_RECEIVED, 6);
+    iw_free(w);
+}
+
+/*
+ * RFC 6298 against a peer that delays its ACKs (Linux's delayed ACK is up
+ * to 200 ms, and a TCG guest's timers run late): the samples raise SRTT
+ * and RTTVAR, so an ACK 240 ms late is no loss once a few came in. A
+ * fixed 200 ms RTO retransmitted each of those WRITEs.
+ */
+static void test_rto_delayed_ack(void **state)
+{
+    static const unsigned delay_ms[] = { 100, 180, 240, 240, 240, 240 };
+    Iw *w = iw_new(MODE_PLAIN);
+    E810IwConn *c = conn(w, 0);
+    uint64_t samples = c->rtt_samples, var;
+    unsigned i;
+
+    for (i = 0; i < sizeof(delay_ms) / sizeof(delay_ms[0]); i++) {
+        w->delay_ns[1] = delay_ms[i] * 1000000ull;
+        xfer(w, E810_OP_RDMA_WRITE, 1000, 300 + i);
+    }
+    assert_int_equal(stats(w, 0)->timeouts, 0);
+    assert_int_equal(stats(w, 0)->retransmits, 0);
+    /* One sample per WRITE (one segment each, never sent twice). */
+    assert_int_equal(c->rtt_samples, samples + 6);
+    /* SRTT between the smallest and the largest delay, RTO per 2.3. */
+    assert_true(c->srtt_ns > 50000000ull && c->srtt_ns < 240000000ull);
+    var = 4 * c->rttvar_ns > 200000000ull ? 4 * c->rttvar_ns : 200000000ull;
+    assert_int_equal(c->rto_ns, c->srtt_ns + var);
+    assert_true(c->rto_ns > 240000000ull);
+    iw_free(w);
+}
+
+/*
+ * Karn's rule and the backoff (RFC 6298 5.5, 5.7): a lost segment is
+ * retransmitted after the RTO, which doubles; the ACK of the copy gives
+ * no RTT sample and leaves the RTO backed off; the next new segment is
+ * timed again and its ACK brings the RTO back from SRTT and RTTVAR.
+ */
+static void test_rto_karn(void **state)
+{
+    Iw *w = iw_new(MODE_PLAIN);
+    E810IwConn *c = conn(w, 0);
+    uint64_t samples = c->rtt_samples, rto0 = c->rto_ns;
+
+    assert_true(samples >= 1);              /* the set-up's exchange */
+    assert_int_equal(rto0, 200000000ull);   /* SRTT 0 + the floor */
+    w->data_seen = 0;
+    w->drop_data = 1;
+    w->delay_ns[1] = 30000000ull;           /* every ACK 30 ms late */
+    xfer(w, E810_OP_RDMA_WRITE, 1000, 310);
+    assert_int_equal(w->dropped, 1);
+    assert_int_equal(stats(w, 0)->timeouts, 1);
+    assert_int_equal(stats(w, 0)->retransmits, 1);
+    assert_int_equal(c->rtt_samples, samples);
+    assert_int_equal(c->rto_ns, 2 * rto0);
+    xfer(w, E810_OP_RDMA_WRITE, 1000, 311);
+    assert_int_equal(c->rtt_samples, samples + 1);
+    /* First sample after 0s: 30 ms; SRTT 30/8, RTTVAR 30/4 -> the floor. */
+    assert_int_equal(c->srtt_ns, 30000000ull / 8);
+    assert_int_equal(c->rto_ns, 30000000ull / 8 + 200000000ull);
+    assert_int_equal(stats(w, 0)->timeouts, 1);
     iw_free(w);
 }
 
@@ -1067,11 +1201,14 @@ int main(void)
         cmocka_unit_test(test_rst),
         cmocka_unit_test(test_bad_crc),
         cmocka_unit_test(test_bad_stag),
+        cmocka_unit_test(test_late_close),
         cmocka_unit_test(test_ipv6),
         cmocka_unit_test(test_loopback),
         cmocka_unit_test(test_loopback_not_offloaded),
         cmocka_unit_test(test_retry_limit),
         cmocka_unit_test(test_driver_terminate),
+        cmocka_unit_test(test_rto_delayed_ack),
+        cmocka_unit_test(test_rto_karn),
         cmocka_unit_test(test_zero_window),
         cmocka_unit_test(test_no_rwqe),
         cmocka_unit_test(test_ord),
