@@ -25,7 +25,7 @@ KMAKE = $(MAKE) -C $(KDIR) E810_TOP=$(TOP)
 # stays serial: its steps share apt through tools/deps.sh).
 NPROC := $(shell nproc 2>/dev/null || echo 1)
 
-all: qemu guest guest-6.1
+all: qemu guest guest-6.1 guest-7
 
 deps:
 	@tools/deps.sh
@@ -136,7 +136,7 @@ K61_SCENARIOS ?= ice_probe lan_ping rdma_link provider_pingpong perftest \
 vm-check-6.1: all progs
 	@E810_VM_ALL_PARENTS=1 tools/vm check --kernel 6.1 $(K61_SCENARIOS)
 
-# The 7 guest's set (docs/testing.md, "The 6.1 and 7.x guests"): the same
+# The 7 guest's set (docs/testing.md, "The 7.x guest"): the same
 # under the newest kernel, with the parent-dependent and data-path
 # scenarios our irdma's 6.16+ binding (ice_rdma_if.c) runs under the stock
 # ice. make check runs only the runs of the "# kernel: 7" lines.
