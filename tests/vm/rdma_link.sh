@@ -120,8 +120,9 @@ for d in "${devs[@]}"; do
 	# memory windows (= max_mr), MEM_MGT_EXTENSIONS, RC_RNR_NAK_GEN; ours
 	# also MEM_WINDOW_TYPE_2B (type 2 windows, which the stock one binds
 	# but ib_core does not let it allocate). The stock irdma with GEN_3
-	# code (the one that links against idpf: 7.x) reports max_mw on GEN_3
-	# only (irdma_query_device()), 0 here, the capability flag unchanged.
+	# code (the one that links against idpf: 7.x) allocates windows on
+	# GEN_3 only (irdma_gen3_dev_ops) and reports max_mw 0 here, the
+	# capability flag unchanged (irdma_query_device()).
 	mw=$(ibv_attr "$ib" max_mr)
 	[ "$E810_RDMA_DRIVER" = stock ] &&
 		modinfo -F depends /usr/lib/e810-stock/irdma.ko* | grep -qw idpf &&
