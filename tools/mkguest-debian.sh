@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The guests of Debian's other kernels (docs/testing.md, "The 6.1 and 7.x
-# guests"): the normal guest's user space under
+# The guests of Debian's other kernels (docs/testing.md, "The 6.1 guest"
+# and "The 7.x guest"): the normal guest's user space under
 #
 #   6.1  bookworm's own kernel (linux-image-$KVER_OLD), the kernel a
 #        Debian 12 host runs by default
