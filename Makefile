@@ -25,7 +25,7 @@ KMAKE = $(MAKE) -C $(KDIR) E810_TOP=$(TOP)
 # stays serial: its steps share apt through tools/deps.sh).
 NPROC := $(shell nproc 2>/dev/null || echo 1)
 
-all: qemu guest guest-6.1
+all: qemu guest guest-6.1 guest-7
 
 deps:
 	@tools/deps.sh
@@ -50,9 +50,14 @@ guest: modules rdma-core
 	@tools/mkguest.sh
 
 # The 6.1 guest: bookworm's own kernel with the normal guest's user space,
-# our modules built against 6.1 (tools/mkguest-6.1.sh; tools/vm --kernel 6.1).
+# our modules built against 6.1 (tools/mkguest-debian.sh; tools/vm --kernel
+# 6.1). The 7 guest: the same with trixie-backports' KVER_NEW, our modules
+# built in tools/kroot.sh's trixie root (tools/vm --kernel 7).
 guest-6.1: guest
-	@tools/mkguest-6.1.sh
+	@tools/mkguest-debian.sh 6.1
+
+guest-7: guest
+	@tools/mkguest-debian.sh 7
 
 run: all
 	@tools/vm run --topology hub2 --name run tools/guest/demo.sh
@@ -131,6 +136,17 @@ K61_SCENARIOS ?= ice_probe lan_ping rdma_link provider_pingpong perftest \
 vm-check-6.1: all progs
 	@E810_VM_ALL_PARENTS=1 tools/vm check --kernel 6.1 $(K61_SCENARIOS)
 
+# The 7 guest's set (docs/testing.md, "The 7.x guest"): the same
+# under the newest kernel, with the parent-dependent and data-path
+# scenarios our irdma's 6.16+ binding (ice_rdma_if.c) runs under the stock
+# ice. make check runs only the runs of the "# kernel: 7" lines.
+K7_SCENARIOS ?= ice_probe lan_ping rdma_link provider_pingpong perftest \
+	rdma_cm pyverbs rdma_gid rdma_tc rdma_crit_err rdma_cycles rdma_robust \
+	rdma_loss nfs_rdma
+
+vm-check-7: all progs guest-7
+	@E810_VM_ALL_PARENTS=1 tools/vm check --kernel 7 $(K7_SCENARIOS)
+
 # The debug guest kernel (KASAN, lockdep, kmemleak, debug objects, DMA API
 # checks: tools/build-debug-kernel.sh, ~35 min once, then cached) and the
 # LAN and RDMA scenarios on it; a kernel report fails the scenario. Not part
@@ -206,4 +222,4 @@ clean:
 
 .PHONY: all deps deps-host qemu rdma-core modules guest run unit fuzz fuzz-campaign progs vm-check bench-ulp bench-iwarp-siw \
 	check vm-check-all-parents guest-debug check-debug lint lint-6.1 lint-new install uninstall install-provider \
-	uninstall-provider dkms-source clean guest-6.1 vm-check-6.1
+	uninstall-provider dkms-source clean guest-6.1 vm-check-6.1 guest-7 vm-check-7

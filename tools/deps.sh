@@ -183,6 +183,51 @@ fetch_guest_kernel() {
 	touch "$kdir/.extracted"
 }
 
+# The newest kernel's guest (tools/mkguest-7.sh): KVER_NEW's image and
+# modules from trixie-backports, the archive tools/kroot.sh takes its
+# headers from, through a private apt configuration of their own
+# (APT_NEW_DIR: binaries of trixie and trixie-backports only) next to the
+# bookworm one; the system's sources are never touched. That kernel's
+# linux-image-<release> is an empty package over
+# linux-binary-<release> (the image, in /usr/lib/modules/<release>/),
+# linux-modules-<release> and linux-base-<release> (config, System.map,
+# modules.order, modules.builtin): those three are unpacked and laid out
+# as fetch_guest_kernel's (CACHE/kernel-<release>/lib/modules/<release>/,
+# boot/vmlinuz-<release>, boot/config-<release>).
+fetch_new_kernel() {
+	local kver=$KVER_NEW pkgver=$KPKG_NEW_VERSION p
+	local kdir=$CACHE/kernel-$KVER_NEW dl=$CACHE/dl/kernel
+	local pkgs=(linux-binary linux-modules linux-base)
+	[ -f "$kdir/.extracted" ] && return 0
+	mkdir -p "$dl" "$APT_NEW_DIR/lists/partial"
+	for p in "${pkgs[@]}"; do
+		ls "$dl/$p-${kver}_${pkgver}_"*.deb >/dev/null 2>&1 && continue
+		printf 'deb http://deb.debian.org/debian %s main\n' \
+			trixie trixie-backports >"$APT_NEW_DIR/sources.list"
+		if [ -z "$(find "$APT_NEW_DIR/updated" -mmin -1440 2>/dev/null)" ]; then
+			log "apt-get update (private trixie configuration in $APT_NEW_DIR)"
+			apt-get "${APT_NEW_OPTS[@]}" -q update >"$APT_NEW_DIR/update.log" 2>&1 ||
+				die "apt-get update failed, see $APT_NEW_DIR/update.log"
+			touch "$APT_NEW_DIR/updated"
+		fi
+		(cd "$dl" && apt-get "${APT_NEW_OPTS[@]}" -q download \
+			"$p-$kver=$pkgver") >/dev/null 2>&1 ||
+			die "could not download $p-$kver=$pkgver"
+	done
+	rm -rf "$kdir" "$kdir.tmp"
+	for p in "${pkgs[@]}"; do
+		dpkg-deb -x "$dl/$p-${kver}_${pkgver}_"*.deb "$kdir.tmp"
+	done
+	mkdir -p "$kdir.tmp/lib" "$kdir.tmp/boot"
+	mv "$kdir.tmp/usr/lib/modules" "$kdir.tmp/lib/modules"
+	mv "$kdir.tmp/lib/modules/$kver/vmlinuz" "$kdir.tmp/boot/vmlinuz-$kver"
+	cp "$kdir.tmp/lib/modules/$kver/config" "$kdir.tmp/boot/config-$kver"
+	# modules.dep is made by the package's postinst, not shipped.
+	depmod -b "$kdir.tmp" "$kver"
+	mv "$kdir.tmp" "$kdir"
+	touch "$kdir/.extracted"
+}
+
 # checkpatch.pl with its data files, from Debian's kernel source package
 # (no headers package ships it). Only `make lint` asks for it; the 139 MB
 # package is dropped once the three files are out.
@@ -352,6 +397,7 @@ main() {
 		fetch_ice_module "$KVER_OLD" "$KPKG_OLD_VERSION"
 		;;
 	checkpatch) fetch_checkpatch ;;
+	new) fetch_new_kernel ;;
 	*)
 		fetch_qemu_source
 		fetch_rdma_core_source

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# The module tree of a test guest, shared by tools/mkguest.sh (Debian's
-# 6.12) and tools/mkguest-6.1.sh (bookworm's 6.1). Sourced after lib.sh,
-# never run.
+# What the test guests' scripts share: the module tree (tools/mkguest.sh,
+# Debian's 6.12, and tools/mkguest-debian.sh, Debian's 6.1 and 7.x), the
+# scratch copy our modules build in, the initramfs and the root disk
+# (those two for mkguest-debian.sh, mkguest-debug.sh and
+# mkguest-kernel.sh). Sourced after lib.sh, never run.
 
 # Module directories (under kernel/) a test guest can need: networking,
 # RDMA, file systems, crypto and the virtual hardware; everything they
@@ -65,4 +67,67 @@ trim_modules() {
 	print("modules: kept %d of %d" % (len(kept), len(deps)))
 	PY
 	find "$mdir/kernel" -type d -empty -delete
+}
+
+# copy_sources DIR: the checkout's module sources (drivers/, include/,
+# lib/ and the build-id helper their Kbuild runs) in scratch copy DIR, for
+# building our modules against another kernel without touching the
+# checkout's objects. Copies keep their mtimes, so an unchanged file is
+# not rebuilt.
+copy_sources() {
+	mkdir -p "$1"
+	(cd "$TOP" && git ls-files -z drivers include lib tools/ko-build-id.sh |
+		xargs -0 cp -p -u --parents -t "$1")
+}
+
+# unpack_ko FILE: a module, decompressed (busybox insmod reads plain .ko).
+unpack_ko() {
+	case $1 in
+	*.xz) xz -dc "$1" ;;
+	*.gz) gzip -dc "$1" ;;
+	*.zst) zstd -qdc "$1" ;;
+	*) cat "$1" ;;
+	esac
+}
+
+# make_initrd GDIR MODROOT RELEASE VMLINUZ: the guests' initramfs
+# (tools/guest/initrd-init: busybox mounting /dev/vda) in GDIR/initrd.cpio
+# with the modules the root disk needs, virtio_pci, virtio_blk and ext4
+# with what they depend on, in load order, from the module tree
+# MODROOT/lib/modules/RELEASE (none when the kernel has them built in:
+# modprobe then prints "builtin" lines), and VMLINUZ as GDIR/vmlinuz.
+make_initrd() {
+	local gdir=$1 mroot=$2 rel=$3 dir=$1/initrd cmd path m
+	rm -rf "$dir"
+	mkdir -p "$dir"/{bin,dev,proc,sys,newroot,lib/modules}
+	cp /bin/busybox "$dir/bin/busybox"
+	for m in sh mount umount switch_root insmod sleep cat echo mkdir reboot; do
+		ln -s busybox "$dir/bin/$m"
+	done
+	: >"$dir/lib/modules/order"
+	modprobe -d "$mroot" -S "$rel" --show-depends -a virtio_pci virtio_blk ext4 \
+		>/dev/null || die "$rel lacks virtio_pci, virtio_blk or ext4 (built in or modules)"
+	modprobe -d "$mroot" -S "$rel" --show-depends -a virtio_pci virtio_blk ext4 |
+	while read -r cmd path _; do
+		[ "$cmd" = insmod ] || continue
+		m=$(basename "$path")
+		m=${m%.xz} m=${m%.gz} m=${m%.zst}
+		[ -f "$dir/lib/modules/$m" ] && continue
+		unpack_ko "$path" >"$dir/lib/modules/$m"
+		echo "$m" >>"$dir/lib/modules/order"
+	done
+	install -m 0755 "$TOP/tools/guest/initrd-init" "$dir/init"
+	(cd "$dir" && find . | cpio -o -H newc --quiet) >"$gdir/initrd.cpio"
+	cp "$4" "$gdir/vmlinuz"
+}
+
+# make_image GDIR ROOT: ROOT as the ext4 root disk GDIR/rootfs.ext4, with
+# 256 MB to spare.
+make_image() {
+	local size_mb
+	size_mb=$(( $(du -sm "$2" | cut -f1) + 256 ))
+	rm -f "$1/rootfs.ext4.tmp"
+	mkfs.ext4 -q -F -L e810root -d "$2" "$1/rootfs.ext4.tmp" "${size_mb}M" >/dev/null ||
+		die "mkfs.ext4 failed"
+	mv "$1/rootfs.ext4.tmp" "$1/rootfs.ext4"
 }

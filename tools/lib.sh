@@ -40,6 +40,12 @@ APT_OPTS=(-o "Dir::Etc::sourcelist=$APT_DIR/sources.list"
 	  -o "Dir::Etc::sourceparts=/nonexistent"
 	  -o "Dir::State::Lists=$APT_DIR/lists"
 	  -o "APT::Get::List-Cleanup=0")
+# The same for KVER_NEW's image (trixie-backports, tools/deps.sh new).
+APT_NEW_DIR=$BUILD/apt-trixie
+APT_NEW_OPTS=(-o "Dir::Etc::sourcelist=$APT_NEW_DIR/sources.list"
+	  -o "Dir::Etc::sourceparts=/nonexistent"
+	  -o "Dir::State::Lists=$APT_NEW_DIR/lists"
+	  -o "APT::Get::List-Cleanup=0")
 
 # Python without pyenv's shims: QEMU's configure and rdma-core's pyverbs need
 # the system interpreter (the one that has Cython and venv).

@@ -3,7 +3,8 @@
 # The debug guest (docs/testing.md, "Debug kernel"): the normal guest's root
 # with the debug kernel's module tree instead of Debian's, our modules built
 # against the debug kernel, and an initramfs without modules (virtio_blk
-# and ext4 are built in). The normal guest (build/guest/) is only read.
+# and ext4 are built in: tools/guest-modules.sh's make_initrd finds none).
+# The normal guest (build/guest/) is only read.
 #
 #   build/debug-modules/      scratch copy of drivers/ and include/, our
 #                             modules built there against the debug kernel
@@ -14,6 +15,7 @@
 # stock ice stays in the module tree (--parent ice).
 
 . "$(dirname "$0")/lib.sh"
+. "$TOP/tools/guest-modules.sh"
 
 KD=$("$TOP/tools/build-debug-kernel.sh")
 REL=$(cat "$KD/release")
@@ -28,9 +30,7 @@ MODULE_DIRS=(drivers/net/ethernet/intel/ice_lite drivers/infiniband/hw/irdma)
 # an unchanged file is not rebuilt. -g: line numbers for the reports.
 build_modules() {
 	local d
-	mkdir -p "$SRC"
-	(cd "$TOP" && git ls-files -z drivers include lib tools/ko-build-id.sh |
-		xargs -0 cp -p -u --parents -t "$SRC")
+	copy_sources "$SRC"
 	# The binding to the stock ice records that kernel's ice.ko build id.
 	for d in "${MODULE_DIRS[@]}"; do
 		nice -n 10 make -s -C "$KD/build" M="$SRC/$d" E810_TOP="$SRC" \
@@ -58,29 +58,6 @@ build_root() {
 	depmod -b "$ROOT" "$REL"
 }
 
-build_initrd() {
-	local dir=$GDIR/initrd m
-	rm -rf "$dir"
-	mkdir -p "$dir"/{bin,dev,proc,sys,newroot,lib/modules}
-	cp /bin/busybox "$dir/bin/busybox"
-	for m in sh mount umount switch_root insmod sleep cat echo mkdir reboot; do
-		ln -s busybox "$dir/bin/$m"
-	done
-	: >"$dir/lib/modules/order"	# virtio_blk, ext4: built in
-	install -m 0755 "$TOP/tools/guest/initrd-init" "$dir/init"
-	(cd "$dir" && find . | cpio -o -H newc --quiet) >"$GDIR/initrd.cpio"
-	cp "$KD/vmlinuz" "$GDIR/vmlinuz"
-}
-
-build_image() {
-	local size_mb
-	size_mb=$(( $(du -sm "$ROOT" | cut -f1) + 256 ))
-	rm -f "$GDIR/rootfs.ext4.tmp"
-	mkfs.ext4 -q -F -L e810root -d "$ROOT" "$GDIR/rootfs.ext4.tmp" "${size_mb}M" >/dev/null ||
-		die "mkfs.ext4 failed"
-	mv "$GDIR/rootfs.ext4.tmp" "$GDIR/rootfs.ext4"
-}
-
 up_to_date() {
 	local img=$GDIR/rootfs.ext4
 	[ -f "$img" ] && [ -f "$GDIR/initrd.cpio" ] || return 1
@@ -99,7 +76,7 @@ if up_to_date; then
 	exit 0
 fi
 build_root
-build_initrd
-build_image
+make_initrd "$GDIR" "$ROOT" "$REL" "$KD/vmlinuz"
+make_image "$GDIR" "$ROOT"
 echo "$KD" >"$GDIR/kernel"
 log "ok: $GDIR/rootfs.ext4 ($REL, $(du -h "$GDIR/rootfs.ext4" | cut -f1))"

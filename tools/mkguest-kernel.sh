@@ -26,6 +26,7 @@
 # what they need) when they are modules; e810-init loads 9p from the tree.
 
 . "$(dirname "$0")/lib.sh"
+. "$TOP/tools/guest-modules.sh"
 
 [ $# -ge 2 ] && [ $# -le 3 ] || die "usage: $0 BZIMAGE MODULES [KBUILD]"
 IMG=$(realpath "$1") || die "no kernel image $1"
@@ -80,9 +81,7 @@ build_modules() {
 			break
 		fi
 	done
-	mkdir -p "$SRC"
-	(cd "$TOP" && git ls-files -z drivers include lib tools/ko-build-id.sh |
-		xargs -0 cp -p -u --parents -t "$SRC")
+	copy_sources "$SRC"
 	for d in "${MODULE_DIRS[@]}"; do
 		nice -n 10 make -s -C "$KB" M="$SRC/$d" E810_TOP="$SRC" \
 			ICE_SRC="$ice_src" ${ice_ko:+ICE_KO="$ice_ko"} modules ||
@@ -117,43 +116,6 @@ build_root() {
 	depmod -b "$ROOT" "$REL"
 }
 
-# Busybox insmod reads plain .ko only.
-unpack_ko() {
-	case $1 in
-	*.xz) xz -dc "$1" ;;
-	*.gz) gzip -dc "$1" ;;
-	*.zst) zstd -qdc "$1" ;;
-	*) cat "$1" ;;
-	esac
-}
-
-build_initrd() {
-	local dir=$GDIR/initrd cmd path m
-	rm -rf "$dir"
-	mkdir -p "$dir"/{bin,dev,proc,sys,newroot,lib/modules}
-	cp /bin/busybox "$dir/bin/busybox"
-	for m in sh mount umount switch_root insmod sleep cat echo mkdir reboot; do
-		ln -s busybox "$dir/bin/$m"
-	done
-	# the modules the root's disk needs, in load order ("builtin" lines
-	# name what the kernel has built in)
-	: >"$dir/lib/modules/order"
-	modprobe -d "$ROOT" -S "$REL" --show-depends -a virtio_pci virtio_blk ext4 \
-		>/dev/null || die "$REL lacks virtio_pci, virtio_blk or ext4 (built in or modules)"
-	modprobe -d "$ROOT" -S "$REL" --show-depends -a virtio_pci virtio_blk ext4 |
-	while read -r cmd path _; do
-		[ "$cmd" = insmod ] || continue
-		m=$(basename "$path")
-		m=${m%.xz} m=${m%.gz} m=${m%.zst}
-		[ -f "$dir/lib/modules/$m" ] && continue
-		unpack_ko "$path" >"$dir/lib/modules/$m"
-		echo "$m" >>"$dir/lib/modules/order"
-	done
-	install -m 0755 "$TOP/tools/guest/initrd-init" "$dir/init"
-	(cd "$dir" && find . | cpio -o -H newc --quiet) >"$GDIR/initrd.cpio"
-	cp "$IMG" "$GDIR/vmlinuz"
-}
-
 # What the guest needs of the kernel beyond the disk: the host share
 # (9p over virtio) and the E810's drivers.
 check_tree() {
@@ -164,15 +126,6 @@ check_tree() {
 	done
 	modprobe -d "$ROOT" -S "$REL" --show-depends ice >/dev/null 2>&1 ||
 		[ -n "$KB" ] || die "$REL has no ice module and no KBUILD was given for ice_lite"
-}
-
-build_image() {
-	local size_mb
-	size_mb=$(( $(du -sm "$ROOT" | cut -f1) + 256 ))
-	rm -f "$GDIR/rootfs.ext4.tmp"
-	mkfs.ext4 -q -F -L e810root -d "$ROOT" "$GDIR/rootfs.ext4.tmp" "${size_mb}M" >/dev/null ||
-		die "mkfs.ext4 failed"
-	mv "$GDIR/rootfs.ext4.tmp" "$GDIR/rootfs.ext4"
 }
 
 up_to_date() {
@@ -191,8 +144,8 @@ flock 9
 if ! up_to_date; then
 	build_root >&2
 	check_tree
-	build_initrd >&2
-	build_image
+	make_initrd "$GDIR" "$ROOT" "$REL" "$IMG" >&2
+	make_image "$GDIR" "$ROOT"
 	rm -rf "$ROOT"
 	echo "$REL" >"$GDIR/release"
 	if [ -n "$KB" ]; then echo 1; else echo 0; fi >"$GDIR/ours"

@@ -203,6 +203,39 @@ struct e810_aqc_get_link_topo {
 	__u8 rsvd[9];
 };
 
+/* ---- 0x06EA get port options (indirect) ------------------------------- */
+
+#define E810_AQC_GET_PORT_OPTIONS	0x06EA
+#define E810_AQC_PORT_OPT_LPORTS	8	/* logical ports of a device */
+
+struct e810_aqc_get_port_options {
+	__u8 lport_num;
+	__u8 lport_num_valid;
+#define E810_AQC_PORT_OPT_LPORT_VALID	BIT(0)
+	__u8 port_options_count;	/* response */
+#define E810_AQC_PORT_OPT_COUNT_M	GENMASK(3, 0)
+	__u8 innermost_phy_index;
+	__u8 port_options;		/* response: the active option */
+#define E810_AQC_PORT_OPT_ACTIVE_M	GENMASK(3, 0)
+#define E810_AQC_PORT_OPT_VALID		BIT(7)
+	__u8 pending_port_option_status;
+	__u8 rsvd[2];
+	__le32 addr_high;
+	__le32 addr_low;
+};
+
+/* One option in the buffer. */
+struct e810_aqc_get_port_options_elem {
+	__u8 pmd;			/* [3:0] PMDs of the option */
+	__u8 max_lane_speed;		/* [3:0] */
+#define E810_AQC_PORT_OPT_MAX_LANE_100G	7
+#define E810_AQC_PORT_OPT_MAX_LANE_40G	9	/* the highest speed code */
+#define E810_AQC_PORT_OPT_MAX_LANE_NONE	0xF	/* no lane: no speed code */
+	__u8 global_scid[2];
+	__u8 phy_scid[2];
+	__u8 pf2port_cid[2];
+};
+
 /* Link status (0x0607) bits the port reports beyond e810_aq.h's. */
 #define E810_AQ_LINK_PAUSE_TX		BIT(5)	/* an_info */
 #define E810_AQ_LINK_PAUSE_RX		BIT(6)
@@ -215,5 +248,7 @@ E810_AQ_CHECK_SIZE(e810_aqc_restart_an, 16);
 E810_AQ_CHECK_SIZE(e810_aqc_set_query_pfc_mode, 16);
 E810_AQ_CHECK_SIZE(e810_aqc_lldp_set_local_mib, 16);
 E810_AQ_CHECK_SIZE(e810_aqc_get_link_topo, 16);
+E810_AQ_CHECK_SIZE(e810_aqc_get_port_options, 16);
+E810_AQ_CHECK_SIZE(e810_aqc_get_port_options_elem, 8);
 
 #endif /* E810_AQ_PORT_H */

@@ -331,6 +331,7 @@ static bool load_rx_context(E810Core *core, unsigned q, E810RxQueue *rxq)
     uint8_t ctx[E810_RLAN_CTX_SIZE];
     uint32_t rxdid, tail;
     unsigned i;
+    bool nobuf;
 
     for (i = 0; i < E810_RLAN_CTX_SIZE / 4; i++) {
         uint32_t dw = *e810_regfile_ptr(&core->regs, E810_QRX_CONTEXT(i, q));
@@ -346,8 +347,18 @@ static bool load_rx_context(E810Core *core, unsigned q, E810RxQueue *rxq)
     rxq->dbuf = e810_ctx_get(ctx, E810_RLAN_CTX_DBUF) << E810_RLAN_DBUF_SHIFT;
     rxq->rxmax = e810_ctx_get(ctx, E810_RLAN_CTX_RXMAX);
     rxq->head = e810_ctx_get(ctx, E810_RLAN_CTX_HEAD);
+    /*
+     * A queue without data buffers (DBUF and RXMAX both 0) is one: the
+     * control VSI's, which only ever receives the flow director's
+     * programming status write-backs. The 7.x ice's ice_setup_rx_ctx()
+     * programs it so (only its PF and SF queues get a libeth page pool,
+     * so rx_buf_len stays 0) and ice_vsi_open_ctrl() waits for its
+     * QENA_STAT. Every frame steered to it is oversize.
+     */
+    nobuf = rxq->dbuf == 0 && rxq->rxmax == 0;
     if (rxq->qlen < E810_LAN_RING_MIN || rxq->qlen > E810_LAN_RING_MAX ||
-        rxq->head >= rxq->qlen || rxq->dbuf == 0 || rxq->rxmax < 64) {
+        rxq->head >= rxq->qlen ||
+        (!nobuf && (rxq->dbuf == 0 || rxq->rxmax < 64))) {
         e810_core_log(core, E810_LOG_GUEST_ERROR, "Rx queue %u: bad context "
                       "(qlen %u head %u dbuf %u rxmax %u)", q, rxq->qlen,
                       rxq->head, rxq->dbuf, rxq->rxmax);
@@ -589,6 +600,7 @@ static size_t lan_rx_frame(E810Core *core, const uint8_t *buf, size_t len)
         return len;
     }
     rxq = &core->lan.rxq[q];
+    /* (a queue without buffers has RXMAX 0: load_rx_context()) */
     if (len > rxq->rxmax) {
         st->rx_oversize++;
         e810_stats_rx_drop(core, vsi);

@@ -528,6 +528,46 @@ static enum e810_aq_rc cmd_get_link_topo(E810Core *core, E810AqCmd *cmd)
     return E810_AQ_RC_ENOENT;
 }
 
+/*
+ * 0x06EA: the port options of logical port (lane) lport_num, or of this
+ * function's own. The 7.x ice asks at every probe for lanes 0.. until the
+ * pf_id-th occupied one (ice_get_phy_lane_number(), hw->lane_num for
+ * PTP and DPLL): each function here has one 100G port on lane pf_id, and
+ * the model knows only functions 0..pf_id exist (as its valid-functions
+ * capability says), so those lanes each report one active option, 1x100G,
+ * and a later lane an option without a speed code, which ice reads as
+ * unoccupied. Nothing is pending: 0x06EB (set) is not modelled.
+ */
+static enum e810_aq_rc cmd_get_port_options(E810Core *core, E810AqCmd *cmd)
+{
+    struct e810_aqc_get_port_options *p =
+        E810_AQ_PARAMS(cmd, struct e810_aqc_get_port_options);
+    struct e810_aqc_get_port_options_elem e;
+    unsigned lane = core->pf_id;
+
+    if ((p->lport_num_valid & ~E810_AQC_PORT_OPT_LPORT_VALID) ||
+        e810_aq_need_buf(cmd, sizeof(e))) {
+        return E810_AQ_RC_EINVAL;
+    }
+    if (p->lport_num_valid & E810_AQC_PORT_OPT_LPORT_VALID) {
+        if (p->lport_num >= E810_AQC_PORT_OPT_LPORTS) {
+            return E810_AQ_RC_EINVAL;
+        }
+        lane = p->lport_num;
+    }
+    memset(&e, 0, sizeof(e));
+    e.pmd = 1;
+    e.max_lane_speed = lane <= core->pf_id ? E810_AQC_PORT_OPT_MAX_LANE_100G :
+                                             E810_AQC_PORT_OPT_MAX_LANE_NONE;
+    p->port_options_count = 1;
+    p->innermost_phy_index = 0;
+    p->port_options = E810_AQC_PORT_OPT_VALID | 0;
+    p->pending_port_option_status = 0;
+    memcpy(cmd->buf, &e, sizeof(e));
+    cmd->resp_len = sizeof(e);
+    return E810_AQ_RC_OK;
+}
+
 const E810AqHandler e810_port_aq_cmds[] = {
     { E810_AQC_GET_PHY_CAPS, cmd_get_phy_caps },
     { E810_AQC_SET_PHY_CFG, cmd_set_phy_cfg },
@@ -539,5 +579,6 @@ const E810AqHandler e810_port_aq_cmds[] = {
     { E810_AQC_SET_PFC_MODE, cmd_pfc_mode },
     { E810_AQC_LLDP_SET_LOCAL_MIB, cmd_lldp_set_local_mib },
     { E810_AQC_GET_LINK_TOPO, cmd_get_link_topo },
+    { E810_AQC_GET_PORT_OPTIONS, cmd_get_port_options },
     { 0, NULL }
 };

@@ -85,8 +85,8 @@ fi
 
 # The runs tools/vm check makes of the scenario header lines, per kernel
 # (E810_VM_LIST=1: names only, nothing boots). A "# kernel: 6.1" line
-# adds the scenario's stock-ice runs under 6.1; --kernel 6.1 tags every
-# run; the debug kernel ignores the line.
+# adds the scenario's stock-ice runs under 6.1 (and 7 those under 7.x);
+# --kernel 6.1 or 7 tags every run; the debug kernel ignores the line.
 cat >"$T/k61.sh" <<'EOF2'
 # topology: hub2
 # parent: ice_lite ice
@@ -107,6 +107,14 @@ got=$(runs --kernel 6.1 "$T/k61.sh")
 want="k61@ice_lite k61@ice k61@stock"
 got=$(runs --kernel debug "$T/k61.sh")
 [ "$got" = "$want" ] && ok || bad "runs under --kernel debug: '$got', want '$want'"
+# both other kernels on one line; --kernel 7 as --kernel 6.1
+sed 's/^# kernel: 6.1/# kernel: 6.1 7/' "$T/k61.sh" >"$T/k7.sh"
+want="k7@ice_lite k7@ice k7@stock k7@ice@6.1 k7@stock@6.1 k7@ice@7 k7@stock@7"
+got=$(runs "$T/k7.sh")
+[ "$got" = "$want" ] && ok || bad "runs of a '# kernel: 6.1 7' scenario: '$got', want '$want'"
+want="k7@ice_lite@7 k7@ice@7 k7@stock@7"
+got=$(runs --kernel 7 "$T/k7.sh")
+[ "$got" = "$want" ] && ok || bad "runs under --kernel 7: '$got', want '$want'"
 sed 's/^# kernel: 6.1/# kernel: 5.10/' "$T/k61.sh" >"$T/kbad.sh"
 got=$(runs "$T/kbad.sh" || true)
 grep -q 'unknown kernel.*5\.10' <<<"$got" && ok ||

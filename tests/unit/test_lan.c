@@ -229,6 +229,37 @@ static void test_rx_oversize_and_bad_context(void **state)
     assert_int_equal(f->h->core.lan.stats.rx_dropped, 1);
 }
 
+/*
+ * The control VSI's queue: DBUF and RXMAX 0 (the 7.x ice). It starts,
+ * and a frame steered to it is dropped as oversize, nothing written.
+ */
+static void test_rx_queue_without_buffers(void **state)
+{
+    Fixture *f = *state;
+    uint8_t frame[100];
+
+    rx_enable(f, 0, 0, 1);
+    assert_true(rd32(f->h, E810_QRX_CTRL(0)) & E810_QRX_CTRL_QENA_STAT);
+    assert_int_equal(f->h->log_guest_error, 0);
+    rx_post(f, 0, 8, 0);
+    memset(frame, 0x44, sizeof(frame));
+    memcpy(frame, rig_mac, 6);
+    assert_int_equal(e810_core_receive(&f->h->core, frame, sizeof(frame)),
+                     sizeof(frame));
+    assert_int_equal(f->h->core.lan.stats.rx_oversize, 1);
+    assert_int_equal(le16toh(rxd(f, 0)->status_error0), 0);
+    assert_int_equal(f->h->msix_count, 0);
+
+    /* Buffers without a frame size (or the reverse) stay a bad context. */
+    wr32(f->h, E810_QRX_CTRL(0), 0);
+    rx_enable(f, 2048, 0, 1);
+    assert_false(rd32(f->h, E810_QRX_CTRL(0)) & E810_QRX_CTRL_QENA_STAT);
+    wr32(f->h, E810_QRX_CTRL(0), 0);
+    rx_enable(f, 0, 1518, 1);
+    assert_false(rd32(f->h, E810_QRX_CTRL(0)) & E810_QRX_CTRL_QENA_STAT);
+    assert_int_equal(f->h->log_guest_error, 2);
+}
+
 static void test_rx_frame_larger_than_ring_dropped(void **state)
 {
     Fixture *f = *state;
@@ -285,6 +316,7 @@ int main(void)
         T(test_rx_frame_lands_in_buffer),
         T(test_rx_frame_spans_buffers),
         T(test_rx_oversize_and_bad_context),
+        T(test_rx_queue_without_buffers),
         T(test_rx_frame_larger_than_ring_dropped),
         T(test_rx_tail_beyond_ring_and_bad_buffer),
     };

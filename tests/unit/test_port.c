@@ -586,6 +586,92 @@ static void test_link_topo(void **state)
                                NULL), E810_AQ_RC_EINVAL);
 }
 
+/* 0x06EA for lane @lport (< 0: the function's own), as ice sends it. */
+static uint16_t port_options(Fixture *f, int lport,
+                             struct e810_aqc_get_port_options *out,
+                             struct e810_aqc_get_port_options_elem *opts,
+                             unsigned nopts)
+{
+    struct e810_aq_desc d = aq_desc(E810_AQC_GET_PORT_OPTIONS);
+    struct e810_aqc_get_port_options *p = (void *)d.params.raw;
+    uint16_t rc;
+
+    if (lport >= 0) {
+        p->lport_num = lport;
+        p->lport_num_valid = E810_AQC_PORT_OPT_LPORT_VALID;
+    }
+    memset(opts, 0xee, nopts * sizeof(*opts));
+    rc = aq_send(f->h, &f->aq, &d, opts, nopts * sizeof(*opts));
+    memcpy(out, d.params.raw, sizeof(*out));
+    return rc;
+}
+
+/*
+ * ice_get_phy_lane_number() (the 7.x ice, at every probe): lanes 0.. in
+ * turn, the pf_id-th with an active option of a real speed is the
+ * function's. Before 0x06EA existed in the model it was ESRCH and ice's
+ * hw->lane_num an error.
+ */
+static int lane_of(Harness *h, AqDriver *aq, unsigned pf_id)
+{
+    Fixture f = { .h = h };
+    struct e810_aqc_get_port_options p;
+    struct e810_aqc_get_port_options_elem o[16];
+    unsigned lane, lport = 0;
+
+    f.aq = *aq;
+    for (lane = 0; lane < E810_AQC_PORT_OPT_LPORTS; lane++) {
+        if (port_options(&f, lane, &p, o, 16) != E810_AQ_RC_OK) {
+            *aq = f.aq;
+            return -1;
+        }
+        if (!(p.port_options & E810_AQC_PORT_OPT_VALID) ||
+            (o[p.port_options & E810_AQC_PORT_OPT_ACTIVE_M].max_lane_speed &
+             0xf) > E810_AQC_PORT_OPT_MAX_LANE_40G) {
+            continue;
+        }
+        if (lport++ == pf_id) {
+            *aq = f.aq;
+            return lane;
+        }
+    }
+    *aq = f.aq;
+    return -1;
+}
+
+static void test_port_options(void **state)
+{
+    Fixture *f = *state;
+    struct e810_aqc_get_port_options p;
+    struct e810_aqc_get_port_options_elem o[16];
+    Harness *h1;
+    AqDriver aq1;
+
+    assert_int_equal(port_options(f, 0, &p, o, 16), E810_AQ_RC_OK);
+    assert_int_equal(p.port_options_count & E810_AQC_PORT_OPT_COUNT_M, 1);
+    assert_int_equal(p.port_options, E810_AQC_PORT_OPT_VALID | 0);
+    assert_int_equal(p.pending_port_option_status, 0);
+    assert_int_equal(o[0].pmd, 1);
+    assert_int_equal(o[0].max_lane_speed, E810_AQC_PORT_OPT_MAX_LANE_100G);
+    /* Its own lane without lport_num; a lane it does not know: no speed. */
+    assert_int_equal(port_options(f, -1, &p, o, 16), E810_AQ_RC_OK);
+    assert_int_equal(o[0].max_lane_speed, E810_AQC_PORT_OPT_MAX_LANE_100G);
+    assert_int_equal(port_options(f, 1, &p, o, 16), E810_AQ_RC_OK);
+    assert_int_equal(o[0].max_lane_speed, E810_AQC_PORT_OPT_MAX_LANE_NONE);
+    assert_int_equal(lane_of(f->h, &f->aq, 0), 0);
+    /* Bad parameters: a lane beyond the device, no room for an option. */
+    assert_int_equal(port_options(f, E810_AQC_PORT_OPT_LPORTS, &p, o, 16),
+                     E810_AQ_RC_EINVAL);
+    assert_int_equal(port_options(f, 0, &p, o, 0), E810_AQ_RC_EINVAL);
+
+    /* Function 1 finds lane 1 the way ice does. */
+    h1 = harness_new(1);
+    assert_non_null(h1);
+    aq_init(h1, &aq1);
+    assert_int_equal(lane_of(h1, &aq1, 1), 1);
+    harness_free(h1);
+}
+
 static uint16_t fwlog_query(Fixture *f, struct e810_aqc_fw_log *out,
                             struct e810_aqc_fw_log_module *mods)
 {
@@ -667,6 +753,7 @@ int main(void)
         T(test_dcb_dscp_tc_bw),
         T(test_dcb_bad_mib),
         T(test_link_topo),
+        T(test_port_options),
         T(test_fw_logging),
 #undef T
     };

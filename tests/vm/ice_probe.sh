@@ -4,7 +4,7 @@
 # parent: ice
 # timeout: 400
 # boot: shared
-# kernel: 6.1
+# kernel: 6.1 7
 # The guest kernel's stock ice drives both emulated E810 functions: it
 # probes them with the DDP package from /lib/firmware loaded (no Safe
 # Mode), reports the firmware, NVM and package versions the model gives

@@ -5,7 +5,7 @@
 # rdma-driver: ours stock
 # timeout: 600
 # boot: shared
-# kernel: 6.1
+# kernel: 6.1 7
 # Data path through each user-space provider: ibv_rc_pingpong -c (receive
 # buffer validated on the server) and ibv_ud_pingpong between irdma0 and
 # irdma1 for several sizes, once with the stock irdma provider and once

@@ -65,6 +65,21 @@ case $(uname -r) in
 	'^Create mr with IBV_ACCESS_FLUSH_GLOBAL access flag is not supported in kernel$' \
 	'Linux before 6.2 has no RDMA FLUSH (ib_core refuses the MR access bit)' >>"$allow" ;;
 esac
+# The stock irdma that carries the GEN_3 code (it links against idpf:
+# 7.x) allocates memory windows on GEN_3 only (alloc_mw is in its
+# irdma_gen3_dev_ops; max_mw 0 here, IB_DEVICE_MEM_WINDOW still set):
+# ibv_alloc_mw() is EOPNOTSUPP under it with either provider.
+stock_mw=1
+if [ "${E810_RDMA_DRIVER:-ours}" = stock ] &&
+   modinfo -F depends /usr/lib/e810-stock/irdma.ko* | grep -qw idpf; then
+	stock_mw=0
+	printf '%s\t%s\n' \
+		'^Create MW is not supported$' \
+		'the 7.x stock irdma allocates memory windows on GEN_3 only' \
+		'^Memory Window allocation is not supported$' \
+		'the 7.x stock irdma allocates memory windows on GEN_3 only' \
+		>>"$allow"
+fi
 # Errors that are a limit of one provider (or of the stock irdma:
 # "kernel:stock"), not of the stack: the provider, a tab, the test id
 # (exact), a tab, the reason. Listed, never hidden.
@@ -78,6 +93,7 @@ kernel:ours	tests.test_mr.MRTest.test_mr_rereg_pd	our irdma refuses RESET -> INI
 kernel:ours	tests.test_mr.MRTest.test_mr_rereg_addr	our irdma refuses RESET -> INIT of a used user QP (as above)
 kernel:stock	tests.test_rdmacm.CMTestCase.test_rdmacm_async_ex_multicast_traffic	OPEN: intermittent under the stock irdma (one of the three rdmacm multicast tests errors in about half the runs, "Exception in active/passive side"; our irdma passes them every run); once the model refused a MODIFY_MCAST_GRP for a group not yet created (irdma_attach_mcast() posts it outside its list lock), not always; see docs/hw-model.md
 kernel:stock	tests.test_rdmacm.CMTestCase.test_rdmacm_async_ex_leave_multicast_traffic	OPEN: intermittent under the stock irdma (as above)
+kernel:stock	tests.test_rdmacm.CMTestCase.test_rdmacm_async_multicast_traffic	OPEN: intermittent under the stock irdma (as above; the third of the three, seen under the 7.x stock irdma with our provider)
 kernel:stock	tests.test_rdmacm.CMTestCase.test_rdmacm_async_traffic_external_qp	OPEN: intermittent under the stock irdma (as above; seen once)
 kernel:stock	tests.test_mr.MRTest.test_mr_rereg_atomic	under the stock irdma (which accepts REMOTE_ATOMIC in an MR's access and ignores it) the test gets as far as posting an atomic, which the stock provider refuses on GEN_2 with EINVAL instead of letting the responder fail it (E810 has no atomics)
 kernel:ours	tests.test_mr.MRTest.test_mr_rereg_atomic	our irdma accepts REMOTE_ATOMIC in an MR's access and ignores it, as the stock irdma does; the test then posts an atomic, which both providers refuse on GEN_2 with EINVAL (E810 has no atomics)
@@ -189,7 +205,8 @@ for E810_PROVIDER in ${PROVIDERS_OVERRIDE:-stock ours}; do
 	mw_tests=""
 	# (test_reg_mw_wrong_type is no such test: a type 3 window is refused
 	# with EOPNOTSUPP, which it reports as a skip, allowlisted above)
-	[ "$p" = stock ] && mw_tests="test_mw_type1 test_invalidate_mw_type1"
+	[ "$p" = stock ] && [ $stock_mw = 1 ] &&
+		mw_tests="test_mw_type1 test_invalidate_mw_type1"
 	# (our provider binds type 2 windows through ibv_qp_ex too:
 	# ibv_wr_bind_mw, test_qpex's QpExTestCase)
 	[ "$p" = ours ] && [ "${E810_RDMA_DRIVER:-ours}" = ours ] &&

@@ -218,10 +218,14 @@ new_dmesg() {
 # ---- RDMA (irdma) -------------------------------------------------------
 
 # Loads the irdma of this run (E810_RDMA_DRIVER): ours from updates/, or
-# the guest kernel's own, kept outside the module tree (tools/mkguest.sh).
+# the guest kernel's own, kept outside the module tree (tools/mkguest.sh),
+# after what it links against (its modinfo depends: i40e, idpf from 7.x).
 irdma_load() {
 	if [ "${E810_RDMA_DRIVER:-ours}" = stock ]; then
-		modprobe -a ib_uverbs i40e && insmod /usr/lib/e810-stock/irdma.ko*
+		# shellcheck disable=SC2046
+		modprobe -a ib_uverbs $(modinfo -F depends \
+			/usr/lib/e810-stock/irdma.ko* | tr , ' ') &&
+			insmod /usr/lib/e810-stock/irdma.ko*
 	else
 		modprobe irdma
 	fi

@@ -62,8 +62,18 @@ static int irdma_ice_vsi_filter(struct irdma_pci_f *rf, bool enable)
  */
 static int irdma_ice_request_reset(struct irdma_pci_f *rf)
 {
-	return irdma_ice_call(ice_rdma_request_reset, rf->ice_cdev,
-			      IIDC_FUNC_RESET);
+	int err;
+
+	err = irdma_ice_call(ice_rdma_request_reset, rf->ice_cdev,
+			     IIDC_FUNC_RESET);
+	/*
+	 * ice keeps its reset state private (ice_schedule_reset() only
+	 * sets a bit in pf->state): remember that the withdrawal coming
+	 * from its ice_prepare_for_reset() is this reset.
+	 */
+	if (!err)
+		WRITE_ONCE(rf->ice_reset_asked, true);
+	return err;
 }
 
 /*
@@ -310,7 +320,8 @@ static int irdma_ice_probe(struct auxiliary_device *adev,
  * @adev: the auxiliary device
  *
  * ice withdraws the device before it unloads, before a reset it was asked
- * for (the function still works: the usual teardown runs) and after a
+ * for (the function still works: the usual teardown runs; counted as a
+ * parent reset when this binding asked for it) and after a
  * reset the hardware announced (the function lost its state: no device
  * commands are sent, as after a critical error). The MSI-X vectors go
  * back to ice once irdma_unbind() freed their interrupts.
@@ -328,6 +339,12 @@ static void irdma_ice_remove(struct auxiliary_device *adev)
 		dev_dbg(&adev->dev, "ice resets the function (already reset)\n");
 		irdma_ev_inc(rf, IRDMA_EV_PARENT_RESETS);
 		WRITE_ONCE(rf->resetting, true);
+	} else if (READ_ONCE(rf->ice_reset_asked)) {
+		/* before the reset we asked for: the function still works */
+		dev_dbg(&adev->dev, "ice resets the function\n");
+		irdma_ev_inc(rf, IRDMA_EV_PARENT_RESETS);
+		if (rf->cqp.hung)
+			WRITE_ONCE(rf->resetting, true);
 	} else if (rf->cqp.hung) {
 		/* Nor can a hung CQP take the teardown commands. */
 		WRITE_ONCE(rf->resetting, true);

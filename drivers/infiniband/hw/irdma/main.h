@@ -483,6 +483,8 @@ static inline struct irdma_pd *to_irdma_pd(struct ib_pd *ibpd)
  *	only ice_if.c looks inside it
  * @ice_cdev: the parent when it is the stock ice of Linux 6.16+; only
  *	ice_rdma_if.c looks inside it
+ * @ice_reset_asked: ice_rdma_if.c: ice took our function-reset request,
+ *	so its next withdrawal of the device is that reset
  * @netdev: the parent's Ethernet netdev
  * @vsi_id: hardware number of the parent's VSI
  * @iwarp: the parent offers iWARP, not RoCEv2: the engine runs iWARP
@@ -539,6 +541,7 @@ struct irdma_pci_f {
 	struct ice_lite_rdma_dev_info *ice_lite_info;
 	struct ice_pf *ice_pf;
 	struct iidc_rdma_core_dev_info *ice_cdev;
+	bool ice_reset_asked;
 	struct net_device *netdev;
 	u16 vsi_id;
 	bool iwarp;
