@@ -114,38 +114,7 @@ build_root() {
 	chroot "$ROOT" /sbin/ldconfig
 }
 
-build_image() {
-	local size_mb
-	size_mb=$(( $(du -sm "$ROOT" | cut -f1) + 256 ))
-	rm -f "$GDIR/rootfs.ext4.tmp"
-	mkfs.ext4 -q -F -L e810root -d "$ROOT" "$GDIR/rootfs.ext4.tmp" "${size_mb}M" >/dev/null ||
-		die "mkfs.ext4 failed"
-	mv "$GDIR/rootfs.ext4.tmp" "$GDIR/rootfs.ext4"
-}
 
-build_initrd() {
-	local dir=$GDIR/initrd m
-	rm -rf "$dir"
-	mkdir -p "$dir"/{bin,dev,proc,sys,newroot,lib/modules}
-	cp /bin/busybox "$dir/bin/busybox"
-	for m in sh mount umount switch_root insmod sleep cat echo mkdir reboot; do
-		ln -s busybox "$dir/bin/$m"
-	done
-	# virtio_blk and ext4 with their dependencies, in load order,
-	# uncompressed (busybox insmod does not read .ko.xz).
-	: >"$dir/lib/modules/order"
-	modprobe -d "$KDIR" -S "$KVER" --show-depends -a virtio_blk ext4 |
-	while read -r cmd path _; do
-		[ "$cmd" = insmod ] || continue
-		m=$(basename "$path" .xz)
-		[ -f "$dir/lib/modules/$m" ] && continue
-		xz -dc "$path" >"$dir/lib/modules/$m"
-		echo "$m" >>"$dir/lib/modules/order"
-	done
-	install -m 0755 "$TOP/tools/guest/initrd-init" "$dir/init"
-	(cd "$dir" && find . | cpio -o -H newc --quiet) >"$GDIR/initrd.cpio"
-	cp "$KDIR/boot/vmlinuz-$KVER" "$GDIR/vmlinuz"
-}
 
 # Rebuilds only when an input is newer than the image.
 up_to_date() {
@@ -172,6 +141,6 @@ if up_to_date; then
 	exit 0
 fi
 build_root
-build_initrd
-build_image
+make_initrd "$GDIR" "$KDIR" "$KVER" "$KDIR/boot/vmlinuz-$KVER"
+make_image "$GDIR" "$ROOT"
 log "ok: $GDIR/rootfs.ext4 ($(du -h "$GDIR/rootfs.ext4" | cut -f1))"
