@@ -332,7 +332,7 @@ static bool bad_access(X722Core *core, uint64_t addr, unsigned size,
     if (addr + size > X722_REG_SPACE) {
         core->stats.mmio_bad_access++;
         x722_log(core, E810_LOG_UNIMP, "x722: %s at 0x%llx beyond the "
-                 "register space (RDMA doorbells are not modelled)",
+                 "register space (nothing is mapped there)",
                  write ? "write" : "read", (unsigned long long)addr);
         return true;
     }
