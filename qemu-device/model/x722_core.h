@@ -76,6 +76,8 @@ typedef struct X722Stats {
     uint64_t tx_packets, tx_bytes, tx_bad_desc, tx_dropped, tx_tso_segs;
     uint64_t rx_packets, rx_bytes, rx_no_desc, rx_filtered, rx_oversize;
     uint64_t pe_reg_writes;     /* writes to the PE's registers */
+    /* CQP WQEs run and failed by CQPs already destroyed (x722_rdma.c) */
+    uint64_t pe_cqp_ops_done, pe_cqp_errors_done;
 } X722Stats;
 
 /* What the firmware remembers between commands. */

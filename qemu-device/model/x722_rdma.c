@@ -112,8 +112,19 @@ void x722_rdma_fini(X722Core *core)
     }
 }
 
+/*
+ * The engine forgets a CQP's counters with the CQP (its destroy, a PF
+ * reset): keep them, so that x-pe-stats also counts a teardown's errors.
+ */
+static void cqp_counters_keep(X722Core *core)
+{
+    core->stats.pe_cqp_ops_done += core->pe->rdma.cqp.ops;
+    core->stats.pe_cqp_errors_done += core->pe->rdma.cqp.errors;
+}
+
 void x722_rdma_reset(X722Core *core, bool por)
 {
+    cqp_counters_keep(core);
     /* The settings above take effect at the engine's HMC reset. */
     if (por) {
         e810_core_reset(core->pe);
@@ -141,6 +152,11 @@ bool x722_rdma_mmio_read(X722Core *core, uint32_t off, uint32_t *val)
     return true;
 }
 
+static uint32_t ccqphigh(X722Core *core)
+{
+    return (uint32_t)e810_core_mmio_read(core->pe, E810_CCQPHIGH, 4);
+}
+
 bool x722_rdma_mmio_write(X722Core *core, uint32_t off, uint32_t val)
 {
     uint32_t e;
@@ -156,6 +172,10 @@ bool x722_rdma_mmio_write(X722Core *core, uint32_t off, uint32_t val)
         val &= ~X722_INT_CTL_MSIX0_INDX;
     }
     core->stats.pe_reg_writes++;
+    if (off == X722_PE_CCQPLOW && !val &&
+        !ccqphigh(core) && core->pe->rdma.cqp.created) {
+        cqp_counters_keep(core);     /* 0:0 destroys the CQP */
+    }
     e810_core_mmio_write(core->pe, e, val, 4);
     return true;
 }
@@ -183,7 +203,9 @@ void x722_rdma_format_stats(X722Core *core, char *out, size_t n)
     snprintf(out, n, "pe_cqp=%u pe_cqp_ops=%" PRIu64 " pe_cqp_errors=%"
              PRIu64 " pe_first_sd=%u pe_hmc_committed=%u pe_ceqs=%u "
              "pe_aeq=%u pe_loc_macs=%u %s",
-             r->cqp.created, (uint64_t)r->cqp.ops, (uint64_t)r->cqp.errors,
+             r->cqp.created,
+             core->stats.pe_cqp_ops_done + (uint64_t)r->cqp.ops,
+             core->stats.pe_cqp_errors_done + (uint64_t)r->cqp.errors,
              r->hmc.first_sd, r->hmc.committed, ceqs, r->aeq.valid,
              (unsigned)__builtin_popcountll(r->loc_mac_used), counts);
 }

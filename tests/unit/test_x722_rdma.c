@@ -85,6 +85,7 @@ static uint32_t pe_create(Pe *p)
     xr_wr(&p->r, X722_PE_CCQPLOW, (uint32_t)PE_CTX);
     p->head = 0;
     p->pol = false;
+    p->ccq = false;
     return xr_rd(&p->r, X722_PE_CCQPSTATUS);
 }
 
@@ -539,6 +540,35 @@ static void test_loc_mac_and_arp(void **state)
                        E810_CQPSQ_MAT_ENTRYVALID, q, NULL));
 }
 
+/* x-pe-stats keeps a destroyed CQP's counts (the scenario reads them). */
+static void test_stats_survive_destroy(void **state)
+{
+    Pe *p = *state;
+    char buf[512];
+    bool err;
+    uint32_t ret;
+
+    pe_bringup(p);
+    pe_post(p, E810_CQP_OP_GATHER_STATS, 0, NULL);
+    assert_true(pe_ccq_poll(p, &err, &ret, NULL));
+    assert_true(err);
+    x722_rdma_format_stats(&p->r.core, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "pe_cqp=1 "));
+    assert_non_null(strstr(buf, "pe_cqp_errors=1 "));
+    xr_wr(&p->r, X722_PE_CCQPHIGH, 0);
+    xr_wr(&p->r, X722_PE_CCQPLOW, 0);
+    x722_rdma_format_stats(&p->r.core, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "pe_cqp=0 "));
+    assert_non_null(strstr(buf, "pe_cqp_errors=1 "));
+    assert_non_null(strstr(buf, "pe_hmc_committed=0 "));
+    /* a PF reset keeps them too */
+    pe_bringup(p);
+    xr_wr(&p->r, X722_PFGEN_CTRL, X722_PFGEN_CTRL_PFSWR);
+    x722_rdma_format_stats(&p->r.core, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "pe_cqp_errors=1 "));
+    assert_null(strstr(buf, "pe_cqp_ops=0 "));
+}
+
 /* MSIX0_INDX is not the PE's: dropped from a CEQ cause write. */
 static void test_ceqctl_msix0_refused(void **state)
 {
@@ -566,6 +596,7 @@ int main(void)
         T(test_gen2_ops_refused),
         T(test_loc_mac_and_arp),
         T(test_ceqctl_msix0_refused),
+        T(test_stats_survive_destroy),
 #undef T
     };
 
