@@ -193,19 +193,27 @@ void x722_rdma_run_work(X722Core *core)
 void x722_rdma_format_stats(X722Core *core, char *out, size_t n)
 {
     const E810Rdma *r = &core->pe->rdma;
-    unsigned i, ceqs = 0;
+    unsigned i, ceqs = 0, cqs = 0, qps = 0, cnt;
     char counts[160];
 
     for (i = 0; i < E810_PE_MAX_CEQS; i++) {
         ceqs += r->ceq[i].valid;
     }
+    cnt = r->cq ? e810_hmc_count(core->pe, E810_HMC_CQ) : 0;
+    for (i = 0; i < cnt; i++) {
+        cqs += r->cq[i].valid;
+    }
+    cnt = r->qp ? e810_hmc_count(core->pe, E810_HMC_QP) : 0;
+    for (i = 0; i < cnt; i++) {
+        qps += r->qp[i].valid;
+    }
     e810_core_hmc_counts(core->pe, counts, sizeof(counts));
     snprintf(out, n, "pe_cqp=%u pe_cqp_ops=%" PRIu64 " pe_cqp_errors=%"
              PRIu64 " pe_first_sd=%u pe_hmc_committed=%u pe_ceqs=%u "
-             "pe_aeq=%u pe_loc_macs=%u %s",
+             "pe_aeq=%u pe_cqs=%u pe_qps=%u pe_loc_macs=%u %s",
              r->cqp.created,
              core->stats.pe_cqp_ops_done + (uint64_t)r->cqp.ops,
              core->stats.pe_cqp_errors_done + (uint64_t)r->cqp.errors,
-             r->hmc.first_sd, r->hmc.committed, ceqs, r->aeq.valid,
+             r->hmc.first_sd, r->hmc.committed, ceqs, r->aeq.valid, cqs, qps,
              (unsigned)__builtin_popcountll(r->loc_mac_used), counts);
 }
