@@ -33,6 +33,7 @@
 #include "system/dma.h"
 
 #include "x722_core.h"
+#include "trace.h"
 
 #define TYPE_X722 "x722"
 OBJECT_DECLARE_SIMPLE_TYPE(X722State, X722)
@@ -112,6 +113,16 @@ static void x722_glue_log(void *opaque, E810LogLevel level, const char *msg)
                   "x722 %s: %s\n", path, msg);
 }
 
+/* The protocol engine's CQP operations (x722_rdma.c runs an E810 core). */
+static void x722_glue_trace(void *opaque, E810TraceEvent ev, uint64_t a,
+                            uint64_t b, uint64_t c)
+{
+    if (ev == E810_TRACE_CQP_OP &&
+        trace_event_get_state_backends(TRACE_E810_CQP_OP)) {
+        trace_e810_cqp_op(e810_cqp_op_name(a), b, c >> 16, c & 0xffff);
+    }
+}
+
 static const E810CoreOps x722_core_ops = {
     .dma_read = x722_glue_dma_read,
     .dma_write = x722_glue_dma_write,
@@ -121,6 +132,7 @@ static const E810CoreOps x722_core_ops = {
     .rx_ready = x722_rx_ready,
     .log = x722_glue_log,
     .log_enabled = x722_glue_log_enabled,
+    .trace = x722_glue_trace,
 };
 
 static void x722_work_bh(void *opaque)
