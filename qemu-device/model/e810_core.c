@@ -181,6 +181,10 @@ static void set_identity(E810Core *core)
         FIELD_PREP(E810_PF_FUNC_RID_FUNC_NUM, core->pf_id);
 }
 
+/* The irdma generations this core runs as (include/hw/e810_gen.h). */
+static const struct e810_hw_gen hw_gen1 = E810_HW_GEN1;
+static const struct e810_hw_gen hw_gen2 = E810_HW_GEN2;
+
 int e810_core_init(E810Core *core, const E810CoreOps *ops, void *opaque,
                    uint8_t pf_id)
 {
@@ -197,6 +201,7 @@ int e810_core_init(E810Core *core, const E810CoreOps *ops, void *opaque,
         e810_crc32_set_impl(ops->crc32);
     }
     core->hmc_sds = E810_PE_SDS_DEFAULT;
+    core->gen = &hw_gen2;
     ret = e810_regfile_init(&core->regs);
     if (ret) {
         return ret;
@@ -224,6 +229,29 @@ void e810_core_fini(E810Core *core)
     e810_iw_fini(core);
     e810_rdma_fini(core);
     e810_regfile_fini(&core->regs);
+}
+
+int e810_core_set_gen(E810Core *core, unsigned gen, uint32_t first_sd)
+{
+    const struct e810_hw_gen *g;
+
+    switch (gen) {
+    case E810_GEN_1:
+        g = &hw_gen1;
+        break;
+    case E810_GEN_2:
+        g = &hw_gen2;
+        break;
+    default:
+        return -EINVAL;
+    }
+    if (first_sd >= E810_PE_SDS_LIMIT ||
+        (first_sd && !g->sds_shared_with_lan)) {
+        return -EINVAL;
+    }
+    core->gen = g;
+    core->hmc_first_sd = first_sd;
+    return 0;
 }
 
 int e810_core_set_hmc_sds(E810Core *core, uint32_t sds)
@@ -333,7 +361,7 @@ int e810_core_stats(E810Core *core, char *buf, size_t len)
     const E810Hmc *hmc = &core->rdma.hmc;
     uint32_t i, valid = 0;
 
-    for (i = 0; i < hmc->max_sds && i < E810_PE_SDS_LIMIT; i++) {
+    for (i = hmc->first_sd; e810_hmc_sd_ours(hmc, i); i++) {
         valid += hmc->sd[i].valid;
     }
     return snprintf(buf, len, "pf_resets=%" PRIu64 " valid_sds=%" PRIu32

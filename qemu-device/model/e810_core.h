@@ -28,6 +28,7 @@
 #define ASAN_UNPOISON_MEMORY_REGION(addr, size) ((void)(addr), (void)(size))
 #endif
 
+#include "hw/e810_gen.h"
 #include "hw/e810_regs.h"
 #include "e810_aq.h"
 #include "e810_ddp.h"
@@ -164,6 +165,9 @@ typedef struct E810Core {
     E810CoreStats stats;
     uint32_t inject_ud_send_err;        /* QP id, 0: none (debug knob) */
     uint32_t hmc_sds;                   /* FPM space in SDs (e810_hmc.c) */
+    uint32_t hmc_first_sd;              /* the PE's first SD (e810_hmc.c) */
+    /* The protocol engine's irdma generation (GEN_2 after init). */
+    const struct e810_hw_gen *gen;
     uint32_t msix_vectors;              /* MSI-X table size of the function */
 } E810Core;
 
@@ -187,6 +191,16 @@ void e810_core_fini(E810Core *core);
  * reset or power-on). -EINVAL outside 1..E810_PE_SDS_LIMIT.
  */
 int e810_core_set_hmc_sds(E810Core *core, uint32_t sds);
+
+/*
+ * The protocol engine's generation (E810_GEN_1 or E810_GEN_2, the default)
+ * and, for a generation whose PE shares the SD table with the LAN HMC,
+ * the PE's first SD (QUERY_FPM_VAL FIRST_PE_SD_INDEX; 0 otherwise). For an
+ * embedder that uses this core as another device's protocol engine (the
+ * X722: x722_rdma.c); takes effect at the next HMC reset. -EINVAL for an
+ * unknown generation or a first SD the table cannot hold.
+ */
+int e810_core_set_gen(E810Core *core, unsigned gen, uint32_t first_sd);
 
 /*
  * Fewest MSI-X vectors a function may have: ice needs the misc (OICR,

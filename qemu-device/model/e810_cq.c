@@ -101,7 +101,7 @@ static bool cq_ring_from_wqe(E810Core *core, const E810CqpWqe *w,
 static E810Cq *cq_slot(E810Core *core, const E810CqpWqe *w,
                        E810CqpResult *res)
 {
-    uint32_t id = FIELD_GET(E810_CQPSQ_CQ_CQID, e810_wqe_hdr(w));
+    uint32_t id = FIELD_GET(core->gen->cq_cqid, e810_wqe_hdr(w));
 
     if (id >= e810_hmc_count(core, E810_HMC_CQ)) {
         e810_cqp_err(core, res, E810_CQP_MIN_BAD_INDEX, "CQ %u beyond the "
@@ -128,7 +128,7 @@ void e810_op_create_cq(E810Core *core, const E810CqpWqe *w,
 {
     uint64_t hdr = e810_wqe_hdr(w);
     uint64_t shadow = e810_wqe(w, E810_CQPSQ_CQ_SHADOW_OFF);
-    uint32_t ceq = FIELD_GET(E810_CQPSQ_CQ_CEQID, hdr);
+    uint32_t ceq = FIELD_GET(core->gen->cq_ceqid, hdr);
     E810Cq *cq = cq_slot(core, w, res);
     E810Ring ring;
 

@@ -113,15 +113,28 @@ static void cqp_create(E810Core *core, uint64_t ctx_pa)
                       "aligned");
         return;
     }
-    if (FIELD_GET(E810_CQPHC_HW_MAJVER, ver) != E810_CQPHC_HW_MAJVER_GEN_2) {
-        create_failed(core, E810_CQP_MIN_BAD_VERSION, "HW_MAJVER is not "
-                      "GEN_2 (1)");
+    if (FIELD_GET(E810_CQPHC_HW_MAJVER, ver) != core->gen->cqp_hw_majver) {
+        create_failed(core, E810_CQP_MIN_BAD_VERSION, core->gen->gen ==
+                      E810_GEN_1 ? "HW_MAJVER is not GEN_1 (0)" :
+                      "HW_MAJVER is not GEN_2 (1)");
         return;
     }
     /* 0 (any) runs as RoCEv2; 1 is iWARP mode (e810_iwarp.h). */
     if (proto > E810_PROTOCOL_ROCE_ONLY) {
         create_failed(core, E810_CQP_MIN_BAD_PARAM, "PROTOCOL_USED 3");
         return;
+    }
+    /*
+     * An iWARP-only generation (GEN_1) has no protocol field: irdma leaves
+     * it 0 there (irdma_sc_cqp_init() sets it for GEN_2 only).
+     */
+    if (core->gen->iwarp_only) {
+        if (proto != E810_PROTOCOL_ANY) {
+            create_failed(core, E810_CQP_MIN_BAD_PARAM, "PROTOCOL_USED on "
+                          "an iWARP-only generation");
+            return;
+        }
+        proto = E810_PROTOCOL_IWARP_ONLY;
     }
     if (FIELD_GET(E810_CQPHC_ENABLED_VFS,
                   le64toh(ctx.qw[E810_QW(E810_CQPHC_VF_OFF)]))) {

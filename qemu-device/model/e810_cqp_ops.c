@@ -363,6 +363,34 @@ static E810CqpOpFn *const cqp_ops[E810_CQP_OP_MAX + 1] = {
     OP(UP_MAP, op_up_map),
 };
 
+/* The E810_GEN_OP_* an opcode needs; 0: every generation has it. */
+static uint32_t op_gen_feature(unsigned op)
+{
+    switch (op) {
+    case E810_CQP_OP_QUERY_RDMA_FEATURES:
+        return E810_GEN_OP_RDMA_FEATURES;
+    case E810_CQP_OP_MANAGE_STATS:
+    case E810_CQP_OP_GATHER_STATS:
+        return E810_GEN_OP_STATS;
+    case E810_CQP_OP_WORK_SCHED_NODE:
+    case E810_CQP_OP_UP_MAP:
+        return E810_GEN_OP_WS;
+    case E810_CQP_OP_MANAGE_PUSH_PAGES:
+        return E810_GEN_OP_PUSH;
+    case E810_CQP_OP_CREATE_ADDR_HANDLE:
+    case E810_CQP_OP_MODIFY_ADDR_HANDLE:
+    case E810_CQP_OP_DESTROY_ADDR_HANDLE:
+    case E810_CQP_OP_CREATE_MCAST_GRP:
+    case E810_CQP_OP_MODIFY_MCAST_GRP:
+    case E810_CQP_OP_DESTROY_MCAST_GRP:
+        return E810_GEN_OP_AH;
+    case E810_CQP_OP_ALLOCATE_LOC_MAC_TABLE_ENTRY:
+    case E810_CQP_OP_MANAGE_LOC_MAC_TABLE:
+        return E810_GEN_OP_LOC_MAC;
+    }
+    return 0;
+}
+
 const char *e810_cqp_op_name(unsigned opcode)
 {
     const char *name = e810_cqp_op_str(opcode);
@@ -374,9 +402,16 @@ void e810_cqp_execute(E810Core *core, const E810CqpWqe *w, E810CqpResult *res)
 {
     unsigned op = FIELD_GET(E810_CQPSQ_OPCODE, e810_wqe_hdr(w));
     E810CqpOpFn *fn = cqp_ops[op];
+    uint32_t need = op_gen_feature(op);
 
     /* Any op may have changed PBLEs or the MRs using them. */
     e810_pble_cache_drop(core);
+    if (fn && need && !(core->gen->ops & need)) {
+        e810_cqp_err(core, res, E810_CQP_MIN_BAD_OPCODE, "opcode 0x%02x %s "
+                     "does not exist on %s", op, e810_cqp_op_name(op),
+                     core->gen->name);
+        return;
+    }
     if (!fn) {
         e810_core_log(core, E810_LOG_UNIMP, "CQP opcode 0x%02x %s is not "
                       "modelled", op, e810_cqp_op_name(op));

@@ -102,6 +102,7 @@ void e810_hmc_reset(E810Core *core)
 
     memset(hmc, 0, sizeof(*hmc));
     hmc->max_sds = core->hmc_sds;
+    hmc->first_sd = core->hmc_first_sd;
     for (t = 0; t < E810_HMC_OBJ_MAX; t++) {
         hmc->obj[t].max = fpm_params[t].max;
         hmc->obj[t].size = fpm_params[t].size;
@@ -204,7 +205,7 @@ bool e810_hmc_translate(E810Core *core, enum e810_hmc_obj_type type,
     }
     fpm = o->base + (uint64_t)idx * o->size + off;
     sd_idx = fpm >> E810_HMC_SD_SHIFT;
-    if (sd_idx >= hmc->max_sds || !hmc->sd[sd_idx].valid) {
+    if (!e810_hmc_sd_ours(hmc, sd_idx) || !hmc->sd[sd_idx].valid) {
         return fault(core, type, HMC_ERR_SD, fpm, "segment not valid");
     }
     sd = &hmc->sd[sd_idx];
@@ -374,7 +375,7 @@ static uint16_t sd_check(const E810Hmc *hmc, uint32_t cmd, uint64_t data)
     if (!(cmd & E810_HMC_SDCMD_WR)) {
         return E810_CQP_MIN_BAD_PARAM;      /* reads only via PFHMC_SDCMD */
     }
-    if (FIELD_GET(E810_HMC_SDCMD_IDX, cmd) >= hmc->max_sds) {
+    if (!e810_hmc_sd_ours(hmc, FIELD_GET(E810_HMC_SDCMD_IDX, cmd))) {
         return E810_CQP_MIN_BAD_INDEX;
     }
     if ((data & E810_HMC_SDDATA_VALID) &&
@@ -414,7 +415,7 @@ void e810_hmc_sdcmd_write(E810Core *core, uint32_t val)
     unsigned idx = FIELD_GET(E810_HMC_SDCMD_IDX, val);
     uint64_t data = ((uint64_t)*hi << 32) | *lo;
 
-    if (idx >= core->rdma.hmc.max_sds) {
+    if (!e810_hmc_sd_ours(&core->rdma.hmc, idx)) {
         /* Beyond the function's SDs: dropped, as the hardware does. */
         e810_core_log(core, E810_LOG_GUEST_ERROR, "PFHMC_SDCMD: SD %u beyond "
                       "the %u of this function", idx, core->rdma.hmc.max_sds);
@@ -441,9 +442,10 @@ void e810_hmc_pdinv_write(E810Core *core, uint32_t val)
     unsigned pd = FIELD_GET(E810_PFHMC_PDINV_PMPDIDX, val);
     E810PdCacheEntry *e;
 
-    if (sd >= hmc->max_sds) {
-        e810_core_log(core, E810_LOG_GUEST_ERROR, "PFHMC_PDINV: SD %u beyond "
-                      "the %u of this function", sd, hmc->max_sds);
+    if (!e810_hmc_sd_ours(hmc, sd)) {
+        e810_core_log(core, E810_LOG_GUEST_ERROR, "PFHMC_PDINV: SD %u not "
+                      "one of the %u from %u of this function", sd,
+                      hmc->max_sds, hmc->first_sd);
         return;
     }
     e = &hmc->pd_cache[(sd * E810_HMC_PD_PER_SD + pd) % E810_PE_PD_CACHE];
@@ -465,6 +467,25 @@ static bool fn_ok(E810Core *core, unsigned fn, E810CqpResult *res)
     return true;
 }
 
+/* Is @t an object of this generation's HMC? */
+static bool gen_obj(const E810Core *core, unsigned t)
+{
+    return core->gen->fpm_objs & E810_HMC_OBJ_BIT(t);
+}
+
+/* The maximum reported for @t: the table's, within the generation's fields. */
+static uint32_t gen_max(const E810Core *core, unsigned t)
+{
+    uint32_t max = gen_obj(core, t) ? fpm_params[t].max : 0;
+    uint64_t cqcnt = core->gen->fpm_commit_cqcnt;
+
+    cqcnt >>= __builtin_ctzll(cqcnt);
+    if (t == E810_HMC_CQ && max > cqcnt) {
+        max = cqcnt;
+    }
+    return max;
+}
+
 void e810_op_query_fpm_val(E810Core *core, const E810CqpWqe *w,
                            E810CqpResult *res)
 {
@@ -477,16 +498,19 @@ void e810_op_query_fpm_val(E810Core *core, const E810CqpWqe *w,
         return;
     }
     buf[E810_QW(E810_FPM_QUERY_SD_OFF)] =
-        htole64(FIELD_PREP(E810_FPM_FIRST_PE_SD_INDEX, 0) |
+        htole64(FIELD_PREP(E810_FPM_FIRST_PE_SD_INDEX,
+                           core->rdma.hmc.first_sd) |
                 FIELD_PREP(E810_FPM_MAX_PE_SDS, core->rdma.hmc.max_sds));
     for (t = 0; t < E810_HMC_OBJ_MAX; t++) {
         const E810FpmParam *p = &fpm_params[t];
+        uint32_t max = gen_max(core, t);
         uint64_t v;
 
-        if (p->query_off == NO_SLOT || !p->max) {
+        if (p->query_off == NO_SLOT || !max ||
+            p->query_off >= core->gen->fpm_query_len) {
             continue;
         }
-        v = FIELD_PREP(E810_FPM_MAX_CNT, p->max);
+        v = FIELD_PREP(E810_FPM_MAX_CNT, max);
         if (p->block) {
             v |= FIELD_PREP(E810_FPM_BLOCK_SIZE, p->block);
         } else if (t != E810_HMC_PBLE) {
@@ -498,7 +522,8 @@ void e810_op_query_fpm_val(E810Core *core, const E810CqpWqe *w,
         htole64(FIELD_PREP(E810_FPM_MAX_CEQS, E810_PE_MAX_CEQS) |
                 FIELD_PREP(E810_FPM_HTMULTIPLIER, E810_PE_HT_MULTIPLIER) |
                 FIELD_PREP(E810_FPM_TIMERBUCKET, E810_PE_TIMER_BUCKET));
-    if ((pa & 3) || !e810_core_dma_write(core, pa, buf, sizeof(buf))) {
+    if ((pa & 3) ||
+        !e810_core_dma_write(core, pa, buf, core->gen->fpm_query_len)) {
         e810_cqp_err(core, res, E810_CQP_MIN_BAD_ADDR, "query buffer 0x%llx",
                      (unsigned long long)pa);
     }
@@ -513,7 +538,7 @@ void e810_op_query_fpm_val(E810Core *core, const E810CqpWqe *w,
  */
 static uint64_t layout(E810Hmc *hmc)
 {
-    uint64_t fpm = 0;
+    uint64_t fpm = (uint64_t)hmc->first_sd << E810_HMC_SD_SHIFT;
     unsigned t;
 
     for (t = 0; t < E810_HMC_OBJ_MAX; t++) {
@@ -529,7 +554,8 @@ static uint64_t layout(E810Hmc *hmc)
     }
     if (hmc->obj[E810_HMC_PBLE].cnt) {
         E810HmcObj *o = &hmc->obj[E810_HMC_PBLE];
-        uint64_t room = (uint64_t)hmc->max_sds << E810_HMC_SD_SHIFT;
+        uint64_t room = (uint64_t)(hmc->first_sd + hmc->max_sds) <<
+                        E810_HMC_SD_SHIFT;
         uint64_t packed = fpm + (((uint64_t)o->cnt * o->size +
                                   E810_FPM_BASE_UNIT - 1) &
                                  ~(uint64_t)(E810_FPM_BASE_UNIT - 1));
@@ -600,9 +626,10 @@ void e810_op_commit_fpm_val(E810Core *core, const E810CqpWqe *w,
     for (t = 0; t < E810_HMC_OBJ_MAX; t++) {
         uint32_t cnt = requested(buf, t);
 
-        if (cnt > fpm_params[t].max) {
+        if (cnt > gen_max(core, t)) {
             e810_cqp_err(core, res, E810_CQP_MIN_BAD_PARAM, "%u objects of "
-                         "type %u, at most %u", cnt, t, fpm_params[t].max);
+                         "type %u, at most %u (%s)", cnt, t, gen_max(core, t),
+                         core->gen->name);
             return;
         }
     }
@@ -611,7 +638,7 @@ void e810_op_commit_fpm_val(E810Core *core, const E810CqpWqe *w,
         hmc->obj[t].cnt = requested(buf, t);
     }
     sds = layout(hmc);
-    if (sds > hmc->max_sds) {
+    if (sds > hmc->first_sd + hmc->max_sds) {
         uint32_t max_sds = hmc->max_sds;
 
         e810_hmc_reset(core);

@@ -123,7 +123,7 @@ void e810_op_alloc_stag(E810Core *core, const E810CqpWqe *w,
     }
     idx = mr - core->rdma.mr;
     m.is_mw = !(hdr & E810_CQPSQ_STAG_MR);
-    m.pd = FIELD_GET(E810_CQPSQ_STAG_PDID,
+    m.pd = FIELD_GET(core->gen->stag_pdid,
                      e810_wqe(w, E810_CQPSQ_STAG_LEN_OFF));
     if (m.is_mw) {
         m.mw_type1 = hdr & E810_CQPSQ_STAG_MWTYPE;
@@ -160,7 +160,7 @@ void e810_op_reg_mr(E810Core *core, const E810CqpWqe *w, E810CqpResult *res)
     m.registered = true;
     m.key = FIELD_GET(E810_CQPSQ_STAG_KEY,
                       e810_wqe(w, E810_CQPSQ_STAG_IDX_OFF));
-    m.pd = FIELD_GET(E810_CQPSQ_STAG_PDID,
+    m.pd = FIELD_GET(core->gen->stag_pdid,
                      e810_wqe(w, E810_CQPSQ_STAG_LEN_OFF));
     m.rights = FIELD_GET(E810_CQPSQ_STAG_ARIGHTS, hdr);
     m.remote = hdr & E810_CQPSQ_STAG_REMACCENABLED;

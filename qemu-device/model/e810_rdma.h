@@ -182,6 +182,7 @@ typedef struct E810Hmc {
     E810HmcObj obj[E810_HMC_OBJ_MAX];
     uint32_t sd_cnt;        /* SDs the committed layout spans */
     uint32_t max_sds;       /* SDs of the function (E810Core.hmc_sds) */
+    uint32_t first_sd;      /* its first SD (E810Core.hmc_first_sd) */
     E810Sd sd[E810_PE_SDS_LIMIT];
     E810PdCacheEntry pd_cache[E810_PE_PD_CACHE];
     uint64_t faults;        /* translations refused */
@@ -196,6 +197,17 @@ typedef struct E810Hmc {
     unsigned pble_next;     /* block to refill next (round robin) */
     E810PbleBlock pble_cache[E810_PBLE_CACHE_BLOCKS];
 } E810Hmc;
+
+/*
+ * Is SD @idx one of the function's PE SDs? They are first_sd ..
+ * first_sd + max_sds - 1: first_sd is 0 unless the PE shares its SD table
+ * with the LAN HMC (GEN_1, struct e810_hw_gen.sds_shared_with_lan).
+ */
+static inline bool e810_hmc_sd_ours(const E810Hmc *hmc, uint32_t idx)
+{
+    return idx >= hmc->first_sd && idx - hmc->first_sd < hmc->max_sds &&
+           idx < E810_PE_SDS_LIMIT;
+}
 
 /* ---- objects ----------------------------------------------------------- */
 

@@ -224,6 +224,7 @@ static void pf_reset(X722Core *core)
     core->stats.pf_resets++;
     regs_reset(core, false);
     x722_lan_reset(core);
+    x722_rdma_reset(core, false);
     core->fw.lse_enabled = false;
     core->fw.nmacs = 0;
     core->fw.bcast = core->fw.uc_promisc = core->fw.mc_promisc = false;
@@ -236,6 +237,9 @@ void x722_core_reset(X722Core *core)
     regs_reset(core, true);
     x722_lan_reset(core);
     x722_aq_reset(core);
+    if (core->pe) {
+        x722_rdma_reset(core, true);
+    }
     core->atq_pending = false;
 }
 
@@ -251,12 +255,18 @@ int x722_core_init(X722Core *core, const E810CoreOps *ops, void *opaque,
         return -12;
     }
     x722_nvm_init(core);
+    if (x722_rdma_init(core)) {
+        free(core->regs);
+        core->regs = NULL;
+        return -12;
+    }
     x722_core_reset(core);
     return 0;
 }
 
 void x722_core_fini(X722Core *core)
 {
+    x722_rdma_fini(core);
     free(core->regs);
     core->regs = NULL;
 }
@@ -264,6 +274,7 @@ void x722_core_fini(X722Core *core)
 void x722_core_set_mac(X722Core *core, const uint8_t mac[6])
 {
     memcpy(core->mac, mac, 6);
+    x722_rdma_set_link(core);
 }
 
 void x722_core_set_link(X722Core *core, bool up)
@@ -272,6 +283,7 @@ void x722_core_set_link(X722Core *core, bool up)
         return;
     }
     core->carrier = up;
+    x722_rdma_set_link(core);
     x722_aq_link_changed(core);
 }
 
@@ -320,7 +332,7 @@ static bool bad_access(X722Core *core, uint64_t addr, unsigned size,
     if (addr + size > X722_REG_SPACE) {
         core->stats.mmio_bad_access++;
         x722_log(core, E810_LOG_UNIMP, "x722: %s at 0x%llx beyond the "
-                 "register space (RDMA doorbells are not modelled)",
+                 "register space (nothing is mapped there)",
                  write ? "write" : "read", (unsigned long long)addr);
         return true;
     }
@@ -331,6 +343,9 @@ static uint32_t reg_read(X722Core *core, uint32_t off)
 {
     uint32_t v = rd(core, off);
 
+    if (x722_rdma_mmio_read(core, off, &v)) {
+        return v;
+    }
     if (off == X722_PFINT_ICR0) {
         /* Read to clear (i40e_intr() reads it once per interrupt). */
         wr(core, X722_PFINT_ICR0, 0);
@@ -371,9 +386,15 @@ static void reg_write(X722Core *core, uint32_t off, uint32_t val)
         }
         return;
     }
+    if (x722_rdma_mmio_write(core, off, val)) {
+        return;
+    }
     if (off >= X722_PFINT_DYN_CTLN(0) &&
         off < X722_PFINT_DYN_CTLN(X722_MSIX_VECTORS - 1)) {
-        dyn_ctl_write(core, (off - X722_PFINT_DYN_CTLN(0)) / 4 + 1, val);
+        unsigned v = (off - X722_PFINT_DYN_CTLN(0)) / 4 + 1;
+
+        dyn_ctl_write(core, v, val);
+        x722_rdma_dyn_ctl(core, v, val);
         return;
     }
     if (off >= X722_QTX_ENA(0) && off < X722_QTX_ENA(X722_NUM_QUEUES)) {
@@ -457,6 +478,7 @@ void x722_core_run_work(X722Core *core)
         x722_aq_process_atq(core);
     }
     x722_lan_process_tx(core);
+    x722_rdma_run_work(core);
     core->running = false;
 }
 

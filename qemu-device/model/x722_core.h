@@ -75,6 +75,9 @@ typedef struct X722Stats {
     uint64_t hmc_sd_writes, hmc_faults, bad_ctx;
     uint64_t tx_packets, tx_bytes, tx_bad_desc, tx_dropped, tx_tso_segs;
     uint64_t rx_packets, rx_bytes, rx_no_desc, rx_filtered, rx_oversize;
+    uint64_t pe_reg_writes;     /* writes to the PE's registers */
+    /* CQP WQEs run and failed by CQPs already destroyed (x722_rdma.c) */
+    uint64_t pe_cqp_ops_done, pe_cqp_errors_done;
 } X722Stats;
 
 /* What the firmware remembers between commands. */
@@ -112,6 +115,9 @@ typedef struct X722Core {
     uint32_t sd_bpcount[X722_HMC_MAX_SDS];
     bool sd_valid[X722_HMC_MAX_SDS];
 
+    /* The RDMA protocol engine: an E810 core run as GEN_1 (x722_rdma.c). */
+    E810Core *pe;
+
     X722TxQueue txq[X722_NUM_QUEUES];
     X722RxQueue rxq[X722_NUM_QUEUES];
     X722Stats stats;
@@ -140,6 +146,8 @@ size_t x722_core_receive(X722Core *core, const uint8_t *buf, size_t len);
 
 /* "name=value ..." of X722Stats, for the glue's debug property. */
 void x722_core_format_stats(X722Core *core, char *out, size_t n);
+/* "name=value ..." of the RDMA protocol engine (x722_rdma.c). */
+void x722_rdma_format_stats(X722Core *core, char *out, size_t n);
 
 /* ---- inside the model ---- */
 uint32_t *x722_reg(X722Core *core, uint32_t off);
@@ -185,5 +193,24 @@ size_t x722_lan_receive(X722Core *core, const uint8_t *buf, size_t len);
 /* FPM address of an HMC object -> guest address; false on a fault. */
 bool x722_hmc_translate(X722Core *core, uint64_t fpm, size_t len,
                         uint64_t *pa);
+
+/*
+ * x722_rdma.c: the protocol engine. The LAN HMC holds SDs
+ * 0..X722_HMC_MAX_SDS - 1 of the function's table, the engine the
+ * X722_PE_SDS after them (QUERY_FPM_VAL's FIRST_PE_SD_INDEX).
+ */
+#define X722_PE_FIRST_SD        X722_HMC_MAX_SDS
+#define X722_PE_SDS             32
+int x722_rdma_init(X722Core *core);
+void x722_rdma_fini(X722Core *core);
+/* @por: power-on; else the PF reset (PFGEN_CTRL.PFSWR). */
+void x722_rdma_reset(X722Core *core, bool por);
+void x722_rdma_set_link(X722Core *core);
+/* A PE register (or the doorbell page): handled, true; else false. */
+bool x722_rdma_mmio_read(X722Core *core, uint32_t off, uint32_t *val);
+bool x722_rdma_mmio_write(X722Core *core, uint32_t off, uint32_t val);
+/* PFINT_DYN_CTLN(@v - 1) was written: the engine's gate of vector @v. */
+void x722_rdma_dyn_ctl(X722Core *core, unsigned v, uint32_t val);
+void x722_rdma_run_work(X722Core *core);
 
 #endif /* X722_CORE_H */

@@ -83,6 +83,30 @@
 /* The protocol engine's readiness (irdma i40iw_hw.h) */
 #define X722_GLPE_CPUSTATUS(i)      (0x00d040 + 4 * (i))
 
+/*
+ * ---- the RDMA protocol engine (irdma GEN_1: i40iw_hw.c i40iw_regs[]) ----
+ * Run by an E810 core in GEN_1 mode (x722_rdma.c); the fields are those
+ * of the E810 registers (include/hw/e810_regs.h) they map to.
+ */
+#define X722_PE_CQPDB               0x008000
+#define X722_PE_CQPTAIL             0x008080
+#define X722_PE_CCQPSTATUS          0x008100
+#define X722_PE_CCQPLOW             0x008180
+#define X722_PE_CCQPHIGH            0x008200
+#define X722_PE_CQPERRCODES         0x008880
+#define X722_PE_CQARM               0x131080
+#define X722_PE_CQACK               0x131100
+#define X722_PE_AEQALLOC            0x131180
+#define X722_PE_WQEALLOC            0x138c00
+#define X722_PFINT_CEQCTL(c)        (0x036800 + 4 * (c))
+#define X722_PE_CEQS                256     /* CEQCTL entries mapped */
+#define X722_PFINT_AEQCTL           0x038700
+/* MSIX_INDX is [7:0] here, [10:8] is MSIX0_INDX (i40e_register.h) */
+#define X722_INT_CTL_MSIX0_INDX     (7u << 8)
+/* User doorbell page: 4 MiB - 64 KiB (i40iw_hw.h I40IW_DB_ADDR_OFFSET) */
+#define X722_PE_DB_PAGE             0x3f0000
+#define X722_PE_DB_PAGE_SIZE        0x1000
+
 /* ---- interrupts ---- */
 #define X722_PFINT_DYN_CTLN(n)      (0x034800 + 4 * (n))
 #define X722_PFINT_LNKLSTN(n)       (0x035000 + 4 * (n))

@@ -11,6 +11,8 @@
  *   mac=<mac>     permanent MAC address (admin queue Manage MAC Read)
  * and read with qom-get:
  *   x-stats       the model's counters, "name=value ..."
+ *   x-pe-stats    the RDMA protocol engine's state and counters (CQP,
+ *                 HMC counts, CEQs, AEQ, local MAC table), same format
  *
  * Migration and snapshots are refused, as for e810: guest memory is
  * registered with the device (the LAN HMC, the rings).
@@ -31,6 +33,7 @@
 #include "system/dma.h"
 
 #include "x722_core.h"
+#include "trace.h"
 
 #define TYPE_X722 "x722"
 OBJECT_DECLARE_SIMPLE_TYPE(X722State, X722)
@@ -110,6 +113,16 @@ static void x722_glue_log(void *opaque, E810LogLevel level, const char *msg)
                   "x722 %s: %s\n", path, msg);
 }
 
+/* The protocol engine's CQP operations (x722_rdma.c runs an E810 core). */
+static void x722_glue_trace(void *opaque, E810TraceEvent ev, uint64_t a,
+                            uint64_t b, uint64_t c)
+{
+    if (ev == E810_TRACE_CQP_OP &&
+        trace_event_get_state_backends(TRACE_E810_CQP_OP)) {
+        trace_e810_cqp_op(e810_cqp_op_name(a), b, c >> 16, c & 0xffff);
+    }
+}
+
 static const E810CoreOps x722_core_ops = {
     .dma_read = x722_glue_dma_read,
     .dma_write = x722_glue_dma_write,
@@ -119,6 +132,7 @@ static const E810CoreOps x722_core_ops = {
     .rx_ready = x722_rx_ready,
     .log = x722_glue_log,
     .log_enabled = x722_glue_log_enabled,
+    .trace = x722_glue_trace,
 };
 
 static void x722_work_bh(void *opaque)
@@ -271,6 +285,7 @@ static void x722_reset_hold(Object *obj, ResetType type)
     qemu_bh_cancel(s->work_bh);
     x722_core_reset(&s->core);
     s->core.carrier = !qemu_get_queue(s->nic)->link_down;
+    x722_rdma_set_link(&s->core);
 }
 
 static char *x722_get_stats(Object *obj, Error **errp)
@@ -279,6 +294,15 @@ static char *x722_get_stats(Object *obj, Error **errp)
     char *buf = g_malloc(1024);
 
     x722_core_format_stats(&s->core, buf, 1024);
+    return buf;
+}
+
+static char *x722_get_pe_stats(Object *obj, Error **errp)
+{
+    X722State *s = X722(obj);
+    char *buf = g_malloc(1024);
+
+    x722_rdma_format_stats(&s->core, buf, 1024);
     return buf;
 }
 
@@ -302,12 +326,15 @@ static void x722_class_init(ObjectClass *oc, void *data)
     k->subsystem_id = X722_PCI_SUBSYS_ID;
     k->class_id = PCI_CLASS_NETWORK_ETHERNET;
 
-    dc->desc = "Intel X722 SFP+ Ethernet with iWARP (emulated, LAN only)";
+    dc->desc = "Intel X722 SFP+ Ethernet with iWARP (emulated)";
     rc->phases.hold = x722_reset_hold;
     device_class_set_props(dc, x722_properties);
     object_class_property_add_str(oc, "x-stats", x722_get_stats, NULL);
     object_class_property_set_description(oc, "x-stats",
         "debug: the model's counters, \"name=value ...\"");
+    object_class_property_add_str(oc, "x-pe-stats", x722_get_pe_stats, NULL);
+    object_class_property_set_description(oc, "x-pe-stats",
+        "debug: the RDMA protocol engine's state, \"name=value ...\"");
     set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
 }
 

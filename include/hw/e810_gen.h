@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause */
+/*
+ * The irdma hardware generations as data: what differs between GEN_1
+ * (X722, upstream i40iw_hw.[ch] and the GEN_1 branches of ctrl.c and
+ * hw.c) and GEN_2 (E810, icrdma_hw.[ch]) in the control-plane formats a
+ * device, a driver or the ring layer must agree on. Everything not named
+ * here is common to both (include/hw/e810_cqp.h, e810_hmc.h, e810_ctx.h).
+ *
+ * The work-queue side of a generation is struct e810_wq_geom
+ * (e810_uk.h); e810_hw_gen names its E810_GEN_* so that a user of both
+ * finds the matching entry (lib/irdma-ring's e810u_geom()).
+ *
+ * Entries are initializers (E810_HW_GEN1, E810_HW_GEN2) so that each home
+ * keeps one const table of its own; GEN_2 values are the E810_* defines of
+ * the other include/hw headers, unchanged.
+ */
+#ifndef E810_GEN_H
+#define E810_GEN_H
+
+#include "e810_compat.h"
+#include "e810_cqp.h"
+#include "e810_hmc.h"
+#include "e810_uk.h"		/* E810_GEN_1, E810_GEN_2 */
+
+/* GEN_1 positions (i40iw_masks[] / i40iw_shifts[] of i40iw_hw.c). */
+#define E810_GEN1_CQPSQ_CQ_CQID		GENMASK_ULL(15, 0)
+#define E810_GEN1_CQPSQ_CQ_CEQID	GENMASK_ULL(30, 24)
+#define E810_GEN1_CQPSQ_STAG_PDID	GENMASK_ULL(62, 48)	/* 15 bits */
+#define E810_GEN1_FPM_COMMIT_CQCNT	GENMASK_ULL(17, 0)
+
+/* The CQP host context's HW_MAJVER of each generation. */
+#define E810_CQPHC_HW_MAJVER_GEN_1	0
+
+/* Object set as a mask of 1 << enum e810_hmc_obj_type. */
+#define E810_HMC_OBJ_BIT(t)		(1u << (t))
+#define E810_HMC_OBJS_GEN1						\
+	(E810_HMC_OBJ_BIT(E810_HMC_QP) | E810_HMC_OBJ_BIT(E810_HMC_CQ) |	\
+	 E810_HMC_OBJ_BIT(E810_HMC_HTE) | E810_HMC_OBJ_BIT(E810_HMC_ARP) |	\
+	 E810_HMC_OBJ_BIT(E810_HMC_APBVT) | E810_HMC_OBJ_BIT(E810_HMC_MR) |	\
+	 E810_HMC_OBJ_BIT(E810_HMC_XF) | E810_HMC_OBJ_BIT(E810_HMC_XFFL) |	\
+	 E810_HMC_OBJ_BIT(E810_HMC_Q1) | E810_HMC_OBJ_BIT(E810_HMC_Q1FL) |	\
+	 E810_HMC_OBJ_BIT(E810_HMC_TIMER) | E810_HMC_OBJ_BIT(E810_HMC_PBLE))
+#define E810_HMC_OBJS_GEN2						\
+	(((1u << E810_HMC_OBJ_MAX) - 1) & ~E810_HMC_OBJ_BIT(E810_HMC_SRQ))
+
+/*
+ * GEN_1 parses the QUERY_FPM_VAL buffer up to the misc qword (offset
+ * 120) only (irdma_sc_parse_fpm_query_buf() returns there for GEN_1).
+ */
+#define E810_FPM_QUERY_LEN_GEN1		(E810_FPM_QUERY_MISC_OFF + 8)
+
+/* Optional control-QP operations a generation has (E810_GEN_OP_*). */
+#define E810_GEN_OP_RDMA_FEATURES	BIT(0)	/* QUERY_RDMA_FEATURES */
+#define E810_GEN_OP_STATS		BIT(1)	/* MANAGE/GATHER_STATS */
+#define E810_GEN_OP_WS			BIT(2)	/* WORK_SCHED_NODE, UP_MAP */
+#define E810_GEN_OP_PUSH		BIT(3)	/* MANAGE_PUSH_PAGES */
+#define E810_GEN_OP_AH			BIT(4)	/* address handles, mcast */
+#define E810_GEN_OP_LOC_MAC		BIT(5)	/* local MAC table */
+
+struct e810_hw_gen {
+	__u8 gen;			/* E810_GEN_* */
+	const char *name;
+	/* CQP host context */
+	__u8 cqp_hw_majver;
+	__u8 iwarp_only;		/* PROTOCOL_USED is 0 and means iWARP */
+	/* sizes of the control structures, bytes */
+	__u8 cqp_wqe_size;
+	__u8 cqe_size;			/* CCQ and kernel CQEs */
+	__u8 ceqe_size;
+	__u8 aeqe_size;
+	/* the control-QP fields whose position differs */
+	__u64 cq_cqid;			/* CREATE/MODIFY/DESTROY_CQ header */
+	__u64 cq_ceqid;
+	__u64 stag_pdid;		/* ALLOC_STAG / REG_MR qword 2 */
+	__u64 fpm_commit_cqcnt;		/* COMMIT_FPM_VAL CQ count */
+	/* HMC */
+	__u32 fpm_objs;			/* E810_HMC_OBJS_* */
+	__u16 fpm_query_len;		/* bytes of the query buffer parsed */
+	/*
+	 * The PE's segment descriptors share one table with the LAN HMC's
+	 * (X722): the PE's FPM starts at QUERY_FPM_VAL's FIRST_PE_SD_INDEX
+	 * and the bases COMMIT_FPM_VAL returns are FPM addresses of that
+	 * shared space.
+	 */
+	__u8 sds_shared_with_lan;
+	__u32 ops;			/* E810_GEN_OP_* */
+};
+
+#define E810_HW_GEN1 {							\
+	.gen = E810_GEN_1,						\
+	.name = "GEN_1",						\
+	.cqp_hw_majver = E810_CQPHC_HW_MAJVER_GEN_1,			\
+	.iwarp_only = 1,						\
+	.cqp_wqe_size = E810_CQP_WQE_SIZE,				\
+	.cqe_size = 32,							\
+	.ceqe_size = 8,							\
+	.aeqe_size = 16,						\
+	.cq_cqid = E810_GEN1_CQPSQ_CQ_CQID,				\
+	.cq_ceqid = E810_GEN1_CQPSQ_CQ_CEQID,				\
+	.stag_pdid = E810_GEN1_CQPSQ_STAG_PDID,				\
+	.fpm_commit_cqcnt = E810_GEN1_FPM_COMMIT_CQCNT,			\
+	.fpm_objs = E810_HMC_OBJS_GEN1,					\
+	.fpm_query_len = E810_FPM_QUERY_LEN_GEN1,			\
+	.sds_shared_with_lan = 1,					\
+	.ops = E810_GEN_OP_LOC_MAC,					\
+}
+
+#define E810_HW_GEN2 {							\
+	.gen = E810_GEN_2,						\
+	.name = "GEN_2",						\
+	.cqp_hw_majver = E810_CQPHC_HW_MAJVER_GEN_2,			\
+	.iwarp_only = 0,						\
+	.cqp_wqe_size = E810_CQP_WQE_SIZE,				\
+	.cqe_size = 32,							\
+	.ceqe_size = 8,							\
+	.aeqe_size = 16,						\
+	.cq_cqid = E810_CQPSQ_CQ_CQID,					\
+	.cq_ceqid = E810_CQPSQ_CQ_CEQID,				\
+	.stag_pdid = E810_CQPSQ_STAG_PDID,				\
+	.fpm_commit_cqcnt = E810_FPM_COMMIT_CQCNT,			\
+	.fpm_objs = E810_HMC_OBJS_GEN2,					\
+	.fpm_query_len = E810_FPM_BUF_SIZE,				\
+	.sds_shared_with_lan = 0,					\
+	.ops = E810_GEN_OP_RDMA_FEATURES | E810_GEN_OP_STATS |		\
+	       E810_GEN_OP_WS | E810_GEN_OP_PUSH | E810_GEN_OP_AH |	\
+	       E810_GEN_OP_LOC_MAC,					\
+}
+
+#endif /* E810_GEN_H */

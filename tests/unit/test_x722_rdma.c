@@ -1,0 +1,605 @@
+/*
+ * Device model: the X722's RDMA protocol engine (irdma GEN_1,
+ * qemu-device/model/x722_rdma.c) driven through the X722's BAR0 as the
+ * stock irdma's GEN_1 open drives it (irdma_ctrl_init_hw(): CQP create,
+ * QUERY/COMMIT_FPM_VAL, UPDATE_PE_SDS, the CCQ, CEQ 0 and its interrupt
+ * linking, the local MAC table, MANAGE_ARP), with the GEN_1 field
+ * positions of include/hw/e810_gen.h, and what the device refuses.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <endian.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "x722_rig.h"
+#include "hw/e810_ctx.h"
+#include "hw/e810_gen.h"
+
+/* Guest memory of the engine's structures: above the LAN rig's. */
+#define PE_BASE         (XR_MEM_BASE + 0x100000)
+#define PE_CTX          (PE_BASE + 0x0000)
+#define PE_SQ           (PE_BASE + 0x1000)     /* 512-aligned */
+#define PE_QUERY        (PE_BASE + 0x2000)
+#define PE_COMMIT       (PE_BASE + 0x2200)
+#define PE_CCQ          (PE_BASE + 0x3000)     /* 64 CQEs */
+#define PE_CCQ_SHADOW   (PE_BASE + 0x3800)
+#define PE_CEQ          (PE_BASE + 0x4000)     /* 64 CEQEs */
+#define PE_CQ1          (PE_BASE + 0x5000)
+#define PE_CQ1_SHADOW   (PE_BASE + 0x5800)
+#define PE_PD           (PE_BASE + 0x6000)     /* PD page of SD 16 */
+#define PE_PAGES        (PE_BASE + 0x10000)    /* backing pages */
+#define PE_SQ_SIZE      16
+#define PE_CCQ_SIZE     64
+#define PE_CTX_VAL      0xffff888012345678ull
+#define PE_CCQ_CTX      0x0123456789abcdeull
+
+/* The GEN_1 control-QP field positions (the test's "driver" side). */
+static const struct e810_hw_gen gen1 = E810_HW_GEN1;
+
+typedef struct Pe {
+    XRig r;
+    uint32_t head;
+    bool pol;
+    uint32_t ccq_head;
+    bool ccq_pol;
+    bool ccq;
+    uint64_t base[E810_HMC_OBJ_MAX];
+    uint32_t next_page;
+} Pe;
+
+static uint64_t m64(Pe *p, uint64_t pa)
+{
+    return xr_get64(xr_ptr(&p->r, pa));
+}
+
+static void s64(Pe *p, uint64_t pa, uint64_t v)
+{
+    xr_put64(xr_ptr(&p->r, pa), v);
+}
+
+static void pe_ctx(Pe *p, unsigned majver, unsigned proto)
+{
+    memset(xr_ptr(&p->r, PE_CTX), 0, 64);
+    /* SQSIZE code 3: 16 WQEs */
+    s64(p, PE_CTX + E810_CQPHC_CFG_OFF,
+        FIELD_PREP(E810_CQPHC_SQSIZE, 3) |
+        FIELD_PREP(E810_CQPHC_PROTOCOL_USED, proto));
+    s64(p, PE_CTX + E810_CQPHC_SQ_BASE_OFF, PE_SQ);
+    s64(p, PE_CTX + E810_CQPHC_COMPL_CTX_OFF, PE_CTX_VAL);
+    s64(p, PE_CTX + E810_CQPHC_VER_OFF,
+        FIELD_PREP(E810_CQPHC_HW_MAJVER, majver));
+}
+
+/* irdma_sc_cqp_init() + irdma_sc_cqp_create() with GEN_1's register map. */
+static uint32_t pe_create(Pe *p)
+{
+    xr_wr(&p->r, X722_PE_CQPTAIL, 0);
+    xr_wr(&p->r, X722_PE_CQPDB, 0);
+    xr_wr(&p->r, X722_PE_CCQPSTATUS, 0);
+    xr_wr(&p->r, X722_PE_CCQPHIGH, PE_CTX >> 32);
+    xr_wr(&p->r, X722_PE_CCQPLOW, (uint32_t)PE_CTX);
+    p->head = 0;
+    p->pol = false;
+    p->ccq = false;
+    return xr_rd(&p->r, X722_PE_CCQPSTATUS);
+}
+
+static uint32_t pe_post(Pe *p, unsigned op, uint64_t hdr, const uint64_t *q)
+{
+    uint32_t idx = p->head;
+    uint64_t pa = PE_SQ + (uint64_t)idx * E810_CQP_WQE_SIZE;
+    unsigned i;
+
+    if (idx == 0) {
+        p->pol = !p->pol;
+    }
+    p->head = (p->head + 1) % PE_SQ_SIZE;
+    for (i = 0; i < 8; i++) {
+        s64(p, pa + 8 * i, q && i != E810_QW(E810_CQPSQ_HDR_OFF) ? q[i] : 0);
+    }
+    s64(p, pa + E810_CQPSQ_HDR_OFF,
+        hdr | FIELD_PREP(E810_CQPSQ_OPCODE, op) |
+        (p->pol ? E810_CQPSQ_WQEVALID : 0));
+    xr_wr(&p->r, X722_PE_CQPDB, p->head);
+    x722_core_run_work(&p->r.core);
+    return idx;
+}
+
+/* One CCQ CQE, if there is one: its error flag and op_ret_val. */
+static bool pe_ccq_poll(Pe *p, bool *err, uint32_t *ret, uint32_t *minor)
+{
+    uint64_t pa = PE_CCQ + (uint64_t)p->ccq_head * E810_CQE_SIZE;
+    uint64_t hdr = m64(p, pa + E810_CQE_HDR_OFF);
+
+    if (!!(hdr & E810_CQE_VALID) != p->ccq_pol) {
+        return false;
+    }
+    assert_true(m64(p, pa + E810_CCQ_CQE_CTX_OFF) == PE_CTX_VAL);
+    *err = hdr & E810_CQE_ERROR;
+    *ret = FIELD_GET(E810_CCQ_OPRETVAL, m64(p, pa + E810_CCQ_CQE_RET_OFF));
+    if (minor) {
+        *minor = FIELD_GET(E810_CQE_MINERR, hdr);
+    }
+    p->ccq_head = (p->ccq_head + 1) % PE_CCQ_SIZE;
+    if (!p->ccq_head) {
+        p->ccq_pol = !p->ccq_pol;
+    }
+    s64(p, PE_CCQ_SHADOW + E810_CQ_DBSA_HEAD_OFF, p->ccq_head);
+    return true;
+}
+
+/* Runs one WQE; true if it succeeded (CCQ CQE, or CQPTAIL without one). */
+static bool pe_do(Pe *p, unsigned op, uint64_t hdr, const uint64_t *q,
+                  uint32_t *ret)
+{
+    uint32_t before = xr_rd(&p->r, X722_PE_CQPTAIL) & 0x7ff, tail, r = 0;
+    bool err;
+
+    pe_post(p, op, hdr, q);
+    if (p->ccq) {
+        assert_true(pe_ccq_poll(p, &err, &r, NULL));
+        if (ret) {
+            *ret = r;
+        }
+        return !err;
+    }
+    tail = xr_rd(&p->r, X722_PE_CQPTAIL);
+    assert_int_equal(tail & 0x7ff, (before + 1) % PE_SQ_SIZE);
+    return !(tail & E810_CQPTAIL_CQP_OP_ERR);
+}
+
+static void pe_query(Pe *p)
+{
+    uint64_t q[8] = { 0 };
+
+    q[E810_QW(E810_CQPSQ_FPM_FN_OFF)] = 0;
+    q[E810_QW(E810_CQPSQ_FPM_BUF_OFF)] = PE_QUERY;
+    assert_true(pe_do(p, E810_CQP_OP_QUERY_FPM_VAL, 0, q, NULL));
+}
+
+static const unsigned commit_off[E810_HMC_OBJ_MAX] = E810_FPM_COMMIT_OFFSETS;
+
+/* A small GEN_1 object set (the counts irdma_cfg_fpm_val() could pick). */
+static bool pe_commit(Pe *p, uint32_t fsimc)
+{
+    static const struct { unsigned t; uint32_t cnt; } want[] = {
+        { E810_HMC_QP, 8 }, { E810_HMC_CQ, 8 }, { E810_HMC_HTE, 64 },
+        { E810_HMC_ARP, 16 }, { E810_HMC_APBVT, 1 }, { E810_HMC_MR, 16 },
+        { E810_HMC_XF, 16 }, { E810_HMC_XFFL, 1 }, { E810_HMC_Q1, 16 },
+        { E810_HMC_Q1FL, 1 }, { E810_HMC_TIMER, 8 }, { E810_HMC_PBLE, 512 },
+    };
+    uint64_t q[8] = { 0 };
+    unsigned i;
+    bool ok;
+
+    memset(xr_ptr(&p->r, PE_COMMIT), 0, E810_FPM_BUF_SIZE);
+    for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        s64(p, PE_COMMIT + commit_off[want[i].t], want[i].cnt);
+    }
+    s64(p, PE_COMMIT + commit_off[E810_HMC_FSIMC], fsimc);
+    q[E810_QW(E810_CQPSQ_FPM_FN_OFF)] = 0;
+    q[E810_QW(E810_CQPSQ_FPM_BUF_OFF)] = PE_COMMIT;
+    ok = pe_do(p, E810_CQP_OP_COMMIT_FPM_VAL,
+               FIELD_PREP(E810_CQPSQ_BUFSIZE, E810_FPM_BUF_SIZE), q, NULL);
+    for (i = 0; ok && i < E810_HMC_OBJ_MAX; i++) {
+        p->base[i] = FIELD_GET(E810_FPM_COMMIT_BASE,
+                               m64(p, PE_COMMIT + commit_off[i])) *
+                     E810_FPM_BASE_UNIT;
+    }
+    return ok;
+}
+
+static bool pe_sd(Pe *p, unsigned sd, uint64_t pa, bool direct)
+{
+    uint64_t q[8] = { 0 };
+
+    q[E810_QW(E810_CQPSQ_UPESD_BUF_OFF)] =
+        FIELD_PREP(E810_CQPSQ_UPESD_HMCFNID, 0);
+    q[E810_QW(E810_CQPSQ_UPESD_E0_CMD_OFF)] =
+        sd | E810_HMC_SDCMD_PARTSEL | E810_HMC_SDCMD_WR;
+    q[E810_QW(E810_CQPSQ_UPESD_E0_DATA_OFF)] =
+        pa | E810_HMC_SDDATA_VALID |
+        FIELD_PREP(E810_HMC_SDDATA_BPCOUNT, E810_HMC_MAX_BP_COUNT) |
+        FIELD_PREP(E810_HMC_SDDATA_TYPE, direct ? E810_HMC_SD_TYPE_DIRECT :
+                                                  E810_HMC_SD_TYPE_PAGED);
+    return pe_do(p, E810_CQP_OP_UPDATE_PE_SDS, 0, q, NULL);
+}
+
+/* Backs the page of object @t index @idx through the paged SD 16. */
+static void pe_back(Pe *p, unsigned t, uint32_t idx, uint32_t size)
+{
+    uint64_t fpm = p->base[t] + (uint64_t)idx * size;
+    unsigned pd = (fpm & (E810_HMC_SD_SIZE - 1)) >> E810_HMC_PD_SHIFT;
+    uint64_t page;
+
+    assert_int_equal(fpm >> E810_HMC_SD_SHIFT, X722_PE_FIRST_SD);
+    if (m64(p, PE_PD + 8 * pd) & E810_HMC_PDE_VALID) {
+        return;
+    }
+    page = PE_PAGES + 4096ull * p->next_page++;
+    s64(p, PE_PD + 8 * pd, page | E810_HMC_PDE_VALID);
+    /* irdma_invalidate_pf_hmc_pd() */
+    xr_wr(&p->r, X722_PFHMC_PDINV, X722_PE_FIRST_SD |
+          E810_PFHMC_PDINV_PMSDPARTSEL |
+          FIELD_PREP(E810_PFHMC_PDINV_PMPDIDX, pd));
+}
+
+/* CREATE_CQ with the GEN_1 CQ and CEQ id fields. */
+static uint64_t cq_hdr(uint32_t cq, uint32_t ceq)
+{
+    return FIELD_PREP(gen1.cq_cqid, cq) | FIELD_PREP(gen1.cq_ceqid, ceq) |
+           E810_CQPSQ_CQ_CEQIDVALID;
+}
+
+static void pe_ccq(Pe *p)
+{
+    uint64_t q[8] = { 0 };
+    bool err;
+    uint32_t ret;
+
+    memset(xr_ptr(&p->r, PE_CCQ), 0, PE_CCQ_SIZE * E810_CQE_SIZE);
+    q[E810_QW(E810_CQPSQ_CQ_SIZE_OFF)] = PE_CCQ_SIZE;
+    q[E810_QW(E810_CQPSQ_CQ_CTX_OFF)] = PE_CCQ_CTX;
+    q[E810_QW(E810_CQPSQ_CQ_THRESH_OFF)] = 16;
+    q[E810_QW(E810_CQPSQ_CQ_PA_OFF)] = PE_CCQ;
+    q[E810_QW(E810_CQPSQ_CQ_SHADOW_OFF)] = PE_CCQ_SHADOW;
+    pe_post(p, E810_CQP_OP_CREATE_CQ,
+            cq_hdr(0, 0) | E810_CQPSQ_CQ_CHKOVERFLOW, q);
+    p->ccq_pol = true;
+    p->ccq_head = 0;
+    /* The CCQ's own CREATE_CQ completes into it. */
+    assert_true(pe_ccq_poll(p, &err, &ret, NULL));
+    assert_false(err);
+    p->ccq = true;
+}
+
+/* Up to the CCQ: what irdma_ctrl_init_hw() does before CEQ 0. */
+static void pe_bringup(Pe *p)
+{
+    pe_ctx(p, E810_CQPHC_HW_MAJVER_GEN_1, 0);
+    assert_int_equal(pe_create(p), E810_CCQPSTATUS_CCQP_DONE);
+    pe_query(p);
+    assert_true(pe_commit(p, 0));
+    assert_true(pe_sd(p, X722_PE_FIRST_SD, PE_PD, false));
+    pe_back(p, E810_HMC_CQ, 0, 64);
+    pe_back(p, E810_HMC_CQ, 1, 64);
+    pe_ccq(p);
+}
+
+static int setup(void **state)
+{
+    Pe *p = calloc(1, sizeof(*p));
+
+    if (!p || xr_init(&p->r)) {
+        return -1;
+    }
+    *state = p;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    Pe *p = *state;
+
+    xr_fini(&p->r);
+    free(p);
+    return 0;
+}
+
+/* ---- the control QP ---- */
+
+static void test_cqp_create_gen1(void **state)
+{
+    Pe *p = *state;
+
+    pe_ctx(p, E810_CQPHC_HW_MAJVER_GEN_1, 0);
+    assert_int_equal(pe_create(p), E810_CCQPSTATUS_CCQP_DONE);
+    assert_int_equal(xr_rd(&p->r, X722_PE_CQPTAIL), 0);
+    assert_int_equal(xr_rd(&p->r, X722_PE_CQPERRCODES), 0);
+    assert_true(p->r.core.pe->rdma.cqp.protocol == E810_PROTOCOL_IWARP_ONLY);
+    /* Destroy: 0:0, DONE clears (irdma_sc_cqp_destroy()). */
+    xr_wr(&p->r, X722_PE_CCQPHIGH, 0);
+    xr_wr(&p->r, X722_PE_CCQPLOW, 0);
+    x722_core_run_work(&p->r.core);
+    assert_int_equal(xr_rd(&p->r, X722_PE_CCQPSTATUS), 0);
+}
+
+static void test_cqp_create_refused(void **state)
+{
+    Pe *p = *state;
+
+    /* A GEN_2 context (HW_MAJVER 1) on the X722. */
+    pe_ctx(p, E810_CQPHC_HW_MAJVER_GEN_2, 0);
+    assert_int_equal(pe_create(p), E810_CCQPSTATUS_CCQP_ERR);
+    assert_int_equal(xr_rd(&p->r, X722_PE_CQPERRCODES) & 0xffff,
+                     E810_CQP_MIN_BAD_VERSION);
+    /* GEN_1 has no protocol field: a value in it is refused. */
+    pe_ctx(p, E810_CQPHC_HW_MAJVER_GEN_1, E810_PROTOCOL_ROCE_ONLY);
+    assert_int_equal(pe_create(p), E810_CCQPSTATUS_CCQP_ERR);
+    assert_int_equal(xr_rd(&p->r, X722_PE_CQPERRCODES) & 0xffff,
+                     E810_CQP_MIN_BAD_PARAM);
+    /* Unreadable host context */
+    xr_wr(&p->r, X722_PE_CCQPHIGH, 0x7fff);
+    xr_wr(&p->r, X722_PE_CCQPLOW, 0x1000);
+    assert_int_equal(xr_rd(&p->r, X722_PE_CCQPSTATUS),
+                     E810_CCQPSTATUS_CCQP_ERR);
+    /* A good one still works after the refusals. */
+    pe_ctx(p, E810_CQPHC_HW_MAJVER_GEN_1, 0);
+    assert_int_equal(pe_create(p), E810_CCQPSTATUS_CCQP_DONE);
+}
+
+/* The PF reset takes the engine down with the rest of the function. */
+static void test_pf_reset_drops_cqp(void **state)
+{
+    Pe *p = *state;
+
+    pe_bringup(p);
+    xr_wr(&p->r, X722_PFGEN_CTRL, X722_PFGEN_CTRL_PFSWR);
+    assert_int_equal(xr_rd(&p->r, X722_PE_CCQPSTATUS), 0);
+    assert_false(p->r.core.pe->rdma.cqp.created);
+    assert_false(p->r.core.pe->rdma.hmc.committed);
+}
+
+/* ---- HMC ---- */
+
+static void test_query_fpm_gen1(void **state)
+{
+    Pe *p = *state;
+    uint64_t v;
+    unsigned i;
+
+    pe_ctx(p, E810_CQPHC_HW_MAJVER_GEN_1, 0);
+    assert_int_equal(pe_create(p), E810_CCQPSTATUS_CCQP_DONE);
+    memset(xr_ptr(&p->r, PE_QUERY), 0xaa, E810_FPM_BUF_SIZE);
+    pe_query(p);
+    v = m64(p, PE_QUERY + E810_FPM_QUERY_SD_OFF);
+    /* The PE's SDs follow the LAN HMC's in the function's table. */
+    assert_int_equal(FIELD_GET(E810_FPM_FIRST_PE_SD_INDEX, v),
+                     X722_PE_FIRST_SD);
+    assert_int_equal(FIELD_GET(E810_FPM_MAX_PE_SDS, v), X722_PE_SDS);
+    assert_true((uint32_t)m64(p, PE_QUERY + E810_FPM_QUERY_QP_OFF) > 0);
+    /* irdma refuses a zero XF or Q1 block size (-EINVAL) */
+    assert_true(FIELD_GET(E810_FPM_BLOCK_SIZE,
+                          m64(p, PE_QUERY + E810_FPM_QUERY_XFFL_OFF)) > 0);
+    assert_true(FIELD_GET(E810_FPM_BLOCK_SIZE,
+                          m64(p, PE_QUERY + E810_FPM_QUERY_Q1FL_OFF)) > 0);
+    /* The CQ maximum fits GEN_1's commit count field [17:0]. */
+    assert_true((uint32_t)m64(p, PE_QUERY + E810_FPM_QUERY_CQ_OFF) <=
+                (uint32_t)(gen1.fpm_commit_cqcnt >>
+                           __builtin_ctzll(gen1.fpm_commit_cqcnt)));
+    /* No FSIMC / FSIAV on GEN_1, and nothing written past offset 120. */
+    assert_true(m64(p, PE_QUERY + E810_FPM_QUERY_FSIMC_OFF) == 0);
+    assert_true(m64(p, PE_QUERY + E810_FPM_QUERY_FSIAV_OFF) == 0);
+    for (i = E810_FPM_QUERY_LEN_GEN1; i < E810_FPM_BUF_SIZE; i++) {
+        assert_int_equal(*xr_ptr(&p->r, PE_QUERY + i), 0xaa);
+    }
+}
+
+static void test_commit_fpm_gen1(void **state)
+{
+    Pe *p = *state;
+    uint32_t minor;
+
+    pe_ctx(p, E810_CQPHC_HW_MAJVER_GEN_1, 0);
+    assert_int_equal(pe_create(p), E810_CCQPSTATUS_CCQP_DONE);
+    pe_query(p);
+    /* An object GEN_1 does not have is refused. */
+    assert_false(pe_commit(p, 1));
+    minor = xr_rd(&p->r, X722_PE_CQPERRCODES) & 0xffff;
+    assert_int_equal(minor, E810_CQP_MIN_BAD_PARAM);
+    assert_false(p->r.core.pe->rdma.hmc.committed);
+    assert_true(pe_commit(p, 0));
+    /* Bases are addresses in the shared SD space: from SD 16 on. */
+    assert_true(p->base[E810_HMC_QP] >=
+                (uint64_t)X722_PE_FIRST_SD << E810_HMC_SD_SHIFT);
+    assert_true(p->base[E810_HMC_CQ] > p->base[E810_HMC_QP]);
+    assert_int_equal(FIELD_GET(gen1.fpm_commit_cqcnt,
+                               m64(p, PE_COMMIT +
+                                   commit_off[E810_HMC_CQ])), 8);
+}
+
+/* UPDATE_PE_SDS may not touch the LAN's SDs; PDINV of them is ignored. */
+static void test_sds_shared_with_lan(void **state)
+{
+    Pe *p = *state;
+    unsigned logs;
+
+    pe_ctx(p, E810_CQPHC_HW_MAJVER_GEN_1, 0);
+    assert_int_equal(pe_create(p), E810_CCQPSTATUS_CCQP_DONE);
+    pe_query(p);
+    assert_true(pe_commit(p, 0));
+    assert_false(pe_sd(p, 0, PE_PD, false));
+    assert_int_equal(xr_rd(&p->r, X722_PE_CQPERRCODES) & 0xffff,
+                     E810_CQP_MIN_BAD_INDEX);
+    assert_false(pe_sd(p, X722_PE_FIRST_SD + X722_PE_SDS, PE_PD, false));
+    assert_true(pe_sd(p, X722_PE_FIRST_SD, PE_PD, false));
+    assert_true(p->r.core.pe->rdma.hmc.sd[X722_PE_FIRST_SD].valid);
+    logs = p->r.logs;
+    xr_wr(&p->r, X722_PFHMC_PDINV, 0 | E810_PFHMC_PDINV_PMSDPARTSEL);
+    assert_int_equal(p->r.logs, logs + 1);
+    assert_true(p->r.core.stats.pe_reg_writes > 0);
+}
+
+/* ---- CCQ, CEQ 0 and the interrupt linking ---- */
+
+static void test_ccq_and_ceq_interrupt(void **state)
+{
+    Pe *p = *state;
+    uint64_t q[8] = { 0 }, ceqe, v;
+    bool err;
+    uint32_t ret;
+    const unsigned vec = 2;
+
+    pe_bringup(p);
+    /* CEQ 0 (irdma_sc_ceq_create) */
+    memset(xr_ptr(&p->r, PE_CEQ), 0, 64 * E810_CEQE_SIZE);
+    q[E810_QW(E810_CQPSQ_EQ_SIZE_OFF)] = 64;
+    q[E810_QW(E810_CQPSQ_EQ_PA_OFF)] = PE_CEQ;
+    assert_true(pe_do(p, E810_CQP_OP_CREATE_CEQ,
+                      FIELD_PREP(E810_CQPSQ_CEQ_CEQID, 0), q, NULL));
+    /* i40iw_config_ceq(): link list, cause control, then enable. */
+    xr_wr(&p->r, X722_PFINT_LNKLSTN(vec - 1), 0 | 2u << 11);
+    xr_wr(&p->r, X722_PFINT_CEQCTL(0), vec | 3u << 11 | 0x7ffu << 16 |
+          X722_QINT_CAUSE_ENA);
+    xr_wr(&p->r, X722_PFINT_DYN_CTLN(vec - 1), X722_DYN_CTL_INTENA |
+          3u << 3);
+    /* Arm the CCQ (irdma_sc_ccq_arm(): shadow arm word, then CQARM). */
+    v = m64(p, PE_CCQ_SHADOW + E810_CQ_DBSA_ARM_OFF);
+    s64(p, PE_CCQ_SHADOW + E810_CQ_DBSA_ARM_OFF,
+        FIELD_PREP(E810_CQ_DBSA_ARM_SEQ_NUM,
+                   FIELD_GET(E810_CQ_DBSA_ARM_SEQ_NUM, v) + 1) |
+        E810_CQ_DBSA_ARM_NEXT | E810_CQ_DBSA_ARM_NEXT_SE);
+    xr_wr(&p->r, X722_PE_CQARM, 0);
+    x722_core_run_work(&p->r.core);
+    assert_int_equal(p->r.msix[vec], 0);
+    pe_post(p, E810_CQP_OP_NOP, 0, NULL);
+    assert_true(pe_ccq_poll(p, &err, &ret, NULL));
+    assert_false(err);
+    ceqe = m64(p, PE_CEQ);
+    assert_true(ceqe & E810_CEQE_VALID);
+    assert_true(FIELD_GET(E810_CEQE_CQCTX, ceqe) == PE_CCQ_CTX);
+    assert_int_equal(p->r.msix[vec], 1);
+    /* The vector fired and is masked until the driver re-arms it. */
+    assert_int_equal(xr_rd(&p->r, X722_PFINT_CEQCTL(0)) & 0xff, vec);
+}
+
+/* GEN_1 CREATE_CQ fields: CQ id [15:0], CEQ id [30:24]. */
+static void test_create_cq_gen1_fields(void **state)
+{
+    Pe *p = *state;
+    uint64_t q[8] = { 0 };
+
+    pe_bringup(p);
+    q[E810_QW(E810_CQPSQ_CQ_SIZE_OFF)] = 32;
+    q[E810_QW(E810_CQPSQ_CQ_CTX_OFF)] = 0x1234;
+    q[E810_QW(E810_CQPSQ_CQ_THRESH_OFF)] = 16;
+    q[E810_QW(E810_CQPSQ_CQ_PA_OFF)] = PE_CQ1;
+    q[E810_QW(E810_CQPSQ_CQ_SHADOW_OFF)] = PE_CQ1_SHADOW;
+    assert_true(pe_do(p, E810_CQP_OP_CREATE_CQ, cq_hdr(1, 5), q, NULL));
+    assert_true(p->r.core.pe->rdma.cq[1].valid);
+    assert_int_equal(p->r.core.pe->rdma.cq[1].ceq_id, 5);
+    /* The CQ count committed is 8: CQ 8 does not exist. */
+    assert_false(pe_do(p, E810_CQP_OP_CREATE_CQ, cq_hdr(8, 0), q, NULL));
+}
+
+/* ---- GEN_1's operation set ---- */
+
+static void test_gen2_ops_refused(void **state)
+{
+    Pe *p = *state;
+    uint32_t minor;
+    bool err;
+    uint32_t ret;
+
+    pe_bringup(p);
+    pe_post(p, E810_CQP_OP_QUERY_RDMA_FEATURES, 64, NULL);
+    assert_true(pe_ccq_poll(p, &err, &ret, &minor));
+    assert_true(err);
+    assert_int_equal(minor, E810_CQP_MIN_BAD_OPCODE);
+    pe_post(p, E810_CQP_OP_GATHER_STATS, 0, NULL);
+    assert_true(pe_ccq_poll(p, &err, &ret, &minor));
+    assert_true(err);
+    assert_int_equal(minor, E810_CQP_MIN_BAD_OPCODE);
+}
+
+/* irdma_alloc_local_mac_entry(), irdma_add_local_mac_entry(), ARP. */
+static void test_loc_mac_and_arp(void **state)
+{
+    Pe *p = *state;
+    uint64_t q[8] = { 0 };
+    uint32_t idx = 99, idx2 = 99;
+    const E810Rdma *rd;
+
+    pe_bringup(p);
+    rd = &p->r.core.pe->rdma;
+    assert_true(pe_do(p, E810_CQP_OP_ALLOCATE_LOC_MAC_TABLE_ENTRY, 0, NULL,
+                      &idx));
+    assert_true(idx < 64);
+    q[E810_QW(E810_CQPSQ_MLM_MAC_OFF)] = 0x525400722001ull;
+    assert_true(pe_do(p, E810_CQP_OP_MANAGE_LOC_MAC_TABLE,
+                      FIELD_PREP(E810_CQPSQ_MLM_TABLEIDX, idx), q, NULL));
+    assert_int_equal(rd->loc_mac[idx][5], 0x01);
+    assert_int_equal(rd->loc_mac[idx][0], 0x52);
+    assert_true(pe_do(p, E810_CQP_OP_ALLOCATE_LOC_MAC_TABLE_ENTRY, 0, NULL,
+                      &idx2));
+    assert_int_not_equal(idx, idx2);
+    memset(q, 0, sizeof(q));
+    q[E810_QW(E810_CQPSQ_MAT_MAC_OFF)] = 0x525400722002ull;
+    assert_true(pe_do(p, E810_CQP_OP_MANAGE_ARP,
+                      FIELD_PREP(E810_CQPSQ_MAT_ARPENTRYIDX, 3) |
+                      E810_CQPSQ_MAT_ENTRYVALID, q, NULL));
+    assert_true(rd->arp[3].valid);
+    /* ARP entries beyond the committed 16 are refused. */
+    assert_false(pe_do(p, E810_CQP_OP_MANAGE_ARP,
+                       FIELD_PREP(E810_CQPSQ_MAT_ARPENTRYIDX, 16) |
+                       E810_CQPSQ_MAT_ENTRYVALID, q, NULL));
+}
+
+/* x-pe-stats keeps a destroyed CQP's counts (the scenario reads them). */
+static void test_stats_survive_destroy(void **state)
+{
+    Pe *p = *state;
+    char buf[512];
+    bool err;
+    uint32_t ret;
+
+    pe_bringup(p);
+    pe_post(p, E810_CQP_OP_GATHER_STATS, 0, NULL);
+    assert_true(pe_ccq_poll(p, &err, &ret, NULL));
+    assert_true(err);
+    x722_rdma_format_stats(&p->r.core, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "pe_cqp=1 "));
+    assert_non_null(strstr(buf, "pe_cqp_errors=1 "));
+    xr_wr(&p->r, X722_PE_CCQPHIGH, 0);
+    xr_wr(&p->r, X722_PE_CCQPLOW, 0);
+    x722_rdma_format_stats(&p->r.core, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "pe_cqp=0 "));
+    assert_non_null(strstr(buf, "pe_cqp_errors=1 "));
+    assert_non_null(strstr(buf, "pe_hmc_committed=0 "));
+    /* a PF reset keeps them too */
+    pe_bringup(p);
+    xr_wr(&p->r, X722_PFGEN_CTRL, X722_PFGEN_CTRL_PFSWR);
+    x722_rdma_format_stats(&p->r.core, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "pe_cqp_errors=1 "));
+    assert_null(strstr(buf, "pe_cqp_ops=0 "));
+}
+
+/* MSIX0_INDX is not the PE's: dropped from a CEQ cause write. */
+static void test_ceqctl_msix0_refused(void **state)
+{
+    Pe *p = *state;
+    unsigned logs = p->r.logs;
+
+    xr_wr(&p->r, X722_PFINT_AEQCTL, 3 | 1u << 8 | X722_QINT_CAUSE_ENA);
+    assert_int_equal(p->r.logs, logs + 1);
+    assert_int_equal(xr_rd(&p->r, X722_PFINT_AEQCTL),
+                     3 | X722_QINT_CAUSE_ENA);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+        T(test_cqp_create_gen1),
+        T(test_cqp_create_refused),
+        T(test_pf_reset_drops_cqp),
+        T(test_query_fpm_gen1),
+        T(test_commit_fpm_gen1),
+        T(test_sds_shared_with_lan),
+        T(test_ccq_and_ceq_interrupt),
+        T(test_create_cq_gen1_fields),
+        T(test_gen2_ops_refused),
+        T(test_loc_mac_and_arp),
+        T(test_ceqctl_msix0_refused),
+        T(test_stats_survive_destroy),
+#undef T
+    };
+
+    cmocka_set_message_output(CM_OUTPUT_TAP);
+    return cmocka_run_group_tests_name("model_x722_rdma", tests, NULL, NULL);
+}
