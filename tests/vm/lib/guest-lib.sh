@@ -418,11 +418,13 @@ e810_qom_str() {
 	sed -n 's/.*"return": *"\([^"]*\)".*/\1/p' <<<"$reply"
 }
 
-# The QEMU id of PCI function $1: e810-<its position among the e810s>.
+# The QEMU id of PCI function $1: e810-<its position among the e810s>
+# (x722-<N> under i40e).
 e810_qom_id() {
-	local i=0 d
+	local i=0 d kind=e810
+	[ "$E810_PARENT" = i40e ] && kind=x722
 	for d in $(e810_pci_devs); do
-		[ "$d" = "$1" ] && { echo "e810-$i"; return; }
+		[ "$d" = "$1" ] && { echo "$kind-$i"; return; }
 		i=$((i + 1))
 	done
 }
