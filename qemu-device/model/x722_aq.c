@@ -260,6 +260,7 @@ static void vsi_props(X722Core *core, uint8_t *p)
     memset(p, 0, X722_VSI_PROPS_LEN);
     put16(p, 0x00ff);                   /* valid_sections */
     memcpy(p + 28, core->fw.vsi_map, sizeof(core->fw.vsi_map));
+    p[12] = core->fw.port_vlan_flags;
     put16(p + 78, core->fw.vsi_queue_opt);
     for (i = 0; i < 8; i++) {
         put16(p + 96 + 2 * i, i == 0 ? X722_QS_HANDLE : 0xffff);
@@ -329,6 +330,9 @@ static enum x722_aq_rc aq_update_vsi_params(X722Core *core, AqCmd *c)
     }
     if (valid & 0x0080) {               /* QUEUE_OPT_VALID */
         core->fw.vsi_queue_opt = get16(p + 78);
+    }
+    if (valid & 0x0004) {               /* VLAN_VALID: stripping */
+        core->fw.port_vlan_flags = p[12];
     }
     vsi_completion(c);
     return X722_AQ_RC_OK;

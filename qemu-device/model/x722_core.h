@@ -83,6 +83,7 @@ typedef struct X722Fw {
     bool nvm_owned;             /* 0x0008 granted, not yet released */
     bool bcast, uc_promisc, mc_promisc;
     uint16_t vsi_queue_opt;     /* queueing_opt_flags (TCP_ENA, ...) */
+    uint8_t port_vlan_flags;    /* VSI props 12: VLAN mode, EMOD */
     uint8_t vsi_map[50];        /* VSI props 28..77: queue and TC map */
     uint16_t nmacs;
     uint8_t macs[X722_MAX_MACS][6];
@@ -121,6 +122,7 @@ typedef struct X722Core {
     uint8_t aq_buf[X722_AQ_BUF_MAX];
     uint8_t frame[X722_TX_PKT_MAX];
     uint8_t seg[X722_FRAME_MAX];
+    uint8_t rx_frame[X722_FRAME_MAX];   /* a received frame, tag stripped */
 } X722Core;
 
 int x722_core_init(X722Core *core, const E810CoreOps *ops, void *opaque,

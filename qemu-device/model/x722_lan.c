@@ -16,6 +16,10 @@
  * 16-byte format (i40e_rx_desc wb.qword1: status, error, ptype, length;
  * qword0's upper half the RSS hash, FLTSTAT 3 saying so).
  *
+ * VLAN: an 802.1Q tag is stripped into the last descriptor's L2TAG1 while
+ * the VSI's port_vlan_flags say so (the default; i40e turns it off with
+ * "rx-vlan-offload off").
+ *
  * RSS: a frame whose packet classifier type (enum i40e_filter_pctype)
  * PFQF_HENA enables is hashed with the Toeplitz key of set RSS key
  * (0x0B02) over its addresses and ports, and the PF LUT of set RSS LUT
@@ -44,6 +48,7 @@
 #define TSO_MSS_MAX         9668
 #define RXD_DD              (1ull << 0)
 #define RXD_EOF             (1ull << 1)
+#define RXD_L2TAG1P         (1ull << 2)
 #define RXD_L3L4P           (1ull << 3)
 #define RXD_FLTSTAT_RSS     (3ull << 12)
 #define RXD_ERR_IPE         (1ull << 22)
@@ -763,15 +768,29 @@ bool x722_lan_can_receive(X722Core *core)
     return false;
 }
 
+/*
+ * Whether the VSI strips an 802.1Q tag into the descriptor: its
+ * port_vlan_flags EMOD is "strip both" (the VSI's default, the 0 that
+ * i40e_vlan_stripping_enable() reads as already enabled) or "strip";
+ * i40e_vlan_stripping_disable() sets "nothing".
+ */
+static bool vlan_strip(const X722Core *core)
+{
+    unsigned emod = core->fw.port_vlan_flags & X722_PVLAN_EMOD_MASK;
+
+    return emod == X722_PVLAN_EMOD_STR_BOTH || emod == X722_PVLAN_EMOD_STR;
+}
+
 size_t x722_lan_receive(X722Core *core, const uint8_t *buf, size_t len)
 {
     unsigned q;
     X722RxQueue *r;
-    uint16_t st = 0, ptype;
+    uint16_t st = 0, ptype, tci = 0;
     uint32_t need, k, hash = 0;
-    uint64_t status;
-    size_t done = 0;
-    bool hashed;
+    uint64_t status, qw0;
+    size_t done = 0, dlen = len;
+    const uint8_t *data = buf;
+    bool hashed, tagged;
 
     if (len < ETH_HLEN || !accept(core, buf)) {
         core->stats.rx_filtered++;
@@ -787,11 +806,21 @@ size_t x722_lan_receive(X722Core *core, const uint8_t *buf, size_t len)
         core->stats.rx_oversize++;
         return len;
     }
-    need = (len + r->dbuf - 1) / r->dbuf;
+    /* The tag goes into L2TAG1 (qword 0) with L2TAG1P, the rest shifts. */
+    tagged = len >= ETH_HLEN + 4 && buf[12] == 0x81 && buf[13] == 0x00 &&
+             vlan_strip(core);
+    if (tagged) {
+        tci = buf[14] << 8 | buf[15];
+        memcpy(core->rx_frame, buf, 12);
+        memcpy(core->rx_frame + 12, buf + 16, len - 16);
+        data = core->rx_frame;
+        dlen = len - 4;
+    }
+    need = (dlen + r->dbuf - 1) / r->dbuf;
     if (rx_free(r) < need) {
         return 0;               /* held back until buffers are posted */
     }
-    ptype = e810_lan_rx_classify(buf, len, &st);
+    ptype = e810_lan_rx_classify(data, dlen, &st);
     status = RXD_DD;
     if (st & E810_RX_FLEX_STATUS0_L3L4P) {
         status |= RXD_L3L4P;
@@ -806,22 +835,28 @@ size_t x722_lan_receive(X722Core *core, const uint8_t *buf, size_t len)
     for (k = 0; k < need; k++) {
         uint64_t daddr = r->base + (uint64_t)r->head * 16;
         uint8_t d[16];
-        size_t n = len - done < r->dbuf ? len - done : r->dbuf;
+        size_t n = dlen - done < r->dbuf ? dlen - done : r->dbuf;
         uint64_t qw1 = status | (uint64_t)n << RXD_LEN_SHIFT;
 
         if (!x722_dma_read(core, daddr, d, 16) ||
-            !x722_dma_write(core, ld64(d), buf + done, n)) {
+            !x722_dma_write(core, ld64(d), data + done, n)) {
             core->stats.rx_no_desc++;
             return len;
         }
+        qw0 = 0;
         if (k == need - 1) {
             qw1 |= RXD_EOF;
             if (hashed) {
                 qw1 |= RXD_FLTSTAT_RSS;
+                qw0 |= (uint64_t)hash << 32;
+            }
+            if (tagged) {
+                qw1 |= RXD_L2TAG1P;
+                qw0 |= tci;
             }
         }
         /* The write-back fields of a frame are its last descriptor's. */
-        st64(d, k == need - 1 && hashed ? (uint64_t)hash << 32 : 0);
+        st64(d, qw0);
         st64(d + 8, qw1);
         x722_dma_write(core, daddr, d, 16);
         done += n;

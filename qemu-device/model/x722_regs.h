@@ -144,6 +144,12 @@
 #define X722_QENA_STAT              (1u << 2)
 #define X722_QTX_CTL_PFVF_Q_PF      2u
 
+/* ---- VSI VLAN handling: port_vlan_flags (i40e_aqc_vsi_properties_data) */
+#define X722_PVLAN_EMOD_MASK        0x18
+#define X722_PVLAN_EMOD_STR_BOTH    0x00
+#define X722_PVLAN_EMOD_STR         0x10
+#define X722_PVLAN_EMOD_NOTHING     0x18
+
 /* ---- RSS: packet classifier types (enum i40e_filter_pctype) ---- */
 #define X722_PCTYPE_NONF_UNICAST_IPV4_UDP   29
 #define X722_PCTYPE_FRAG_IPV4               36

@@ -929,6 +929,54 @@ static void test_lan_rx_rss(void **state)
     assert_false(r->core.fw.rss_key_set || r->core.fw.rss_lut_set);
 }
 
+/*
+ * VLAN stripping: a tagged frame arrives without its tag, the TCI in
+ * L2TAG1 (qword 0) with L2TAG1P, as i40e_receive_skb() takes it; after
+ * "rx-vlan-offload off" (i40e_vlan_stripping_disable(): EMOD nothing)
+ * the tag stays in the frame.
+ */
+static void test_lan_rx_vlan_strip(void **state)
+{
+    XRig *r = *state;
+    uint8_t f[200], t[204], p[16] = { 0 }, props[128], sw[512];
+    size_t len;
+    uint64_t qw1;
+
+    hmc_setup(r);
+    rxq_start(r, 0, 2048);
+    add_mac(r, r->core.mac);
+    len = make_flow(r, f, "\x0a\x00\x00\x01", "\x0a\x00\x00\x02", 1, 2);
+    memcpy(t, f, 12);
+    memcpy(t + 12, "\x81\x00\x20\x64", 4);     /* PCP 1, VID 100 */
+    memcpy(t + 16, f + 12, len - 12);
+    /* The VSI's default: stripped. */
+    assert_int_equal(x722_core_receive(&r->core, t, len + 4), len + 4);
+    qw1 = rxd_qw(r, 0, 0, 1);
+    assert_int_equal((qw1 >> 38) & 0x3fff, len);
+    assert_true(qw1 & (1 << 2));                            /* L2TAG1P */
+    assert_int_equal(rxd_qw(r, 0, 0, 0) & 0xffff, 0x2064);
+    assert_int_equal((qw1 >> 30) & 0xff, 26);               /* IPv4/TCP */
+    assert_memory_equal(xr_ptr(r, rxbuf(0, 0)), f, len);
+    /* An untagged frame: no L2TAG1P. */
+    assert_int_equal(x722_core_receive(&r->core, f, len), len);
+    assert_false(rxd_qw(r, 0, 1, 1) & (1 << 2));
+    /* Stripping off: the tag stays, L2TAG1P clear. */
+    assert_int_equal(xr_cmd(r, 0x0200, NULL, sw, sizeof(sw), false, NULL),
+                     0);
+    memset(props, 0, sizeof(props));
+    xr_put16(props, 0x0004);                /* VLAN_VALID */
+    props[12] = 0x03 | 0x18;                /* MODE_ALL | EMOD_NOTHING */
+    xr_put16(p, xr_get16(sw + 18));
+    assert_int_equal(xr_cmd(r, 0x0211, p, props, 128, true, NULL), 0);
+    assert_int_equal(xr_cmd(r, 0x0212, p, props, 128, false, NULL), 0);
+    assert_int_equal(props[12], 0x1b);      /* read back as set */
+    assert_int_equal(x722_core_receive(&r->core, t, len + 4), len + 4);
+    qw1 = rxd_qw(r, 0, 2, 1);
+    assert_int_equal((qw1 >> 38) & 0x3fff, len + 4);
+    assert_false(qw1 & (1 << 2));
+    assert_memory_equal(xr_ptr(r, rxbuf(0, 2)), t, len + 4);
+}
+
 /* The X722's packet classifier types of RSS (enum i40e_filter_pctype). */
 static void test_rss_pctype(void **state)
 {
@@ -1031,6 +1079,7 @@ int main(void)
         T(test_lan_rx),
         T(test_lan_rx_holds_when_full),
         T(test_lan_rx_rss),
+        T(test_lan_rx_vlan_strip),
         cmocka_unit_test(test_rss_pctype),
         T(test_lan_rx_tail_before_enable),
         T(test_lan_rx_bad_context_refused),
