@@ -440,7 +440,9 @@ model_hmc_count() {
 # model_stat DEV NAME: the device's own counter or state NAME (pf_resets,
 # valid_sds, ...: QMP x-core-stats) of PCI function DEV, read from the host.
 model_stat() {
-	e810_qom_str "$(e810_qom_id "$1")" x-core-stats | tr ' ' '\n' |
+	local prop=x-core-stats
+	[ "$E810_PARENT" = i40e ] && prop=x-stats	# the X722's counters
+	e810_qom_str "$(e810_qom_id "$1")" $prop | tr ' ' '\n' |
 		sed -n "s/^$2=//p"
 }
 
