@@ -994,14 +994,14 @@ static uint32_t vlan_prune(E810Core *core, const RxFrame *f, uint32_t to)
  * and destination, plus TCP/UDP/SCTP ports of unfragmented packets, in
  * the Microsoft RSS order. Returns the input length, 0 if not IP.
  */
-static size_t hash_input(const uint8_t *frame, size_t len, const RxFrame *f,
-                         uint8_t in[36])
+size_t e810_rss_input(const uint8_t *frame, size_t len, size_t l3,
+                      uint16_t ethertype, uint8_t in[36])
 {
-    const uint8_t *ip = frame + f->l3;
-    size_t rest = len - f->l3, alen, l4;
+    const uint8_t *ip = frame + l3;
+    size_t rest = len > l3 ? len - l3 : 0, alen, l4;
     uint8_t proto;
 
-    if (f->ethertype == 0x0800) {
+    if (ethertype == 0x0800) {
         if (rest < 20 || (ip[0] >> 4) != 4 || (ip[0] & 15) < 5 ||
             rest < (size_t)(ip[0] & 15) * 4) {
             return 0;
@@ -1013,7 +1013,7 @@ static size_t hash_input(const uint8_t *frame, size_t len, const RxFrame *f,
         if (rd16be(ip + 6) & 0x3fff) {
             return 8;           /* a fragment: addresses only */
         }
-    } else if (f->ethertype == 0x86dd) {
+    } else if (ethertype == 0x86dd) {
         if (rest < 40 || (ip[0] >> 4) != 6) {
             return 0;
         }
@@ -1132,7 +1132,7 @@ bool e810_switch_rx_steer(E810Core *core, const uint8_t *frame, size_t len,
             lut_size = E810_RSS_LUT_GLOBAL_SIZE;
         }
     }
-    n = hash_input(frame, len, &f, in);
+    n = e810_rss_input(frame, len, f.l3, f.ethertype, in);
     if (lut && v->key_set && n &&
         FIELD_GET(E810_AQ_VSI_Q_OPT_RSS_HASH, v->props.q_opt_rss) == 0) {
         *hash = e810_toeplitz(v->rss_key, in, n);

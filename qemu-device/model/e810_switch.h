@@ -92,6 +92,15 @@ bool e810_switch_rx_steer(struct E810Core *core, const uint8_t *frame,
                           bool *hash_valid, uint16_t *vsi);
 
 /*
+ * The RSS hash input of @frame (@len bytes, its L3 header at @l3 with
+ * @ethertype): source and destination address, then source and
+ * destination port for TCP, UDP and SCTP (not for a fragment). Returns its
+ * length (8, 12, 32 or 36), 0 for a frame that is not IP.
+ */
+size_t e810_rss_input(const uint8_t *frame, size_t len, size_t l3,
+                      uint16_t ethertype, uint8_t in[36]);
+
+/*
  * The Microsoft RSS Toeplitz hash of @len bytes of @data under @key (at
  * least @len + 4 bytes long).
  */

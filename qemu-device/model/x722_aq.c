@@ -260,6 +260,7 @@ static void vsi_props(X722Core *core, uint8_t *p)
     memset(p, 0, X722_VSI_PROPS_LEN);
     put16(p, 0x00ff);                   /* valid_sections */
     memcpy(p + 28, core->fw.vsi_map, sizeof(core->fw.vsi_map));
+    p[12] = core->fw.port_vlan_flags;
     put16(p + 78, core->fw.vsi_queue_opt);
     for (i = 0; i < 8; i++) {
         put16(p + 96 + 2 * i, i == 0 ? X722_QS_HANDLE : 0xffff);
@@ -329,6 +330,9 @@ static enum x722_aq_rc aq_update_vsi_params(X722Core *core, AqCmd *c)
     }
     if (valid & 0x0080) {               /* QUEUE_OPT_VALID */
         core->fw.vsi_queue_opt = get16(p + 78);
+    }
+    if (valid & 0x0004) {               /* VLAN_VALID: stripping */
+        core->fw.port_vlan_flags = p[12];
     }
     vsi_completion(c);
     return X722_AQ_RC_OK;
@@ -565,10 +569,17 @@ static enum x722_aq_rc aq_set_rss_key(X722Core *core, AqCmd *c)
 {
     uint16_t vsi = get16(P(c, 0));
 
+    enum x722_aq_rc rc;
+
     if (!(vsi & 0x8000) || (vsi & 0x3ff) != X722_VSI_NUMBER) {
         return X722_AQ_RC_EINVAL;
     }
-    return need_buf(c, 52);
+    rc = need_buf(c, sizeof(core->fw.rss_key));
+    if (rc == X722_AQ_RC_OK) {
+        memcpy(core->fw.rss_key, c->buf, sizeof(core->fw.rss_key));
+        core->fw.rss_key_set = true;
+    }
+    return rc;
 }
 
 static enum x722_aq_rc aq_set_rss_lut(X722Core *core, AqCmd *c)
@@ -591,6 +602,35 @@ static enum x722_aq_rc aq_set_rss_lut(X722Core *core, AqCmd *c)
         }
     }
     memcpy(core->fw.rss_lut, c->buf, 512);
+    core->fw.rss_lut_set = true;
+    return X722_AQ_RC_OK;
+}
+
+/* ethtool -x (i40e_get_rss_aq()): the key and the PF LUT as set. */
+static enum x722_aq_rc aq_get_rss_key(X722Core *core, AqCmd *c)
+{
+    uint16_t vsi = get16(P(c, 0));
+
+    if (!(vsi & 0x8000) || (vsi & 0x3ff) != X722_VSI_NUMBER ||
+        need_buf(c, sizeof(core->fw.rss_key))) {
+        return X722_AQ_RC_EINVAL;
+    }
+    memcpy(c->buf, core->fw.rss_key, sizeof(core->fw.rss_key));
+    c->resp_len = sizeof(core->fw.rss_key);
+    return X722_AQ_RC_OK;
+}
+
+static enum x722_aq_rc aq_get_rss_lut(X722Core *core, AqCmd *c)
+{
+    uint16_t vsi = get16(P(c, 0)), flags = get16(P(c, 2));
+
+    /* Only the PF LUT is ever set (i40e's main VSI uses it). */
+    if (!(vsi & 0x8000) || (vsi & 0x3ff) != X722_VSI_NUMBER ||
+        !(flags & 1) || need_buf(c, sizeof(core->fw.rss_lut))) {
+        return X722_AQ_RC_EINVAL;
+    }
+    memcpy(c->buf, core->fw.rss_lut, sizeof(core->fw.rss_lut));
+    c->resp_len = sizeof(core->fw.rss_lut);
     return X722_AQ_RC_OK;
 }
 
@@ -642,6 +682,8 @@ static const AqHandler handlers[] = {
     { 0x0a00, aq_lldp_get_mib },
     { 0x0b02, aq_set_rss_key },
     { 0x0b03, aq_set_rss_lut },
+    { 0x0b04, aq_get_rss_key },
+    { 0x0b05, aq_get_rss_lut },
     { 0xff03, aq_debug_read_reg },
 };
 

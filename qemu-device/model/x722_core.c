@@ -229,7 +229,10 @@ static void pf_reset(X722Core *core)
     core->fw.nmacs = 0;
     core->fw.bcast = core->fw.uc_promisc = core->fw.mc_promisc = false;
     core->fw.vsi_queue_opt = 0;
+    core->fw.port_vlan_flags = 0;
     core->fw.nvm_owned = false;
+    /* The VSI's RSS key and LUT go with it; the driver sets them again. */
+    core->fw.rss_key_set = core->fw.rss_lut_set = false;
 }
 
 void x722_core_reset(X722Core *core)

@@ -86,10 +86,13 @@ typedef struct X722Fw {
     bool nvm_owned;             /* 0x0008 granted, not yet released */
     bool bcast, uc_promisc, mc_promisc;
     uint16_t vsi_queue_opt;     /* queueing_opt_flags (TCP_ENA, ...) */
+    uint8_t port_vlan_flags;    /* VSI props 12: VLAN mode, EMOD */
     uint8_t vsi_map[50];        /* VSI props 28..77: queue and TC map */
     uint16_t nmacs;
     uint8_t macs[X722_MAX_MACS][6];
-    uint8_t rss_lut[512];
+    bool rss_key_set, rss_lut_set;
+    uint8_t rss_key[52];        /* standard 40 bytes, extended 12 */
+    uint8_t rss_lut[512];       /* the PF LUT */
     char driver_ver[32];
 } X722Fw;
 
@@ -125,6 +128,7 @@ typedef struct X722Core {
     uint8_t aq_buf[X722_AQ_BUF_MAX];
     uint8_t frame[X722_TX_PKT_MAX];
     uint8_t seg[X722_FRAME_MAX];
+    uint8_t rx_frame[X722_FRAME_MAX];   /* a received frame, tag stripped */
 } X722Core;
 
 int x722_core_init(X722Core *core, const E810CoreOps *ops, void *opaque,
@@ -188,6 +192,12 @@ void x722_lan_qrx_ena(X722Core *core, unsigned q, uint32_t val);
 void x722_lan_qtx_tail(X722Core *core, unsigned q, uint32_t val);
 void x722_lan_qrx_tail(X722Core *core, unsigned q, uint32_t val);
 void x722_lan_process_tx(X722Core *core);
+/*
+ * The RSS packet classifier type of an IP frame (@l3: its L3 header's
+ * offset, @ethertype that of the frame), or -1 for one that is not IP.
+ */
+int x722_rss_pctype(const uint8_t *frame, size_t len, size_t l3,
+                    uint16_t ethertype);
 bool x722_lan_can_receive(X722Core *core);
 size_t x722_lan_receive(X722Core *core, const uint8_t *buf, size_t len);
 /* FPM address of an HMC object -> guest address; false on a fault. */

@@ -13,7 +13,19 @@
  * Tx: 16-byte data descriptors (and context descriptors for TSO);
  * completion is the head write-back the context enables (i40e never reads
  * descriptor done bits). Rx: 16-byte read descriptors written back in the
- * 16-byte format (i40e_rx_desc wb.qword1: status, error, ptype, length).
+ * 16-byte format (i40e_rx_desc wb.qword1: status, error, ptype, length;
+ * qword0's upper half the RSS hash, FLTSTAT 3 saying so).
+ *
+ * VLAN: an 802.1Q tag is stripped into the last descriptor's L2TAG1 while
+ * the VSI's port_vlan_flags say so (the default; i40e turns it off with
+ * "rx-vlan-offload off").
+ *
+ * RSS: a frame whose packet classifier type (enum i40e_filter_pctype)
+ * PFQF_HENA enables is hashed with the Toeplitz key of set RSS key
+ * (0x0B02) over its addresses and ports, and the PF LUT of set RSS LUT
+ * (0x0B03), 128 or 512 entries as PFQF_CTL_0.HASHLUTSIZE says, picks the
+ * queue within the VSI's TC 0 queue region; without a key, a LUT or an
+ * enabled type the frame goes to the region's first queue.
  * The checksum and packet-type logic is the E810 model's
  * (e810_lan_tx_csum(), e810_lan_rx_classify(): the offload fields and
  * packet types are the same in both families).
@@ -22,6 +34,7 @@
  */
 #include <string.h>
 
+#include "e810_switch.h"    /* e810_rss_input(), e810_toeplitz() */
 #include "x722_core.h"
 
 #define TXD_DTYPE_DATA      0x0
@@ -35,7 +48,9 @@
 #define TSO_MSS_MAX         9668
 #define RXD_DD              (1ull << 0)
 #define RXD_EOF             (1ull << 1)
+#define RXD_L2TAG1P         (1ull << 2)
 #define RXD_L3L4P           (1ull << 3)
+#define RXD_FLTSTAT_RSS     (3ull << 12)
 #define RXD_ERR_IPE         (1ull << 22)
 #define RXD_ERR_L4E         (1ull << 23)
 #define RXD_PTYPE_SHIFT     30
@@ -622,34 +637,166 @@ static uint32_t rx_free(const X722RxQueue *r)
     return (r->tail + r->qlen - r->head) % r->qlen;
 }
 
-/* The queue a frame goes to: the VSI's first queue (no RSS hashing). */
-static unsigned rx_queue(X722Core *core)
+/* The VSI's first queue (queue_mapping[0], contiguous mapping). */
+static unsigned vsi_base_queue(const X722Core *core)
 {
     return core->fw.vsi_map[2] | core->fw.vsi_map[3] << 8;
 }
 
+static uint16_t be16_at(const uint8_t *p)
+{
+    return p[0] << 8 | p[1];
+}
+
+/*
+ * The packet classifier type the X722 gives an IP frame for RSS, or -1:
+ * TCP SYN without ACK and unicast/multicast UDP have types of their own
+ * on the X722 (i40e's I40E_HW_CAP_MULTI_TCP_UDP_RSS_PCTYPE).
+ */
+int x722_rss_pctype(const uint8_t *f, size_t len, size_t l3, uint16_t et)
+{
+    const uint8_t *ip = f + l3;
+    size_t rest = len > l3 ? len - l3 : 0, l4;
+    uint8_t proto;
+    bool v6 = et == 0x86dd, mcast;
+    int base;
+
+    if (et == 0x0800) {
+        if (rest < 20 || (ip[0] >> 4) != 4 || (ip[0] & 15) < 5 ||
+            rest < (size_t)(ip[0] & 15) * 4) {
+            return -1;
+        }
+        if (be16_at(ip + 6) & 0x3fff) {
+            return X722_PCTYPE_FRAG_IPV4;
+        }
+        proto = ip[9];
+        l4 = (ip[0] & 15) * 4;
+        mcast = (ip[16] & 0xf0) == 0xe0;
+        base = X722_PCTYPE_NONF_UNICAST_IPV4_UDP;
+    } else if (v6) {
+        if (rest < 40 || (ip[0] >> 4) != 6) {
+            return -1;
+        }
+        proto = ip[6];
+        if (proto == 44) {
+            return X722_PCTYPE_FRAG_IPV6;
+        }
+        l4 = 40;
+        mcast = ip[24] == 0xff;
+        base = X722_PCTYPE_NONF_UNICAST_IPV6_UDP;
+    } else {
+        return -1;
+    }
+    /* Offsets from the unicast UDP type, the same for IPv4 and IPv6. */
+    switch (proto) {
+    case 6:
+        if (rest >= l4 + 14 && (ip[l4 + 13] & 0x12) == 0x02) {
+            return base + 3;                    /* TCP SYN without ACK */
+        }
+        return base + 4;                        /* TCP */
+    case 17:
+        return base + (mcast ? 1 : 0);          /* UDP */
+    case 132:
+        return base + 5;                        /* SCTP */
+    default:
+        return base + 6;                        /* other */
+    }
+}
+
+/*
+ * The queue a frame goes to, and its RSS hash when it was hashed (see the
+ * top of the file).
+ */
+static unsigned rx_queue(X722Core *core, const uint8_t *buf, size_t len,
+                         uint32_t *hash, bool *hashed)
+{
+    const uint8_t *m = core->fw.vsi_map;
+    uint16_t tc = m[34] | m[35] << 8;           /* tc_mapping[0] */
+    unsigned qoff = tc & 0x1ff, qpow = (tc >> 9) & 7, lut_size, q;
+    uint64_t hena;
+    uint8_t in[36];
+    size_t l3 = 14, n;
+    uint16_t et;
+    int pct;
+
+    *hashed = false;
+    q = vsi_base_queue(core) + qoff;
+    if (!core->fw.rss_key_set || !core->fw.rss_lut_set || len < 14) {
+        return q;
+    }
+    et = be16_at(buf + 12);
+    if ((et == 0x8100 || et == 0x88a8) && len >= 18) {
+        et = be16_at(buf + 16);
+        l3 = 18;
+    }
+    pct = x722_rss_pctype(buf, len, l3, et);
+    hena = *x722_reg(core, X722_PFQF_HENA(0)) |
+           (uint64_t)*x722_reg(core, X722_PFQF_HENA(1)) << 32;
+    if (pct < 0 || !(hena >> pct & 1)) {
+        return q;
+    }
+    n = e810_rss_input(buf, len, l3, et, in);
+    if (!n) {
+        return q;
+    }
+    *hash = e810_toeplitz(core->fw.rss_key, in, n);
+    *hashed = true;
+    lut_size = *x722_reg(core, X722_PFQF_CTL_0) & X722_PFQF_CTL_0_LUT512 ?
+               512 : 128;
+    return q + (core->fw.rss_lut[*hash & (lut_size - 1)] &
+                ((1u << qpow) - 1));
+}
+
 bool x722_lan_can_receive(X722Core *core)
 {
-    unsigned q = rx_queue(core);
+    const uint8_t *m = core->fw.vsi_map;
+    uint16_t tc = m[34] | m[35] << 8;
+    unsigned q = vsi_base_queue(core) + (tc & 0x1ff);
+    unsigned n = 1u << ((tc >> 9) & 7), i;
 
-    /* Frames wait (QEMU queues them) only for an enabled, full queue. */
-    return q >= X722_NUM_QUEUES || !core->rxq[q].enabled ||
-           rx_free(&core->rxq[q]) > 0;
+    /*
+     * Frames wait (QEMU queues them) only while every queue RSS may pick
+     * is enabled and full; x722_lan_receive() holds back a frame whose
+     * own queue is full.
+     */
+    for (i = 0; i < n; i++) {
+        if (q + i >= X722_NUM_QUEUES || !core->rxq[q + i].enabled ||
+            rx_free(&core->rxq[q + i]) > 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * Whether the VSI strips an 802.1Q tag into the descriptor: its
+ * port_vlan_flags EMOD is "strip both" (the VSI's default, the 0 that
+ * i40e_vlan_stripping_enable() reads as already enabled) or "strip";
+ * i40e_vlan_stripping_disable() sets "nothing".
+ */
+static bool vlan_strip(const X722Core *core)
+{
+    unsigned emod = core->fw.port_vlan_flags & X722_PVLAN_EMOD_MASK;
+
+    return emod == X722_PVLAN_EMOD_STR_BOTH || emod == X722_PVLAN_EMOD_STR;
 }
 
 size_t x722_lan_receive(X722Core *core, const uint8_t *buf, size_t len)
 {
-    unsigned q = rx_queue(core);
+    unsigned q;
     X722RxQueue *r;
-    uint16_t st = 0, ptype;
-    uint32_t need, k;
-    uint64_t status;
-    size_t done = 0;
+    uint16_t st = 0, ptype, tci = 0;
+    uint32_t need, k, hash = 0;
+    uint64_t status, qw0;
+    size_t done = 0, dlen = len;
+    const uint8_t *data = buf;
+    bool hashed, tagged;
 
     if (len < ETH_HLEN || !accept(core, buf)) {
         core->stats.rx_filtered++;
         return len;
     }
+    q = rx_queue(core, buf, len, &hash, &hashed);
     if (q >= X722_NUM_QUEUES || !core->rxq[q].enabled) {
         core->stats.rx_no_desc++;
         return len;
@@ -659,11 +806,21 @@ size_t x722_lan_receive(X722Core *core, const uint8_t *buf, size_t len)
         core->stats.rx_oversize++;
         return len;
     }
-    need = (len + r->dbuf - 1) / r->dbuf;
+    /* The tag goes into L2TAG1 (qword 0) with L2TAG1P, the rest shifts. */
+    tagged = len >= ETH_HLEN + 4 && buf[12] == 0x81 && buf[13] == 0x00 &&
+             vlan_strip(core);
+    if (tagged) {
+        tci = buf[14] << 8 | buf[15];
+        memcpy(core->rx_frame, buf, 12);
+        memcpy(core->rx_frame + 12, buf + 16, len - 16);
+        data = core->rx_frame;
+        dlen = len - 4;
+    }
+    need = (dlen + r->dbuf - 1) / r->dbuf;
     if (rx_free(r) < need) {
         return 0;               /* held back until buffers are posted */
     }
-    ptype = e810_lan_rx_classify(buf, len, &st);
+    ptype = e810_lan_rx_classify(data, dlen, &st);
     status = RXD_DD;
     if (st & E810_RX_FLEX_STATUS0_L3L4P) {
         status |= RXD_L3L4P;
@@ -678,18 +835,28 @@ size_t x722_lan_receive(X722Core *core, const uint8_t *buf, size_t len)
     for (k = 0; k < need; k++) {
         uint64_t daddr = r->base + (uint64_t)r->head * 16;
         uint8_t d[16];
-        size_t n = len - done < r->dbuf ? len - done : r->dbuf;
+        size_t n = dlen - done < r->dbuf ? dlen - done : r->dbuf;
         uint64_t qw1 = status | (uint64_t)n << RXD_LEN_SHIFT;
 
         if (!x722_dma_read(core, daddr, d, 16) ||
-            !x722_dma_write(core, ld64(d), buf + done, n)) {
+            !x722_dma_write(core, ld64(d), data + done, n)) {
             core->stats.rx_no_desc++;
             return len;
         }
+        qw0 = 0;
         if (k == need - 1) {
             qw1 |= RXD_EOF;
+            if (hashed) {
+                qw1 |= RXD_FLTSTAT_RSS;
+                qw0 |= (uint64_t)hash << 32;
+            }
+            if (tagged) {
+                qw1 |= RXD_L2TAG1P;
+                qw0 |= tci;
+            }
         }
-        st64(d, 0);
+        /* The write-back fields of a frame are its last descriptor's. */
+        st64(d, qw0);
         st64(d + 8, qw1);
         x722_dma_write(core, daddr, d, 16);
         done += n;

@@ -76,6 +76,8 @@
 #define X722_PFGEN_PORTNUM          0x1c0480
 #define X722_PF_VT_PFALLOC          0x1c0500
 #define X722_PFQF_CTL_0             0x1c0ac0
+#define X722_PFQF_CTL_0_LUT512      (1u << 16)  /* HASHLUTSIZE */
+#define X722_PFQF_HENA(i)           (0x245900 + (i) * 0x80)
 #define X722_PRTGL_SAH              0x1e2140
 #define X722_PRTTSYN_CTL0           0x1e4200
 #define X722_GLQF_FDEVICTENA(i)     (0x270384 + 4 * (i))
@@ -165,5 +167,17 @@
 #define X722_QENA_REQ               (1u << 0)
 #define X722_QENA_STAT              (1u << 2)
 #define X722_QTX_CTL_PFVF_Q_PF      2u
+
+/* ---- VSI VLAN handling: port_vlan_flags (i40e_aqc_vsi_properties_data) */
+#define X722_PVLAN_EMOD_MASK        0x18
+#define X722_PVLAN_EMOD_STR_BOTH    0x00
+#define X722_PVLAN_EMOD_STR         0x10
+#define X722_PVLAN_EMOD_NOTHING     0x18
+
+/* ---- RSS: packet classifier types (enum i40e_filter_pctype) ---- */
+#define X722_PCTYPE_NONF_UNICAST_IPV4_UDP   29
+#define X722_PCTYPE_FRAG_IPV4               36
+#define X722_PCTYPE_NONF_UNICAST_IPV6_UDP   39
+#define X722_PCTYPE_FRAG_IPV6               46
 
 #endif /* X722_REGS_H */

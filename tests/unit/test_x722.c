@@ -464,21 +464,28 @@ static void txq_start(XRig *r, unsigned q, uint32_t qlen)
     xr_wr(r, X722_QTX_ENA(q), X722_QENA_REQ);
 }
 
+/* Queue q's ring is at XR_RXRING + q KiB, its buffers at rxbuf(q, i). */
+static uint64_t rxbuf(unsigned q, unsigned i)
+{
+    return XR_BUFS + 0x8000 + q * 0x20000 + i * 2048;
+}
+
 static void rxq_start(XRig *r, unsigned q, uint32_t dbuf)
 {
     uint8_t *ctx = xr_ptr(r, XR_HMC + X722_NUM_QUEUES * 128 + q * 32);
+    uint64_t ring = XR_RXRING + q * 0x400;
     unsigned i;
 
     memset(ctx, 0, 32);
-    set_bits(ctx, 32, 57, XR_RXRING / 128);
+    set_bits(ctx, 32, 57, ring / 128);
     set_bits(ctx, 89, 13, RING);
     set_bits(ctx, 102, 7, dbuf / 128);
     set_bits(ctx, 117, 1, 1);
     set_bits(ctx, 174, 14, 1522 < 5 * dbuf ? 1522 : 5 * dbuf);
     for (i = 0; i < RING; i++) {
-        uint8_t *d = xr_ptr(r, XR_RXRING + i * 16);
+        uint8_t *d = xr_ptr(r, ring + i * 16);
 
-        xr_put64(d, XR_BUFS + 0x8000 + i * 2048);
+        xr_put64(d, rxbuf(q, i));
         xr_put64(d + 8, 0);
     }
     xr_wr(r, X722_QINT_RQCTL(q), X722_QINT_CAUSE_ENA | 1);
@@ -786,6 +793,228 @@ static void test_lan_rx_holds_when_full(void **state)
     assert_int_equal(r->core.rxq[0].tail, 5);
 }
 
+/* The main VSI's queue map: queues 0 and 1 in TC 0 (contiguous). */
+static void vsi_two_queues(XRig *r)
+{
+    uint8_t buf[512], props[128], p[16] = { 0 };
+
+    assert_int_equal(xr_cmd(r, 0x0200, NULL, buf, sizeof(buf), false, NULL),
+                     0);
+    memset(props, 0, sizeof(props));
+    xr_put16(props, 0x0040);                /* QUEUE_MAP_VALID */
+    xr_put16(props + 30, 0);                /* queue_mapping[0] */
+    xr_put16(props + 62, 1 << 9);           /* TC 0: offset 0, 2 queues */
+    xr_put16(p, xr_get16(buf + 18));
+    assert_int_equal(xr_cmd(r, 0x0211, p, props, 128, true, NULL), 0);
+}
+
+/*
+ * An IPv4/TCP frame to the function from @src:@sport to @dst:@dport, with
+ * valid checksums; its length.
+ */
+static size_t make_flow(XRig *r, uint8_t *f, const char *src,
+                        const char *dst, uint16_t sport, uint16_t dport)
+{
+    size_t len = make_tcp(f, 100, false);
+
+    memcpy(f, r->core.mac, 6);
+    memcpy(f + 26, src, 4);
+    memcpy(f + 30, dst, 4);
+    f[34] = sport >> 8;
+    f[35] = (uint8_t)sport;
+    f[36] = dport >> 8;
+    f[37] = (uint8_t)dport;
+    finish_tcp(f, 100);
+    return len;
+}
+
+/* The write-back of the descriptor at @idx of queue @q. */
+static uint64_t rxd_qw(XRig *r, unsigned q, unsigned idx, unsigned qw)
+{
+    return xr_get64(xr_ptr(r, XR_RXRING + q * 0x400 + idx * 16 + qw * 8));
+}
+
+/*
+ * RSS: Toeplitz over the IPv4/TCP 4-tuple with the key of set RSS key,
+ * the PF LUT picking the queue, the hash in the descriptor. The flows and
+ * their hashes are the Microsoft RSS verification suite's ("Verifying
+ * the RSS Hash Calculation", IPv4 with TCP ports) under its key.
+ */
+static void test_lan_rx_rss(void **state)
+{
+    static const uint8_t ms_key[40] = {
+        0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2,
+        0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
+        0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4,
+        0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
+        0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
+    };
+    XRig *r = *state;
+    uint8_t f[200], p[16] = { 0 }, key[52] = { 0 }, lut[512] = { 0 };
+    size_t l1, l4;
+    uint64_t qw1;
+
+    hmc_setup(r);
+    vsi_two_queues(r);
+    rxq_start(r, 0, 2048);
+    rxq_start(r, 1, 2048);
+    add_mac(r, r->core.mac);
+    /* 66.9.149.187:2794 -> 161.142.100.80:1766: 0x51ccc178 */
+    l1 = make_flow(r, f, "\x42\x09\x95\xbb", "\xa1\x8e\x64\x50",
+                   2794, 1766);
+    /* Without a key and a LUT: the first queue, no hash. */
+    assert_int_equal(x722_core_receive(&r->core, f, l1), l1);
+    qw1 = rxd_qw(r, 0, 0, 1);
+    assert_int_equal(qw1 & 3, 3);
+    assert_int_equal(qw1 & (3ull << 12), 0);
+    assert_int_equal(rxd_qw(r, 0, 0, 0), 0);
+
+    memcpy(key, ms_key, sizeof(ms_key));
+    xr_put16(p, 6 | 0x8000);
+    assert_int_equal(xr_cmd(r, 0x0b02, p, key, sizeof(key), true, NULL), 0);
+    lut[0x178] = 1;                 /* 0x51ccc178: index 376 of 512 */
+    lut[0x07f] = 1;                 /* 0xafc7327f: index 127 */
+    xr_put16(p + 2, 1);
+    assert_int_equal(xr_cmd(r, 0x0b03, p, lut, sizeof(lut), true, NULL), 0);
+    xr_wr(r, X722_PFQF_CTL_0, X722_PFQF_CTL_0_LUT512);
+    /* The key and LUT set, but IPv4/TCP (33) not enabled in HENA. */
+    xr_wr(r, X722_PFQF_HENA(1), 1u << (35 - 32));
+    assert_int_equal(x722_core_receive(&r->core, f, l1), l1);
+    assert_int_equal(rxd_qw(r, 0, 1, 1) & (3ull << 12), 0);
+    assert_int_equal(r->core.rxq[1].head, 0);
+
+    xr_wr(r, X722_PFQF_HENA(1), 1u << (33 - 32));
+    assert_int_equal(x722_core_receive(&r->core, f, l1), l1);
+    assert_int_equal(r->core.rxq[1].head, 1);
+    qw1 = rxd_qw(r, 1, 0, 1);
+    assert_int_equal(qw1 & 3, 3);
+    assert_int_equal(qw1 & (3ull << 12), 3ull << 12);     /* FLTSTAT RSS */
+    assert_int_equal(rxd_qw(r, 1, 0, 0) >> 32, 0x51ccc178);
+    assert_memory_equal(xr_ptr(r, rxbuf(1, 0)), f, l1);
+
+    /* 38.27.205.30:48228 -> 209.142.163.6:2217: 0xafc7327f, queue 1 */
+    l4 = make_flow(r, f, "\x26\x1b\xcd\x1e", "\xd1\x8e\xa3\x06",
+                   48228, 2217);
+    assert_int_equal(x722_core_receive(&r->core, f, l4), l4);
+    assert_int_equal(rxd_qw(r, 1, 1, 0) >> 32, 0xafc7327f);
+    /* 199.92.111.2:14230 -> 65.69.140.83:4739: 0xc626b0ea, LUT 0 */
+    l4 = make_flow(r, f, "\xc7\x5c\x6f\x02", "\x41\x45\x8c\x53",
+                   14230, 4739);
+    assert_int_equal(x722_core_receive(&r->core, f, l4), l4);
+    assert_int_equal(r->core.rxq[0].head, 3);
+    assert_int_equal(rxd_qw(r, 0, 2, 0) >> 32, 0xc626b0ea);
+
+    /* A 128-entry LUT: 0x51ccc178 picks entry 0x78, queue 0. */
+    xr_wr(r, X722_PFQF_CTL_0, 0);
+    l1 = make_flow(r, f, "\x42\x09\x95\xbb", "\xa1\x8e\x64\x50",
+                   2794, 1766);
+    assert_int_equal(x722_core_receive(&r->core, f, l1), l1);
+    assert_int_equal(r->core.rxq[0].head, 4);
+    assert_int_equal(r->core.rxq[1].head, 2);
+
+    /* ethtool -x reads back what was set */
+    memset(key, 0, sizeof(key));
+    xr_put16(p + 2, 0);
+    assert_int_equal(xr_cmd(r, 0x0b04, p, key, sizeof(key), false, NULL), 0);
+    assert_memory_equal(key, ms_key, sizeof(ms_key));
+    memset(lut, 0, sizeof(lut));
+    assert_int_equal(xr_cmd(r, 0x0b05, p, lut, sizeof(lut), false, NULL),
+                     X722_AQ_RC_EINVAL);            /* not the PF LUT */
+    xr_put16(p + 2, 1);
+    assert_int_equal(xr_cmd(r, 0x0b05, p, lut, sizeof(lut), false, NULL), 0);
+    assert_int_equal(lut[0x178], 1);
+
+    /* A PF reset forgets them: back to the first queue. */
+    xr_wr(r, X722_PFGEN_CTRL, X722_PFGEN_CTRL_PFSWR);
+    assert_false(r->core.fw.rss_key_set || r->core.fw.rss_lut_set);
+}
+
+/*
+ * VLAN stripping: a tagged frame arrives without its tag, the TCI in
+ * L2TAG1 (qword 0) with L2TAG1P, as i40e_receive_skb() takes it; after
+ * "rx-vlan-offload off" (i40e_vlan_stripping_disable(): EMOD nothing)
+ * the tag stays in the frame.
+ */
+static void test_lan_rx_vlan_strip(void **state)
+{
+    XRig *r = *state;
+    uint8_t f[200], t[204], p[16] = { 0 }, props[128], sw[512];
+    size_t len;
+    uint64_t qw1;
+
+    hmc_setup(r);
+    rxq_start(r, 0, 2048);
+    add_mac(r, r->core.mac);
+    len = make_flow(r, f, "\x0a\x00\x00\x01", "\x0a\x00\x00\x02", 1, 2);
+    memcpy(t, f, 12);
+    memcpy(t + 12, "\x81\x00\x20\x64", 4);     /* PCP 1, VID 100 */
+    memcpy(t + 16, f + 12, len - 12);
+    /* The VSI's default: stripped. */
+    assert_int_equal(x722_core_receive(&r->core, t, len + 4), len + 4);
+    qw1 = rxd_qw(r, 0, 0, 1);
+    assert_int_equal((qw1 >> 38) & 0x3fff, len);
+    assert_true(qw1 & (1 << 2));                            /* L2TAG1P */
+    assert_int_equal(rxd_qw(r, 0, 0, 0) & 0xffff, 0x2064);
+    assert_int_equal((qw1 >> 30) & 0xff, 26);               /* IPv4/TCP */
+    assert_memory_equal(xr_ptr(r, rxbuf(0, 0)), f, len);
+    /* An untagged frame: no L2TAG1P. */
+    assert_int_equal(x722_core_receive(&r->core, f, len), len);
+    assert_false(rxd_qw(r, 0, 1, 1) & (1 << 2));
+    /* Stripping off: the tag stays, L2TAG1P clear. */
+    assert_int_equal(xr_cmd(r, 0x0200, NULL, sw, sizeof(sw), false, NULL),
+                     0);
+    memset(props, 0, sizeof(props));
+    xr_put16(props, 0x0004);                /* VLAN_VALID */
+    props[12] = 0x03 | 0x18;                /* MODE_ALL | EMOD_NOTHING */
+    xr_put16(p, xr_get16(sw + 18));
+    assert_int_equal(xr_cmd(r, 0x0211, p, props, 128, true, NULL), 0);
+    assert_int_equal(xr_cmd(r, 0x0212, p, props, 128, false, NULL), 0);
+    assert_int_equal(props[12], 0x1b);      /* read back as set */
+    assert_int_equal(x722_core_receive(&r->core, t, len + 4), len + 4);
+    qw1 = rxd_qw(r, 0, 2, 1);
+    assert_int_equal((qw1 >> 38) & 0x3fff, len + 4);
+    assert_false(qw1 & (1 << 2));
+    assert_memory_equal(xr_ptr(r, rxbuf(0, 2)), t, len + 4);
+}
+
+/* The X722's packet classifier types of RSS (enum i40e_filter_pctype). */
+static void test_rss_pctype(void **state)
+{
+    uint8_t f[200];
+    size_t len;
+
+    (void)state;
+    len = make_tcp(f, 10, false);
+    assert_int_equal(x722_rss_pctype(f, len, 14, 0x0800), 33);
+    f[47] = 0x02;                                   /* SYN alone */
+    assert_int_equal(x722_rss_pctype(f, len, 14, 0x0800), 32);
+    f[47] = 0x12;                                   /* SYN | ACK */
+    assert_int_equal(x722_rss_pctype(f, len, 14, 0x0800), 33);
+    f[23] = 17;
+    assert_int_equal(x722_rss_pctype(f, len, 14, 0x0800), 29);
+    f[30] = 239;                                    /* multicast */
+    assert_int_equal(x722_rss_pctype(f, len, 14, 0x0800), 30);
+    f[23] = 132;
+    assert_int_equal(x722_rss_pctype(f, len, 14, 0x0800), 34);
+    f[23] = 1;
+    assert_int_equal(x722_rss_pctype(f, len, 14, 0x0800), 35);
+    f[20] = 0x20;                                   /* more fragments */
+    assert_int_equal(x722_rss_pctype(f, len, 14, 0x0800), 36);
+    assert_int_equal(x722_rss_pctype(f, len, 14, 0x0806), -1);
+    assert_int_equal(x722_rss_pctype(f, 30, 14, 0x0800), -1);  /* short */
+    f[14] = 0x60;                                   /* IPv6, no room */
+    assert_int_equal(x722_rss_pctype(f, 50, 14, 0x86dd), -1);
+    memset(f + 14, 0, 60);
+    f[14] = 0x60;
+    f[20] = 6;
+    assert_int_equal(x722_rss_pctype(f, 14 + 40 + 20, 14, 0x86dd), 43);
+    f[20] = 44;
+    assert_int_equal(x722_rss_pctype(f, 14 + 40 + 20, 14, 0x86dd), 46);
+    f[20] = 17;
+    f[38] = 0xff;                                   /* ff00::/8 */
+    assert_int_equal(x722_rss_pctype(f, 14 + 40 + 20, 14, 0x86dd), 40);
+}
+
 /* i40e posts the Rx buffers before it enables the queue. */
 static void test_lan_rx_tail_before_enable(void **state)
 {
@@ -849,6 +1078,9 @@ int main(void)
         T(test_lan_tx_csum),
         T(test_lan_rx),
         T(test_lan_rx_holds_when_full),
+        T(test_lan_rx_rss),
+        T(test_lan_rx_vlan_strip),
+        cmocka_unit_test(test_rss_pctype),
         T(test_lan_rx_tail_before_enable),
         T(test_lan_rx_bad_context_refused),
 #undef T

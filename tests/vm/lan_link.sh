@@ -1,20 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # topology: hub2
-# parent: ice_lite ice
+# parent: ice_lite ice i40e
 # timeout: 300
 # boot: shared
-# Each e810 function has an Ethernet netdev of the parent (ice_lite or the
-# stock ice): the MAC address the
+# Each NIC function has an Ethernet netdev of the parent (ice_lite, the
+# stock ice, or the stock i40e on the X722): the MAC address the
 # firmware reports (manage MAC read = QEMU's mac property) as current and
-# permanent address, a carrier and 100 Gb/s full duplex from the
-# firmware's link status, the MTU range of a 9728-byte MAC frame, and
+# permanent address, a carrier and 100 Gb/s (X722: 10 Gb/s) full duplex
+# from the firmware's link status, the MTU range of a 9728-byte MAC frame
+# (every parent's limit), and
 # "ethtool -i" naming ice_lite with the firmware/API version and the bus
 # address of the function; ice_lite's debugfs counters saw the link come up.
 . "$E810_LIB"
 
 mapfile -t devs < <(e810_pci_devs)
-expect_eq "e810 functions" 2 "${#devs[@]}"
+expect_eq "NIC functions" 2 "${#devs[@]}"
 port=0
 for d in "${devs[@]}"; do
 	mac=52:54:00:e8:10:$(printf '%02x' $((E810_NODE * 16 + port)))
@@ -45,9 +46,10 @@ for d in "${devs[@]}"; do
 	expect_eq "$nd bus-info" "$d" "$(sed -n 's/^bus-info: //p' <<<"$info")"
 	fw=$(sed -n 's/^firmware-version: //p' <<<"$info")
 	# ice_lite: firmware and API version; ice: NVM version, EETRACK and
-	# Option ROM version (__ice_get_drvinfo()).
+	# Option ROM version (__ice_get_drvinfo()); i40e: NVM version,
+	# EETRACK and OEM version (i40e_nvm_version_str()), the same shape.
 	fw_re='^fw [0-9]+\.[0-9]+\.[0-9]+ api 1\.[0-9]+\.[0-9]+$'
-	[ "$E810_PARENT" = ice ] &&
+	[ "$E810_PARENT" != ice_lite ] &&
 		fw_re='^[0-9a-f]+\.[0-9]{2} 0x[0-9a-f]{8} [0-9]+\.[0-9]+\.[0-9]+$'
 	if [[ $fw =~ $fw_re ]]; then
 		ok "$nd firmware-version '$fw'"
@@ -56,7 +58,9 @@ for d in "${devs[@]}"; do
 	fi
 
 	settings=$(ethtool "$nd")
-	expect_eq "$nd speed" 100000Mb/s \
+	speed=100000Mb/s
+	[ "$E810_PARENT" = i40e ] && speed=10000Mb/s
+	expect_eq "$nd speed" $speed \
 		"$(sed -n 's/^[[:space:]]*Speed: //p' <<<"$settings")"
 	expect_eq "$nd duplex" Full \
 		"$(sed -n 's/^[[:space:]]*Duplex: //p' <<<"$settings")"

@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # topology: hub2
-# parent: ice_lite ice
+# parent: ice_lite ice i40e
 # timeout: 300
 # boot: shared
 # MTU 1500 -> 9000 -> 1500 on both ports while they run (ice_lite restarts
-# the rings with Rx buffers sized for the new MTU): at 9000 an 8972-byte
+# the rings with Rx buffers sized for the new MTU; ice and i40e rebuild
+# their VSIs): at 9000 an 8972-byte
 # ping with DF (a 9000-byte IP packet) crosses both ways and 8973 bytes is
 # refused locally; a jumbo frame sent to a port already back at 1500 is
 # dropped by that port's Rx queue; at 1500 the 8000-byte DF ping fails and
@@ -16,7 +17,7 @@
 . "$E810_LIB"
 
 mapfile -t devs < <(e810_pci_devs)
-expect_eq "e810 functions" 2 "${#devs[@]}"
+expect_eq "NIC functions" 2 "${#devs[@]}"
 a=$(e810_netdev_of "${devs[0]}")
 b=$(e810_netdev_of "${devs[1]}")
 e810_two_hosts "$a" "$b" || { fail "cannot set up the two hosts"; finish; }
@@ -38,6 +39,8 @@ mtu_events() {
 # the last one to MTU.
 check_mtu_events() {
 	local d want
+	# No irdma on i40e here: nothing counts the MTU events.
+	[ "$E810_PARENT" = i40e ] && return 0
 	for d in "${devs[@]}"; do
 		want="$2 $2 $3"
 		[ "$E810_PARENT" = ice ] && want="0 $2 $3"
@@ -87,8 +90,11 @@ df_ping "9000: ping -s 8972 -M do from the peer" works 8972 peer
 df_ping "9000: ping -s 8973 -M do" fails 8973
 
 # The peer's Rx queue now takes frames of at most its 1536-byte buffers.
+# i40e sizes its queues' largest frame from the Rx buffer chain, not the
+# MTU (i40e_max_vsi_frame_size(): 9728), so an X722 port takes it.
 ip -n peer link set "$b" mtu 1500 || fail "ip -n peer link set $b mtu 1500"
-df_ping "9000 to a peer at 1500: ping -s 8000 -M do" fails 8000
+[ "$E810_PARENT" = i40e ] ||
+	df_ping "9000 to a peer at 1500: ping -s 8000 -M do" fails 8000
 
 set_mtu 1500
 df_ping "1500 again: ping -s 8000 -M do" fails 8000

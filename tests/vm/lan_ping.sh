@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # topology: hub2
-# parent: ice_lite ice
+# parent: ice_lite ice i40e
 # timeout: 300
 # boot: shared
 # The two ports as two hosts (port 1 in a network namespace), on the QEMU
@@ -11,7 +11,7 @@
 . "$E810_LIB"
 
 mapfile -t devs < <(e810_pci_devs)
-expect_eq "e810 functions" 2 "${#devs[@]}"
+expect_eq "NIC functions" 2 "${#devs[@]}"
 a=$(e810_netdev_of "${devs[0]}")
 b=$(e810_netdev_of "${devs[1]}")
 mac_a=$(cat "/sys/class/net/$a/address")

@@ -60,10 +60,15 @@ cat >"$allow" <<'EOF'
 EOF
 # Linux before 6.2 has no RDMA FLUSH: ib_core refuses the access bit in
 # an MR itself (bookworm's 6.1 guest), before any driver sees it.
+# Its stock irdma has no rereg_user_mr either (upstream irdma gained it
+# in 6.2): ib_uverbs answers EOPNOTSUPP, whichever provider asks.
 case $(uname -r) in
 6.1.*) printf '%s\t%s\n' \
 	'^Create mr with IBV_ACCESS_FLUSH_GLOBAL access flag is not supported in kernel$' \
-	'Linux before 6.2 has no RDMA FLUSH (ib_core refuses the MR access bit)' >>"$allow" ;;
+	'Linux before 6.2 has no RDMA FLUSH (ib_core refuses the MR access bit)' \
+	'^Rereg MR is not supported \(Failed to rereg MR: IBV_REREG_MR_ERR_CMD\. Errno: 95,' \
+	'[kernel:stock] the 6.1 stock irdma has no rereg_user_mr (upstream added it in 6.2)' \
+	>>"$allow" ;;
 esac
 # The stock irdma that carries the GEN_3 code (it links against idpf:
 # 7.x) allocates memory windows on GEN_3 only (alloc_mw is in its

@@ -25,11 +25,14 @@ finish() {
 	exit 0
 }
 
-# PCI addresses of the emulated E810 functions, sorted.
+# PCI addresses of this run's emulated NIC functions, sorted: the E810
+# (8086:1592), or the X722 (8086:37d0) when i40e is the parent (a two-port
+# scenario then boots the x722 topology, tools/vm run_topology).
 e810_pci_devs() {
-	local d
+	local d id=0x1592
+	[ "$E810_PARENT" = i40e ] && id=0x37d0
 	for d in /sys/bus/pci/devices/*; do
-		[ "$(cat "$d/vendor")" = 0x8086 ] && [ "$(cat "$d/device")" = 0x1592 ] &&
+		[ "$(cat "$d/vendor")" = 0x8086 ] && [ "$(cat "$d/device")" = $id ] &&
 			echo "${d##*/}"
 	done
 }
@@ -38,7 +41,9 @@ e810_pci_devs() {
 E810_PARENT=${E810_PARENT:-ice_lite}
 
 # The RDMA protocol of this run (tools/vm --rdma-protocol): roce or iwarp.
+# The X722 has iWARP only: i40e publishes i40e.iwarp.<N>.
 E810_RDMA_PROTOCOL=${E810_RDMA_PROTOCOL:-roce}
+[ "$E810_PARENT" = i40e ] && E810_RDMA_PROTOCOL=iwarp
 
 # The auxiliary RDMA device the parent published for PCI function $1 (none
 # if absent): ice_lite.roce.<N>, or ice.roce.<N> under the stock ice;
@@ -413,11 +418,13 @@ e810_qom_str() {
 	sed -n 's/.*"return": *"\([^"]*\)".*/\1/p' <<<"$reply"
 }
 
-# The QEMU id of PCI function $1: e810-<its position among the e810s>.
+# The QEMU id of PCI function $1: e810-<its position among the e810s>
+# (x722-<N> under i40e).
 e810_qom_id() {
-	local i=0 d
+	local i=0 d kind=e810
+	[ "$E810_PARENT" = i40e ] && kind=x722
 	for d in $(e810_pci_devs); do
-		[ "$d" = "$1" ] && { echo "e810-$i"; return; }
+		[ "$d" = "$1" ] && { echo "$kind-$i"; return; }
 		i=$((i + 1))
 	done
 }
@@ -433,7 +440,9 @@ model_hmc_count() {
 # model_stat DEV NAME: the device's own counter or state NAME (pf_resets,
 # valid_sds, ...: QMP x-core-stats) of PCI function DEV, read from the host.
 model_stat() {
-	e810_qom_str "$(e810_qom_id "$1")" x-core-stats | tr ' ' '\n' |
+	local prop=x-core-stats
+	[ "$E810_PARENT" = i40e ] && prop=x-stats	# the X722's counters
+	e810_qom_str "$(e810_qom_id "$1")" $prop | tr ' ' '\n' |
 		sed -n "s/^$2=//p"
 }
 
