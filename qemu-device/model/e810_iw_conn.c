@@ -353,13 +353,21 @@ void e810_iw_conn_modify(E810Core *core, E810Qp *qp, unsigned next,
     } else if (next == E810_QP_STATE_TERMINATE) {
         unsigned act = FIELD_GET(E810_CQPSQ_QP_TERMACT, hdr);
 
-        /* 0 Terminate and FIN, 1 Terminate only, 2 FIN only, 3 neither. */
+        /*
+         * 0 Terminate and FIN, 1 Terminate only, 2 FIN only, 3 neither.
+         * The SQ work still held is abandoned (the driver flushes it).
+         */
+        e810_iw_tx_abandon(c);
         if ((act == 0 || act == 1) && !c->term_sent) {
-            uint8_t th[4] = { 0 };
+            uint8_t th[E810_TERM_MAX_LEN] = { 0 };
 
-            /* The driver's Terminate header is in Q2 (irdma ctrl.c). */
+            /*
+             * The driver's Terminate header is at Q2 + 0
+             * (irdma_bld_terminate_hdr()); TERMLEN is 4 bits wide and
+             * cannot hold its length, the hdrct bits in it can.
+             */
             e810_core_dma_read(core, c->o.q2_pa, th, sizeof(th));
-            e810_iw_terminate(core, c, 0, th[0], th[1], NULL, 0);
+            e810_iw_send_terminate(core, c, th, sizeof(th));
             if (act == 1) {
                 /* The driver answers with TERMINATE again, FIN only. */
                 e810_iw_ae(core, c, E810_AE_TERMINATE_SENT);
@@ -410,11 +418,32 @@ bool e810_iw_conn_send(E810Core *core, E810Qp *qp, const E810SendWqe *wqe)
     bool read = wqe->opcode == E810_OP_RDMA_READ ||
                 wqe->opcode == E810_OP_RDMA_READ_LOC_INV;
 
-    if (!c || c->rst_sent || c->term_sent || c->term_rcvd ||
+    if (c && (c->failed || c->term_sent || c->term_rcvd)) {
+        /*
+         * The stream stopped on an error (either side's) and the driver
+         * is terminating the connection: the WQE waits in the SQ for the
+         * driver's FLUSH_WQES, as the silicon processes no new work then.
+         */
+        return false;
+    }
+    if (!c || c->rst_sent ||
         (c->tcp_state != E810_TCP_ESTABLISHED &&
          c->tcp_state != E810_TCP_CLOSE_WAIT)) {
         /* No connection to carry it: as a WQE the hardware cannot run. */
         e810_dp_complete_sq(core, qp, wqe, E810_AE_LLP_CONNECTION_RESET, 0);
+        return true;
+    }
+    if (wqe->imm_valid && wqe->opcode != E810_OP_RDMA_WRITE &&
+        wqe->opcode != E810_OP_RDMA_WRITE_SOL) {
+        /*
+         * iWARP has no Send with immediate (upstream irdma_create_qp()
+         * gives iWARP QPs IRDMA_WRITE_WITH_IMM only; set_ib_wc_op_rq()
+         * reads an immediate on iWARP as an RDMA WRITE's): refused, not
+         * sent without it.
+         */
+        e810_core_log(core, E810_LOG_GUEST_ERROR, "iWARP QP %u: SQ opcode "
+                      "%#x with immediate data", wqe->qp_id, wqe->opcode);
+        e810_dp_complete_sq(core, qp, wqe, E810_AE_WQE_UNEXPECTED_OPCODE, 0);
         return true;
     }
     if (c->txq_count >= E810_IW_TXQ) {
@@ -752,7 +781,8 @@ int e810_iw_format_stats(E810Core *core, char *buf, size_t len)
                     " terms_rcvd=%" PRIu64 " deferred=%" PRIu64
                     " defer_drops=%" PRIu64 " read_reqs=%" PRIu64
                     " read_resps=%" PRIu64 " late_closes=%" PRIu64
-                    " drop_ppm=%" PRIu32,
+                    " stream_errors=%" PRIu64 " imm_tx=%" PRIu64
+                    " imm_rx=%" PRIu64 " drop_ppm=%" PRIu32,
                     conns, s->offloads, s->tx_segs, s->tx_bytes, s->tx_acks,
                     s->tx_rst, s->tx_fin, s->tx_dropped_injected,
                     s->retransmits, s->timeouts,
@@ -763,5 +793,6 @@ int e810_iw_format_stats(E810Core *core, char *buf, size_t len)
                     s->rx_not_ours, s->fpdus_rx, s->fpdus_tx, s->crc_errors,
                     s->terms_sent, s->terms_rcvd, s->deferred,
                     s->defer_drops, s->read_reqs, s->read_resps,
-                    s->late_closes, e810_core_iwarp_drop_ppm(core));
+                    s->late_closes, s->stream_errors, s->imm_tx, s->imm_rx,
+                    e810_core_iwarp_drop_ppm(core));
 }

@@ -57,8 +57,8 @@ static void fpdu_done(E810Core *core, E810IwConn *c)
 
         if (want != got) {
             core->iw->stats.crc_errors++;
-            e810_iw_terminate(core, c, E810_AE_LLP_RECEIVED_MPA_CRC_ERROR,
-                              E810_TERM_MPA << 4 | 3, 0x02, NULL, 0);
+            e810_iw_error(core, c, E810_AE_LLP_RECEIVED_MPA_CRC_ERROR,
+                          c->rxbuf + 2, ulen);
             return;
         }
     }
@@ -68,7 +68,7 @@ static void fpdu_done(E810Core *core, E810IwConn *c)
 void e810_iw_mpa_rx(E810Core *core, E810IwConn *c, const uint8_t *data,
                     uint32_t len)
 {
-    while (len && !c->term_sent && !c->term_rcvd) {
+    while (len && !c->term_sent && !c->term_rcvd && !c->failed) {
         uint32_t k;
 
         if (c->rx_have < 2) {
