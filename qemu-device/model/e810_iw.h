@@ -240,6 +240,8 @@ void e810_iw_tcp_input(E810Core *core, E810IwConn *c, uint32_t seq,
 void e810_iw_tcp_timer(E810Core *core, E810IwConn *c);
 
 /* ---- e810_iw_mpa.c ------------------------------------------------------- */
+/* CRC32c with e810_crc32c()'s conventions, by SSE4.2 where the host has it. */
+uint32_t e810_iw_crc32c(uint32_t crc, const void *buf, size_t len);
 /* Stream bytes in order from TCP; FPDUs go to e810_iw_fpdu_rx(). */
 void e810_iw_mpa_rx(E810Core *core, E810IwConn *c, const uint8_t *data,
                     uint32_t len);

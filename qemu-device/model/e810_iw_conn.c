@@ -492,17 +492,55 @@ bool e810_iw_conn_sq_local(E810Core *core, E810Qp *qp,
 
 /* ---- receive ------------------------------------------------------------- */
 
+/*
+ * Adds the 16-bit big-endian words of @p (from an even offset of the
+ * summed data) to @sum. Summed in host order 8 bytes at a time and
+ * swapped once at the end: the one's complement sum does not depend on
+ * the byte order (RFC 1071 2.B).
+ */
 static uint32_t csum_add(uint32_t sum, const uint8_t *p, size_t len)
 {
-    size_t i;
+    uint64_t s = 0;
+    uint16_t h;
 
-    for (i = 0; i + 1 < len; i += 2) {
-        sum += (uint32_t)p[i] << 8 | p[i + 1];
+    while (len >= 8) {
+        uint64_t v;
+
+        memcpy(&v, p, 8);
+        s += (v & 0xffffffffu) + (v >> 32);
+        p += 8;
+        len -= 8;
     }
-    if (len & 1) {
-        sum += (uint32_t)p[len - 1] << 8;
+    if (len >= 4) {
+        uint32_t v;
+
+        memcpy(&v, p, 4);
+        s += v;
+        p += 4;
+        len -= 4;
     }
-    return sum;
+    if (len >= 2) {
+        uint16_t v;
+
+        memcpy(&v, p, 2);
+        s += v;
+        p += 2;
+        len -= 2;
+    }
+    if (len) {
+        uint8_t last[2] = { *p, 0 };
+
+        memcpy(&h, last, 2);
+        s += h;
+    }
+    while (s >> 16) {
+        s = (s & 0xffff) + (s >> 16);
+    }
+    h = (uint16_t)s;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    h = (uint16_t)(h << 8 | h >> 8);
+#endif
+    return sum + h;
 }
 
 static uint16_t csum_fold(uint32_t sum)
