@@ -315,6 +315,10 @@ static void start_close(E810Core *core, E810IwConn *c)
     if (c->fin_pending || c->rst_sent) {
         return;
     }
+    if (c->failed || c->term_rcvd) {
+        /* The stream stopped: what the SQ had left is never framed. */
+        e810_iw_tx_abandon(c);
+    }
     switch (c->tcp_state) {
     case E810_TCP_ESTABLISHED:
         c->fin_pending = true;

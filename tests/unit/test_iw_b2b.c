@@ -920,6 +920,44 @@ static void test_bad_stag(void **state)
 }
 
 /*
+ * rdma_disconnect() (CLOSING) of a QP whose stream stopped on an error,
+ * before the driver's Terminate: the FIN goes out even with SQ work
+ * framed in part (a WRITE larger than the send ring), which is dropped
+ * and left to the driver's flush.
+ */
+static void test_close_after_error(void **state)
+{
+    Iw *w = iw_new(MODE_PLAIN);
+    DpSend s;
+
+    /* Side 1 starts a WRITE larger than its send ring... */
+    memset(&s, 0, sizeof(s));
+    s.op = E810_OP_RDMA_WRITE;
+    s.signaled = true;
+    s.nsge = 1;
+    s.sge[0] = (E810Sge){ w->buf[1], 600000, w->key[1] };
+    s.remote_va = w->buf[0];
+    s.rkey = w->key[0];
+    dp_post_send(&w->qp[1], &s);
+    /* ...and side 0 a WRITE through a bad STag, both before any run. */
+    s.sge[0] = (E810Sge){ w->buf[0], 100, w->key[0] };
+    s.remote_va = w->buf[1];
+    s.rkey = w->key[1] ^ 0x100;
+    dp_post_send(&w->qp[0], &s);
+    dp_ring(&w->qp[0], true);
+    dp_ring(&w->qp[1], true);
+    run(w);
+    expect_ae(w, 1, E810_AE_AMP_UNALLOCATED_STAG, 5);
+    assert_true(conn(w, 1)->failed);
+    assert_int_equal(stats(w, 1)->tx_fin, 0);
+    assert_true(modify(&w->qp[1], E810_QP_STATE_SQD, 0));
+    run(w);
+    assert_int_equal(stats(w, 1)->tx_fin, 1);
+    expect_ae(w, 0, E810_AE_LLP_FIN_RECEIVED, 6);
+    iw_free(w);
+}
+
+/*
  * The device failed the QP on its own (the retry limit, AE 0x050A, the
  * QP in ERROR) while upstream irdma, still holding it in RTS, answers the
  * AE with TERMINATE (irdma_terminate_connection()), or rdma_disconnect()
@@ -1525,6 +1563,7 @@ int main(void)
         cmocka_unit_test(test_bad_crc),
         cmocka_unit_test(test_bad_stag),
         cmocka_unit_test(test_late_close),
+        cmocka_unit_test(test_close_after_error),
         cmocka_unit_test(test_ipv6),
         cmocka_unit_test(test_loopback),
         cmocka_unit_test(test_loopback_not_offloaded),
