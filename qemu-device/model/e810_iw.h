@@ -75,7 +75,11 @@ enum {
     E810_RDMAP_SEND_SE = 5,
     E810_RDMAP_SEND_SE_INV = 6,
     E810_RDMAP_TERMINATE = 7,
+    /* RFC 7306: Immediate Data (8 bytes, untagged, queue 0) */
+    E810_RDMAP_IMM = 8,
+    E810_RDMAP_IMM_SE = 9,
 };
+#define E810_RDMAP_IMM_LEN      8
 enum { E810_QN_SEND, E810_QN_READ, E810_QN_TERM, E810_QN_MAX };
 
 /* Terminate control (RFC 5040; irdma type.h enum irdma_term_*). */
@@ -83,6 +87,14 @@ enum { E810_TERM_RDMAP = 0, E810_TERM_DDP = 1, E810_TERM_MPA = 2 };
 #define E810_TERM_HDR_LEN       0x80    /* hdrct: DDP segment length */
 #define E810_TERM_HDR_DDP       0x40    /* hdrct: DDP header */
 #define E810_TERM_HDR_RDMAP     0x20    /* hdrct: RDMAP header */
+/* The Terminate header the driver leaves in Q2: control, then what hdrct
+ * names (segment length 2, DDP header 14/18, RDMAP header 28). */
+#define E810_TERM_CTRL_LEN      4
+#define E810_TERM_MAX_LEN       (E810_TERM_CTRL_LEN + 2 + \
+                                 E810_DDP_UNTAGGED_HLEN + \
+                                 E810_RDMAP_READREQ_LEN)
+/* Q2 offsets (irdma defs.h Q2_BAD_FRAME_OFFSET). */
+#define E810_IW_Q2_FRAME_OFF    72
 
 /* An SQ WQE the engine holds. */
 typedef struct E810IwTx {
@@ -91,6 +103,7 @@ typedef struct E810IwTx {
     bool wait_pdu;          /* WAITFORRCVPDU */
     bool is_read;
     bool framed;            /* every byte is in the send ring */
+    bool data_done;         /* WRITE with immediate: the data is framed */
     bool msn_taken;
     uint64_t off;           /* payload bytes framed so far */
     uint32_t end_seq;       /* SEND/WRITE: done once acknowledged */
@@ -152,6 +165,12 @@ typedef struct E810IwConn {
     E810RecvWqe rwqe;
     uint64_t send_off;
     bool term_sent, term_rcvd;
+    /*
+     * An error in the received stream: its AE is raised with the QP still
+     * in RTS, nothing more is placed or framed, and the Terminate goes out
+     * when the driver asks for it (MODIFY_QP -> TERMINATE).
+     */
+    bool failed;
 } E810IwConn;
 
 typedef struct E810IwConnStats {
@@ -168,6 +187,8 @@ typedef struct E810IwConnStats {
     uint64_t deferred, defer_drops;
     uint64_t read_reqs, read_resps;
     uint64_t late_closes;   /* CLOSING/TERMINATE refused in ERROR */
+    uint64_t stream_errors;     /* errors in the peer's stream */
+    uint64_t imm_tx, imm_rx;    /* RFC 7306 Immediate Data messages */
 } E810IwConnStats;
 
 typedef struct E810IwDefer {
@@ -219,6 +240,8 @@ void e810_iw_tcp_input(E810Core *core, E810IwConn *c, uint32_t seq,
 void e810_iw_tcp_timer(E810Core *core, E810IwConn *c);
 
 /* ---- e810_iw_mpa.c ------------------------------------------------------- */
+/* CRC32c with e810_crc32c()'s conventions, by SSE4.2 where the host has it. */
+uint32_t e810_iw_crc32c(uint32_t crc, const void *buf, size_t len);
 /* Stream bytes in order from TCP; FPDUs go to e810_iw_fpdu_rx(). */
 void e810_iw_mpa_rx(E810Core *core, E810IwConn *c, const uint8_t *data,
                     uint32_t len);
@@ -236,10 +259,18 @@ void e810_iw_fpdu_rx(E810Core *core, E810IwConn *c, const uint8_t *u,
 void e810_iw_frame_more(E810Core *core, E810IwConn *c);
 /* Completes the SQ WQEs the peer has acknowledged. */
 void e810_iw_tx_acked(E810Core *core, E810IwConn *c);
-/* Sends a Terminate and fails the QP with @ae. */
-void e810_iw_terminate(E810Core *core, E810IwConn *c, uint16_t ae,
-                       uint8_t layer_etype, uint8_t code,
-                       const uint8_t *ulpdu, uint32_t ulen);
+/*
+ * An error in what the peer sent (@ulpdu: the offending DDP segment, or
+ * NULL): raises @ae for the QP, still in RTS, with the segment in Q2 (as
+ * upstream irdma_bld_terminate_hdr() reads it) and stops the stream.
+ */
+void e810_iw_error(E810Core *core, E810IwConn *c, uint16_t ae,
+                   const uint8_t *ulpdu, uint32_t ulen);
+/* Sends a Terminate of the driver's header @th (@tlen bytes) from Q2. */
+void e810_iw_send_terminate(E810Core *core, E810IwConn *c,
+                            const uint8_t *th, uint32_t tlen);
+/* Drops the SQ work and READ responses the engine holds (flushed later). */
+void e810_iw_tx_abandon(E810IwConn *c);
 /* Sequence arithmetic. */
 static inline bool e810_seq_lt(uint32_t a, uint32_t b)
 {

@@ -315,6 +315,10 @@ static void start_close(E810Core *core, E810IwConn *c)
     if (c->fin_pending || c->rst_sent) {
         return;
     }
+    if (c->failed || c->term_rcvd) {
+        /* The stream stopped: what the SQ had left is never framed. */
+        e810_iw_tx_abandon(c);
+    }
     switch (c->tcp_state) {
     case E810_TCP_ESTABLISHED:
         c->fin_pending = true;
@@ -353,13 +357,21 @@ void e810_iw_conn_modify(E810Core *core, E810Qp *qp, unsigned next,
     } else if (next == E810_QP_STATE_TERMINATE) {
         unsigned act = FIELD_GET(E810_CQPSQ_QP_TERMACT, hdr);
 
-        /* 0 Terminate and FIN, 1 Terminate only, 2 FIN only, 3 neither. */
+        /*
+         * 0 Terminate and FIN, 1 Terminate only, 2 FIN only, 3 neither.
+         * The SQ work still held is abandoned (the driver flushes it).
+         */
+        e810_iw_tx_abandon(c);
         if ((act == 0 || act == 1) && !c->term_sent) {
-            uint8_t th[4] = { 0 };
+            uint8_t th[E810_TERM_MAX_LEN] = { 0 };
 
-            /* The driver's Terminate header is in Q2 (irdma ctrl.c). */
+            /*
+             * The driver's Terminate header is at Q2 + 0
+             * (irdma_bld_terminate_hdr()); TERMLEN is 4 bits wide and
+             * cannot hold its length, the hdrct bits in it can.
+             */
             e810_core_dma_read(core, c->o.q2_pa, th, sizeof(th));
-            e810_iw_terminate(core, c, 0, th[0], th[1], NULL, 0);
+            e810_iw_send_terminate(core, c, th, sizeof(th));
             if (act == 1) {
                 /* The driver answers with TERMINATE again, FIN only. */
                 e810_iw_ae(core, c, E810_AE_TERMINATE_SENT);
@@ -410,11 +422,32 @@ bool e810_iw_conn_send(E810Core *core, E810Qp *qp, const E810SendWqe *wqe)
     bool read = wqe->opcode == E810_OP_RDMA_READ ||
                 wqe->opcode == E810_OP_RDMA_READ_LOC_INV;
 
-    if (!c || c->rst_sent || c->term_sent || c->term_rcvd ||
+    if (c && (c->failed || c->term_sent || c->term_rcvd)) {
+        /*
+         * The stream stopped on an error (either side's) and the driver
+         * is terminating the connection: the WQE waits in the SQ for the
+         * driver's FLUSH_WQES, as the silicon processes no new work then.
+         */
+        return false;
+    }
+    if (!c || c->rst_sent ||
         (c->tcp_state != E810_TCP_ESTABLISHED &&
          c->tcp_state != E810_TCP_CLOSE_WAIT)) {
         /* No connection to carry it: as a WQE the hardware cannot run. */
         e810_dp_complete_sq(core, qp, wqe, E810_AE_LLP_CONNECTION_RESET, 0);
+        return true;
+    }
+    if (wqe->imm_valid && wqe->opcode != E810_OP_RDMA_WRITE &&
+        wqe->opcode != E810_OP_RDMA_WRITE_SOL) {
+        /*
+         * iWARP has no Send with immediate (upstream irdma_create_qp()
+         * gives iWARP QPs IRDMA_WRITE_WITH_IMM only; set_ib_wc_op_rq()
+         * reads an immediate on iWARP as an RDMA WRITE's): refused, not
+         * sent without it.
+         */
+        e810_core_log(core, E810_LOG_GUEST_ERROR, "iWARP QP %u: SQ opcode "
+                      "%#x with immediate data", wqe->qp_id, wqe->opcode);
+        e810_dp_complete_sq(core, qp, wqe, E810_AE_WQE_UNEXPECTED_OPCODE, 0);
         return true;
     }
     if (c->txq_count >= E810_IW_TXQ) {
@@ -463,17 +496,55 @@ bool e810_iw_conn_sq_local(E810Core *core, E810Qp *qp,
 
 /* ---- receive ------------------------------------------------------------- */
 
+/*
+ * Adds the 16-bit big-endian words of @p (from an even offset of the
+ * summed data) to @sum. Summed in host order 8 bytes at a time and
+ * swapped once at the end: the one's complement sum does not depend on
+ * the byte order (RFC 1071 2.B).
+ */
 static uint32_t csum_add(uint32_t sum, const uint8_t *p, size_t len)
 {
-    size_t i;
+    uint64_t s = 0;
+    uint16_t h;
 
-    for (i = 0; i + 1 < len; i += 2) {
-        sum += (uint32_t)p[i] << 8 | p[i + 1];
+    while (len >= 8) {
+        uint64_t v;
+
+        memcpy(&v, p, 8);
+        s += (v & 0xffffffffu) + (v >> 32);
+        p += 8;
+        len -= 8;
     }
-    if (len & 1) {
-        sum += (uint32_t)p[len - 1] << 8;
+    if (len >= 4) {
+        uint32_t v;
+
+        memcpy(&v, p, 4);
+        s += v;
+        p += 4;
+        len -= 4;
     }
-    return sum;
+    if (len >= 2) {
+        uint16_t v;
+
+        memcpy(&v, p, 2);
+        s += v;
+        p += 2;
+        len -= 2;
+    }
+    if (len) {
+        uint8_t last[2] = { *p, 0 };
+
+        memcpy(&h, last, 2);
+        s += h;
+    }
+    while (s >> 16) {
+        s = (s & 0xffff) + (s >> 16);
+    }
+    h = (uint16_t)s;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    h = (uint16_t)(h << 8 | h >> 8);
+#endif
+    return sum + h;
 }
 
 static uint16_t csum_fold(uint32_t sum)
@@ -752,7 +823,8 @@ int e810_iw_format_stats(E810Core *core, char *buf, size_t len)
                     " terms_rcvd=%" PRIu64 " deferred=%" PRIu64
                     " defer_drops=%" PRIu64 " read_reqs=%" PRIu64
                     " read_resps=%" PRIu64 " late_closes=%" PRIu64
-                    " drop_ppm=%" PRIu32,
+                    " stream_errors=%" PRIu64 " imm_tx=%" PRIu64
+                    " imm_rx=%" PRIu64 " drop_ppm=%" PRIu32,
                     conns, s->offloads, s->tx_segs, s->tx_bytes, s->tx_acks,
                     s->tx_rst, s->tx_fin, s->tx_dropped_injected,
                     s->retransmits, s->timeouts,
@@ -763,5 +835,6 @@ int e810_iw_format_stats(E810Core *core, char *buf, size_t len)
                     s->rx_not_ours, s->fpdus_rx, s->fpdus_tx, s->crc_errors,
                     s->terms_sent, s->terms_rcvd, s->deferred,
                     s->defer_drops, s->read_reqs, s->read_resps,
-                    s->late_closes, e810_core_iwarp_drop_ppm(core));
+                    s->late_closes, s->stream_errors, s->imm_tx, s->imm_rx,
+                    e810_core_iwarp_drop_ppm(core));
 }

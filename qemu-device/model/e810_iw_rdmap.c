@@ -69,84 +69,142 @@ static bool qp_live(E810Qp *qp)
                   qp->state == E810_QP_STATE_SQD);
 }
 
-/* ---- Terminate ----------------------------------------------------------- */
+/* ---- errors and Terminate ------------------------------------------------ */
 
-void e810_iw_terminate(E810Core *core, E810IwConn *c, uint16_t ae,
-                       uint8_t layer_etype, uint8_t code,
-                       const uint8_t *ulpdu, uint32_t ulen)
+/*
+ * The frame at Q2 + 72 as upstream irdma reads it for a Terminate received
+ * and for its own Terminate header (irdma_locate_mpa(): 14 bytes of
+ * Ethernet, the IP and TCP headers, then the MPA length and the ULPDU);
+ * the engine rebuilds the headers around the stream bytes it parsed.
+ * False if there is no Q2 to write.
+ */
+static bool q2_frame(E810Core *core, E810IwConn *c, const uint8_t *u,
+                     uint32_t ulen)
+{
+    uint8_t buf[256 - E810_IW_Q2_FRAME_OFF];
+    const E810IwOffload *o = &c->o;
+    uint32_t off = 14, l3 = o->ipv4 ? 20 : 40, n, i;
+
+    memset(buf, 0, sizeof(buf));
+    memcpy(buf, o->smac, 6);
+    memcpy(buf + 6, o->dmac, 6);
+    put16(buf + 12, o->ipv4 ? 0x0800 : 0x86dd);
+    if (o->ipv4) {
+        buf[off] = 0x45;
+        buf[off + 9] = 6;
+        put32(buf + off + 12, o->rip[3]);
+        put32(buf + off + 16, o->lip[3]);
+    } else {
+        buf[off] = 0x60;
+        buf[off + 6] = 6;
+        for (i = 0; i < 4; i++) {
+            put32(buf + off + 8 + 4 * i, o->rip[i]);
+            put32(buf + off + 24 + 4 * i, o->lip[i]);
+        }
+    }
+    off += l3;
+    put16(buf + off, o->rport);
+    put16(buf + off + 2, o->lport);
+    buf[off + 12] = 5 << 4;
+    buf[off + 13] = E810_TCPF_ACK;
+    off += 20;
+    put16(buf + off, (uint16_t)ulen);
+    off += 2;
+    n = ulen < sizeof(buf) - off ? ulen : (uint32_t)sizeof(buf) - off;
+    memcpy(buf + off, u, n);
+    if (o->ipv4) {
+        put16(buf + 14 + 2, (uint16_t)(20 + 20 + 2 + ulen));
+    } else {
+        put16(buf + 14 + 4, (uint16_t)(20 + 2 + ulen));
+    }
+    return o->q2_pa && e810_core_dma_write(core, o->q2_pa +
+                                           E810_IW_Q2_FRAME_OFF, buf,
+                                           off + n);
+}
+
+/*
+ * What the silicon does on an error in the received stream, as upstream
+ * irdma expects it (hw.c: irdma_process_aeq()): the AE, with the offending
+ * segment in Q2 (Q2DATA) and the QP still in RTS in the AEQE, so that the
+ * driver builds the Terminate header itself (irdma_bld_terminate_hdr())
+ * and asks for it with MODIFY_QP -> TERMINATE (irdma_terminate_connection(),
+ * e810_iw_conn_modify()); then TERMINATE again for the FIN, and ERROR once
+ * the close is done or its 1 s timer fired (irdma_terminate_done()).
+ * Until then nothing more is placed (the bytes are acknowledged and
+ * dropped) and no new SQ work is framed.
+ */
+void e810_iw_error(E810Core *core, E810IwConn *c, uint16_t ae,
+                   const uint8_t *ulpdu, uint32_t ulen)
+{
+    E810Qp *qp = e810_qp_get(core, c->qp_id);
+    E810Ae a = {
+        .code = ae,
+        .source = E810_AE_SOURCE_RQ,
+        .id = c->qp_id,
+    };
+
+    if (c->failed || c->term_sent || !qp) {
+        return;
+    }
+    c->failed = true;
+    c->in_send = false;
+    a.ctx = qp->compl_ctx;
+    a.qp_state = qp->state;
+    a.tcp_state = c->tcp_state;
+    a.q2data = ulpdu && ulen >= 2 && q2_frame(core, c, ulpdu, ulen);
+    core->iw->stats.stream_errors++;
+    e810_aeq_post(core, &a);
+}
+
+/* Bytes of the Terminate header at @th its hdrct names (RFC 5040 4.8). */
+static uint32_t term_len(const uint8_t *th, uint32_t avail)
+{
+    uint32_t n = E810_TERM_CTRL_LEN;
+
+    if (th[2] & E810_TERM_HDR_LEN) {
+        n += 2;
+    }
+    if (th[2] & E810_TERM_HDR_DDP) {
+        n += (avail > n && (th[n] & E810_DDP_T)) ? E810_DDP_TAGGED_HLEN :
+             E810_DDP_UNTAGGED_HLEN;
+    }
+    if (th[2] & E810_TERM_HDR_RDMAP) {
+        n += E810_RDMAP_READREQ_LEN;
+    }
+    return n < avail ? n : avail;
+}
+
+void e810_iw_send_terminate(E810Core *core, E810IwConn *c,
+                            const uint8_t *th, uint32_t tlen)
 {
     E810Iw *iw = core->iw;
     uint8_t *u = iw->fpdu + 2;
-    uint32_t n = E810_DDP_UNTAGGED_HLEN + 4;
-    E810Qp *qp = e810_qp_get(core, c->qp_id);
+    uint32_t n;
 
     if (c->term_sent) {
         return;
     }
     c->term_sent = true;
     c->in_send = false;
-    memset(u, 0, E810_DDP_UNTAGGED_HLEN + 4);
+    tlen = term_len(th, tlen);
+    n = E810_DDP_UNTAGGED_HLEN + tlen;
+    memset(u, 0, E810_DDP_UNTAGGED_HLEN);
     u[0] = E810_DDP_L | E810_DDP_VER;
     u[1] = E810_RDMAP_VER | E810_RDMAP_TERMINATE;
     put32(u + 6, E810_QN_TERM);
     put32(u + 10, c->tx_msn[E810_QN_TERM]++);
-    u[18] = layer_etype;
-    u[19] = code;
-    if (ulpdu && ulen >= 2) {
-        /* The offending segment's length and DDP header (hdrct M, D). */
-        uint32_t h = (ulpdu[0] & E810_DDP_T) ? E810_DDP_TAGGED_HLEN :
-                     E810_DDP_UNTAGGED_HLEN;
-
-        if (h > ulen) {
-            h = ulen;
-        }
-        u[20] = E810_TERM_HDR_LEN | E810_TERM_HDR_DDP;
-        put16(u + n, (uint16_t)ulen);
-        memcpy(u + n + 2, ulpdu, h);
-        n += 2 + h;
-    }
-    if (e810_iw_tx_room(c) >= fpdu_size(n) && c->tcp_state != E810_TCP_CLOSED
-        && !c->fin_sent) {
+    memcpy(u + E810_DDP_UNTAGGED_HLEN, th, tlen);
+    if (e810_iw_tx_room(c) >= fpdu_size(n) &&
+        c->tcp_state != E810_TCP_CLOSED && !c->fin_sent && !c->rst_sent) {
         e810_iw_mpa_tx(core, c, n);
         iw->stats.terms_sent++;
-    }
-    if (ae && qp) {
-        e810_dp_qp_fatal(core, qp, ae, E810_AE_SOURCE_RQ, 0);
     }
     e810_iw_tcp_output(core, c);
 }
 
-/* The Terminate code for an AE of the memory checks (irdma's map). */
-static void term_mem(E810Core *core, E810IwConn *c, uint16_t st, bool tagged,
-                     const uint8_t *u, uint32_t ulen)
-{
-    uint8_t le, code;
-
-    switch (st) {
-    case E810_AE_AMP_BOUNDS_VIOLATION:
-        code = tagged ? 0x01 : 0x01;
-        break;
-    case E810_AE_AMP_BAD_PD:
-        code = tagged ? 0x02 : 0x03;
-        break;
-    case E810_AE_AMP_TO_WRAP:
-        code = tagged ? 0x03 : 0x04;
-        break;
-    case E810_AE_AMP_RIGHTS_VIOLATION:
-        tagged = false;         /* RDMAP remote protection: access */
-        code = 0x02;
-        break;
-    default:
-        code = 0x00;            /* invalid STag */
-        break;
-    }
-    le = tagged ? (E810_TERM_DDP << 4 | 1) : (E810_TERM_RDMAP << 4 | 1);
-    e810_iw_terminate(core, c, st, le, code, u, ulen);
-}
-
 /* ---- transmit ------------------------------------------------------------ */
 
-static void clear_tx(E810IwConn *c)
+void e810_iw_tx_abandon(E810IwConn *c)
 {
     c->txq_count = c->txq_framed = 0;
     c->rdq_count = 0;
@@ -181,7 +239,7 @@ static bool frame_read_resp(E810Core *core, E810IwConn *c, E810Qp *qp)
         if (n && !e810_dp_remote_read(core, qp, rd->src_stag,
                                       rd->src_to + c->rd_off,
                                       u + E810_DDP_TAGGED_HLEN, n, &st)) {
-            term_mem(core, c, st, false, NULL, 0);
+            e810_iw_error(core, c, st, NULL, 0);
             return false;
         }
         e810_iw_mpa_tx(core, c, E810_DDP_TAGGED_HLEN + n);
@@ -222,6 +280,8 @@ static bool frame_wqe(E810Core *core, E810IwConn *c, E810Qp *qp,
     E810Iw *iw = core->iw;
     uint8_t *u = iw->fpdu + 2;
     const E810SendWqe *w = &t->w;
+    bool tagged = w->opcode == E810_OP_RDMA_WRITE ||
+                  w->opcode == E810_OP_RDMA_WRITE_SOL;
 
     if (t->stream) {
         while (t->off < w->total_len) {
@@ -267,9 +327,7 @@ static bool frame_wqe(E810Core *core, E810IwConn *c, E810Qp *qp,
         t->framed = true;
         return true;
     }
-    for (;;) {
-        bool tagged = w->opcode == E810_OP_RDMA_WRITE ||
-                      w->opcode == E810_OP_RDMA_WRITE_SOL;
+    while (!t->data_done) {
         uint32_t h = tagged ? E810_DDP_TAGGED_HLEN : E810_DDP_UNTAGGED_HLEN;
         uint32_t n = w->total_len - (uint32_t)t->off;
         uint32_t max = e810_iw_mulpdu(c, h);
@@ -284,7 +342,7 @@ static bool frame_wqe(E810Core *core, E810IwConn *c, E810Qp *qp,
         }
         if (tagged) {
             u[0] = E810_DDP_T | E810_DDP_VER | (last ? E810_DDP_L : 0);
-            /* RDMA WRITE (with immediate or solicited: no wire form). */
+            /* Solicited has no wire form for a WRITE (RFC 5040). */
             u[1] = E810_RDMAP_VER | E810_RDMAP_WRITE;
             put32(u + 2, w->rkey);
             put64(u + 6, w->remote_va + t->off);
@@ -308,22 +366,47 @@ static bool frame_wqe(E810Core *core, E810IwConn *c, E810Qp *qp,
         }
         e810_iw_mpa_tx(core, c, h + n);
         t->off += n;
-        if (last) {
-            t->framed = true;
-            t->end_seq = c->snd_una + c->tx_len;
+        t->data_done = last;
+    }
+    if (tagged && w->imm_valid) {
+        /*
+         * RDMA WRITE with immediate: the WRITE, then an RFC 7306
+         * Immediate Data message (with SE for RDMA_WRITE_SOL) on queue 0,
+         * which takes the peer's next RQ WQE; its 8 bytes are the WQE's
+         * immediate qword (irdma puts the 32-bit value in its low half).
+         */
+        uint32_t h = E810_DDP_UNTAGGED_HLEN;
+
+        if (e810_iw_tx_room(c) < fpdu_size(h + E810_RDMAP_IMM_LEN)) {
             return true;
         }
+        if (!t->msn_taken) {
+            t->msn = c->tx_msn[E810_QN_SEND]++;
+            t->msn_taken = true;
+        }
+        memset(u, 0, h + E810_RDMAP_IMM_LEN);
+        u[0] = E810_DDP_L | E810_DDP_VER;
+        u[1] = E810_RDMAP_VER | (w->solicited ? E810_RDMAP_IMM_SE :
+                                 E810_RDMAP_IMM);
+        put32(u + 6, E810_QN_SEND);
+        put32(u + 10, t->msn);
+        put32(u + h + 4, w->imm);
+        e810_iw_mpa_tx(core, c, h + E810_RDMAP_IMM_LEN);
+        core->iw->stats.imm_tx++;
     }
+    t->framed = true;
+    t->end_seq = c->snd_una + c->tx_len;
+    return true;
 }
 
 void e810_iw_frame_more(E810Core *core, E810IwConn *c)
 {
     E810Qp *qp = e810_qp_get(core, c->qp_id);
 
-    if (!qp_live(qp) || c->term_sent || c->term_rcvd || c->rst_sent ||
-        c->fin_sent) {
+    if (!qp_live(qp) || c->term_sent || c->term_rcvd || c->failed ||
+        c->rst_sent || c->fin_sent) {
         if (!qp_live(qp)) {
-            clear_tx(c);
+            e810_iw_tx_abandon(c);
         }
         return;
     }
@@ -346,7 +429,7 @@ void e810_iw_frame_more(E810Core *core, E810IwConn *c)
                 return;
             }
             if (!frame_wqe(core, c, qp, t)) {
-                clear_tx(c);
+                e810_iw_tx_abandon(c);
                 return;
             }
             if (!t->framed) {
@@ -392,9 +475,6 @@ void e810_iw_tx_acked(E810Core *core, E810IwConn *c)
 static void term_rcvd(E810Core *core, E810IwConn *c, const uint8_t *u,
                       uint32_t ulen)
 {
-    uint8_t buf[256 - 72];
-    const E810IwOffload *o = &c->o;
-    uint32_t off = 14, l3 = o->ipv4 ? 20 : 40, n, i;
     E810Qp *qp = e810_qp_get(core, c->qp_id);
     E810Ae ae = {
         .code = E810_AE_LLP_TERMINATE_RECEIVED,
@@ -403,52 +483,12 @@ static void term_rcvd(E810Core *core, E810IwConn *c, const uint8_t *u,
         .ctx = qp ? qp->compl_ctx : 0,
         .qp_state = qp ? qp->state : 0,
         .tcp_state = c->tcp_state,
-        .q2data = 1,
     };
 
     c->term_rcvd = true;
     core->iw->stats.terms_rcvd++;
-    /*
-     * Q2 + 72: the frame as it came, from its Ethernet header
-     * (irdma_locate_mpa() skips 14 bytes, the IP and TCP headers); the
-     * engine rebuilds the headers around the stream bytes it parsed.
-     */
-    memset(buf, 0, sizeof(buf));
-    memcpy(buf, o->smac, 6);
-    memcpy(buf + 6, o->dmac, 6);
-    put16(buf + 12, o->ipv4 ? 0x0800 : 0x86dd);
-    if (o->ipv4) {
-        buf[off] = 0x45;
-        buf[off + 9] = 6;
-        put32(buf + off + 12, o->rip[3]);
-        put32(buf + off + 16, o->lip[3]);
-    } else {
-        buf[off] = 0x60;
-        buf[off + 6] = 6;
-        for (i = 0; i < 4; i++) {
-            put32(buf + off + 8 + 4 * i, o->rip[i]);
-            put32(buf + off + 24 + 4 * i, o->lip[i]);
-        }
-    }
-    off += l3;
-    put16(buf + off, o->rport);
-    put16(buf + off + 2, o->lport);
-    buf[off + 12] = 5 << 4;
-    buf[off + 13] = E810_TCPF_ACK;
-    off += 20;
-    put16(buf + off, (uint16_t)ulen);
-    off += 2;
-    n = ulen < sizeof(buf) - off ? ulen : (uint32_t)sizeof(buf) - off;
-    memcpy(buf + off, u, n);
-    if (o->ipv4) {
-        put16(buf + 14 + 2, (uint16_t)(20 + 20 + 2 + ulen));
-    } else {
-        put16(buf + 14 + 4, (uint16_t)(20 + 2 + ulen));
-    }
-    if (!o->q2_pa ||
-        !e810_core_dma_write(core, o->q2_pa + 72, buf, off + n)) {
-        ae.q2data = 0;
-    }
+    /* The driver checks it in Q2 (irdma_terminate_received()). */
+    ae.q2data = q2_frame(core, c, u, ulen);
     e810_aeq_post(core, &ae);
 }
 
@@ -481,8 +521,8 @@ static void rx_read_resp(E810Core *core, E810IwConn *c, E810Qp *qp,
     if (!t || stag != sink || to - base != t->rd_got ||
         t->rd_got + n > t->w.total_len ||
         (last && t->rd_got + n != t->w.total_len)) {
-        e810_iw_terminate(core, c, E810_AE_ROE_INVALID_RDMA_WRITE_OR_READ_RESP,
-                          E810_TERM_RDMAP << 4 | 2, 0x06, u, ulen);
+        e810_iw_error(core, c,
+                      E810_AE_ROE_INVALID_RDMA_WRITE_OR_READ_RESP, u, ulen);
         return;
     }
     if (n && !e810_dp_read_resp_scatter(core, qp, &t->w, t->rd_got,
@@ -511,29 +551,34 @@ static void rx_send(E810Core *core, E810IwConn *c, E810Qp *qp,
     uint32_t inv = get32(u + 2), msn = get32(u + 10), mo = get32(u + 14);
     uint32_t n = ulen - E810_DDP_UNTAGGED_HLEN;
     bool last = u[0] & E810_DDP_L;
+    bool imm = op == E810_RDMAP_IMM || op == E810_RDMAP_IMM_SE;
     uint16_t st = 0;
 
-    if (op < E810_RDMAP_SEND || op > E810_RDMAP_SEND_SE_INV) {
-        e810_iw_terminate(core, c, E810_AE_RDMAP_ROE_UNEXPECTED_OPCODE,
-                          E810_TERM_RDMAP << 4 | 2, 0x06, u, ulen);
+    if (!imm && (op < E810_RDMAP_SEND || op > E810_RDMAP_SEND_SE_INV)) {
+        e810_iw_error(core, c, E810_AE_RDMAP_ROE_UNEXPECTED_OPCODE, u, ulen);
+        return;
+    }
+    /* RFC 7306 Immediate Data: one whole segment of 8 bytes, not inside a
+     * Send message. */
+    if (imm && (!last || c->in_send || mo || n != E810_RDMAP_IMM_LEN)) {
+        e810_iw_error(core, c, last ? E810_AE_RDMAP_ROE_UNEXPECTED_OPCODE :
+                      E810_AE_DDP_NO_L_BIT, u, ulen);
         return;
     }
     if (msn != c->rx_msn[E810_QN_SEND]) {
-        e810_iw_terminate(core, c, E810_AE_DDP_INVALID_MSN_GAP_IN_MSN,
-                          E810_TERM_DDP << 4 | 2, 0x03, u, ulen);
+        e810_iw_error(core, c, E810_AE_DDP_INVALID_MSN_GAP_IN_MSN, u, ulen);
         return;
     }
     if (!c->in_send) {
         if (mo) {
-            e810_iw_terminate(core, c, E810_AE_DDP_UBE_INVALID_MO,
-                              E810_TERM_DDP << 4 | 2, 0x04, u, ulen);
+            e810_iw_error(core, c, E810_AE_DDP_UBE_INVALID_MO, u, ulen);
             return;
         }
         if (!e810_dp_rq_take(core, qp, &c->rwqe)) {
             if (qp_live(qp)) {
-                e810_iw_terminate(core, c,
-                    E810_AE_DDP_UBE_INVALID_MSN_NO_BUFFER_AVAILABLE,
-                    E810_TERM_DDP << 4 | 2, 0x02, u, ulen);
+                e810_iw_error(core, c,
+                              E810_AE_DDP_UBE_INVALID_MSN_NO_BUFFER_AVAILABLE,
+                              u, ulen);
             } else {
                 c->term_sent = true;    /* a bad RQ WQE failed the QP */
             }
@@ -542,19 +587,31 @@ static void rx_send(E810Core *core, E810IwConn *c, E810Qp *qp,
         c->in_send = true;
         c->send_off = 0;
     }
+    if (imm) {
+        E810RecvInfo info;
+
+        /* No data placed: the CQE has length 0, the immediate and SE. */
+        memset(&info, 0, sizeof(info));
+        info.bth_opcode = op;
+        info.imm_valid = true;
+        info.imm = get32(u + E810_DDP_UNTAGGED_HLEN + 4);
+        info.solicited = op == E810_RDMAP_IMM_SE;
+        c->in_send = false;
+        c->rx_msn[E810_QN_SEND]++;
+        core->iw->stats.imm_rx++;
+        e810_dp_complete_rq(core, qp, &c->rwqe, &info);
+        return;
+    }
     if (mo != c->send_off) {
-        e810_iw_terminate(core, c, E810_AE_DDP_UBE_INVALID_MO,
-                          E810_TERM_DDP << 4 | 2, 0x04, u, ulen);
+        e810_iw_error(core, c, E810_AE_DDP_UBE_INVALID_MO, u, ulen);
         return;
     }
     if (n && !e810_dp_scatter(core, qp, &c->rwqe, mo,
                               u + E810_DDP_UNTAGGED_HLEN, n, &st)) {
         if (st == E810_AE_DDP_UBE_DDP_MESSAGE_TOO_LONG_FOR_AVAILABLE_BUFFER) {
-            e810_iw_terminate(core, c, st, E810_TERM_DDP << 4 | 2, 0x05, u,
-                              ulen);
+            e810_iw_error(core, c, st, u, ulen);
         } else {
-            e810_iw_terminate(core, c, st, E810_TERM_RDMAP << 4 | 0, 0x07,
-                              u, ulen);
+            e810_iw_error(core, c, st, u, ulen);
         }
         return;
     }
@@ -569,8 +626,7 @@ static void rx_send(E810Core *core, E810IwConn *c, E810Qp *qp,
                          op == E810_RDMAP_SEND_SE_INV;
         if (op == E810_RDMAP_SEND_INV || op == E810_RDMAP_SEND_SE_INV) {
             if (!e810_dp_invalidate(core, qp, inv, true, &st)) {
-                e810_iw_terminate(core, c, st, E810_TERM_RDMAP << 4 | 1,
-                                  0x09, u, ulen);
+                e810_iw_error(core, c, st, u, ulen);
                 return;
             }
             info.inv_valid = true;
@@ -592,13 +648,11 @@ static void rx_read_req(E810Core *core, E810IwConn *c, const uint8_t *u,
     if ((u[1] & 0x0f) != E810_RDMAP_READ_REQ || !(u[0] & E810_DDP_L) ||
         get32(u + 14) || ulen != E810_DDP_UNTAGGED_HLEN +
         E810_RDMAP_READREQ_LEN || get32(u + 10) != c->rx_msn[E810_QN_READ]) {
-        e810_iw_terminate(core, c, E810_AE_ROE_INVALID_RDMA_READ_REQUEST,
-                          E810_TERM_RDMAP << 4 | 2, 0x06, u, ulen);
+        e810_iw_error(core, c, E810_AE_ROE_INVALID_RDMA_READ_REQUEST, u, ulen);
         return;
     }
     if (c->rdq_count >= cap) {
-        e810_iw_terminate(core, c, E810_AE_IB_RREQ_AND_Q1_FULL,
-                          E810_TERM_RDMAP << 4 | 2, 0x06, u, ulen);
+        e810_iw_error(core, c, E810_AE_IB_RREQ_AND_Q1_FULL, u, ulen);
         return;
     }
     rd = &c->rdq[(c->rdq_head + c->rdq_count++) % E810_IW_RDQ];
@@ -611,8 +665,7 @@ static void rx_read_req(E810Core *core, E810IwConn *c, const uint8_t *u,
     core->iw->stats.read_reqs++;
     if (rd->len > E810_DP_MAX_MSG) {
         c->rdq_count--;
-        e810_iw_terminate(core, c, E810_AE_ROE_INVALID_RDMA_READ_REQUEST,
-                          E810_TERM_RDMAP << 4 | 2, 0x06, u, ulen);
+        e810_iw_error(core, c, E810_AE_ROE_INVALID_RDMA_READ_REQUEST, u, ulen);
     }
 }
 
@@ -631,27 +684,23 @@ void e810_iw_fpdu_rx(E810Core *core, E810IwConn *c, const uint8_t *u,
     /* The driver may have rewritten PBLEs since the last FPDU. */
     e810_pble_cache_drop(core);
     if (ulen < 2) {
-        e810_iw_terminate(core, c, E810_AE_LLP_SEGMENT_TOO_SMALL,
-                          E810_TERM_DDP << 4 | 0, 0x00, u, ulen);
+        e810_iw_error(core, c, E810_AE_LLP_SEGMENT_TOO_SMALL, u, ulen);
         return;
     }
     ctrl = u[0];
     rc = u[1];
     if ((ctrl & 3) != E810_DDP_VER) {
-        e810_iw_terminate(core, c, E810_AE_DDP_UBE_INVALID_DDP_VERSION,
-                          E810_TERM_DDP << 4 | ((ctrl & E810_DDP_T) ? 1 : 2),
-                          (ctrl & E810_DDP_T) ? 0x04 : 0x06, u, ulen);
+        e810_iw_error(core, c, E810_AE_DDP_UBE_INVALID_DDP_VERSION, u, ulen);
         return;
     }
     if ((rc >> 6) != 1) {
-        e810_iw_terminate(core, c, E810_AE_RDMAP_ROE_INVALID_RDMAP_VERSION,
-                          E810_TERM_RDMAP << 4 | 2, 0x05, u, ulen);
+        e810_iw_error(core, c,
+                      E810_AE_RDMAP_ROE_INVALID_RDMAP_VERSION, u, ulen);
         return;
     }
     if (ctrl & E810_DDP_T) {
         if (ulen < E810_DDP_TAGGED_HLEN) {
-            e810_iw_terminate(core, c, E810_AE_LLP_SEGMENT_TOO_SMALL,
-                              E810_TERM_DDP << 4 | 0, 0x00, u, ulen);
+            e810_iw_error(core, c, E810_AE_LLP_SEGMENT_TOO_SMALL, u, ulen);
             return;
         }
         switch (rc & 0x0f) {
@@ -659,21 +708,20 @@ void e810_iw_fpdu_rx(E810Core *core, E810IwConn *c, const uint8_t *u,
             if (!e810_dp_remote_write(core, qp, get32(u + 2), get64(u + 6),
                                       u + E810_DDP_TAGGED_HLEN,
                                       ulen - E810_DDP_TAGGED_HLEN, &st)) {
-                term_mem(core, c, st, true, u, ulen);
+                e810_iw_error(core, c, st, u, ulen);
             }
             break;
         case E810_RDMAP_READ_RESP:
             rx_read_resp(core, c, qp, u, ulen);
             break;
         default:
-            e810_iw_terminate(core, c, E810_AE_RDMAP_ROE_UNEXPECTED_OPCODE,
-                              E810_TERM_RDMAP << 4 | 2, 0x06, u, ulen);
+            e810_iw_error(core, c,
+                          E810_AE_RDMAP_ROE_UNEXPECTED_OPCODE, u, ulen);
             return;
         }
     } else {
         if (ulen < E810_DDP_UNTAGGED_HLEN) {
-            e810_iw_terminate(core, c, E810_AE_LLP_SEGMENT_TOO_SMALL,
-                              E810_TERM_DDP << 4 | 0, 0x00, u, ulen);
+            e810_iw_error(core, c, E810_AE_LLP_SEGMENT_TOO_SMALL, u, ulen);
             return;
         }
         switch (get32(u + 6)) {
@@ -687,8 +735,7 @@ void e810_iw_fpdu_rx(E810Core *core, E810IwConn *c, const uint8_t *u,
             term_rcvd(core, c, u, ulen);
             break;
         default:
-            e810_iw_terminate(core, c, E810_AE_DDP_UBE_INVALID_QN,
-                              E810_TERM_DDP << 4 | 2, 0x01, u, ulen);
+            e810_iw_error(core, c, E810_AE_DDP_UBE_INVALID_QN, u, ulen);
             return;
         }
     }

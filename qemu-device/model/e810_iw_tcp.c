@@ -456,7 +456,7 @@ void e810_iw_tcp_input(E810Core *core, E810IwConn *c, uint32_t seq,
             /* After a Terminate, or in ERROR, bytes are taken unread. */
             c->rcv_nxt += len;
             st->rx_bytes += len;
-            if (qp && !c->term_sent && !c->term_rcvd &&
+            if (qp && !c->term_sent && !c->term_rcvd && !c->failed &&
                 (qp->state == E810_QP_STATE_RTS ||
                  qp->state == E810_QP_STATE_SQD)) {
                 e810_iw_mpa_rx(core, c, data + skip, len);
