@@ -5,6 +5,8 @@
 # rdma-driver: stock
 # rdma-protocol: iwarp
 # timeout: 900
+# check: on-demand
+# (make check runs it with its closing cases, as stock_iwarp_close.)
 # The stock ice switched to iWARP through devlink (e810-init: enable_roce
 # false, enable_iwarp true, as on a real host), the stock irdma bound to
 # ice.iwarp.<N>, the stock provider, on the emulated E810 in iWARP mode
