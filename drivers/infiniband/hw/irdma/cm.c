@@ -176,6 +176,8 @@ enum irdma_cm_timer_kind {
  * @timer: what @deadline is for
  * @deadline: jiffies when the timer fires
  * @sent: transmissions of @retx
+ * @acked: @retx is acknowledged (an MPA Request awaiting its Reply): the
+ *	countdown goes on, the frame is not sent again
  * @retx_len: bytes in @retx
  * @retx_hlen: its TCP header length
  * @retx: the frame awaiting an ACK
@@ -206,6 +208,7 @@ struct irdma_cm_node {
 	enum irdma_cm_timer_kind timer;
 	unsigned long deadline;
 	u32 sent;
+	bool acked;
 	u32 retx_len;
 	u32 retx_hlen;
 	u8 retx[IRDMA_ILQ_BUF_SIZE];
@@ -627,6 +630,7 @@ static void irdma_cm_do(struct irdma_cm *cm, struct irdma_cm_node *n,
 	}
 	if (a & E810CM_ACT_START_RETX) {
 		n->sent = 1;
+		n->acked = false;
 		irdma_cm_timer_arm(cm, n, IRDMA_CM_TIMER_RETX,
 				   e810cm_retx_timeout(1));
 	}
@@ -790,6 +794,14 @@ static void irdma_cm_rx_node(struct irdma_cm *cm, struct irdma_cm_node *n,
 		if ((s->flags & (E810CM_TCP_SYN | E810CM_TCP_ACK)) ==
 		    E810CM_TCP_SYN && n->sm.state == E810CM_SYN_RCVD)
 			irdma_cm_step(cm, n, E810CM_EV_RX_SYN, NULL);
+		/*
+		 * Data or FIN we already have, sent again: our ACK was lost
+		 * (RFC 9293 3.10.7.4: answer with an ACK).
+		 */
+		else if (n->tcb.synced && !(s->flags & E810CM_TCP_RST) &&
+			 (s->payload_len || (s->flags & E810CM_TCP_FIN)) &&
+			 e810cm_seq_before(s->seq, n->tcb.rcv_nxt))
+			irdma_cm_xmit(cm, n, E810CM_TCP_ACK, NULL, 0, false);
 		return;
 	}
 	for (i = 0; i < rx.num; i++) {
@@ -814,6 +826,14 @@ static void irdma_cm_rx_node(struct irdma_cm *cm, struct irdma_cm_node *n,
 		if (n->sm.state == E810CM_CLOSED)
 			return;
 	}
+	/*
+	 * Our MPA Request is acknowledged: not sent again, its countdown
+	 * goes on (upstream irdma_handle_ack_pkt(): ack_rcvd).
+	 */
+	if (n->sm.state == E810CM_MPAREQ_SENT &&
+	    n->timer == IRDMA_CM_TIMER_RETX &&
+	    n->tcb.snd_una == n->tcb.snd_nxt)
+		n->acked = true;
 	if (rx.data_len) {
 		if (n->sm.state == E810CM_MPAREQ_WAIT ||
 		    n->sm.state == E810CM_MPAREQ_SENT)
@@ -1029,9 +1049,11 @@ static void irdma_cm_timer_work(struct work_struct *work)
 		if (ms) {
 			/* Upstream irdma_cm_timer_tick(): send it again. */
 			n->sent++;
-			irdma_ilq_send(cm->rf, n->ah_id, n->retx, n->retx_len,
-				       n->retx_hlen);
-			cm->stats.retransmits++;
+			if (!n->acked) {
+				irdma_ilq_send(cm->rf, n->ah_id, n->retx,
+					       n->retx_len, n->retx_hlen);
+				cm->stats.retransmits++;
+			}
 			n->deadline = now + msecs_to_jiffies(ms);
 			if (!any || time_before(n->deadline, next))
 				next = n->deadline;
