@@ -98,6 +98,21 @@ int e810cm_mpa_build(u8 *buf, u32 len, const struct e810cm_mpa *mpa);
 int e810cm_mpa_parse(const u8 *buf, u32 len, enum e810cm_mpa_type type,
 		     u8 max_rev, struct e810cm_mpa *mpa);
 
+/**
+ * struct e810cm_mpa_rx - the MPA frame of one connection, gathered from
+ *	the in-order payload of its segments before the offload
+ * @len: bytes held
+ * @buf: the bytes
+ */
+struct e810cm_mpa_rx {
+	u32 len;
+	u8 buf[E810CM_MPA_MAX_FRAME];
+};
+
+int e810cm_mpa_feed(struct e810cm_mpa_rx *rx, const u8 *data, u32 len,
+		    enum e810cm_mpa_type type, u8 max_rev,
+		    struct e810cm_mpa *mpa);
+
 /* ---- IRD/ORD and RTR negotiation ---------------------------------------- */
 
 /**
@@ -351,5 +366,14 @@ int e810cm_tcb_rx(struct e810cm_tcb *t, const struct e810cm_seg *s,
 		  struct e810cm_rx *rx);
 int e810cm_tcb_tx(struct e810cm_tcb *t, u8 flags, const u8 *payload, u32 len,
 		  u8 *buf, u32 buflen);
+
+/* ---- retransmission before the offload (tcp.c) -------------------------- */
+
+/* Upstream IRDMA_RETRY_TIMEOUT, IRDMA_MAX_TIMEOUT, IRDMA_DEFAULT_RETRANS. */
+#define E810CM_RETX_FIRST_MS	1000
+#define E810CM_RETX_MAX_MS	12000
+#define E810CM_RETX_MAX		32
+
+u32 e810cm_retx_timeout(u32 sent);
 
 #endif /* E810CM_CM_H */

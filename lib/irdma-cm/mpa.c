@@ -194,6 +194,42 @@ int e810cm_mpa_parse(const u8 *buf, u32 len, enum e810cm_mpa_type type,
 }
 
 /**
+ * e810cm_mpa_feed() - gather an MPA frame from a connection's payload
+ * @rx: the connection's frame so far (zeroed at the connection's start)
+ * @data: the new in-order payload of one segment
+ * @len: its length
+ * @type: the frame expected
+ * @max_rev: as e810cm_mpa_parse()
+ * @mpa: the frame once complete; @mpa->pd points into @rx
+ *
+ * The frame may come in several segments (a peer's TCP may split it);
+ * nothing may follow it before the offload: RFC 5044 section 7.1 has the
+ * initiator wait for the Reply, and the responder in the peer-to-peer
+ * model for the initiator's RTR, which the offloaded connection takes.
+ *
+ * Return: the frame's length once complete; -EAGAIN while not;
+ * -EMSGSIZE when the bytes exceed the longest frame or follow a complete
+ * one; e810cm_mpa_parse()'s errors for a malformed frame.
+ */
+int e810cm_mpa_feed(struct e810cm_mpa_rx *rx, const u8 *data, u32 len,
+		    enum e810cm_mpa_type type, u8 max_rev,
+		    struct e810cm_mpa *mpa)
+{
+	int n;
+
+	memset(mpa, 0, sizeof(*mpa));
+	if (len > sizeof(rx->buf) - rx->len)
+		return -EMSGSIZE;
+	if (len)
+		memcpy(rx->buf + rx->len, data, len);
+	rx->len += len;
+	n = e810cm_mpa_parse(rx->buf, rx->len, type, max_rev, mpa);
+	if (n > 0 && (u32)n != rx->len)
+		return -EMSGSIZE;
+	return n;
+}
+
+/**
  * e810cm_mpa_request() - the Request an initiator sends
  * @local: local IRD, ORD and the RTR types offered
  * @rev: 1 or 2

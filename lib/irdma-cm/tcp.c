@@ -382,3 +382,27 @@ int e810cm_tcb_tx(struct e810cm_tcb *t, u8 flags, const u8 *payload, u32 len,
 		      ((flags & E810CM_TCP_FIN) ? 1 : 0);
 	return n;
 }
+
+/**
+ * e810cm_retx_timeout() - how long to wait for the ACK of a frame
+ * @sent: times it has been sent (1 after the first transmission)
+ *
+ * The frames awaiting an ACK before the offload (SYN, SYN-ACK, MPA
+ * Request, Reject and FIN) are sent again after 1 s, the wait doubling
+ * each time up to 12 s, retransmitted at most E810CM_RETX_MAX times
+ * (upstream irdma_cm_timer_tick() and irdma_schedule_cm_timer()).
+ *
+ * Return: the wait in milliseconds after the @sent-th transmission, or 0
+ * when there is no such transmission: the wait after the last one over,
+ * the connection times out.
+ */
+u32 e810cm_retx_timeout(u32 sent)
+{
+	u32 ms = E810CM_RETX_FIRST_MS;
+
+	if (!sent || sent > E810CM_RETX_MAX + 1)
+		return 0;
+	while (--sent && ms < E810CM_RETX_MAX_MS)
+		ms *= 2;
+	return ms < E810CM_RETX_MAX_MS ? ms : E810CM_RETX_MAX_MS;
+}

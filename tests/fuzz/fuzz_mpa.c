@@ -15,7 +15,11 @@
  *   Reply the parser accepts and the initiator's side of the
  *   negotiation takes, with the outcome agreeing on both ends;
  * - the state machine, fed events taken from the input, stays in its
- *   states and posts at most two iw_cm events per step.
+ *   states and posts at most two iw_cm events per step;
+ * - the same bytes fed to e810cm_mpa_feed() in pieces (a cut every
+ *   byte 1's value + 1 bytes, as a peer's TCP may split the frame) give
+ *   the parser's answer on the whole: the same frame once complete, the
+ *   same error, -EAGAIN until then, -EMSGSIZE for bytes after a frame.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -94,6 +98,40 @@ static void run_sm(const uint8_t *p, size_t n)
     }
 }
 
+/* The whole parse's verdict @whole, reached by pieces. */
+static void feed(const uint8_t *in, size_t n, enum e810cm_mpa_type type,
+                 uint8_t max_rev, size_t step, int whole)
+{
+    static struct e810cm_mpa_rx rx;
+    struct e810cm_mpa m;
+    size_t off = 0, k;
+    int ret = -EAGAIN;
+
+    memset(&rx, 0, sizeof(rx));
+    while (off < n && ret == -EAGAIN) {
+        k = n - off < step ? n - off : step;
+        ret = e810cm_mpa_feed(&rx, in + off, k, type, max_rev, &m);
+        off += k;
+        check(rx.len <= sizeof(rx.buf));
+    }
+    if (n > E810CM_MPA_MAX_FRAME && ret == -EMSGSIZE) {
+        return;         /* refused before the whole was in */
+    }
+    if (whole > 0 && (size_t)whole < n) {
+        /* Bytes after the frame: refused with it or after it. */
+        check(ret == -EMSGSIZE || ret == whole);
+        return;
+    }
+    if (off < n) {
+        check(ret == whole || whole > 0);
+        return;
+    }
+    check(ret == whole);
+    if (ret > 0) {
+        check(m.pd >= rx.buf && m.pd + m.pd_len == rx.buf + ret);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     enum e810cm_mpa_type type;
@@ -120,6 +158,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check(ret == -EAGAIN || ret == -EBADMSG || ret == -EMSGSIZE ||
               ret == -EPROTONOSUPPORT);
     }
+    feed(data + 3, size - 3, type, max_rev, (size_t)data[1] + 1, ret);
     run_sm(data + 3, size - 3);
     return 0;
 }

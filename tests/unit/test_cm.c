@@ -343,6 +343,73 @@ static int handshake(struct e810cm_neg *ini, struct e810cm_neg *resp,
     return e810cm_mpa_complete(&req, &prep, ini);
 }
 
+/* A Request split over segments, byte by byte or in two pieces, is the
+ * frame parsed whole; bytes after it or beyond the longest frame are
+ * refused; a bad key fails as soon as the header is in.
+ */
+static void test_mpa_feed(void **state)
+{
+    static const uint8_t pd[] = "private data for the feed";
+    struct e810cm_mpa m = {
+        .type = E810CM_MPA_REQUEST, .rev = 2, .crc = true, .enhanced = true,
+        .p2p = true, .rtr = E810CM_RTR_WRITE | E810CM_RTR_READ,
+        .ird = 16, .ord = 8, .pd = pd, .pd_len = sizeof(pd),
+    };
+    uint8_t frame[E810CM_MPA_MAX_FRAME], big[E810CM_MPA_MAX_FRAME + 1];
+    struct e810cm_mpa_rx *rx = calloc(1, sizeof(*rx));
+    struct e810cm_mpa out;
+    int len, i, n = 0;
+
+    (void)state;
+    len = e810cm_mpa_build(frame, sizeof(frame), &m);
+    assert_true(len > E810CM_MPA_HDR_LEN + 4);
+    for (i = 0; i < len; i++) {
+        n = e810cm_mpa_feed(rx, frame + i, 1, E810CM_MPA_REQUEST, 2, &out);
+        if (i < len - 1) {
+            assert_int_equal(n, -EAGAIN);
+        }
+    }
+    assert_int_equal(n, len);
+    assert_int_equal(out.ird, 16);
+    assert_int_equal(out.ord, 8);
+    assert_int_equal(out.pd_len, sizeof(pd));
+    assert_memory_equal(out.pd, pd, sizeof(pd));
+    assert_ptr_equal(out.pd, rx->buf + E810CM_MPA_HDR_LEN + 4);
+
+    /* Two pieces, the cut inside the header. */
+    memset(rx, 0, sizeof(*rx));
+    assert_int_equal(e810cm_mpa_feed(rx, frame, 10, E810CM_MPA_REQUEST, 2,
+                                     &out), -EAGAIN);
+    assert_int_equal(e810cm_mpa_feed(rx, frame + 10, len - 10,
+                                     E810CM_MPA_REQUEST, 2, &out), len);
+
+    /* A byte after the frame, in the same segment or a later one. */
+    memset(rx, 0, sizeof(*rx));
+    memcpy(big, frame, len);
+    big[len] = 0;
+    assert_int_equal(e810cm_mpa_feed(rx, big, len + 1, E810CM_MPA_REQUEST,
+                                     2, &out), -EMSGSIZE);
+    memset(rx, 0, sizeof(*rx));
+    assert_int_equal(e810cm_mpa_feed(rx, frame, len, E810CM_MPA_REQUEST, 2,
+                                     &out), len);
+    assert_int_equal(e810cm_mpa_feed(rx, big, 1, E810CM_MPA_REQUEST, 2,
+                                     &out), -EMSGSIZE);
+
+    /* More than the longest frame, whatever it holds. */
+    memset(rx, 0, sizeof(*rx));
+    memset(big, 'M', sizeof(big));
+    assert_int_equal(e810cm_mpa_feed(rx, big, sizeof(big),
+                                     E810CM_MPA_REQUEST, 2, &out),
+                     -EMSGSIZE);
+    assert_int_equal(rx->len, 0);
+
+    /* The wrong key: a Reply where a Request is due. */
+    memset(rx, 0, sizeof(*rx));
+    assert_int_equal(e810cm_mpa_feed(rx, frame, E810CM_MPA_HDR_LEN,
+                                     E810CM_MPA_REPLY, 2, &out), -EBADMSG);
+    free(rx);
+}
+
 static void test_neg_irdma_pair(void **state)
 {
     struct e810cm_neg ini = { .ird = 127, .ord = 8,
@@ -830,6 +897,7 @@ int main(void)
         cmocka_unit_test(test_mpa_bad_key),
         cmocka_unit_test(test_mpa_bad_fields),
         cmocka_unit_test(test_mpa_build_refuses),
+        cmocka_unit_test(test_mpa_feed),
         cmocka_unit_test(test_neg_irdma_pair),
         cmocka_unit_test(test_neg_rtr_choices),
         cmocka_unit_test(test_neg_markers_refused),

@@ -367,6 +367,28 @@ static void test_tcb_mss(void **state)
     assert_false(b.synced);
 }
 
+/* 1 s doubling to 12 s, 32 retransmissions, then the give-up. */
+static void test_retx_schedule(void **state)
+{
+    static const uint32_t first[] = { 1000, 2000, 4000, 8000, 12000, 12000 };
+    uint32_t i, total = 0;
+
+    (void)state;
+    assert_int_equal(e810cm_retx_timeout(0), 0);
+    for (i = 0; i < 6; i++) {
+        assert_int_equal(e810cm_retx_timeout(i + 1), first[i]);
+    }
+    for (i = 1; i <= E810CM_RETX_MAX + 1; i++) {
+        assert_true(e810cm_retx_timeout(i) >= E810CM_RETX_FIRST_MS);
+        assert_true(e810cm_retx_timeout(i) <= E810CM_RETX_MAX_MS);
+        total += e810cm_retx_timeout(i);
+    }
+    assert_int_equal(e810cm_retx_timeout(E810CM_RETX_MAX + 2), 0);
+    assert_int_equal(e810cm_retx_timeout(~0u), 0);
+    /* 1 + 2 + 4 + 8 s, then 29 times 12 s. */
+    assert_int_equal(total, 15000 + 29 * 12000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -380,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_tcb_whole_exchange),
         cmocka_unit_test(test_tcb_refuses),
         cmocka_unit_test(test_tcb_mss),
+        cmocka_unit_test(test_retx_schedule),
     };
 
     cmocka_set_message_output(CM_OUTPUT_TAP);

@@ -104,7 +104,8 @@ expect_eq "$d0: quad hash entries" 1 "$(iw_table "$d0" qhash)"
 expect_eq "$d1: quad hash entries (other address)" 0 "$(iw_table "$d1" qhash)"
 # A TCP SYN from the host stack of the other port reaches the listener's
 # ILQ through the listen entry, and our irdma takes it as a connection
-# request (no connection yet: no SYN-ACK, the connect times out).
+# request (our SYN-ACK completes the host's connect; its close then ends
+# the connection before any MPA Request: iwarp_cm.sh tests connections).
 a0=$(e810_aux_of "$d0")
 syns=$(iwdbg "$a0" rx_listen_syns)
 ilq_rx=$(iw_table "$d0" ilq_rx)

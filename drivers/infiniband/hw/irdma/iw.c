@@ -2,8 +2,8 @@
 /*
  * irdma: the iWARP device (docs/irdma.md "iWARP mode"). What iw_cm sees of
  * us: an RNIC port (RDMA_CORE_PORT_IWARP, one GID: the MAC, as upstream
- * irdma_query_gid()), listeners, and connections (not offloaded yet: the
- * connect/accept/reject ops fail with -EOPNOTSUPP).
+ * irdma_query_gid()), listeners, and connections (cm.c: set up to the
+ * MPA exchange, not offloaded yet).
  *
  * The engine learns what is ours from two tables, kept here:
  *  - APBVT (MANAGE_APBVT): the local TCP ports the engine owns. One entry
@@ -36,59 +36,8 @@
 #include "iw.h"
 #include "qp.h"
 
-/* MANAGE field of MANAGE_QUAD_HASH_TABLE_ENTRY, and its entry types. */
-#define IRDMA_QHASH_DEL		0
-#define IRDMA_QHASH_ADD		1
-#define IRDMA_QHASH_TCP_EST	1
-#define IRDMA_QHASH_TCP_SYN	2
-
 /* Most addresses a wildcard listener takes (upstream: no limit). */
 #define IRDMA_LISTEN_MAX_ADDRS	16
-
-/**
- * struct irdma_qhash - one quad hash entry
- * @ipv4: IPv4 addresses (in word 0 of @lip/@rip)
- * @lip: local address, host order words, IPv6 word 0 most significant
- * @rip: remote address (connection entries)
- * @lport: local TCP port
- * @rport: remote TCP port (connection entries)
- * @vlan: VLAN id, or 0xffff for none
- * @est: a connection (TCP_ESTABLISHED) entry, else a listen (TCP_SYN) one
- */
-struct irdma_qhash {
-	bool ipv4;
-	u32 lip[4];
-	u32 rip[4];
-	u16 lport;
-	u16 rport;
-	u16 vlan;
-	bool est;
-};
-
-/**
- * struct irdma_listener - one iw_cm listener
- * @node: entry in rf->iw.listeners
- * @cm_id: its iw_cm id (a reference held)
- * @sm: its state (LISTENING while it listens)
- * @port: local TCP port
- * @backlog: connection requests it may have pending
- * @wildcard: bound to the wildcard address of its family: its entries
- *	follow the netdev's addresses (irdma_iw_addr_work())
- * @ipv4: its family
- * @nqh: entries in @qh
- * @qh: its listen entries in the quad hash
- */
-struct irdma_listener {
-	struct list_head node;
-	struct iw_cm_id *cm_id;
-	struct e810cm_conn sm;
-	u16 port;
-	int backlog;
-	bool wildcard;
-	bool ipv4;
-	u32 nqh;
-	struct irdma_qhash qh[];
-};
 
 static u64 irdma_qh_ip_qword(u32 hi, u32 lo)
 {
@@ -96,7 +45,7 @@ static u64 irdma_qh_ip_qword(u32 hi, u32 lo)
 }
 
 /* MANAGE_QUAD_HASH_TABLE_ENTRY (upstream irdma_sc_manage_qhash_table_entry()). */
-static int irdma_qhash_op(struct irdma_pci_f *rf, const struct irdma_qhash *e,
+int irdma_qhash_op(struct irdma_pci_f *rf, const struct irdma_qhash *e,
 			  u8 manage)
 {
 	u64 q[8] = { };
@@ -395,6 +344,7 @@ static int irdma_destroy_listen(struct iw_cm_id *cm_id)
 	if (!l)
 		return 0;
 	mutex_lock(&rf->iw.lock);
+	irdma_cm_listener_gone(rf, l);
 	list_del_rcu(&l->node);
 	irdma_listener_unhash(rf, l, l->nqh);
 	mutex_unlock(&rf->iw.lock);
@@ -490,25 +440,7 @@ void irdma_iw_addrs_changed(struct irdma_pci_f *rf)
 	schedule_work(&rf->iw.addr_work);
 }
 
-/* ---- connections (not offloaded yet) -------------------------------------- */
-
-static int irdma_iw_connect(struct iw_cm_id *cm_id,
-			    struct iw_cm_conn_param *param)
-{
-	return -EOPNOTSUPP;
-}
-
-static int irdma_iw_accept(struct iw_cm_id *cm_id,
-			   struct iw_cm_conn_param *param)
-{
-	return -EOPNOTSUPP;
-}
-
-static int irdma_iw_reject(struct iw_cm_id *cm_id, const void *pdata,
-			   u8 pdata_len)
-{
-	return -EOPNOTSUPP;
-}
+/* ---- connections (cm.c) -------------------------------------------------- */
 
 static struct ib_qp *irdma_iw_get_qp(struct ib_device *ibdev, int qpn)
 {
@@ -533,56 +465,21 @@ static void irdma_iw_rem_ref(struct ib_qp *ibqp)
 {
 }
 
-/* The listener a SYN to @s's local address and port is for, if any. */
-static bool irdma_listener_match(struct irdma_pci_f *rf,
-				 const struct e810cm_seg *s)
-{
-	struct irdma_listener *l;
-	bool found = false;
-	u32 i;
-
-	rcu_read_lock();
-	spin_lock(&rf->iw.qh_lock);
-	list_for_each_entry_rcu(l, &rf->iw.listeners, node) {
-		if (l->port != s->lport)
-			continue;
-		for (i = 0; i < l->nqh && !found; i++)
-			found = l->qh[i].ipv4 == s->ipv4 &&
-				!memcmp(l->qh[i].lip, s->lip, sizeof(s->lip));
-		if (found)
-			break;
-	}
-	spin_unlock(&rf->iw.qh_lock);
-	rcu_read_unlock();
-	return found;
-}
-
 /**
  * irdma_iw_rx() - a segment the ILQ received
  * @rf: per-function state
  * @rx: the segment
  *
- * Checked first (lib/irdma-cm/tcp.c: it came from the wire). No
- * connection is set up yet, so what is left is counted and dropped:
- * connection requests for a listener apart (upstream drops what matches
- * no node too and answers no stray segment, irdma_receive_ilq()).
+ * Handed to the connection manager (cm.c), which checks it first
+ * (lib/irdma-cm/tcp.c: it came from the wire) and finds its connection or
+ * listener; upstream drops what matches neither and answers no stray
+ * segment (irdma_receive_ilq()).
  *
  * Context: Softirq (CEQ 0's tasklet).
  */
 void irdma_iw_rx(struct irdma_pci_f *rf, const struct irdma_ilq_rx *rx)
 {
-	struct irdma_iw *iw = &rf->iw;
-	struct e810cm_seg s;
-
-	if (e810cm_seg_parse(rx->buf, rx->len, rx->ipv4, &s)) {
-		atomic64_inc(&iw->rx_malformed);
-		return;
-	}
-	if ((s.flags & (E810CM_TCP_SYN | E810CM_TCP_ACK | E810CM_TCP_RST)) ==
-	    E810CM_TCP_SYN && irdma_listener_match(rf, &s))
-		atomic64_inc(&iw->rx_listen_syns);
-	else
-		atomic64_inc(&iw->rx_dropped);
+	irdma_cm_rx(rf, rx);
 }
 
 /* ---- the device ----------------------------------------------------------- */
@@ -618,9 +515,9 @@ static const struct ib_device_ops irdma_iw_ops = {
 	.query_gid = irdma_iw_query_gid,
 	.iw_create_listen = irdma_create_listen,
 	.iw_destroy_listen = irdma_destroy_listen,
-	.iw_connect = irdma_iw_connect,
-	.iw_accept = irdma_iw_accept,
-	.iw_reject = irdma_iw_reject,
+	.iw_connect = irdma_cm_connect,
+	.iw_accept = irdma_cm_accept,
+	.iw_reject = irdma_cm_reject,
 	.iw_get_qp = irdma_iw_get_qp,
 	.iw_add_ref = irdma_iw_add_ref,
 	.iw_rem_ref = irdma_iw_rem_ref,
@@ -636,10 +533,12 @@ void irdma_iw_set_device_ops(struct ib_device *ibdev)
 }
 
 /**
- * irdma_iw_init() - empty tables
+ * irdma_iw_init() - empty tables, no connections
  * @rf: per-function state
+ *
+ * Return: 0 or -ENOMEM (irdma_iw_fini() undoes what was done).
  */
-void irdma_iw_init(struct irdma_pci_f *rf)
+int irdma_iw_init(struct irdma_pci_f *rf)
 {
 	struct irdma_iw *iw = &rf->iw;
 
@@ -652,6 +551,7 @@ void irdma_iw_init(struct irdma_pci_f *rf)
 	atomic64_set(&iw->rx_listen_syns, 0);
 	spin_lock_init(&iw->qh_lock);
 	INIT_WORK(&iw->addr_work, irdma_iw_addr_work);
+	return irdma_cm_init(rf);
 }
 
 /**
@@ -668,6 +568,7 @@ void irdma_iw_fini(struct irdma_pci_f *rf)
 	void *v;
 
 	cancel_work_sync(&iw->addr_work);
+	irdma_cm_fini(rf);
 	WARN_ON(!list_empty(&iw->listeners));
 	xa_for_each(&iw->apbvt, port, v) {
 		dev_warn(irdma_rf_to_dev(rf), "APBVT port %lu still in use at teardown\n",
@@ -712,6 +613,7 @@ int irdma_iw_show(struct seq_file *m, struct irdma_pci_f *rf)
 	list_for_each_entry(l, &iw->listeners, node)
 		seq_printf(m, "listener port %u addrs %u state %s\n", l->port,
 			   l->nqh, e810cm_state_name(l->sm.state));
+	irdma_cm_show(m, rf);
 	mutex_unlock(&iw->lock);
 	mutex_lock(&iw->apbvt_lock);
 	xa_for_each(&iw->apbvt, port, v)

@@ -14,6 +14,7 @@
 #include <linux/types.h>
 #include <rdma/iw_cm.h>
 
+#include "cm.h"
 #include "main.h"
 #include "ring.h"
 
@@ -111,6 +112,57 @@ struct irdma_ilq {
 	struct irdma_ilq_stats stats;
 };
 
+/* MANAGE field of MANAGE_QUAD_HASH_TABLE_ENTRY, and its entry types. */
+#define IRDMA_QHASH_DEL		0
+#define IRDMA_QHASH_ADD		1
+#define IRDMA_QHASH_TCP_EST	1
+#define IRDMA_QHASH_TCP_SYN	2
+
+/**
+ * struct irdma_qhash - one quad hash entry
+ * @ipv4: IPv4 addresses (in word 0 of @lip/@rip)
+ * @lip: local address, host order words, IPv6 word 0 most significant
+ * @rip: remote address (connection entries)
+ * @lport: local TCP port
+ * @rport: remote TCP port (connection entries)
+ * @vlan: VLAN id, or 0xffff for none
+ * @est: a connection (TCP_ESTABLISHED) entry, else a listen (TCP_SYN) one
+ */
+struct irdma_qhash {
+	bool ipv4;
+	u32 lip[4];
+	u32 rip[4];
+	u16 lport;
+	u16 rport;
+	u16 vlan;
+	bool est;
+};
+
+/**
+ * struct irdma_listener - one iw_cm listener
+ * @node: entry in rf->iw.listeners
+ * @cm_id: its iw_cm id (a reference held)
+ * @sm: its state (LISTENING while it listens)
+ * @port: local TCP port
+ * @backlog: connection requests it may have pending
+ * @wildcard: bound to the wildcard address of its family: its entries
+ *	follow the netdev's addresses (irdma_iw_addr_work())
+ * @ipv4: its family
+ * @nqh: entries in @qh
+ * @qh: its listen entries in the quad hash
+ */
+struct irdma_listener {
+	struct list_head node;
+	struct iw_cm_id *cm_id;
+	struct e810cm_conn sm;
+	u16 port;
+	int backlog;
+	bool wildcard;
+	bool ipv4;
+	u32 nqh;
+	struct irdma_qhash qh[];
+};
+
 /* ilq.c */
 int irdma_ilq_create(struct irdma_pci_f *rf);
 void irdma_ilq_destroy(struct irdma_pci_f *rf);
@@ -120,13 +172,26 @@ int irdma_ilq_send(struct irdma_pci_f *rf, u32 ah_id, const void *seg,
 void irdma_ilq_show(struct seq_file *m, struct irdma_pci_f *rf);
 
 /* iw.c */
+int irdma_qhash_op(struct irdma_pci_f *rf, const struct irdma_qhash *e,
+		   u8 manage);
 int irdma_apbvt_get(struct irdma_pci_f *rf, u16 port);
 void irdma_apbvt_put(struct irdma_pci_f *rf, u16 port);
-void irdma_iw_init(struct irdma_pci_f *rf);
+int irdma_iw_init(struct irdma_pci_f *rf);
 void irdma_iw_fini(struct irdma_pci_f *rf);
 void irdma_iw_addrs_changed(struct irdma_pci_f *rf);
 void irdma_iw_rx(struct irdma_pci_f *rf, const struct irdma_ilq_rx *rx);
 void irdma_iw_set_device_ops(struct ib_device *ibdev);
 int irdma_iw_show(struct seq_file *m, struct irdma_pci_f *rf);
+
+/* cm.c: connections */
+int irdma_cm_init(struct irdma_pci_f *rf);
+void irdma_cm_stop(struct irdma_pci_f *rf);
+void irdma_cm_fini(struct irdma_pci_f *rf);
+void irdma_cm_rx(struct irdma_pci_f *rf, const struct irdma_ilq_rx *rx);
+void irdma_cm_listener_gone(struct irdma_pci_f *rf, struct irdma_listener *l);
+int irdma_cm_connect(struct iw_cm_id *cm_id, struct iw_cm_conn_param *param);
+int irdma_cm_accept(struct iw_cm_id *cm_id, struct iw_cm_conn_param *param);
+int irdma_cm_reject(struct iw_cm_id *cm_id, const void *pdata, u8 pdata_len);
+void irdma_cm_show(struct seq_file *m, struct irdma_pci_f *rf);
 
 #endif /* IRDMA_IW_H */

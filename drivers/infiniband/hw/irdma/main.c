@@ -224,6 +224,8 @@ static void irdma_unwind(struct irdma_pci_f *rf)
 	switch (rf->state) {
 	case IRDMA_INIT_IBDEV:
 		irdma_rf_list_del(rf);
+		if (rf->iwarp)
+			irdma_cm_stop(rf);	/* pending connects answered */
 		irdma_ib_unregister(rf);
 		fallthrough;
 	case IRDMA_INIT_ILQ:
@@ -357,8 +359,9 @@ int irdma_probe_pf(struct irdma_pci_f *rf)
 	rf->state = IRDMA_INIT_VSI_FILTER;
 
 	if (rf->iwarp) {
-		irdma_iw_init(rf);
-		err = irdma_ilq_create(rf);
+		err = irdma_iw_init(rf);
+		if (!err)
+			err = irdma_ilq_create(rf);
 		if (err) {
 			dev_err(dev, "ILQ not created: %d\n", err);
 			irdma_iw_fini(rf);

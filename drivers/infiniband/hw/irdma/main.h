@@ -372,7 +372,7 @@ struct irdma_ilq;
 
 /**
  * struct irdma_iw - iWARP mode: the engine's tables and the listeners (iw.c)
- * @lock: protects @listeners and @listens
+ * @lock: protects @listeners, @listens and the connections (cm.c)
  * @listeners: struct irdma_listener, one per iw_cm listening id
  * @listens: listeners created so far
  * @apbvt_lock: serializes APBVT changes
@@ -382,6 +382,7 @@ struct irdma_ilq;
  * @rx_listen_syns: connection requests (SYN) for a listener
  * @qh_lock: guards the listeners' address lists against the receive path
  * @addr_work: follows the netdev's addresses for wildcard listeners
+ * @cm: the connections (cm.c)
  */
 struct irdma_iw {
 	struct mutex lock;	/* listeners, listens */
@@ -394,6 +395,7 @@ struct irdma_iw {
 	atomic64_t rx_listen_syns;
 	spinlock_t qh_lock;	/* listeners' address lists */
 	struct work_struct addr_work;
+	struct irdma_cm *cm;
 };
 
 /* Steps of the bring-up, for the reverse-order undo. */

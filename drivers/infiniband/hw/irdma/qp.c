@@ -995,10 +995,19 @@ static int irdma_qp_apply(struct irdma_qp *qp, enum ib_qp_state cur,
 		}
 		return irdma_qp_hw_modify(qp, E810_QP_STATE_IDLE, 0);
 	case IB_QPS_RTR:
+		/* iWARP: upstream irdma_modify_qp() sends nothing for RTR. */
+		if (qp->rf->iwarp)
+			return 0;
 		return irdma_qp_hw_modify(qp, E810_QP_STATE_RTR,
 					  qp->av.valid && qp->av.arp_idx >= 0 ?
 					  E810_CQPSQ_QP_ARPTABIDXVALID : 0);
 	case IB_QPS_RTS:
+		/*
+		 * iWARP: RTS comes with the connection's offload (iw.c), not
+		 * from the user (upstream irdma_modify_qp() wants a cm_id).
+		 */
+		if (qp->rf->iwarp)
+			return -EINVAL;
 		if (cur == IB_QPS_SQE)
 			return irdma_qp_sq_recover(qp);
 		fallthrough;
@@ -1095,6 +1104,33 @@ static int irdma_qp_modify_quiesce(struct irdma_qp *qp,
 	return 0;
 }
 
+/*
+ * iWARP QPs: iw_cm and rdma_cm name only the state and the access flags
+ * (iwcm_init_qp_init_attr()), and an RTS without a state (mask 0), none of
+ * IB's required attributes; as upstream irdma_modify_qp() only the state
+ * pair is checked.
+ */
+static bool irdma_iw_qp_transition_ok(enum ib_qp_state cur,
+				      enum ib_qp_state new, int mask)
+{
+	if (!(mask & IB_QP_STATE) || new == IB_QPS_RESET ||
+	    new == IB_QPS_ERR)
+		return true;
+	switch (cur) {
+	case IB_QPS_RESET:
+		return new == IB_QPS_INIT;
+	case IB_QPS_INIT:
+		return new == IB_QPS_INIT || new == IB_QPS_RTR;
+	case IB_QPS_RTR:
+		return new == IB_QPS_RTS;
+	case IB_QPS_RTS:
+	case IB_QPS_SQD:
+		return new == IB_QPS_RTS || new == IB_QPS_SQD;
+	default:
+		return false;
+	}
+}
+
 /**
  * irdma_qp_modify_check() - the transition and the attributes it names
  * @qp: the QP; caller holds qp->mutex
@@ -1113,7 +1149,8 @@ static int irdma_qp_modify_check(struct irdma_qp *qp, struct ib_qp_attr *attr,
 	*cur = mask & IB_QP_CUR_STATE ? attr->cur_qp_state : qp->state;
 	*new = mask & IB_QP_STATE ? attr->qp_state : *cur;
 	if (*cur != qp->state ||
-	    !ib_modify_qp_is_ok(*cur, *new, qp->ibqp.qp_type, mask)) {
+	    !(qp->rf->iwarp ? irdma_iw_qp_transition_ok(*cur, *new, mask) :
+	      ib_modify_qp_is_ok(*cur, *new, qp->ibqp.qp_type, mask))) {
 		ibdev_dbg(qp->ibqp.device, "QP %u: %d -> %d with mask 0x%x refused\n",
 			  qp->qp_id, *cur, *new, mask);
 		return -EINVAL;

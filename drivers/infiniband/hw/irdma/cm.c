@@ -1,0 +1,1382 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * irdma: iWARP connections before the offload (docs/irdma.md "iWARP
+ * mode", "Connections"). One node per TCP 4-tuple holds the connection's
+ * state machine (e810cm_conn), its sequence space (e810cm_tcb) and its
+ * MPA frame, all from lib/irdma-cm/; this file does the I/O they ask for,
+ * as upstream irdma's cm.c does:
+ *  - segments go out through the ILQ with an address handle of the node
+ *    (CREATE_ADDR_HANDLE with the ARP entry of the peer, upstream
+ *    irdma_cm_create_ah()) and come in through it once the node's
+ *    connection entry is in the quad hash (ADD TCP_ESTABLISHED before our
+ *    SYN or SYN-ACK: upstream irdma_connect(), irdma_ilq_ah_cb());
+ *  - the frame awaiting an ACK is sent again after 1 s, doubling to 12 s
+ *    (upstream irdma_cm_timer_tick());
+ *  - iw_cm learns of a connection request (CONNECT_REQUEST) once the
+ *    MPA Request came, and of its connect's outcome (CONNECT_REPLY).
+ * The offload (iWARP QP context, connection WQEs, RTS) is not done yet:
+ * an accept, or an MPA Reply to our connect, ends the connection with an
+ * RST and -EOPNOTSUPP.
+ *
+ * Everything runs in process context under rf->iw.lock: received segments
+ * are copied by the CEQ 0 tasklet and handled by a work item, the
+ * retransmissions by a delayed one, so the CQP may be waited for.
+ */
+
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/random.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include <net/arp.h>
+#include <net/ipv6.h>
+#include <net/ipv6_stubs.h>
+#include <net/ndisc.h>
+#include <net/neighbour.h>
+#include <rdma/iw_cm.h>
+
+#include <hw/e810_cqp.h>
+#include <hw/e810_hmc.h>
+
+#include "cm.h"
+#include "iw.h"
+#include "qp.h"
+
+/* Received segments waiting for the work item, at most. */
+#define IRDMA_CM_RXQ_MAX	256
+/* TIME_WAIT and the close timer (upstream: HZ / 10). */
+#define IRDMA_CM_CLOSE_MS	100
+/* AH hop limit of the CM's segments (upstream irdma_cm_create_ah()). */
+#define IRDMA_CM_TTL		64
+
+/**
+ * struct irdma_cm_stats - connection counters (debugfs "iwarp")
+ * @nodes: nodes now
+ * @nodes_created: nodes made (connect or a listener's SYN)
+ * @backlog_drops: SYNs for a listener whose backlog was full
+ * @syn_sent: SYNs sent (first transmissions)
+ * @synack_sent: SYN-ACKs sent (first transmissions)
+ * @retransmits: frames sent again after their timer
+ * @timeouts: connections given up after the last retransmission
+ * @rst_sent: RSTs sent
+ * @rst_rcvd: RSTs taken
+ * @established_tcp: handshakes completed (SYN-ACK taken, or ACK of ours)
+ * @mpa_req_sent: MPA Requests sent
+ * @mpa_req_rcvd: valid MPA Requests received
+ * @mpa_rep_rcvd: valid MPA Replies (not Rejects) received
+ * @mpa_rej_sent: MPA Rejects sent
+ * @mpa_rej_rcvd: MPA Rejects received
+ * @mpa_bad: MPA frames refused (malformed, wrong key, failed negotiation)
+ * @connect_requests: CONNECT_REQUEST events posted
+ * @connect_replies: CONNECT_REPLY events posted
+ * @connect_errors: of those, with an error
+ * @no_offload: accepts and MPA Replies ended for want of the offload
+ * @segs_dropped: segments of a node its sequence space refused
+ * @tx_errors: segments the ILQ could not take
+ * @timer_runs: runs of the timer
+ */
+struct irdma_cm_stats {
+	u64 nodes;
+	u64 nodes_created;
+	u64 backlog_drops;
+	u64 syn_sent;
+	u64 synack_sent;
+	u64 retransmits;
+	u64 timeouts;
+	u64 rst_sent;
+	u64 rst_rcvd;
+	u64 established_tcp;
+	u64 mpa_req_sent;
+	u64 mpa_req_rcvd;
+	u64 mpa_rep_rcvd;
+	u64 mpa_rej_sent;
+	u64 mpa_rej_rcvd;
+	u64 mpa_bad;
+	u64 connect_requests;
+	u64 connect_replies;
+	u64 connect_errors;
+	u64 no_offload;
+	u64 segs_dropped;
+	u64 tx_errors;
+	u64 timer_runs;
+};
+
+/**
+ * struct irdma_cm - the connections of one function
+ * @rf: the function
+ * @nodes: struct irdma_cm_node (under rf->iw.lock)
+ * @rxq_lock: guards @rxq and @rxq_len
+ * @rxq: segments the ILQ received, for @rx_work
+ * @rxq_len: entries in @rxq
+ * @rxq_drops: segments dropped for a full @rxq
+ * @stopping: no more work is queued
+ * @rx_work: handles @rxq
+ * @timer: retransmissions and close timers
+ * @timer_armed: @timer is queued for @timer_next (under rf->iw.lock)
+ * @timer_next: jiffies @timer runs at
+ * @stats: counters (under rf->iw.lock)
+ */
+struct irdma_cm {
+	struct irdma_pci_f *rf;
+	struct list_head nodes;
+	spinlock_t rxq_lock;	/* rxq, rxq_len, stopping */
+	struct list_head rxq;
+	u32 rxq_len;
+	u64 rxq_drops;
+	bool stopping;
+	struct work_struct rx_work;
+	struct delayed_work timer;
+	bool timer_armed;
+	unsigned long timer_next;
+	struct irdma_cm_stats stats;
+};
+
+/* One received segment, copied out of the ILQ buffer. */
+struct irdma_cm_rxseg {
+	struct list_head list;
+	u32 len;
+	bool ipv4;
+	bool smac_valid;
+	u8 smac[ETH_ALEN];
+	bool vlan_valid;
+	u16 vlan;
+	u8 buf[];
+};
+
+enum irdma_cm_timer_kind {
+	IRDMA_CM_TIMER_NONE,
+	IRDMA_CM_TIMER_RETX,	/* @retx awaits its ACK */
+	IRDMA_CM_TIMER_CLOSE,	/* TIME_WAIT */
+};
+
+/**
+ * struct irdma_cm_node - one connection before the offload
+ * @list: entry in irdma_cm.nodes
+ * @refs: the list's reference, and iw_cm's while it holds @provider
+ * @sm: the state machine
+ * @tcb: the sequence space
+ * @qh: the 4-tuple, as the connection entry in the quad hash
+ * @qh_added: the entry is in the quad hash
+ * @active: we connected (else a listener's SYN made us)
+ * @apbvt: holds the local port in the APBVT (active side)
+ * @arp_idx: ARP cache entry of the peer, or a negative errno
+ * @ah_id: the AH id, valid with @ah_valid
+ * @ah_valid: the AH exists in the device
+ * @rmac: the peer's MAC
+ * @listener: passive: the listener, until iw_cm has the request
+ * @cm_id: active: our id (a reference held until CONNECT_REPLY)
+ * @provider: iw_cm's id holds the node (CONNECT_REQUEST to accept/reject)
+ * @neg: IRD, ORD and RTR, asked and agreed
+ * @req: active: the MPA Request sent (its private data in @pd)
+ * @pd: active: the private data of our Request
+ * @pd_len: its length
+ * @mpa: the peer's MPA frame as it comes in
+ * @mpa_tx: our MPA Request as built
+ * @timer: what @deadline is for
+ * @deadline: jiffies when the timer fires
+ * @sent: transmissions of @retx
+ * @acked: @retx is acknowledged (an MPA Request awaiting its Reply): the
+ *	countdown goes on, the frame is not sent again
+ * @retx_len: bytes in @retx
+ * @retx_hlen: its TCP header length
+ * @retx: the frame awaiting an ACK
+ * @seg: scratch for a segment being built
+ */
+struct irdma_cm_node {
+	struct list_head list;
+	unsigned int refs;
+	struct e810cm_conn sm;
+	struct e810cm_tcb tcb;
+	struct irdma_qhash qh;
+	bool qh_added;
+	bool active;
+	bool apbvt;
+	int arp_idx;
+	u32 ah_id;
+	bool ah_valid;
+	u8 rmac[ETH_ALEN];
+	struct irdma_listener *listener;
+	struct iw_cm_id *cm_id;
+	bool provider;
+	struct e810cm_neg neg;
+	struct e810cm_mpa req;
+	u8 pd[E810CM_MPA_MAX_PD];
+	u16 pd_len;
+	struct e810cm_mpa_rx mpa;
+	u8 mpa_tx[E810CM_MPA_MAX_FRAME];
+	enum irdma_cm_timer_kind timer;
+	unsigned long deadline;
+	u32 sent;
+	bool acked;
+	u32 retx_len;
+	u32 retx_hlen;
+	u8 retx[IRDMA_ILQ_BUF_SIZE];
+	u8 seg[IRDMA_ILQ_BUF_SIZE];
+};
+
+static struct irdma_cm *irdma_cm_of(struct irdma_pci_f *rf)
+{
+	return rf->iw.cm;
+}
+
+static struct ib_device *irdma_cm_ibdev(struct irdma_pci_f *rf)
+{
+	return rf->iwdev ? &rf->iwdev->ibdev : NULL;
+}
+
+/* ---- addresses --------------------------------------------------------- */
+
+static void irdma_cm_sockaddr(struct sockaddr_storage *ss, bool ipv4,
+			      const u32 ip[4], u16 port)
+{
+	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)ss;
+	struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
+	unsigned int i;
+
+	memset(ss, 0, sizeof(*ss));
+	if (ipv4) {
+		s4->sin_family = AF_INET;
+		s4->sin_addr.s_addr = htonl(ip[0]);
+		s4->sin_port = htons(port);
+		return;
+	}
+	s6->sin6_family = AF_INET6;
+	for (i = 0; i < 4; i++)
+		s6->sin6_addr.s6_addr32[i] = htonl(ip[i]);
+	s6->sin6_port = htons(port);
+}
+
+static bool irdma_cm_sa_words(const struct sockaddr_storage *sa, bool *ipv4,
+			      u32 ip[4], u16 *port)
+{
+	const struct sockaddr_in *s4 = (const struct sockaddr_in *)sa;
+	const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)sa;
+	unsigned int i;
+
+	memset(ip, 0, 4 * sizeof(u32));
+	switch (sa->ss_family) {
+	case AF_INET:
+		*ipv4 = true;
+		ip[0] = ntohl(s4->sin_addr.s_addr);
+		*port = ntohs(s4->sin_port);
+		return true;
+	case AF_INET6:
+		*ipv4 = false;
+		for (i = 0; i < 4; i++)
+			ip[i] = ntohl(s6->sin6_addr.s6_addr32[i]);
+		*port = ntohs(s6->sin6_port);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The peer's MAC from the kernel's neighbour table (a valid entry). */
+static int irdma_cm_neigh_mac(struct irdma_pci_f *rf,
+			      const struct irdma_qhash *qh, u8 *mac)
+{
+	struct neighbour *neigh = NULL;
+	struct in6_addr a6;
+	__be32 a4;
+	bool valid;
+	int i;
+
+	if (qh->ipv4) {
+		a4 = htonl(qh->rip[0]);
+		neigh = neigh_lookup(&arp_tbl, &a4, rf->netdev);
+	} else if (ipv6_stub && ipv6_stub->nd_tbl) {
+		for (i = 0; i < 4; i++)
+			a6.s6_addr32[i] = htonl(qh->rip[i]);
+		neigh = neigh_lookup(ipv6_stub->nd_tbl, &a6, rf->netdev);
+	}
+	if (!neigh)
+		return -EHOSTUNREACH;
+	read_lock_bh(&neigh->lock);
+	valid = neigh->nud_state & NUD_VALID;
+	ether_addr_copy(mac, neigh->ha);
+	read_unlock_bh(&neigh->lock);
+	neigh_release(neigh);
+	return valid && is_valid_ether_addr(mac) ? 0 : -EHOSTUNREACH;
+}
+
+/* ---- the node's AH, connection entry and port --------------------------- */
+
+static void irdma_cm_put_ip(u64 *q, u32 off01, u32 off23, bool ipv4,
+			    const u32 ip[4])
+{
+	if (ipv4) {
+		q[E810_QW(off23)] = FIELD_PREP(E810_CQPSQ_AH_IP_LO, ip[0]);
+		return;
+	}
+	q[E810_QW(off01)] = FIELD_PREP(E810_CQPSQ_AH_IP_HI, ip[0]) |
+			    FIELD_PREP(E810_CQPSQ_AH_IP_LO, ip[1]);
+	q[E810_QW(off23)] = FIELD_PREP(E810_CQPSQ_AH_IP_HI, ip[2]) |
+			    FIELD_PREP(E810_CQPSQ_AH_IP_LO, ip[3]);
+}
+
+/*
+ * The AH the node's segments go out with (upstream irdma_cm_create_ah()):
+ * our MAC as source, the peer through its ARP entry, hop limit 64, to
+ * ourselves by loopback.
+ */
+static int irdma_cm_ah_create(struct irdma_pci_f *rf, struct irdma_cm_node *n)
+{
+	const struct irdma_qhash *qh = &n->qh;
+	u64 q[8] = { };
+	u64 hdr;
+	int id, err;
+
+	n->arp_idx = irdma_arp_get(rf, qh->rip, qh->ipv4, n->rmac);
+	if (n->arp_idx < 0)
+		return n->arp_idx;
+	id = irdma_hmc_id_alloc(rf, E810_HMC_FSIAV, 1);
+	if (id < 0)
+		return id == -ENOSPC ? -ENOMEM : id;
+	q[E810_QW(E810_CQPSQ_AH_MAC_OFF)] =
+		FIELD_PREP(E810_CQPSQ_AH_MAC,
+			   ether_addr_to_u64(rf->netdev->dev_addr));
+	hdr = FIELD_PREP(E810_CQPSQ_AH_AVIDX, id);
+	if (qh->vlan != 0xffff) {
+		q[E810_QW(E810_CQPSQ_AH_VLAN_OFF)] =
+			FIELD_PREP(E810_CQPSQ_AH_VLANTAG, qh->vlan);
+		hdr |= E810_CQPSQ_AH_INSERTVLANTAG;
+	}
+	q[E810_QW(E810_CQPSQ_AH_FLOW_OFF)] =
+		FIELD_PREP(E810_CQPSQ_AH_HOPLIMIT, IRDMA_CM_TTL) |
+		FIELD_PREP(E810_CQPSQ_AH_ARPINDEX, n->arp_idx);
+	irdma_cm_put_ip(q, E810_CQPSQ_AH_DIP01_OFF, E810_CQPSQ_AH_DIP23_OFF,
+			qh->ipv4, qh->rip);
+	irdma_cm_put_ip(q, E810_CQPSQ_AH_SIP01_OFF, E810_CQPSQ_AH_SIP23_OFF,
+			qh->ipv4, qh->lip);
+	if (qh->ipv4)
+		hdr |= E810_CQPSQ_AH_IPV4VALID;
+	if (!memcmp(qh->lip, qh->rip, sizeof(qh->lip)))
+		hdr |= E810_CQPSQ_AH_DOLOOPBACK;
+	err = irdma_cqp_exec(rf, E810_CQP_OP_CREATE_ADDR_HANDLE, hdr, q, NULL);
+	if (err) {
+		irdma_hmc_id_free(rf, E810_HMC_FSIAV, id);
+		return err;
+	}
+	n->ah_id = id;
+	n->ah_valid = true;
+	return 0;
+}
+
+/*
+ * The AH, the ARP entry and the connection entry to the ILQ: what the
+ * node needs before its first segment (our SYN or SYN-ACK).
+ */
+static int irdma_cm_node_setup(struct irdma_pci_f *rf, struct irdma_cm_node *n)
+{
+	int err;
+
+	err = irdma_cm_ah_create(rf, n);
+	if (err)
+		return err;
+	err = irdma_qhash_op(rf, &n->qh, IRDMA_QHASH_ADD);
+	if (err)
+		return err;
+	n->qh_added = true;
+	return 0;
+}
+
+/* Undoes irdma_cm_node_setup() and the port; the node stays allocated. */
+static void irdma_cm_node_release(struct irdma_pci_f *rf,
+				  struct irdma_cm_node *n)
+{
+	u64 q[8] = { };
+
+	if (n->qh_added && !rf->resetting)
+		irdma_qhash_op(rf, &n->qh, IRDMA_QHASH_DEL);
+	n->qh_added = false;
+	if (n->ah_valid) {
+		if (!rf->resetting)
+			irdma_cqp_exec(rf, E810_CQP_OP_DESTROY_ADDR_HANDLE,
+				       FIELD_PREP(E810_CQPSQ_AH_AVIDX,
+						  n->ah_id), q, NULL);
+		irdma_hmc_id_free(rf, E810_HMC_FSIAV, n->ah_id);
+		n->ah_valid = false;
+	}
+	if (n->arp_idx > 0)
+		irdma_arp_put(rf, n->arp_idx);
+	n->arp_idx = -ENOENT;
+	if (n->apbvt)
+		irdma_apbvt_put(rf, n->qh.lport);
+	n->apbvt = false;
+}
+
+/* ---- nodes --------------------------------------------------------------- */
+
+static struct irdma_cm_node *irdma_cm_node_alloc(struct irdma_pci_f *rf,
+						 bool ipv4, const u32 lip[4],
+						 const u32 rip[4], u16 lport,
+						 u16 rport, u16 vlan)
+{
+	struct irdma_cm_node *n;
+	u16 mss, min_mss;
+	u32 mtu = READ_ONCE(rf->netdev->mtu);
+
+	n = kzalloc(sizeof(*n), GFP_KERNEL);
+	if (!n)
+		return NULL;
+	n->refs = 1;
+	n->arp_idx = -ENOENT;
+	n->qh.ipv4 = ipv4;
+	memcpy(n->qh.lip, lip, sizeof(n->qh.lip));
+	memcpy(n->qh.rip, rip, sizeof(n->qh.rip));
+	n->qh.lport = lport;
+	n->qh.rport = rport;
+	n->qh.vlan = vlan;
+	n->qh.est = true;
+	/* Upstream irdma_make_cm_node(): MSS = MTU - 40 / - 60. */
+	mss = ipv4 ? min_t(u32, mtu - 40, 0xffff) : min_t(u32, mtu - 60, 0xffff);
+	min_mss = ipv4 ? 576 - 40 : 1280 - 60;
+	e810cm_tcb_init(&n->tcb, get_random_u32(), mss, min_mss);
+	n->tcb.lport = lport;
+	n->tcb.rport = rport;
+	e810cm_conn_init(&n->sm, 2);
+	n->neg.ird = IRDMA_MAX_IRD;
+	n->neg.ord = IRDMA_MAX_ORD;
+	return n;
+}
+
+static void irdma_cm_node_put(struct irdma_cm_node *n)
+{
+	if (!--n->refs)
+		kfree(n);
+}
+
+static struct irdma_cm_node *irdma_cm_find(struct irdma_cm *cm,
+					   const struct e810cm_seg *s)
+{
+	struct irdma_cm_node *n;
+
+	list_for_each_entry(n, &cm->nodes, list)
+		if (n->qh.ipv4 == s->ipv4 && n->qh.lport == s->lport &&
+		    n->qh.rport == s->rport &&
+		    !memcmp(n->qh.lip, s->lip, sizeof(s->lip)) &&
+		    !memcmp(n->qh.rip, s->rip, sizeof(s->rip)))
+			return n;
+	return NULL;
+}
+
+/* ---- sending ------------------------------------------------------------- */
+
+/* Builds and sends one segment; a frame awaiting an ACK is kept. */
+static int irdma_cm_xmit(struct irdma_cm *cm, struct irdma_cm_node *n,
+			 u8 flags, const u8 *payload, u32 len, bool keep)
+{
+	struct irdma_pci_f *rf = cm->rf;
+	int seg, err;
+
+	if (!n->ah_valid)
+		return -ENOTCONN;
+	seg = e810cm_tcb_tx(&n->tcb, flags, payload, len, n->seg,
+			    sizeof(n->seg));
+	if (seg < 0)
+		return seg;
+	err = irdma_ilq_send(rf, n->ah_id, n->seg, seg, seg - len);
+	if (err)
+		cm->stats.tx_errors++;
+	if (keep) {
+		memcpy(n->retx, n->seg, seg);
+		n->retx_len = seg;
+		n->retx_hlen = seg - len;
+	}
+	return err;
+}
+
+static void irdma_cm_timer_arm(struct irdma_cm *cm, struct irdma_cm_node *n,
+			       enum irdma_cm_timer_kind kind, u32 ms)
+{
+	n->timer = kind;
+	n->deadline = jiffies + msecs_to_jiffies(ms);
+	/* One timer for all nodes: it runs at the earliest deadline. */
+	if (cm->stopping ||
+	    (cm->timer_armed && !time_before(n->deadline, cm->timer_next)))
+		return;
+	cm->timer_armed = true;
+	cm->timer_next = n->deadline;
+	mod_delayed_work(system_wq, &cm->timer, msecs_to_jiffies(ms));
+}
+
+/* ---- iw_cm events ----------------------------------------------------------- */
+
+static int irdma_cm_event(struct irdma_cm_node *n, struct iw_cm_id *cm_id,
+			  enum iw_cm_event_type type, int status,
+			  const struct e810cm_mpa *mpa)
+{
+	struct iw_cm_event ev = {
+		.event = type,
+		.status = status,
+		.ird = n->neg.ird,
+		.ord = n->neg.ord,
+	};
+
+	irdma_cm_sockaddr(&ev.local_addr, n->qh.ipv4, n->qh.lip, n->qh.lport);
+	irdma_cm_sockaddr(&ev.remote_addr, n->qh.ipv4, n->qh.rip, n->qh.rport);
+	if (mpa && mpa->pd_len) {
+		ev.private_data = (void *)mpa->pd;
+		ev.private_data_len = min_t(u16, mpa->pd_len, U8_MAX);
+	}
+	if (type == IW_CM_EVENT_CONNECT_REQUEST)
+		ev.provider_data = n;
+	return cm_id->event_handler(cm_id, &ev);
+}
+
+/* CONNECT_REPLY to our connect; iw_cm's id is let go. */
+static void irdma_cm_connect_reply(struct irdma_cm *cm,
+				   struct irdma_cm_node *n, int status,
+				   const struct e810cm_mpa *mpa)
+{
+	struct iw_cm_id *cm_id = n->cm_id;
+
+	if (!cm_id)
+		return;
+	cm->stats.connect_replies++;
+	if (status)
+		cm->stats.connect_errors++;
+	n->cm_id = NULL;
+	cm_id->provider_data = NULL;
+	irdma_cm_event(n, cm_id, IW_CM_EVENT_CONNECT_REPLY, status, mpa);
+	cm_id->rem_ref(cm_id);
+}
+
+/* ---- the state machine's actions ------------------------------------------- */
+
+static void irdma_cm_close_node(struct irdma_cm *cm, struct irdma_cm_node *n);
+static int irdma_cm_step(struct irdma_cm *cm, struct irdma_cm_node *n,
+			 enum e810cm_event ev, const struct e810cm_mpa *mpa);
+
+/*
+ * Carries out @out (e810cm_step()'s answer to an event) for @n. @mpa is
+ * the MPA frame the event came with (its private data for iw_cm).
+ */
+static void irdma_cm_do(struct irdma_cm *cm, struct irdma_cm_node *n,
+			const struct e810cm_out *out,
+			const struct e810cm_mpa *mpa)
+{
+	u32 a = out->actions;
+	bool keep_syn = a & E810CM_ACT_START_RETX;
+	u8 buf[E810CM_MPA_HDR_LEN + E810CM_MPA_V2_RTR_LEN];
+	struct e810cm_mpa rej;
+	int len, i;
+
+	if (out->ignored)
+		return;
+	if (a & E810CM_ACT_STOP_RETX) {
+		if (n->timer == IRDMA_CM_TIMER_RETX)
+			n->timer = IRDMA_CM_TIMER_NONE;
+		n->sent = 0;
+	}
+	if (a & E810CM_ACT_SEND_SYN) {
+		/* A new SYN (MPA v1 retry): a fresh sequence space. */
+		if (n->tcb.synced)
+			e810cm_tcb_init(&n->tcb, get_random_u32(), n->tcb.mss,
+					n->tcb.min_mss);
+		n->tcb.lport = n->qh.lport;
+		n->tcb.rport = n->qh.rport;
+		n->mpa.len = 0;
+		irdma_cm_xmit(cm, n, E810CM_TCP_SYN, NULL, 0, keep_syn);
+		cm->stats.syn_sent++;
+	}
+	if (a & E810CM_ACT_SEND_SYNACK) {
+		/* Again (the peer's SYN again): same sequence number. */
+		if (n->sent && n->retx_len) {
+			irdma_ilq_send(cm->rf, n->ah_id, n->retx, n->retx_len,
+				       n->retx_hlen);
+			cm->stats.retransmits++;
+		} else {
+			irdma_cm_xmit(cm, n, E810CM_TCP_SYN | E810CM_TCP_ACK,
+				      NULL, 0, keep_syn);
+			cm->stats.synack_sent++;
+		}
+	}
+	if (a & E810CM_ACT_SEND_ACK)
+		irdma_cm_xmit(cm, n, E810CM_TCP_ACK, NULL, 0, false);
+	if (a & E810CM_ACT_SEND_MPA_REQ) {
+		e810cm_mpa_request(&n->neg, n->sm.mpa_rev, &n->req);
+		n->req.pd = n->pd;
+		n->req.pd_len = n->pd_len;
+		len = e810cm_mpa_build(n->mpa_tx, sizeof(n->mpa_tx), &n->req);
+		if (len > 0) {
+			irdma_cm_xmit(cm, n, E810CM_TCP_ACK, n->mpa_tx, len,
+				      true);
+			cm->stats.mpa_req_sent++;
+		}
+	}
+	if (a & E810CM_ACT_SEND_MPA_REJ) {
+		memset(&rej, 0, sizeof(rej));
+		rej.type = E810CM_MPA_REPLY;
+		rej.rev = n->neg.rev ? n->neg.rev : 1;
+		rej.crc = true;
+		rej.reject = true;
+		rej.enhanced = rej.rev == 2;
+		len = e810cm_mpa_build(buf, sizeof(buf), &rej);
+		if (len > 0)
+			irdma_cm_xmit(cm, n, E810CM_TCP_ACK |
+				      ((a & E810CM_ACT_SEND_FIN) ?
+				       E810CM_TCP_FIN : 0), buf, len, true);
+		cm->stats.mpa_rej_sent++;
+	} else if (a & E810CM_ACT_SEND_FIN) {
+		irdma_cm_xmit(cm, n, E810CM_TCP_FIN | E810CM_TCP_ACK, NULL, 0,
+			      true);
+	}
+	if (a & E810CM_ACT_SEND_RST) {
+		irdma_cm_xmit(cm, n, E810CM_TCP_RST | E810CM_TCP_ACK, NULL, 0,
+			      false);
+		cm->stats.rst_sent++;
+	}
+	if (a & E810CM_ACT_START_RETX) {
+		n->sent = 1;
+		n->acked = false;
+		irdma_cm_timer_arm(cm, n, IRDMA_CM_TIMER_RETX,
+				   e810cm_retx_timeout(1));
+	}
+	if (a & E810CM_ACT_CLOSE_TIMER)
+		irdma_cm_timer_arm(cm, n, IRDMA_CM_TIMER_CLOSE,
+				   IRDMA_CM_CLOSE_MS);
+
+	for (i = 0; i < out->num_iw; i++) {
+		switch (out->iw[i].type) {
+		case E810CM_IW_CONNECT_REQUEST:
+			if (!n->listener)
+				break;
+			n->refs++;
+			n->provider = true;
+			cm->stats.connect_requests++;
+			if (!irdma_cm_event(n, n->listener->cm_id,
+					    IW_CM_EVENT_CONNECT_REQUEST, 0, mpa))
+				break;
+			/* iw_cm could not take it (no memory): reset. */
+			n->provider = false;
+			n->refs--;
+			irdma_cm_step(cm, n, E810CM_EV_USER_CLOSE, NULL);
+			return;
+		case E810CM_IW_CONNECT_REPLY:
+			irdma_cm_connect_reply(cm, n, out->iw[i].status, mpa);
+			break;
+		default:
+			/* No offload yet: nothing else reaches iw_cm. */
+			break;
+		}
+	}
+	if (n->sm.state == E810CM_CLOSED)
+		irdma_cm_close_node(cm, n);
+}
+
+/* Feeds @ev to @n and carries the answer out. */
+static int irdma_cm_step(struct irdma_cm *cm, struct irdma_cm_node *n,
+			 enum e810cm_event ev, const struct e810cm_mpa *mpa)
+{
+	struct ib_device *ibdev = irdma_cm_ibdev(cm->rf);
+	enum e810cm_state was = n->sm.state;
+	struct e810cm_out out;
+	int err;
+
+	err = e810cm_step(&n->sm, ev, &out);
+	if (err)
+		return err;
+	if (ibdev && was != out.state)
+		ibdev_dbg(ibdev, "CM: port %u to %u: %s: %s -> %s\n",
+			  n->qh.lport, n->qh.rport, e810cm_event_name(ev),
+			  e810cm_state_name(was), e810cm_state_name(out.state));
+	irdma_cm_do(cm, n, &out, mpa);
+	return out.status;
+}
+
+/*
+ * The node is done: out of the list, its table entries and AH gone, a
+ * pending connect answered. iw_cm may still hold it (@provider) until
+ * its accept or reject.
+ */
+static void irdma_cm_close_node(struct irdma_cm *cm, struct irdma_cm_node *n)
+{
+	n->sm.state = E810CM_CLOSED;
+	n->timer = IRDMA_CM_TIMER_NONE;
+	irdma_cm_connect_reply(cm, n, -ECONNRESET, NULL);
+	if (list_empty(&n->list))
+		return;
+	list_del_init(&n->list);
+	cm->stats.nodes--;
+	irdma_cm_node_release(cm->rf, n);
+	n->listener = NULL;
+	irdma_cm_node_put(n);
+}
+
+/* The offload is not there yet: end the connection with an RST. */
+static void irdma_cm_no_offload(struct irdma_cm *cm, struct irdma_cm_node *n)
+{
+	cm->stats.no_offload++;
+	irdma_cm_xmit(cm, n, E810CM_TCP_RST | E810CM_TCP_ACK, NULL, 0, false);
+	cm->stats.rst_sent++;
+	irdma_cm_close_node(cm, n);
+}
+
+/* ---- receiving ----------------------------------------------------------- */
+
+/* The MPA frame's bytes came: what they mean for the state machine. */
+static void irdma_cm_rx_mpa(struct irdma_cm *cm, struct irdma_cm_node *n,
+			    const u8 *data, u32 len)
+{
+	enum e810cm_mpa_type type = n->active ? E810CM_MPA_REPLY :
+						E810CM_MPA_REQUEST;
+	struct e810cm_neg neg = n->neg;
+	struct e810cm_mpa mpa, rep;
+	enum e810cm_event ev;
+	struct e810cm_out out;
+	int ret;
+
+	ret = e810cm_mpa_feed(&n->mpa, data, len, type, n->sm.mpa_rev, &mpa);
+	if (ret == -EAGAIN)
+		return;
+	if (ret < 0) {
+		ev = E810CM_EV_RX_MPA_BAD;
+	} else if (!n->active) {
+		ev = e810cm_mpa_respond(&mpa, &neg, &rep) ?
+		     E810CM_EV_RX_MPA_BAD : E810CM_EV_RX_MPA_REQ;
+	} else {
+		ret = e810cm_mpa_complete(&n->req, &mpa, &neg);
+		ev = ret == -ECONNREFUSED ? E810CM_EV_RX_MPA_REJ :
+		     ret ? E810CM_EV_RX_MPA_BAD : E810CM_EV_RX_MPA_REP;
+	}
+	switch (ev) {
+	case E810CM_EV_RX_MPA_REQ:
+		cm->stats.mpa_req_rcvd++;
+		break;
+	case E810CM_EV_RX_MPA_REP:
+		cm->stats.mpa_rep_rcvd++;
+		break;
+	case E810CM_EV_RX_MPA_REJ:
+		cm->stats.mpa_rej_rcvd++;
+		break;
+	default:
+		cm->stats.mpa_bad++;
+		break;
+	}
+	if (e810cm_step(&n->sm, ev, &out) || out.ignored)
+		return;
+	if (ev != E810CM_EV_RX_MPA_BAD)
+		n->neg = neg;
+	if (out.actions & E810CM_ACT_OFFLOAD) {
+		/* The Reply to our connect: the offload would follow. */
+		irdma_cm_connect_reply(cm, n, -EOPNOTSUPP, &mpa);
+		irdma_cm_no_offload(cm, n);
+		return;
+	}
+	irdma_cm_do(cm, n, &out, &mpa);
+	/* The Request is acknowledged at once (upstream irdma_send_ack()). */
+	if (ev == E810CM_EV_RX_MPA_REQ && n->sm.state == E810CM_MPAREQ_RCVD)
+		irdma_cm_xmit(cm, n, E810CM_TCP_ACK, NULL, 0, false);
+}
+
+/* A segment for an existing node. */
+static void irdma_cm_rx_node(struct irdma_cm *cm, struct irdma_cm_node *n,
+			     const struct e810cm_seg *s)
+{
+	struct e810cm_rx rx;
+	bool fin = false;
+	int err, i;
+
+	if (n->sm.state == E810CM_CLOSED)
+		return;
+	err = e810cm_tcb_rx(&n->tcb, s, &rx);
+	if (err == -ECONNRESET) {
+		/* A SYN-ACK for something else (upstream: RST, abort). */
+		cm->stats.segs_dropped++;
+		irdma_cm_step(cm, n, E810CM_EV_RX_RST, NULL);
+		return;
+	}
+	if (err) {
+		cm->stats.segs_dropped++;
+		/* The peer's SYN again while ours is answered: SYN-ACK again. */
+		if ((s->flags & (E810CM_TCP_SYN | E810CM_TCP_ACK)) ==
+		    E810CM_TCP_SYN && n->sm.state == E810CM_SYN_RCVD)
+			irdma_cm_step(cm, n, E810CM_EV_RX_SYN, NULL);
+		/*
+		 * Data or FIN we already have, sent again: our ACK was lost
+		 * (RFC 9293 3.10.7.4: answer with an ACK).
+		 */
+		else if (n->tcb.synced && !(s->flags & E810CM_TCP_RST) &&
+			 (s->payload_len || (s->flags & E810CM_TCP_FIN)) &&
+			 e810cm_seq_before(s->seq, n->tcb.rcv_nxt))
+			irdma_cm_xmit(cm, n, E810CM_TCP_ACK, NULL, 0, false);
+		return;
+	}
+	for (i = 0; i < rx.num; i++) {
+		switch (rx.ev[i]) {
+		case E810CM_EV_RX_FIN:
+			fin = true;
+			continue;
+		case E810CM_EV_RX_RST:
+			cm->stats.rst_rcvd++;
+			break;
+		case E810CM_EV_RX_SYNACK:
+			cm->stats.established_tcp++;
+			break;
+		case E810CM_EV_RX_ACK:
+			if (n->sm.state == E810CM_SYN_RCVD)
+				cm->stats.established_tcp++;
+			break;
+		default:
+			break;
+		}
+		irdma_cm_step(cm, n, rx.ev[i], NULL);
+		if (n->sm.state == E810CM_CLOSED)
+			return;
+	}
+	/*
+	 * Our MPA Request is acknowledged: not sent again, its countdown
+	 * goes on (upstream irdma_handle_ack_pkt(): ack_rcvd).
+	 */
+	if (n->sm.state == E810CM_MPAREQ_SENT &&
+	    n->timer == IRDMA_CM_TIMER_RETX &&
+	    n->tcb.snd_una == n->tcb.snd_nxt)
+		n->acked = true;
+	if (rx.data_len) {
+		if (n->sm.state == E810CM_MPAREQ_WAIT ||
+		    n->sm.state == E810CM_MPAREQ_SENT)
+			irdma_cm_rx_mpa(cm, n, rx.data, rx.data_len);
+		else
+			/* Data where no MPA frame is due (RFC 5044 7.1). */
+			irdma_cm_step(cm, n, E810CM_EV_RX_MPA_BAD, NULL);
+		if (n->sm.state == E810CM_CLOSED)
+			return;
+	}
+	if (fin)
+		irdma_cm_step(cm, n, E810CM_EV_RX_FIN, NULL);
+}
+
+/* The listener a SYN to @s's local address and port is for, if any. */
+static struct irdma_listener *irdma_cm_listener(struct irdma_pci_f *rf,
+						const struct e810cm_seg *s)
+{
+	struct irdma_listener *l;
+	u32 i;
+
+	lockdep_assert_held(&rf->iw.lock);
+	list_for_each_entry(l, &rf->iw.listeners, node) {
+		if (l->port != s->lport)
+			continue;
+		for (i = 0; i < l->nqh; i++)
+			if (l->qh[i].ipv4 == s->ipv4 &&
+			    !memcmp(l->qh[i].lip, s->lip, sizeof(s->lip)))
+				return l;
+	}
+	return NULL;
+}
+
+/* A listener's SYN: a passive node (upstream irdma_receive_ilq()). */
+static void irdma_cm_rx_syn(struct irdma_cm *cm, struct irdma_listener *l,
+			    const struct e810cm_seg *s,
+			    const struct irdma_cm_rxseg *r)
+{
+	struct irdma_pci_f *rf = cm->rf;
+	struct irdma_cm_node *n;
+	struct e810cm_out out;
+	struct e810cm_rx rx;
+	int pending = 0;
+
+	list_for_each_entry(n, &cm->nodes, list)
+		if (n->listener == l)
+			pending++;
+	if (pending > l->backlog) {
+		cm->stats.backlog_drops++;
+		return;
+	}
+	n = irdma_cm_node_alloc(rf, s->ipv4, s->lip, s->rip, s->lport,
+				s->rport, r->vlan_valid ?
+				(r->vlan & VLAN_VID_MASK) : 0xffff);
+	if (!n)
+		return;
+	n->listener = l;
+	INIT_LIST_HEAD(&n->list);
+	if (e810cm_step(&n->sm, E810CM_EV_USER_LISTEN, &out) ||
+	    e810cm_tcb_rx(&n->tcb, s, &rx) || rx.num != 1 ||
+	    rx.ev[0] != E810CM_EV_RX_SYN) {
+		cm->stats.segs_dropped++;
+		goto err_free;
+	}
+	if (r->smac_valid && is_valid_ether_addr(r->smac))
+		ether_addr_copy(n->rmac, r->smac);
+	else if (irdma_cm_neigh_mac(rf, &n->qh, n->rmac))
+		goto err_free;
+	if (irdma_cm_node_setup(rf, n))
+		goto err_release;
+	/*
+	 * The node holds the port too: the engine keeps steering its
+	 * segments to the ILQ when the listener goes first.
+	 */
+	if (irdma_apbvt_get(rf, n->qh.lport))
+		goto err_release;
+	n->apbvt = true;
+	list_add_tail(&n->list, &cm->nodes);
+	cm->stats.nodes++;
+	cm->stats.nodes_created++;
+	irdma_cm_step(cm, n, E810CM_EV_RX_SYN, NULL);
+	return;
+
+err_release:
+	irdma_cm_node_release(rf, n);
+err_free:
+	kfree(n);
+}
+
+static void irdma_cm_rx_one(struct irdma_cm *cm, struct irdma_cm_rxseg *r)
+{
+	struct irdma_pci_f *rf = cm->rf;
+	struct irdma_iw *iw = &rf->iw;
+	struct irdma_listener *l;
+	struct irdma_cm_node *n;
+	struct e810cm_seg s;
+
+	if (e810cm_seg_parse(r->buf, r->len, r->ipv4, &s)) {
+		atomic64_inc(&iw->rx_malformed);
+		return;
+	}
+	n = irdma_cm_find(cm, &s);
+	if (n) {
+		irdma_cm_rx_node(cm, n, &s);
+		return;
+	}
+	if ((s.flags & (E810CM_TCP_SYN | E810CM_TCP_ACK | E810CM_TCP_RST)) !=
+	    E810CM_TCP_SYN) {
+		atomic64_inc(&iw->rx_dropped);
+		return;
+	}
+	l = irdma_cm_listener(rf, &s);
+	if (!l) {
+		atomic64_inc(&iw->rx_dropped);
+		return;
+	}
+	atomic64_inc(&iw->rx_listen_syns);
+	irdma_cm_rx_syn(cm, l, &s, r);
+}
+
+static void irdma_cm_rx_work(struct work_struct *work)
+{
+	struct irdma_cm *cm = container_of(work, struct irdma_cm, rx_work);
+	struct irdma_cm_rxseg *r;
+
+	for (;;) {
+		spin_lock_bh(&cm->rxq_lock);
+		r = list_first_entry_or_null(&cm->rxq, struct irdma_cm_rxseg,
+					     list);
+		if (r) {
+			list_del(&r->list);
+			cm->rxq_len--;
+		}
+		spin_unlock_bh(&cm->rxq_lock);
+		if (!r)
+			return;
+		mutex_lock(&cm->rf->iw.lock);
+		irdma_cm_rx_one(cm, r);
+		mutex_unlock(&cm->rf->iw.lock);
+		kfree(r);
+	}
+}
+
+/**
+ * irdma_cm_rx() - a segment the ILQ received
+ * @rf: per-function state in iWARP mode
+ * @rx: the segment (its buffer is reused when this returns)
+ *
+ * Copied and handed to the work item; dropped (counted) when too many
+ * wait or memory is short: the peer retransmits.
+ *
+ * Context: Softirq (CEQ 0's tasklet).
+ */
+void irdma_cm_rx(struct irdma_pci_f *rf, const struct irdma_ilq_rx *rx)
+{
+	struct irdma_cm *cm = irdma_cm_of(rf);
+	struct irdma_cm_rxseg *r;
+
+	if (!cm || rx->len > IRDMA_ILQ_BUF_SIZE) {
+		atomic64_inc(&rf->iw.rx_dropped);
+		return;
+	}
+	r = kmalloc(struct_size(r, buf, rx->len), GFP_ATOMIC);
+	if (!r) {
+		atomic64_inc(&rf->iw.rx_dropped);
+		return;
+	}
+	r->len = rx->len;
+	r->ipv4 = rx->ipv4;
+	r->smac_valid = rx->smac_valid;
+	ether_addr_copy(r->smac, rx->smac);
+	r->vlan_valid = rx->vlan_valid;
+	r->vlan = rx->vlan;
+	memcpy(r->buf, rx->buf, rx->len);
+	spin_lock(&cm->rxq_lock);
+	if (cm->stopping || cm->rxq_len >= IRDMA_CM_RXQ_MAX) {
+		cm->rxq_drops++;
+		spin_unlock(&cm->rxq_lock);
+		kfree(r);
+		return;
+	}
+	list_add_tail(&r->list, &cm->rxq);
+	cm->rxq_len++;
+	spin_unlock(&cm->rxq_lock);
+	schedule_work(&cm->rx_work);
+}
+
+/* ---- timers ----------------------------------------------------------------- */
+
+static void irdma_cm_timer_work(struct work_struct *work)
+{
+	struct irdma_cm *cm = container_of(to_delayed_work(work),
+					   struct irdma_cm, timer);
+	struct irdma_cm_node *n, *tmp;
+	unsigned long now = jiffies, next = 0;
+	bool any = false;
+	u32 ms;
+
+	mutex_lock(&cm->rf->iw.lock);
+	cm->stats.timer_runs++;
+	cm->timer_armed = false;
+	list_for_each_entry_safe(n, tmp, &cm->nodes, list) {
+		if (n->timer == IRDMA_CM_TIMER_NONE)
+			continue;
+		if (time_before(now, n->deadline)) {
+			if (!any || time_before(n->deadline, next))
+				next = n->deadline;
+			any = true;
+			continue;
+		}
+		ms = n->timer == IRDMA_CM_TIMER_RETX ?
+		     e810cm_retx_timeout(n->sent + 1) : 0;
+		if (ms) {
+			/* Upstream irdma_cm_timer_tick(): send it again. */
+			n->sent++;
+			if (!n->acked) {
+				irdma_ilq_send(cm->rf, n->ah_id, n->retx,
+					       n->retx_len, n->retx_hlen);
+				cm->stats.retransmits++;
+			}
+			n->deadline = now + msecs_to_jiffies(ms);
+			if (!any || time_before(n->deadline, next))
+				next = n->deadline;
+			any = true;
+			continue;
+		}
+		if (n->timer == IRDMA_CM_TIMER_RETX)
+			cm->stats.timeouts++;
+		n->timer = IRDMA_CM_TIMER_NONE;
+		irdma_cm_step(cm, n, E810CM_EV_TIMEOUT, NULL);
+	}
+	/* Steps above may have armed it for an earlier deadline. */
+	if (any && !cm->stopping &&
+	    (!cm->timer_armed || time_before(next, cm->timer_next))) {
+		cm->timer_armed = true;
+		cm->timer_next = next;
+		mod_delayed_work(system_wq, &cm->timer,
+				 time_after(next, now) ? next - now : 0);
+	}
+	mutex_unlock(&cm->rf->iw.lock);
+}
+
+/* ---- iw_cm operations -------------------------------------------------------- */
+
+/**
+ * irdma_cm_connect() - iw_cm connect: SYN to the peer
+ * @cm_id: the id, with the (mapped) local and remote addresses
+ * @param: private data, IRD and ORD, the QP
+ *
+ * The port into the APBVT, the AH and the connection entry, then the SYN
+ * (upstream irdma_connect()). The outcome comes as CONNECT_REPLY.
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or a negative errno.
+ */
+int irdma_cm_connect(struct iw_cm_id *cm_id, struct iw_cm_conn_param *param)
+{
+	struct irdma_pci_f *rf = to_iwdev(cm_id->device)->rf;
+	struct irdma_cm *cm = irdma_cm_of(rf);
+	struct irdma_cm_node *n;
+	u32 lip[4], rip[4];
+	bool ipv4, ipv4r;
+	u16 lport, rport;
+	int err;
+
+	if (!cm || READ_ONCE(cm->stopping))
+		return -ENODEV;
+	if (!irdma_cm_sa_words(&cm_id->m_local_addr, &ipv4, lip, &lport) ||
+	    !irdma_cm_sa_words(&cm_id->m_remote_addr, &ipv4r, rip, &rport) ||
+	    ipv4 != ipv4r || !lport || !rport)
+		return -EINVAL;
+	if (param->private_data_len > E810CM_MPA_MAX_PD -
+	    E810CM_MPA_V2_RTR_LEN)
+		return -EINVAL;
+	if (READ_ONCE(rf->netdev->mtu) < (ipv4 ? 576 : 1280))
+		return -EINVAL;
+	n = irdma_cm_node_alloc(rf, ipv4, lip, rip, lport, rport, 0xffff);
+	if (!n)
+		return -ENOMEM;
+	INIT_LIST_HEAD(&n->list);
+	n->active = true;
+	n->neg.ird = min_t(u32, param->ird, IRDMA_MAX_IRD);
+	n->neg.ord = min_t(u32, param->ord, IRDMA_MAX_ORD);
+	/* Upstream irdma_record_ird_ord(): a READ RTR needs an ORD. */
+	if (!n->neg.ord)
+		n->neg.ord = 1;
+	n->neg.rtr = E810CM_RTR_WRITE | E810CM_RTR_READ;
+	memcpy(n->pd, param->private_data, param->private_data_len);
+	n->pd_len = param->private_data_len;
+	err = irdma_cm_neigh_mac(rf, &n->qh, n->rmac);
+	if (err)
+		goto err_free;
+
+	mutex_lock(&rf->iw.lock);
+	err = irdma_apbvt_get(rf, lport);
+	if (err)
+		goto err_unlock;
+	n->apbvt = true;
+	err = irdma_cm_node_setup(rf, n);
+	if (err)
+		goto err_release;
+	cm_id->add_ref(cm_id);
+	cm_id->provider_data = n;
+	n->cm_id = cm_id;
+	list_add_tail(&n->list, &cm->nodes);
+	cm->stats.nodes++;
+	cm->stats.nodes_created++;
+	irdma_cm_step(cm, n, E810CM_EV_USER_CONNECT, NULL);
+	mutex_unlock(&rf->iw.lock);
+	ibdev_dbg(cm_id->device, "CM: connect %pISpc -> %pISpc\n",
+		  &cm_id->m_local_addr, &cm_id->m_remote_addr);
+	return 0;
+
+err_release:
+	irdma_cm_node_release(rf, n);
+err_unlock:
+	mutex_unlock(&rf->iw.lock);
+err_free:
+	kfree(n);
+	return err;
+}
+
+/* iw_cm's hold on a node from CONNECT_REQUEST, let go. */
+static struct irdma_cm_node *irdma_cm_take(struct iw_cm_id *cm_id)
+{
+	struct irdma_cm_node *n = cm_id->provider_data;
+
+	if (!n || !n->provider)
+		return NULL;
+	n->provider = false;
+	cm_id->provider_data = NULL;
+	return n;
+}
+
+/**
+ * irdma_cm_accept() - iw_cm accept of a CONNECT_REQUEST
+ * @cm_id: the new id iw_cm made for the request
+ * @param: private data, IRD, ORD and the QP
+ *
+ * The offload (MPA Reply as the first stream bytes of the QP, context,
+ * RTS) is not implemented yet: the connection is reset.
+ *
+ * Context: Process context, sleeps.
+ * Return: -EOPNOTSUPP, or -ECONNRESET when the peer left first.
+ */
+int irdma_cm_accept(struct iw_cm_id *cm_id, struct iw_cm_conn_param *param)
+{
+	struct irdma_pci_f *rf = to_iwdev(cm_id->device)->rf;
+	struct irdma_cm *cm = irdma_cm_of(rf);
+	struct irdma_cm_node *n;
+	int err = -EOPNOTSUPP;
+
+	if (!cm)
+		return -ENODEV;
+	mutex_lock(&rf->iw.lock);
+	n = irdma_cm_take(cm_id);
+	if (!n) {
+		mutex_unlock(&rf->iw.lock);
+		return -EINVAL;
+	}
+	n->listener = NULL;
+	if (n->sm.state != E810CM_MPAREQ_RCVD)
+		err = -ECONNRESET;
+	else
+		irdma_cm_no_offload(cm, n);
+	irdma_cm_node_put(n);
+	mutex_unlock(&rf->iw.lock);
+	return err;
+}
+
+/**
+ * irdma_cm_reject() - iw_cm reject of a CONNECT_REQUEST
+ * @cm_id: the new id iw_cm made for the request
+ * @pdata: private data for the Reject (not sent yet)
+ * @pdata_len: its length
+ *
+ * An MPA Reply with the R flag, with FIN; the node then closes on its
+ * own (upstream irdma_cm_reject()).
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or a negative errno.
+ */
+int irdma_cm_reject(struct iw_cm_id *cm_id, const void *pdata, u8 pdata_len)
+{
+	struct irdma_pci_f *rf = to_iwdev(cm_id->device)->rf;
+	struct irdma_cm *cm = irdma_cm_of(rf);
+	struct irdma_cm_node *n;
+
+	if (!cm)
+		return -ENODEV;
+	mutex_lock(&rf->iw.lock);
+	n = irdma_cm_take(cm_id);
+	if (!n) {
+		mutex_unlock(&rf->iw.lock);
+		return -EINVAL;
+	}
+	n->listener = NULL;
+	if (n->sm.state == E810CM_MPAREQ_RCVD)
+		irdma_cm_step(cm, n, E810CM_EV_USER_REJECT, NULL);
+	irdma_cm_node_put(n);
+	mutex_unlock(&rf->iw.lock);
+	return 0;
+}
+
+/**
+ * irdma_cm_listener_gone() - a listener is being destroyed
+ * @rf: per-function state
+ * @l: the listener
+ *
+ * Its connections iw_cm has not heard of are reset.
+ *
+ * Context: Process context, rf->iw.lock held.
+ */
+void irdma_cm_listener_gone(struct irdma_pci_f *rf, struct irdma_listener *l)
+{
+	struct irdma_cm *cm = irdma_cm_of(rf);
+	struct irdma_cm_node *n, *tmp;
+
+	lockdep_assert_held(&rf->iw.lock);
+	if (!cm)
+		return;
+	list_for_each_entry_safe(n, tmp, &cm->nodes, list) {
+		if (n->listener != l)
+			continue;
+		n->listener = NULL;
+		if (!n->provider)
+			irdma_cm_step(cm, n, E810CM_EV_USER_CLOSE, NULL);
+	}
+}
+
+/* ---- setup and teardown ------------------------------------------------------ */
+
+/**
+ * irdma_cm_init() - no connections yet
+ * @rf: per-function state in iWARP mode
+ *
+ * Context: Process context.
+ * Return: 0 or -ENOMEM.
+ */
+int irdma_cm_init(struct irdma_pci_f *rf)
+{
+	struct irdma_cm *cm;
+
+	cm = kzalloc(sizeof(*cm), GFP_KERNEL);
+	if (!cm)
+		return -ENOMEM;
+	cm->rf = rf;
+	INIT_LIST_HEAD(&cm->nodes);
+	INIT_LIST_HEAD(&cm->rxq);
+	spin_lock_init(&cm->rxq_lock);
+	INIT_WORK(&cm->rx_work, irdma_cm_rx_work);
+	INIT_DELAYED_WORK(&cm->timer, irdma_cm_timer_work);
+	rf->iw.cm = cm;
+	return 0;
+}
+
+/**
+ * irdma_cm_stop() - the ib_device is going: end every connection
+ * @rf: per-function state
+ *
+ * Nothing more is received or retransmitted; connects still pending are
+ * answered (CONNECT_REPLY -ECONNRESET) so that iw_cm lets their ids go.
+ *
+ * Context: Process context, sleeps.
+ */
+void irdma_cm_stop(struct irdma_pci_f *rf)
+{
+	struct irdma_cm *cm = irdma_cm_of(rf);
+	struct irdma_cm_node *n, *tmp;
+	struct irdma_cm_rxseg *r, *rt;
+	LIST_HEAD(rxq);
+
+	if (!cm)
+		return;
+	spin_lock_bh(&cm->rxq_lock);
+	WRITE_ONCE(cm->stopping, true);
+	list_splice_init(&cm->rxq, &rxq);
+	cm->rxq_len = 0;
+	spin_unlock_bh(&cm->rxq_lock);
+	cancel_work_sync(&cm->rx_work);
+	cancel_delayed_work_sync(&cm->timer);
+	list_for_each_entry_safe(r, rt, &rxq, list)
+		kfree(r);
+	mutex_lock(&rf->iw.lock);
+	list_for_each_entry_safe(n, tmp, &cm->nodes, list)
+		irdma_cm_close_node(cm, n);
+	mutex_unlock(&rf->iw.lock);
+}
+
+/**
+ * irdma_cm_fini() - undo irdma_cm_init()
+ * @rf: per-function state
+ *
+ * Context: Process context, sleeps.
+ */
+void irdma_cm_fini(struct irdma_pci_f *rf)
+{
+	struct irdma_cm *cm = irdma_cm_of(rf);
+
+	if (!cm)
+		return;
+	irdma_cm_stop(rf);
+	rf->iw.cm = NULL;
+	kfree(cm);
+}
+
+/**
+ * irdma_cm_show() - the connection counters and nodes for debugfs "iwarp"
+ * @m: the seq_file
+ * @rf: per-function state
+ *
+ * Context: Process context, rf->iw.lock held.
+ */
+void irdma_cm_show(struct seq_file *m, struct irdma_pci_f *rf)
+{
+	struct irdma_cm *cm = irdma_cm_of(rf);
+	const struct irdma_cm_stats *st;
+	struct irdma_cm_node *n;
+
+	if (!cm)
+		return;
+	st = &cm->stats;
+	seq_printf(m, "cm_nodes %llu\ncm_nodes_created %llu\ncm_backlog_drops %llu\n",
+		   st->nodes, st->nodes_created, st->backlog_drops);
+	seq_printf(m, "cm_syn_sent %llu\ncm_synack_sent %llu\ncm_retransmits %llu\ncm_timeouts %llu\n",
+		   st->syn_sent, st->synack_sent, st->retransmits,
+		   st->timeouts);
+	seq_printf(m, "cm_rst_sent %llu\ncm_rst_rcvd %llu\ncm_established_tcp %llu\n",
+		   st->rst_sent, st->rst_rcvd, st->established_tcp);
+	seq_printf(m, "cm_mpa_req_sent %llu\ncm_mpa_req_rcvd %llu\ncm_mpa_rep_rcvd %llu\n",
+		   st->mpa_req_sent, st->mpa_req_rcvd, st->mpa_rep_rcvd);
+	seq_printf(m, "cm_mpa_rej_sent %llu\ncm_mpa_rej_rcvd %llu\ncm_mpa_bad %llu\n",
+		   st->mpa_rej_sent, st->mpa_rej_rcvd, st->mpa_bad);
+	seq_printf(m, "cm_connect_requests %llu\ncm_connect_replies %llu\ncm_connect_errors %llu\n",
+		   st->connect_requests, st->connect_replies,
+		   st->connect_errors);
+	seq_printf(m, "cm_no_offload %llu\ncm_segs_dropped %llu\ncm_tx_errors %llu\ncm_rxq_drops %llu\ncm_timer_runs %llu\n",
+		   st->no_offload, st->segs_dropped, st->tx_errors,
+		   cm->rxq_drops, st->timer_runs);
+	list_for_each_entry(n, &cm->nodes, list)
+		seq_printf(m, "conn %s lport %u rport %u state %s mpa_rev %u timer %u sent %u due %ld\n",
+			   n->active ? "active" : "passive", n->qh.lport,
+			   n->qh.rport, e810cm_state_name(n->sm.state),
+			   n->sm.mpa_rev, n->timer, n->sent,
+			   n->timer ? (long)(n->deadline - jiffies) : 0L);
+}

@@ -1,0 +1,131 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# topology: hub2
+# parent: ice_lite ice
+# rdma-protocol: iwarp
+# timeout: 600
+# Our irdma's iWARP connection manager up to the MPA exchange
+# (docs/irdma.md "iWARP mode", "Connections"): both functions in iWARP
+# mode under our irdma, the two ports two hosts in init_net
+# (iwarp_two_hosts). An rping server on port 1, a client on port 0:
+#  - the client's connect goes through the ILQs as upstream irdma's does:
+#    SYN, SYN-ACK, ACK, MPA Request (debugfs iwarp on each function:
+#    cm_syn_sent, cm_synack_sent, cm_established_tcp on both ends,
+#    cm_mpa_req_sent, cm_mpa_req_rcvd, no malformed segment, no MPA
+#    frame refused, no ILQ send refused);
+#  - the listener's side posts CONNECT_REQUEST (cm_connect_requests) and
+#    the server's accept, with no offload yet, resets the connection
+#    (cm_no_offload, cm_rst_sent); the client's side takes the RST
+#    (cm_rst_rcvd) and answers its connect with an error
+#    (cm_connect_replies = cm_connect_errors >= 1), the rping client
+#    exits non-zero;
+#  - afterwards no connection node is left on either function and the
+#    model's APBVT and quad hash are empty (the connection entries and
+#    the client's port removed);
+#  - no oops, warning or leak in the kernel log.
+. "$E810_LIB"
+
+export RDMAV_DRIVERS=irdma
+rdma_skip_unbindable
+
+devs=($(e810_pci_devs))
+[ "${#devs[@]}" -eq 2 ] || { fail "want 2 e810 functions, got ${#devs[@]}"; finish; }
+d0=${devs[0]} d1=${devs[1]}
+a0=$(e810_aux_of "$d0")
+a1=$(e810_aux_of "$d1")
+
+# iwdbg AUX NAME: field NAME of our irdma's debugfs "iwarp" of AUX.
+iwdbg() {
+	awk -v k="$2" '$1 == k { print $2 }' "/sys/kernel/debug/irdma/$1/iwarp"
+}
+
+# tables_empty DEV: no APBVT port and no quad hash entry left.
+tables_empty() {
+	[ "$(iw_table "$1" apbvt)" = 0 ] && [ "$(iw_table "$1" qhash)" = 0 ]
+}
+
+for d in "$d0" "$d1"; do
+	wait_for "[ -n \"\$(e810_ibdev_of $d)\" ]" 30 ||
+		{ fail "$d: no ib_device"; finish; }
+done
+nd0=$(e810_netdev_of "$d0")
+nd1=$(e810_netdev_of "$d1")
+iwarp_two_hosts "$nd0" "$nd1" || { fail "could not set up the two hosts"; finish; }
+rdma_wait_all_active 30 && ok "both ports ACTIVE" ||
+	fail "ports not ACTIVE: $(rdma link show 2>&1 | tr '\n' ' ')"
+ping -c 2 -W 2 192.168.81.2 >/dev/null && ok "ping 192.168.81.2 over the wire" ||
+	fail "no ping between the ports"
+for d in "$d0" "$d1"; do
+	expect_eq "$d: model mode" iwarp "$(iw_table "$d" mode)"
+	tables_empty "$d" && ok "$d: APBVT and quad hash empty at start" ||
+		fail "$d: tables at start: $(iw_table "$d" apbvt_ports) / $(iw_table "$d" qhash_entries)"
+done
+for a in "$a0" "$a1"; do
+	expect_eq "$a: cm_nodes at start" 0 "$(iwdbg "$a" cm_nodes)"
+done
+
+# ---- rping: handshake and MPA exchange ----------------------------------
+
+PORT=7311
+timeout 90 rping -s -a 192.168.81.2 -p $PORT -v -C 1 >/tmp/rping-s.log 2>&1 &
+spid=$!
+wait_for "[ \"\$(iw_table $d1 qhash)\" -ge 1 ]" 20 ||
+	fail "$d1: listener not in the quad hash: $(cat /tmp/rping-s.log)"
+timeout 60 rping -c -a 192.168.81.2 -p $PORT -v -C 1 >/tmp/rping-c.log 2>&1 &
+cpid=$!
+# The server's accept fails; rping's server then stays, and the request
+# of the client's retry (MPA v1, after the RST) would wait for it: ending
+# the server rejects it (iw_cm's destroy of a pending request).
+wait_for "grep -q rdma_accept /tmp/rping-s.log" 60 ||
+	fail "the server's accept was not reached: $(cat /tmp/rping-s.log)"
+kill "$spid" 2>/dev/null
+wait "$spid" 2>/dev/null
+wait "$cpid"
+crc=$?
+[ $crc -ne 0 ] && [ $crc -ne 124 ] &&
+	ok "rping client fails without the offload (status $crc)" ||
+	fail "rping client: status $crc: $(cat /tmp/rping-c.log)"
+echo "rping client: $(tr '\n' ' ' </tmp/rping-c.log | cut -c1-300)"
+echo "rping server: $(tr '\n' ' ' </tmp/rping-s.log | cut -c1-300)"
+for a in "$a0" "$a1"; do
+	echo "$a: $(grep '^cm_' "/sys/kernel/debug/irdma/$a/iwarp" | tr '\n' ' ')"
+done
+
+# ge AUX NAME MIN: counter NAME of AUX is at least MIN.
+ge() {
+	local v
+	v=$(iwdbg "$1" "$2")
+	[ "${v:-0}" -ge "$3" ] && ok "$1: $2 $v >= $3" ||
+		fail "$1: $2 is '$v', want >= $3"
+}
+# client side (port 0)
+ge "$a0" cm_syn_sent 1
+ge "$a0" cm_established_tcp 1
+ge "$a0" cm_mpa_req_sent 1
+ge "$a0" cm_rst_rcvd 1
+ge "$a0" cm_connect_replies 1
+expect_eq "$a0: every CONNECT_REPLY an error" \
+	"$(iwdbg "$a0" cm_connect_replies)" "$(iwdbg "$a0" cm_connect_errors)"
+# listener side (port 1)
+ge "$a1" cm_nodes_created 1
+ge "$a1" cm_synack_sent 1
+ge "$a1" cm_established_tcp 1
+ge "$a1" cm_mpa_req_rcvd 1
+ge "$a1" cm_connect_requests 1
+ge "$a1" cm_no_offload 1
+ge "$a1" cm_rst_sent 1
+for a in "$a0" "$a1"; do
+	expect_eq "$a: malformed ILQ segments" 0 "$(iwdbg "$a" rx_malformed)"
+	expect_eq "$a: MPA frames refused" 0 "$(iwdbg "$a" cm_mpa_bad)"
+	expect_eq "$a: ILQ sends refused" 0 "$(iwdbg "$a" cm_tx_errors)"
+	wait_for "[ \"\$(iwdbg $a cm_nodes)\" = 0 ]" 30 &&
+		ok "$a: no connection node left" ||
+		fail "$a: nodes left: $(grep '^conn ' "/sys/kernel/debug/irdma/$a/iwarp" | tr '\n' ' ')"
+done
+for d in "$d0" "$d1"; do
+	wait_for "tables_empty $d" 30 && ok "$d: APBVT and quad hash empty" ||
+		fail "$d: left: $(iw_table "$d" apbvt_ports) / $(iw_table "$d" qhash_entries)"
+done
+
+dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"
+finish
