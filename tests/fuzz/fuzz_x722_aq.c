@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "../unit/x722_rig.h"
+#include "fuzz_input.h"
 
 #define MAX_STEPS   48
 
@@ -37,32 +38,6 @@ static const uint32_t aq_regs[] = {
 };
 
 static XRig *rig;
-
-typedef struct In {
-    const uint8_t *p;
-    size_t n;
-} In;
-
-static uint8_t take8(In *in)
-{
-    uint8_t v = 0;
-
-    if (in->n) {
-        v = *in->p++;
-        in->n--;
-    }
-    return v;
-}
-
-static uint16_t take16(In *in)
-{
-    return take8(in) | take8(in) << 8;
-}
-
-static uint32_t take32(In *in)
-{
-    return take16(in) | (uint32_t)take16(in) << 16;
-}
 
 static void step_cmd(In *in)
 {

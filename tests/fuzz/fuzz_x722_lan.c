@@ -26,48 +26,13 @@
 #include <string.h>
 
 #include "../unit/x722_rig.h"
+#include "fuzz_input.h"
 
 #define MAX_STEPS   32
 #define RING        64
 #define NQ          2
 
 static XRig *rig;
-
-typedef struct In {
-    const uint8_t *p;
-    size_t n;
-} In;
-
-static uint8_t take8(In *in)
-{
-    uint8_t v = 0;
-
-    if (in->n) {
-        v = *in->p++;
-        in->n--;
-    }
-    return v;
-}
-
-static uint16_t take16(In *in)
-{
-    return take8(in) | take8(in) << 8;
-}
-
-static uint32_t take32(In *in)
-{
-    return take16(in) | (uint32_t)take16(in) << 16;
-}
-
-static size_t take(In *in, uint8_t *out, size_t want)
-{
-    size_t n = in->n < want ? in->n : want;
-
-    memcpy(out, in->p, n);
-    in->p += n;
-    in->n -= n;
-    return n;
-}
 
 static void set_bits(uint8_t *ctx, unsigned lsb, unsigned width, uint64_t v)
 {
@@ -165,7 +130,7 @@ static void step_rx(In *in)
     size_t len = take16(in) % sizeof(f), n;
 
     memset(f, 0, len);
-    n = take(in, f, len);
+    n = take_buf(in, f, len);
     if (fl & 1) {
         memcpy(f, rig->core.mac, len < 6 ? len : 6);
     }
@@ -189,7 +154,7 @@ static void step_tx(In *in)
         uint8_t *d = xr_ptr(rig, txring(q) + ((tail + i) % RING) * 16);
         uint64_t addr;
 
-        take(in, d, 16);
+        take_buf(in, d, 16);
         addr = xr_get64(d);
         if (!(sel & 0x80)) {
             /* buffers in guest memory: XR_BUFS .. + 64 KiB */
@@ -197,7 +162,7 @@ static void step_tx(In *in)
         }
     }
     if (sel & 0x40) {
-        take(in, xr_ptr(rig, XR_BUFS), 256);    /* some frame bytes */
+        take_buf(in, xr_ptr(rig, XR_BUFS), 256);    /* some frame bytes */
     }
     xr_wr(rig, X722_QTX_TAIL(q), (tail + i) % RING);
     x722_core_run_work(&rig->core);
@@ -241,7 +206,7 @@ static void step_rss(In *in)
     uint8_t fl = take8(in);
     unsigned i;
 
-    take(in, key, sizeof(key));
+    take_buf(in, key, sizeof(key));
     for (i = 0; i < sizeof(lut) && in->n; i++) {
         lut[i] = take8(in) & (fl & 1 ? 0xff : 1);
     }

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "../unit/x722_rig.h"
+#include "fuzz_input.h"
 #include "hw/e810_gen.h"
 
 #define MAX_STEPS   40
@@ -58,33 +59,6 @@ static const uint32_t regs[] = {
 static XRig *rig;
 static uint32_t head;
 static bool pol;
-
-typedef struct In {
-    const uint8_t *p;
-    size_t n;
-} In;
-
-static uint8_t take8(In *in)
-{
-    uint8_t v = 0;
-
-    if (in->n) {
-        v = *in->p++;
-        in->n--;
-    }
-    return v;
-}
-
-static uint64_t take64(In *in)
-{
-    uint64_t v = 0;
-    unsigned i;
-
-    for (i = 0; i < 8; i++) {
-        v |= (uint64_t)take8(in) << (8 * i);
-    }
-    return v;
-}
 
 static void step_wqe(In *in)
 {
