@@ -189,13 +189,31 @@ wait_for() {
 # prints how often it was seen): that warning's block is left out too.
 kernel_log() {
 	dmesg | awk -v known="${E810_KNOWN_WARN:-}" '
+		# A KASAN report is held until its closing rule: the debug
+		# kernel'"'"'s early-boot one (an interrupt while the boot CPU
+		# is in identify_cpu(), before init and any module; see
+		# tools/guest/debug-kernel.suppress) is dropped, any other
+		# printed whole.
+		held != "" {
+			held = held "\n" $0
+			if (/RIP: 0010:identify_cpu\+/) early = 1
+			if (/=================================================/) {
+				if (!early) print held
+				held = ""; early = 0
+			}
+			next
+		}
+		/BUG: KASAN: wild-memory-access in do_raw_spin_lock/ {
+			held = $0; next
+		}
 		known != "" && /WARNING: / && $0 ~ known { skip = 1 }
 		/DMA-API: .*cacheline tracking EEXIST, overlapping mappings/ { skip = 1 }
 		skip { if (/---\[ end trace/) skip = 0; next }
 		/kmemleak: Kernel memory leak detector initialized/ { next }
 		/RCU callback double-\/use-after-free debug is enabled/ { next }
 		/RCU lockdep checking is enabled/ { next }
-		{ print }'
+		{ print }
+		END { if (held != "") print held }'
 }
 
 # Lines of the kernel log that mean a bug: oopses, warnings, leaks, memory
