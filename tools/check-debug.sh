@@ -41,15 +41,18 @@ for s in "$@"; do
 done
 log "key $KEY: ${#todo[@]} to run, $earlier passed in earlier runs"
 
-rc=0
-if [ ${#todo[@]} -gt 0 ]; then
-	tools/vm check --kernel debug "${todo[@]}" || rc=$?
-fi
+# verbs_abi's loop of 256 MiB MRs takes over an hour of KASAN at its
+# default 1000 iterations; 100 give the allocator the same paths.
+export E810_VA_ITERS=${E810_VA_ITERS:-100}
 
+# One scenario at a time (the debug kernel boots each run alone anyway),
+# each recorded as soon as it is over: a run stopped half-way keeps the
+# passes it had.
 # A scenario passes when every run of it (NAME, NAME@parent, ...) passed.
 now=0 failed=0 left=0
 for s in "${todo[@]}"; do
-	lines=$(grep -E "^(PASS|FAIL|SKIP) +vm/$s(@[a-z_]+)? " "$BUILD/vm/results" 2>/dev/null || true)
+	tools/vm check --kernel debug "$s" || true
+	lines=$(grep -E "^(PASS|FAIL|SKIP) +vm/$s(@[a-z_0-9.]+)* " "$BUILD/vm/results" 2>/dev/null || true)
 	if [ -z "$lines" ]; then
 		left=$((left + 1))
 	elif grep -q '^FAIL' <<<"$lines"; then
@@ -62,4 +65,4 @@ for s in "${todo[@]}"; do
 	fi
 done
 echo "check-debug: $((now + earlier)) passed ($earlier in earlier runs), $failed failed, $left left"
-[ "$failed" = 0 ] && [ "$left" = 0 ] && [ "$rc" = 0 ]
+[ "$failed" = 0 ] && [ "$left" = 0 ]
