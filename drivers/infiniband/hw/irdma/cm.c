@@ -31,7 +31,10 @@
 #include <linux/workqueue.h>
 #include <net/arp.h>
 #include <net/ipv6.h>
+#include <net/ndisc.h>
+#if IS_MODULE(CONFIG_IPV6)
 #include <net/ipv6_stubs.h>
+#endif
 #include <net/ndisc.h>
 #include <net/neighbour.h>
 #include <rdma/iw_cm.h>
@@ -272,6 +275,22 @@ static bool irdma_cm_sa_words(const struct sockaddr_storage *sa, bool *ipv4,
 	}
 }
 
+/*
+ * IPv6's neighbour table: nd_tbl where IPv6 is built in (it is exported;
+ * Linux 7.x has no other way, its ipv6_stubs.h is gone), through
+ * ipv6_stub where IPv6 is a module that may not be loaded.
+ */
+static struct neigh_table *irdma_cm_nd_tbl(void)
+{
+#if IS_BUILTIN(CONFIG_IPV6)
+	return &nd_tbl;
+#elif IS_MODULE(CONFIG_IPV6)
+	return ipv6_stub ? ipv6_stub->nd_tbl : NULL;
+#else
+	return NULL;
+#endif
+}
+
 /* The peer's MAC from the kernel's neighbour table (a valid entry). */
 static int irdma_cm_neigh_mac(struct irdma_pci_f *rf,
 			      const struct irdma_qhash *qh, u8 *mac)
@@ -285,10 +304,10 @@ static int irdma_cm_neigh_mac(struct irdma_pci_f *rf,
 	if (qh->ipv4) {
 		a4 = htonl(qh->rip[0]);
 		neigh = neigh_lookup(&arp_tbl, &a4, rf->netdev);
-	} else if (ipv6_stub && ipv6_stub->nd_tbl) {
+	} else if (irdma_cm_nd_tbl()) {
 		for (i = 0; i < 4; i++)
 			a6.s6_addr32[i] = htonl(qh->rip[i]);
-		neigh = neigh_lookup(ipv6_stub->nd_tbl, &a6, rf->netdev);
+		neigh = neigh_lookup(irdma_cm_nd_tbl(), &a6, rf->netdev);
 	}
 	if (!neigh)
 		return -EHOSTUNREACH;
