@@ -107,7 +107,10 @@ run_pp() {
 	ip netns exec peer timeout 30 "$tool" -d "$ib1" -g "$g1" -s "$size" \
 		-n "$ITERS" "$@" >"$srv" 2>&1 &
 	sp=$!
-	sleep 1
+	# The server listens once its QP exists: a loaded host (or a slow
+	# kernel) takes more than the second this used to wait.
+	wait_for "ip netns exec peer ss -ltn | grep -q ':18515 '" 20 ||
+		echo "note: $tool server not listening after 20 s"
 	timeout 25 "$tool" -d "$ib0" -g "$g0" -s "$size" -n "$ITERS" "$@" \
 		192.168.81.2 >"$cli" 2>&1
 	local crc=$? src
