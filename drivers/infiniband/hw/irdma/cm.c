@@ -250,31 +250,6 @@ static void irdma_cm_sockaddr(struct sockaddr_storage *ss, bool ipv4,
 	s6->sin6_port = htons(port);
 }
 
-static bool irdma_cm_sa_words(const struct sockaddr_storage *sa, bool *ipv4,
-			      u32 ip[4], u16 *port)
-{
-	const struct sockaddr_in *s4 = (const struct sockaddr_in *)sa;
-	const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)sa;
-	unsigned int i;
-
-	memset(ip, 0, 4 * sizeof(u32));
-	switch (sa->ss_family) {
-	case AF_INET:
-		*ipv4 = true;
-		ip[0] = ntohl(s4->sin_addr.s_addr);
-		*port = ntohs(s4->sin_port);
-		return true;
-	case AF_INET6:
-		*ipv4 = false;
-		for (i = 0; i < 4; i++)
-			ip[i] = ntohl(s6->sin6_addr.s6_addr32[i]);
-		*port = ntohs(s6->sin6_port);
-		return true;
-	default:
-		return false;
-	}
-}
-
 /*
  * IPv6's neighbour table: nd_tbl where IPv6 is built in (it is exported;
  * Linux 7.x has no other way, its ipv6_stubs.h is gone), through
@@ -1120,8 +1095,8 @@ int irdma_cm_connect(struct iw_cm_id *cm_id, struct iw_cm_conn_param *param)
 
 	if (!cm || READ_ONCE(cm->stopping))
 		return -ENODEV;
-	if (!irdma_cm_sa_words(&cm_id->m_local_addr, &ipv4, lip, &lport) ||
-	    !irdma_cm_sa_words(&cm_id->m_remote_addr, &ipv4r, rip, &rport) ||
+	if (!irdma_sa_words(&cm_id->m_local_addr, &ipv4, lip, &lport) ||
+	    !irdma_sa_words(&cm_id->m_remote_addr, &ipv4r, rip, &rport) ||
 	    ipv4 != ipv4r || !lport || !rport)
 		return -EINVAL;
 	if (param->private_data_len > E810CM_MPA_MAX_PD -

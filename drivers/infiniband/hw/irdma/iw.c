@@ -162,8 +162,8 @@ void irdma_apbvt_put(struct irdma_pci_f *rf, u16 port)
 /* ---- listeners ------------------------------------------------------------ */
 
 /* An address of @sa as quad hash words; false for another family. */
-static bool irdma_sa_words(const struct sockaddr_storage *sa, bool *ipv4,
-			   u32 ip[4], u16 *port)
+bool irdma_sa_words(const struct sockaddr_storage *sa, bool *ipv4, u32 ip[4],
+		    u16 *port)
 {
 	const struct sockaddr_in *s4 = (const struct sockaddr_in *)sa;
 	const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)sa;

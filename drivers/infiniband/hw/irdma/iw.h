@@ -194,4 +194,8 @@ int irdma_cm_accept(struct iw_cm_id *cm_id, struct iw_cm_conn_param *param);
 int irdma_cm_reject(struct iw_cm_id *cm_id, const void *pdata, u8 pdata_len);
 void irdma_cm_show(struct seq_file *m, struct irdma_pci_f *rf);
 
+/* An address of @sa as quad hash words; false for another family. */
+bool irdma_sa_words(const struct sockaddr_storage *sa, bool *ipv4, u32 ip[4],
+		    u16 *port);
+
 #endif /* IRDMA_IW_H */
