@@ -34,18 +34,6 @@
 
 static XRig *rig;
 
-static void set_bits(uint8_t *ctx, unsigned lsb, unsigned width, uint64_t v)
-{
-    unsigned i;
-
-    for (i = 0; i < width; i++) {
-        unsigned b = lsb + i;
-
-        ctx[b / 8] &= ~(1u << (b % 8));
-        ctx[b / 8] |= ((v >> i) & 1) << (b % 8);
-    }
-}
-
 static uint64_t txring(unsigned q)
 {
     return XR_TXRING + q * 0x800;
@@ -83,21 +71,21 @@ static void bring_up(void)
         uint8_t *c = txctx(q);
 
         memset(c, 0, 128);
-        set_bits(c, 32, 57, txring(q) / 128);
-        set_bits(c, 30, 1, 1);                  /* head write-back */
-        set_bits(c, 160, 1, 1);
-        set_bits(c, 161, 13, RING);
-        set_bits(c, 192, 64, txring(q) + RING * 16);
+        xr_set_bits(c, 32, 57, txring(q) / 128);
+        xr_set_bits(c, 30, 1, 1);                  /* head write-back */
+        xr_set_bits(c, 160, 1, 1);
+        xr_set_bits(c, 161, 13, RING);
+        xr_set_bits(c, 192, 64, txring(q) + RING * 16);
         xr_wr(rig, X722_QINT_TQCTL(q), X722_QINT_CAUSE_ENA | 1);
         xr_wr(rig, X722_QTX_ENA(q), X722_QENA_REQ);
 
         c = rxctx(q);
         memset(c, 0, 32);
-        set_bits(c, 32, 57, rxring(q) / 128);
-        set_bits(c, 89, 13, RING);
-        set_bits(c, 102, 7, 2048 / 128);
-        set_bits(c, 117, 1, 1);
-        set_bits(c, 174, 14, 9728);
+        xr_set_bits(c, 32, 57, rxring(q) / 128);
+        xr_set_bits(c, 89, 13, RING);
+        xr_set_bits(c, 102, 7, 2048 / 128);
+        xr_set_bits(c, 117, 1, 1);
+        xr_set_bits(c, 174, 14, 9728);
         for (i = 0; i < RING; i++) {
             uint8_t *d = xr_ptr(rig, rxring(q) + i * 16);
 

@@ -425,18 +425,6 @@ static void test_aq_debug_read_reg(void **state)
 
 #define RING 64
 
-static void set_bits(uint8_t *ctx, unsigned lsb, unsigned width, uint64_t v)
-{
-    unsigned i;
-
-    for (i = 0; i < width; i++) {
-        unsigned b = lsb + i;
-
-        ctx[b / 8] &= ~(1u << (b % 8));
-        ctx[b / 8] |= ((v >> i) & 1) << (b % 8);
-    }
-}
-
 /* The LAN HMC as i40e_configure_lan_hmc() sets it: one direct SD. */
 static void hmc_setup(XRig *r)
 {
@@ -454,11 +442,11 @@ static void txq_start(XRig *r, unsigned q, uint32_t qlen)
     uint8_t *ctx = xr_ptr(r, XR_HMC + q * 128);
 
     memset(ctx, 0, 128);
-    set_bits(ctx, 32, 57, XR_TXRING / 128);
-    set_bits(ctx, 30, 1, 1);
-    set_bits(ctx, 160, 1, 1);
-    set_bits(ctx, 161, 13, qlen);
-    set_bits(ctx, 192, 64, XR_TXRING + qlen * 16);
+    xr_set_bits(ctx, 32, 57, XR_TXRING / 128);
+    xr_set_bits(ctx, 30, 1, 1);
+    xr_set_bits(ctx, 160, 1, 1);
+    xr_set_bits(ctx, 161, 13, qlen);
+    xr_set_bits(ctx, 192, 64, XR_TXRING + qlen * 16);
     xr_wr(r, X722_QINT_TQCTL(q), X722_QINT_CAUSE_ENA | 1);
     xr_wr(r, X722_PFINT_DYN_CTLN(0), X722_DYN_CTL_INTENA);
     xr_wr(r, X722_QTX_ENA(q), X722_QENA_REQ);
@@ -477,11 +465,11 @@ static void rxq_start(XRig *r, unsigned q, uint32_t dbuf)
     unsigned i;
 
     memset(ctx, 0, 32);
-    set_bits(ctx, 32, 57, ring / 128);
-    set_bits(ctx, 89, 13, RING);
-    set_bits(ctx, 102, 7, dbuf / 128);
-    set_bits(ctx, 117, 1, 1);
-    set_bits(ctx, 174, 14, 1522 < 5 * dbuf ? 1522 : 5 * dbuf);
+    xr_set_bits(ctx, 32, 57, ring / 128);
+    xr_set_bits(ctx, 89, 13, RING);
+    xr_set_bits(ctx, 102, 7, dbuf / 128);
+    xr_set_bits(ctx, 117, 1, 1);
+    xr_set_bits(ctx, 174, 14, 1522 < 5 * dbuf ? 1522 : 5 * dbuf);
     for (i = 0; i < RING; i++) {
         uint8_t *d = xr_ptr(r, ring + i * 16);
 
@@ -1044,11 +1032,11 @@ static void test_lan_rx_bad_context_refused(void **state)
     rxq_start(r, 0, 2048);
     xr_wr(r, X722_QRX_ENA(0), 0);
     assert_int_equal(xr_rd(r, X722_QRX_ENA(0)), 0);
-    set_bits(ctx, 116, 1, 1);                   /* 32-byte descriptors */
+    xr_set_bits(ctx, 116, 1, 1);                   /* 32-byte descriptors */
     xr_wr(r, X722_QRX_ENA(0), X722_QENA_REQ);
     assert_int_equal(xr_rd(r, X722_QRX_ENA(0)) & X722_QENA_STAT, 0);
-    set_bits(ctx, 116, 1, 0);
-    set_bits(ctx, 102, 7, 2);                   /* 256-byte buffers */
+    xr_set_bits(ctx, 116, 1, 0);
+    xr_set_bits(ctx, 102, 7, 2);                   /* 256-byte buffers */
     xr_wr(r, X722_QRX_ENA(0), X722_QENA_REQ);
     assert_int_equal(xr_rd(r, X722_QRX_ENA(0)) & X722_QENA_STAT, 0);
 }

@@ -125,6 +125,20 @@ static inline void xr_wr(XRig *r, uint32_t off, uint32_t v)
     x722_core_mmio_write(&r->core, off, v, 4);
 }
 
+/* Bits [lsb, lsb + width) of a little-endian context image (i40e's). */
+static inline void xr_set_bits(uint8_t *ctx, unsigned lsb, unsigned width,
+                               uint64_t v)
+{
+    unsigned i;
+
+    for (i = 0; i < width; i++) {
+        unsigned b = lsb + i;
+
+        ctx[b / 8] &= ~(1u << (b % 8));
+        ctx[b / 8] |= ((v >> i) & 1) << (b % 8);
+    }
+}
+
 static inline void xr_put16(uint8_t *p, uint16_t v)
 {
     p[0] = (uint8_t)v;
