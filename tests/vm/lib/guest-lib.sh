@@ -191,12 +191,13 @@ kernel_log() {
 	dmesg | awk -v known="${E810_KNOWN_WARN:-}" '
 		# A KASAN report is held until its closing rule: the debug
 		# kernel'"'"'s early-boot one (an interrupt while the boot CPU
-		# is in identify_cpu(), before init and any module; see
+		# identifies itself, under start_kernel()'"'"'s
+		# arch_cpu_finalize_init(), before init and any module; see
 		# tools/guest/debug-kernel.suppress) is dropped, any other
 		# printed whole.
 		held != "" {
 			held = held "\n" $0
-			if (/RIP: 0010:identify_cpu\+/) early = 1
+			if (/^(\[ *[0-9.]+\])? +arch_cpu_finalize_init\+0x/) early = 1
 			if (/=================================================/) {
 				if (!early) print held
 				held = ""; early = 0
