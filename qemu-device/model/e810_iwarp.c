@@ -510,12 +510,19 @@ static int fmt_tables(E810Core *core, char *buf, size_t len, size_t *n)
          st->rx_engine_drops,
          st->ilq_rx, st->ilq_rx_data, st->ilq_rx_dropped, st->ilq_tx,
          st->ilq_tx_loopback, st->ilq_tx_errors);
-    /* The entries: "apbvt_ports=p,p,..." and "qhash_entries=e,e,..." */
+    /*
+     * The entries: "apbvt_ports=p,p,..." and "qhash_entries=e,e,...". The
+     * 65536-port table is walked a word at a time: a few ports are set.
+     */
     EMIT(" apbvt_ports=");
-    for (i = 0, first = 1; i < E810_APBVT_PORTS; i++) {
-        if (e810_bit_test(iw->apbvt, i)) {
-            EMIT("%s%u", first ? "" : ",", i);
+    first = 1;
+    for (i = 0; i < E810_APBVT_PORTS / 64; i++) {
+        uint64_t w = iw->apbvt[i];
+
+        while (w) {
+            EMIT("%s%u", first ? "" : ",", i * 64 + __builtin_ctzll(w));
             first = 0;
+            w &= w - 1;
         }
     }
     EMIT(" qhash_entries=");
