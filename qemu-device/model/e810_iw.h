@@ -19,6 +19,8 @@
 #define E810_IW_TXBUF           (256u << 10)
 /* Largest FPDU: 2-byte length, 65535-byte ULPDU, 3 pad, 4 CRC. */
 #define E810_IW_MAX_FPDU        (2u + 65535u + 3u + 4u)
+/* Freed connections whose buffers are kept for the next (e810_iw_conn.c). */
+#define E810_IW_CONN_SPARE_MAX  4
 /* SQ WQEs the engine holds (framed or waiting for their ACK). */
 #define E810_IW_TXQ             64
 /* Inbound READ requests queued at most (the IRD cap of GEN_2). */
@@ -206,6 +208,8 @@ typedef struct E810Iw {
     size_t defer_bytes;
     uint8_t frame[E810_IW_FRAME_MAX];
     uint8_t fpdu[E810_IW_MAX_FPDU];     /* transmit scratch */
+    struct E810IwConn *spare;           /* freed, buffers kept */
+    unsigned nspare;
     E810IwConnStats stats;
 } E810Iw;
 

@@ -46,6 +46,66 @@ static void conn_free(E810IwConn *c)
     free(c);
 }
 
+/*
+ * A destroyed connection keeps its 320 KiB of stream buffers for the next
+ * one, up to E810_IW_CONN_SPARE_MAX: connections come and go with QPs, and
+ * each new one would otherwise map and fault in fresh memory. Poisoned
+ * while spare, so that a stale pointer into it still trips
+ * AddressSanitizer.
+ */
+static void conn_release(E810Iw *iw, E810IwConn *c)
+{
+    if (iw->nspare >= E810_IW_CONN_SPARE_MAX) {
+        conn_free(c);
+        return;
+    }
+    c->next = iw->spare;
+    iw->spare = c;
+    iw->nspare++;
+    ASAN_POISON_MEMORY_REGION(c->txbuf, E810_IW_TXBUF);
+    ASAN_POISON_MEMORY_REGION(c->rxbuf, E810_IW_MAX_FPDU);
+    ASAN_POISON_MEMORY_REGION(c, sizeof(*c));
+}
+
+/* Takes the first spare connection off the list, no longer poisoned. */
+static E810IwConn *spare_take(E810Iw *iw)
+{
+    E810IwConn *c = iw->spare;
+
+    ASAN_UNPOISON_MEMORY_REGION(c, sizeof(*c));
+    ASAN_UNPOISON_MEMORY_REGION(c->txbuf, E810_IW_TXBUF);
+    ASAN_UNPOISON_MEMORY_REGION(c->rxbuf, E810_IW_MAX_FPDU);
+    iw->spare = c->next;
+    iw->nspare--;
+    return c;
+}
+
+/* A zeroed connection with its buffers (not zeroed), or NULL. */
+static E810IwConn *conn_alloc(E810Iw *iw)
+{
+    E810IwConn *c;
+    uint8_t *txbuf, *rxbuf;
+
+    if (iw->spare) {
+        c = spare_take(iw);
+        txbuf = c->txbuf;
+        rxbuf = c->rxbuf;
+        memset(c, 0, sizeof(*c));
+        c->txbuf = txbuf;
+        c->rxbuf = rxbuf;
+        return c;
+    }
+    c = calloc(1, sizeof(*c));
+    if (!c || !(c->txbuf = malloc(E810_IW_TXBUF)) ||
+        !(c->rxbuf = malloc(E810_IW_MAX_FPDU))) {
+        if (c) {
+            conn_free(c);
+        }
+        return NULL;
+    }
+    return c;
+}
+
 void e810_iw_conn_destroy(E810Core *core, uint32_t qp_id)
 {
     E810Iw *iw = core->iw;
@@ -61,7 +121,7 @@ void e810_iw_conn_destroy(E810Core *core, uint32_t qp_id)
             break;
         }
     }
-    conn_free(c);
+    conn_release(iw, c);
 }
 
 static void drop_defer(E810Iw *iw)
@@ -97,6 +157,9 @@ void e810_iw_fini(E810Core *core)
         return;
     }
     e810_iw_reset(core);
+    while (iw->spare) {
+        conn_free(spare_take(iw));
+    }
     free(iw->by_qp);
     free(iw);
     core->iw = NULL;
@@ -274,12 +337,8 @@ static void offload(E810Core *core, E810Qp *qp)
             break;
         }
     }
-    c = calloc(1, sizeof(*c));
-    if (!c || !(c->txbuf = malloc(E810_IW_TXBUF)) ||
-        !(c->rxbuf = malloc(E810_IW_MAX_FPDU))) {
-        if (c) {
-            conn_free(c);
-        }
+    c = conn_alloc(iw);
+    if (!c) {
         e810_core_log(core, E810_LOG_GUEST_ERROR, "iWARP QP %u: no memory "
                       "for the connection", id);
         return;
