@@ -56,6 +56,9 @@ build_root() {
 	cp "$SRC/drivers/net/ethernet/intel/ice_lite/ice_lite.ko" \
 	   "$SRC/drivers/infiniband/hw/irdma/irdma.ko" "$mdir/updates/"
 	depmod -b "$ROOT" "$REL"
+	# The kernel's configuration where scenarios look for it (what a
+	# kernel is built without, e.g. provider_pingpong's udmabuf).
+	cp "$KD/build/.config" "$ROOT/boot/config-$REL"
 }
 
 up_to_date() {
