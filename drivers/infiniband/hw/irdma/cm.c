@@ -173,6 +173,7 @@ enum irdma_cm_timer_kind {
 	IRDMA_CM_TIMER_NONE,
 	IRDMA_CM_TIMER_RETX,	/* @retx awaits its ACK */
 	IRDMA_CM_TIMER_CLOSE,	/* TIME_WAIT */
+	IRDMA_CM_TIMER_EST,	/* active, offloaded: AE 0x050E awaited */
 };
 
 /**
@@ -946,7 +947,9 @@ static void irdma_cm_rx_mpa(struct irdma_cm *cm, struct irdma_cm_node *n,
 		if (ret) {
 			irdma_cm_connect_reply(cm, n, ret, &mpa);
 			irdma_cm_offload_failed(cm, n, ret);
+			return;
 		}
+		irdma_cm_timer_arm(cm, n, IRDMA_CM_TIMER_EST, IRDMA_CM_EST_MS);
 		return;
 	}
 	/* The Request is acknowledged at once (upstream irdma_send_ack()). */
@@ -1171,6 +1174,8 @@ static void irdma_cm_qpev_one(struct irdma_cm *cm, u32 qp_id, u16 ev)
 		if (n->active) {
 			if (n->sm.state == E810CM_OFFLOADED && !n->replied) {
 				cm->stats.established++;
+				if (n->timer == IRDMA_CM_TIMER_EST)
+					n->timer = IRDMA_CM_TIMER_NONE;
 				irdma_cm_connect_reply(cm, n, 0, NULL);
 			}
 			return;
@@ -1391,6 +1396,19 @@ static void irdma_cm_timer_work(struct work_struct *work)
 		}
 		if (n->timer == IRDMA_CM_TIMER_RETX)
 			cm->stats.timeouts++;
+		if (n->timer == IRDMA_CM_TIMER_EST) {
+			/*
+			 * No AE 0x050E in 12 s: upstream
+			 * irdma_cm_event_connected() logs a slow connection
+			 * and answers the connect all the same.
+			 */
+			n->timer = IRDMA_CM_TIMER_NONE;
+			ibdev_dbg(irdma_cm_ibdev(cm->rf),
+				  "CM: port %u to %u: slow connection, no AE 0x050E in %u ms\n",
+				  n->qh.lport, n->qh.rport, IRDMA_CM_EST_MS);
+			irdma_cm_connect_reply(cm, n, 0, NULL);
+			continue;
+		}
 		n->timer = IRDMA_CM_TIMER_NONE;
 		irdma_cm_step(cm, n, E810CM_EV_TIMEOUT, NULL);
 	}
