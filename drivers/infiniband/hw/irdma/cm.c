@@ -14,9 +14,12 @@
  *    (upstream irdma_cm_timer_tick());
  *  - iw_cm learns of a connection request (CONNECT_REQUEST) once the
  *    MPA Request came, and of its connect's outcome (CONNECT_REPLY).
- * The offload (iWARP QP context, connection WQEs, RTS) is not done yet:
- * an accept, or an MPA Reply to our connect, ends the connection with an
- * RST and -EOPNOTSUPP.
+ *  - an accept, or an MPA Reply to our connect, hands the connection to
+ *    the QP (upstream irdma_accept(), irdma_cm_event_connected()): the
+ *    connection WQEs, the context's TCP group and RTS (qp.c); the QP's
+ *    AE 0x050E then makes it ESTABLISHED (CONNECT_REPLY on the active
+ *    side), its AEs 0x0501..0x0503 and iw_cm's SQD/ERROR close it
+ *    (upstream irdma_cm_disconn_true()): DISCONNECT and CLOSE to iw_cm.
  *
  * Everything runs in process context under rf->iw.lock: received segments
  * are copied by the CEQ 0 tasklet and handled by a work item, the
@@ -52,6 +55,8 @@
 #define IRDMA_CM_CLOSE_MS	100
 /* AH hop limit of the CM's segments (upstream irdma_cm_create_ah()). */
 #define IRDMA_CM_TTL		64
+/* An accept waits this long for AE 0x050E (upstream irdma_accept()). */
+#define IRDMA_CM_EST_MS		12000
 
 /**
  * struct irdma_cm_stats - connection counters (debugfs "iwarp")
@@ -74,7 +79,11 @@
  * @connect_requests: CONNECT_REQUEST events posted
  * @connect_replies: CONNECT_REPLY events posted
  * @connect_errors: of those, with an error
- * @no_offload: accepts and MPA Replies ended for want of the offload
+ * @offloads: connections handed to a QP (accepts and MPA Replies)
+ * @offload_errors: hand-offs that failed (the connection is reset)
+ * @established: AEs 0x050E taken (ESTABLISHED or CONNECT_REPLY 0 posted)
+ * @disconnects: DISCONNECT events posted
+ * @closes: CLOSE events posted
  * @segs_dropped: segments of a node its sequence space refused
  * @tx_errors: segments the ILQ could not take
  * @timer_runs: runs of the timer
@@ -99,7 +108,11 @@ struct irdma_cm_stats {
 	u64 connect_requests;
 	u64 connect_replies;
 	u64 connect_errors;
-	u64 no_offload;
+	u64 offloads;
+	u64 offload_errors;
+	u64 established;
+	u64 disconnects;
+	u64 closes;
 	u64 segs_dropped;
 	u64 tx_errors;
 	u64 timer_runs;
@@ -114,7 +127,8 @@ struct irdma_cm_stats {
  * @rxq_len: entries in @rxq
  * @rxq_drops: segments dropped for a full @rxq
  * @stopping: no more work is queued
- * @rx_work: handles @rxq
+ * @qpevq: QP events (struct irdma_cm_qpev) for @rx_work, under @rxq_lock
+ * @rx_work: handles @rxq and @qpevq
  * @timer: retransmissions and close timers
  * @timer_armed: @timer is queued for @timer_next (under rf->iw.lock)
  * @timer_next: jiffies @timer runs at
@@ -127,12 +141,20 @@ struct irdma_cm {
 	struct list_head rxq;
 	u32 rxq_len;
 	u64 rxq_drops;
+	struct list_head qpevq;
 	bool stopping;
 	struct work_struct rx_work;
 	struct delayed_work timer;
 	bool timer_armed;
 	unsigned long timer_next;
 	struct irdma_cm_stats stats;
+};
+
+/* An AE of a connection's QP, or IRDMA_CM_QPEV_*. */
+struct irdma_cm_qpev {
+	struct list_head list;
+	u32 qp_id;
+	u16 ev;
 };
 
 /* One received segment, copied out of the ILQ buffer. */
@@ -151,6 +173,7 @@ enum irdma_cm_timer_kind {
 	IRDMA_CM_TIMER_NONE,
 	IRDMA_CM_TIMER_RETX,	/* @retx awaits its ACK */
 	IRDMA_CM_TIMER_CLOSE,	/* TIME_WAIT */
+	IRDMA_CM_TIMER_EST,	/* active, offloaded: AE 0x050E awaited */
 };
 
 /**
@@ -168,7 +191,18 @@ enum irdma_cm_timer_kind {
  * @ah_valid: the AH exists in the device
  * @rmac: the peer's MAC
  * @listener: passive: the listener, until iw_cm has the request
- * @cm_id: active: our id (a reference held until CONNECT_REPLY)
+ * @cm_id: the id the connection reports to (a reference held): active
+ *	from the connect, passive from the accept, until CONNECT_REPLY with
+ *	an error or CLOSE
+ * @replied: active: CONNECT_REPLY posted
+ * @established: ESTABLISHED or CONNECT_REPLY 0 posted: DISCONNECT and
+ *	CLOSE may follow
+ * @closed: CLOSE posted
+ * @qp: the QP iw_cm named in the connect or accept (iw_cm holds it);
+ *	NULL once destroyed (irdma_cm_qp_gone())
+ * @est: passive: the accept waits for AE 0x050E
+ * @est_status: what the accept returns
+ * @rep: passive: the MPA Reply the Request calls for
  * @provider: iw_cm's id holds the node (CONNECT_REQUEST to accept/reject)
  * @neg: IRD, ORD and RTR, asked and agreed
  * @req: active: the MPA Request sent (its private data in @pd)
@@ -201,6 +235,13 @@ struct irdma_cm_node {
 	u8 rmac[ETH_ALEN];
 	struct irdma_listener *listener;
 	struct iw_cm_id *cm_id;
+	bool replied;
+	bool established;
+	bool closed;
+	struct irdma_qp *qp;
+	struct completion est;
+	int est_status;
+	struct e810cm_mpa rep;
 	bool provider;
 	struct e810cm_neg neg;
 	struct e810cm_mpa req;
@@ -375,6 +416,13 @@ static int irdma_cm_node_setup(struct irdma_pci_f *rf, struct irdma_cm_node *n)
 	return 0;
 }
 
+static void irdma_cm_exec_ah_destroy(struct irdma_pci_f *rf,
+				     struct irdma_cm_node *n, u64 *q)
+{
+	irdma_cqp_exec(rf, E810_CQP_OP_DESTROY_ADDR_HANDLE,
+		       FIELD_PREP(E810_CQPSQ_AH_AVIDX, n->ah_id), q, NULL);
+}
+
 /* Undoes irdma_cm_node_setup() and the port; the node stays allocated. */
 static void irdma_cm_node_release(struct irdma_pci_f *rf,
 				  struct irdma_cm_node *n)
@@ -386,9 +434,7 @@ static void irdma_cm_node_release(struct irdma_pci_f *rf,
 	n->qh_added = false;
 	if (n->ah_valid) {
 		if (!rf->resetting)
-			irdma_cqp_exec(rf, E810_CQP_OP_DESTROY_ADDR_HANDLE,
-				       FIELD_PREP(E810_CQPSQ_AH_AVIDX,
-						  n->ah_id), q, NULL);
+			irdma_cm_exec_ah_destroy(rf, n, q);
 		irdma_hmc_id_free(rf, E810_HMC_FSIAV, n->ah_id);
 		n->ah_valid = false;
 	}
@@ -416,6 +462,7 @@ static struct irdma_cm_node *irdma_cm_node_alloc(struct irdma_pci_f *rf,
 		return NULL;
 	n->refs = 1;
 	n->arp_idx = -ENOENT;
+	init_completion(&n->est);
 	n->qh.ipv4 = ipv4;
 	memcpy(n->qh.lip, lip, sizeof(n->qh.lip));
 	memcpy(n->qh.rip, rip, sizeof(n->qh.rip));
@@ -519,22 +566,54 @@ static int irdma_cm_event(struct irdma_cm_node *n, struct iw_cm_id *cm_id,
 	return cm_id->event_handler(cm_id, &ev);
 }
 
-/* CONNECT_REPLY to our connect; iw_cm's id is let go. */
-static void irdma_cm_connect_reply(struct irdma_cm *cm,
-				   struct irdma_cm_node *n, int status,
-				   const struct e810cm_mpa *mpa)
+/* iw_cm's id is let go. */
+static void irdma_cm_put_id(struct irdma_cm_node *n)
 {
 	struct iw_cm_id *cm_id = n->cm_id;
 
 	if (!cm_id)
 		return;
+	n->cm_id = NULL;
+	cm_id->provider_data = NULL;
+	cm_id->rem_ref(cm_id);
+}
+
+/* CONNECT_REPLY to our connect; after an error iw_cm's id is let go. */
+static void irdma_cm_connect_reply(struct irdma_cm *cm,
+				   struct irdma_cm_node *n, int status,
+				   const struct e810cm_mpa *mpa)
+{
+	if (!n->cm_id || !n->active || n->replied)
+		return;
+	n->replied = true;
 	cm->stats.connect_replies++;
 	if (status)
 		cm->stats.connect_errors++;
-	n->cm_id = NULL;
-	cm_id->provider_data = NULL;
-	irdma_cm_event(n, cm_id, IW_CM_EVENT_CONNECT_REPLY, status, mpa);
-	cm_id->rem_ref(cm_id);
+	else
+		n->established = true;
+	irdma_cm_event(n, n->cm_id, IW_CM_EVENT_CONNECT_REPLY, status, mpa);
+	if (status)
+		irdma_cm_put_id(n);
+}
+
+/*
+ * DISCONNECT or CLOSE of an established connection; after CLOSE iw_cm's
+ * id is let go (upstream irdma_cm_disconn_true()).
+ */
+static void irdma_cm_post(struct irdma_cm *cm, struct irdma_cm_node *n,
+			  enum iw_cm_event_type type, int status)
+{
+	if (!n->cm_id || !n->established || n->closed)
+		return;
+	if (type == IW_CM_EVENT_CLOSE) {
+		n->closed = true;
+		cm->stats.closes++;
+	} else {
+		cm->stats.disconnects++;
+	}
+	irdma_cm_event(n, n->cm_id, type, status, NULL);
+	if (type == IW_CM_EVENT_CLOSE)
+		irdma_cm_put_id(n);
 }
 
 /* ---- the state machine's actions ------------------------------------------- */
@@ -631,6 +710,22 @@ static void irdma_cm_do(struct irdma_cm *cm, struct irdma_cm_node *n,
 	if (a & E810CM_ACT_CLOSE_TIMER)
 		irdma_cm_timer_arm(cm, n, IRDMA_CM_TIMER_CLOSE,
 				   IRDMA_CM_CLOSE_MS);
+	/* The QP's side (offloaded connections; the QP may be gone). */
+	if (n->qp && !cm->rf->resetting) {
+		if (a & E810CM_ACT_QP_RESET)
+			irdma_iw_qp_close(n->qp, true);
+		else if (a & E810CM_ACT_QP_CLOSE)
+			irdma_iw_qp_close(n->qp, false);
+		if (a & E810CM_ACT_QP_FLUSH) {
+			/*
+			 * The connection is over for the driver: no RST
+			 * (upstream irdma_handle_close_entry() marks it
+			 * closed, RESET_SENT, before the flush).
+			 */
+			WRITE_ONCE(n->qp->iw_closed, true);
+			irdma_iw_qp_flush(n->qp);
+		}
+	}
 
 	for (i = 0; i < out->num_iw; i++) {
 		switch (out->iw[i].type) {
@@ -649,10 +744,28 @@ static void irdma_cm_do(struct irdma_cm *cm, struct irdma_cm_node *n,
 			irdma_cm_step(cm, n, E810CM_EV_USER_CLOSE, NULL);
 			return;
 		case E810CM_IW_CONNECT_REPLY:
-			irdma_cm_connect_reply(cm, n, out->iw[i].status, mpa);
+			/* Success waits for the QP's AE 0x050E. */
+			if (out->iw[i].status)
+				irdma_cm_connect_reply(cm, n,
+						       out->iw[i].status, mpa);
+			break;
+		case E810CM_IW_ESTABLISHED:
+			if (!n->cm_id || n->established)
+				break;
+			n->established = true;
+			cm->stats.established++;
+			irdma_cm_event(n, n->cm_id, IW_CM_EVENT_ESTABLISHED, 0,
+				       NULL);
+			break;
+		case E810CM_IW_DISCONNECT:
+			irdma_cm_post(cm, n, IW_CM_EVENT_DISCONNECT,
+				      out->iw[i].status);
+			break;
+		case E810CM_IW_CLOSE:
+			irdma_cm_post(cm, n, IW_CM_EVENT_CLOSE,
+				      out->iw[i].status);
 			break;
 		default:
-			/* No offload yet: nothing else reaches iw_cm. */
 			break;
 		}
 	}
@@ -690,6 +803,10 @@ static void irdma_cm_close_node(struct irdma_cm *cm, struct irdma_cm_node *n)
 	n->sm.state = E810CM_CLOSED;
 	n->timer = IRDMA_CM_TIMER_NONE;
 	irdma_cm_connect_reply(cm, n, -ECONNRESET, NULL);
+	/* iw_cm lets the QP go on CLOSE: it always comes. */
+	irdma_cm_post(cm, n, IW_CM_EVENT_CLOSE, -ECONNRESET);
+	irdma_cm_put_id(n);
+	n->qp = NULL;
 	if (list_empty(&n->list))
 		return;
 	list_del_init(&n->list);
@@ -699,13 +816,78 @@ static void irdma_cm_close_node(struct irdma_cm *cm, struct irdma_cm_node *n)
 	irdma_cm_node_put(n);
 }
 
-/* The offload is not there yet: end the connection with an RST. */
-static void irdma_cm_no_offload(struct irdma_cm *cm, struct irdma_cm_node *n)
+/* A hand-off that failed: the connection ends with an RST. */
+static void irdma_cm_offload_failed(struct irdma_cm *cm,
+				    struct irdma_cm_node *n, int err)
 {
-	cm->stats.no_offload++;
+	struct ib_device *ibdev = irdma_cm_ibdev(cm->rf);
+
+	cm->stats.offload_errors++;
+	if (ibdev)
+		ibdev_dbg(ibdev, "CM: port %u to %u: offload failed: %d\n",
+			  n->qh.lport, n->qh.rport, err);
 	irdma_cm_xmit(cm, n, E810CM_TCP_RST | E810CM_TCP_ACK, NULL, 0, false);
 	cm->stats.rst_sent++;
+	if (n->qp)
+		irdma_iw_qp_flush(n->qp);
 	irdma_cm_close_node(cm, n);
+}
+
+/*
+ * Hands the connection to its QP (upstream irdma_cm_init_tsa_conn(),
+ * irdma_init_tcp_ctx()): the connection WQEs (@lsmm: the MPA Reply on
+ * the passive side, else the RTR), the TCP group from the sequence space,
+ * RTS. The device owns the 4-tuple from then on: the node's AH goes, its
+ * connection entry is the QP's (removed with DESTROY_QP).
+ */
+static int irdma_cm_offload(struct irdma_cm *cm, struct irdma_cm_node *n,
+			    const u8 *lsmm, u32 lsmm_len)
+{
+	struct irdma_pci_f *rf = cm->rf;
+	struct irdma_iw_tcp t = { };
+	u64 q[8] = { };
+	int err;
+
+	if (!n->qp || n->arp_idx <= 0)
+		return -EINVAL;
+	/*
+	 * Passive: wait for the peer's RTR only if it asked for the
+	 * peer-to-peer model (a v2 Request without P2P sends none).
+	 */
+	err = irdma_iw_qp_conn_wqes(n->qp, lsmm, lsmm_len,
+				    lsmm ? n->neg.p2p :
+				    n->neg.rtr == E810CM_RTR_READ);
+	if (err)
+		return err;
+	t.ipv4 = n->qh.ipv4;
+	memcpy(t.lip, n->qh.lip, sizeof(t.lip));
+	memcpy(t.rip, n->qh.rip, sizeof(t.rip));
+	t.lport = n->qh.lport;
+	t.rport = n->qh.rport;
+	t.vlan = n->qh.vlan;
+	t.mss = n->tcb.mss;
+	t.snd_wscale = n->tcb.snd_wscale;
+	t.rcv_wscale = n->tcb.rcv_wscale;
+	t.snd_nxt = n->tcb.snd_nxt;
+	t.rcv_nxt = n->tcb.rcv_nxt;
+	t.snd_wnd = n->tcb.snd_wnd;
+	t.rcv_wnd = n->tcb.rcv_wnd;
+	t.arp_idx = n->arp_idx;
+	t.ord = n->neg.ord;
+	t.ird = n->neg.ird;
+	err = irdma_iw_qp_offload(n->qp, &t);
+	if (err)
+		return err;
+	cm->stats.offloads++;
+	n->timer = IRDMA_CM_TIMER_NONE;
+	n->qh_added = false;
+	if (n->ah_valid) {
+		if (!rf->resetting)
+			irdma_cm_exec_ah_destroy(rf, n, q);
+		irdma_hmc_id_free(rf, E810_HMC_FSIAV, n->ah_id);
+		n->ah_valid = false;
+	}
+	return 0;
 }
 
 /* ---- receiving ----------------------------------------------------------- */
@@ -730,6 +912,8 @@ static void irdma_cm_rx_mpa(struct irdma_cm *cm, struct irdma_cm_node *n,
 	} else if (!n->active) {
 		ev = e810cm_mpa_respond(&mpa, &neg, &rep) ?
 		     E810CM_EV_RX_MPA_BAD : E810CM_EV_RX_MPA_REQ;
+		if (ev == E810CM_EV_RX_MPA_REQ)
+			n->rep = rep;
 	} else {
 		ret = e810cm_mpa_complete(&n->req, &mpa, &neg);
 		ev = ret == -ECONNREFUSED ? E810CM_EV_RX_MPA_REJ :
@@ -753,13 +937,21 @@ static void irdma_cm_rx_mpa(struct irdma_cm *cm, struct irdma_cm_node *n,
 		return;
 	if (ev != E810CM_EV_RX_MPA_BAD)
 		n->neg = neg;
+	irdma_cm_do(cm, n, &out, &mpa);
 	if (out.actions & E810CM_ACT_OFFLOAD) {
-		/* The Reply to our connect: the offload would follow. */
-		irdma_cm_connect_reply(cm, n, -EOPNOTSUPP, &mpa);
-		irdma_cm_no_offload(cm, n);
+		/*
+		 * The Reply to our connect, acknowledged: the RTR goes out
+		 * from the QP, CONNECT_REPLY comes with its AE 0x050E.
+		 */
+		ret = irdma_cm_offload(cm, n, NULL, 0);
+		if (ret) {
+			irdma_cm_connect_reply(cm, n, ret, &mpa);
+			irdma_cm_offload_failed(cm, n, ret);
+			return;
+		}
+		irdma_cm_timer_arm(cm, n, IRDMA_CM_TIMER_EST, IRDMA_CM_EST_MS);
 		return;
 	}
-	irdma_cm_do(cm, n, &out, &mpa);
 	/* The Request is acknowledged at once (upstream irdma_send_ack()). */
 	if (ev == E810CM_EV_RX_MPA_REQ && n->sm.state == E810CM_MPAREQ_RCVD)
 		irdma_cm_xmit(cm, n, E810CM_TCP_ACK, NULL, 0, false);
@@ -773,8 +965,14 @@ static void irdma_cm_rx_node(struct irdma_cm *cm, struct irdma_cm_node *n,
 	bool fin = false;
 	int err, i;
 
-	if (n->sm.state == E810CM_CLOSED)
+	/* The device owns the connection: stragglers of the ILQ go. */
+	if (n->sm.state == E810CM_CLOSED ||
+	    n->sm.state == E810CM_ACCEPTING ||
+	    n->sm.state == E810CM_OFFLOADED ||
+	    n->sm.state == E810CM_DISCONNECTING) {
+		cm->stats.segs_dropped++;
 		return;
+	}
 	err = e810cm_tcb_rx(&n->tcb, s, &rx);
 	if (err == -ECONNRESET) {
 		/* A SYN-ACK for something else (upstream: RST, abort). */
@@ -948,9 +1146,72 @@ static void irdma_cm_rx_one(struct irdma_cm *cm, struct irdma_cm_rxseg *r)
 	irdma_cm_rx_syn(cm, l, &s, r);
 }
 
+static struct irdma_cm_node *irdma_cm_find_qp(struct irdma_cm *cm,
+					      u32 qp_id)
+{
+	struct irdma_cm_node *n;
+
+	list_for_each_entry(n, &cm->nodes, list)
+		if (n->qp && n->qp->qp_id == qp_id)
+			return n;
+	return NULL;
+}
+
+/*
+ * An AE of a connection's QP, or what its QP did (upstream
+ * irdma_process_aeq(): 0x050E wakes the accept or completes the connect,
+ * 0x0503/0x0202 are the peer's FIN, 0x0501 the close done, 0x0502,
+ * 0x0601, 0x0201 a reset).
+ */
+static void irdma_cm_qpev_one(struct irdma_cm *cm, u32 qp_id, u16 ev)
+{
+	struct irdma_cm_node *n = irdma_cm_find_qp(cm, qp_id);
+
+	if (!n || n->sm.state == E810CM_CLOSED)
+		return;
+	switch (ev) {
+	case E810_AE_LLP_CONNECTION_ESTABLISHED:
+		if (n->active) {
+			if (n->sm.state == E810CM_OFFLOADED && !n->replied) {
+				cm->stats.established++;
+				if (n->timer == IRDMA_CM_TIMER_EST)
+					n->timer = IRDMA_CM_TIMER_NONE;
+				irdma_cm_connect_reply(cm, n, 0, NULL);
+			}
+			return;
+		}
+		irdma_cm_step(cm, n, E810CM_EV_HW_ESTABLISHED, NULL);
+		if (n->established) {
+			n->est_status = 0;
+			complete(&n->est);
+		}
+		return;
+	case E810_AE_LLP_FIN_RECEIVED:
+	case E810_AE_RDMAP_ROE_BAD_LLP_CLOSE:
+		irdma_cm_step(cm, n, E810CM_EV_RX_FIN, NULL);
+		return;
+	case E810_AE_LLP_CLOSE_COMPLETE:
+		irdma_cm_step(cm, n, E810CM_EV_HW_CLOSED, NULL);
+		return;
+	case IRDMA_CM_QPEV_CLOSING:
+		irdma_cm_step(cm, n, E810CM_EV_USER_CLOSE, NULL);
+		return;
+	default:
+		/* A reset, or the QP failed: the connection is over. */
+		irdma_cm_step(cm, n, E810CM_EV_RX_RST, NULL);
+		if (n->sm.state == E810CM_CLOSED && !n->active &&
+		    !n->established) {
+			n->est_status = -ECONNRESET;
+			complete(&n->est);
+		}
+		return;
+	}
+}
+
 static void irdma_cm_rx_work(struct work_struct *work)
 {
 	struct irdma_cm *cm = container_of(work, struct irdma_cm, rx_work);
+	struct irdma_cm_qpev *e;
 	struct irdma_cm_rxseg *r;
 
 	for (;;) {
@@ -961,14 +1222,93 @@ static void irdma_cm_rx_work(struct work_struct *work)
 			list_del(&r->list);
 			cm->rxq_len--;
 		}
+		e = r ? NULL : list_first_entry_or_null(&cm->qpevq,
+							struct irdma_cm_qpev,
+							list);
+		if (e)
+			list_del(&e->list);
 		spin_unlock_bh(&cm->rxq_lock);
-		if (!r)
+		if (!r && !e)
 			return;
 		mutex_lock(&cm->rf->iw.lock);
-		irdma_cm_rx_one(cm, r);
+		if (r)
+			irdma_cm_rx_one(cm, r);
+		else
+			irdma_cm_qpev_one(cm, e->qp_id, e->ev);
 		mutex_unlock(&cm->rf->iw.lock);
 		kfree(r);
+		kfree(e);
 	}
+}
+
+/**
+ * irdma_cm_qp_event() - an AE of an iWARP QP's connection, or a change
+ *	the QP made (IRDMA_CM_QPEV_*), for the connection manager
+ * @rf: per-function state
+ * @qp_id: the QP
+ * @ev: the AE code or IRDMA_CM_QPEV_*
+ *
+ * Queued for the work item (dropped and counted when memory is short).
+ *
+ * Context: Any context.
+ */
+void irdma_cm_qp_event(struct irdma_pci_f *rf, u32 qp_id, u16 ev)
+{
+	struct irdma_cm *cm = irdma_cm_of(rf);
+	struct irdma_cm_qpev *e;
+	unsigned long flags;
+
+	if (!cm)
+		return;
+	e = kmalloc(sizeof(*e), GFP_ATOMIC);
+	if (!e) {
+		atomic64_inc(&rf->iw.rx_dropped);
+		return;
+	}
+	e->qp_id = qp_id;
+	e->ev = ev;
+	spin_lock_irqsave(&cm->rxq_lock, flags);
+	if (cm->stopping) {
+		spin_unlock_irqrestore(&cm->rxq_lock, flags);
+		kfree(e);
+		return;
+	}
+	list_add_tail(&e->list, &cm->qpevq);
+	spin_unlock_irqrestore(&cm->rxq_lock, flags);
+	schedule_work(&cm->rx_work);
+}
+
+/**
+ * irdma_cm_qp_gone() - a QP with a connection is being destroyed
+ * @rf: per-function state
+ * @qp: the QP
+ *
+ * Its connection ends at once (DISCONNECT, CLOSE to iw_cm, which then
+ * lets the QP go) and forgets the QP; the destroy does the device's side.
+ *
+ * Context: Process context, sleeps.
+ */
+void irdma_cm_qp_gone(struct irdma_pci_f *rf, struct irdma_qp *qp)
+{
+	struct irdma_cm *cm = irdma_cm_of(rf);
+	struct irdma_cm_node *n, *tmp;
+
+	if (!cm)
+		return;
+	mutex_lock(&rf->iw.lock);
+	list_for_each_entry_safe(n, tmp, &cm->nodes, list) {
+		if (n->qp != qp)
+			continue;
+		n->qp = NULL;
+		if (!n->active && !n->established) {
+			n->est_status = -ECONNRESET;
+			complete(&n->est);
+		}
+		irdma_cm_step(cm, n, E810CM_EV_RX_RST, NULL);
+		if (n->sm.state != E810CM_CLOSED)
+			irdma_cm_close_node(cm, n);
+	}
+	mutex_unlock(&rf->iw.lock);
 }
 
 /**
@@ -1056,6 +1396,19 @@ static void irdma_cm_timer_work(struct work_struct *work)
 		}
 		if (n->timer == IRDMA_CM_TIMER_RETX)
 			cm->stats.timeouts++;
+		if (n->timer == IRDMA_CM_TIMER_EST) {
+			/*
+			 * No AE 0x050E in 12 s: upstream
+			 * irdma_cm_event_connected() logs a slow connection
+			 * and answers the connect all the same.
+			 */
+			n->timer = IRDMA_CM_TIMER_NONE;
+			ibdev_dbg(irdma_cm_ibdev(cm->rf),
+				  "CM: port %u to %u: slow connection, no AE 0x050E in %u ms\n",
+				  n->qh.lport, n->qh.rport, IRDMA_CM_EST_MS);
+			irdma_cm_connect_reply(cm, n, 0, NULL);
+			continue;
+		}
 		n->timer = IRDMA_CM_TIMER_NONE;
 		irdma_cm_step(cm, n, E810CM_EV_TIMEOUT, NULL);
 	}
@@ -1068,6 +1421,17 @@ static void irdma_cm_timer_work(struct work_struct *work)
 				 time_after(next, now) ? next - now : 0);
 	}
 	mutex_unlock(&cm->rf->iw.lock);
+}
+
+/* The QP iw_cm names in a connect or accept. */
+static struct irdma_qp *irdma_cm_qp_of(struct irdma_pci_f *rf, u32 qpn)
+{
+	struct irdma_qp *qp;
+
+	xa_lock_bh(&rf->qps);
+	qp = xa_load(&rf->qps, qpn);
+	xa_unlock_bh(&rf->qps);
+	return qp && qp->hw_type == E810_QP_TYPE_IWARP ? qp : NULL;
 }
 
 /* ---- iw_cm operations -------------------------------------------------------- */
@@ -1122,6 +1486,12 @@ int irdma_cm_connect(struct iw_cm_id *cm_id, struct iw_cm_conn_param *param)
 		goto err_free;
 
 	mutex_lock(&rf->iw.lock);
+	/* iw_cm holds the QP (iw_add_ref) until CLOSE or a failed reply. */
+	n->qp = irdma_cm_qp_of(rf, param->qpn);
+	if (!n->qp) {
+		err = -EINVAL;
+		goto err_unlock;
+	}
 	err = irdma_apbvt_get(rf, lport);
 	if (err)
 		goto err_unlock;
@@ -1167,21 +1537,28 @@ static struct irdma_cm_node *irdma_cm_take(struct iw_cm_id *cm_id)
  * @cm_id: the new id iw_cm made for the request
  * @param: private data, IRD, ORD and the QP
  *
- * The offload (MPA Reply as the first stream bytes of the QP, context,
- * RTS) is not implemented yet: the connection is reset.
+ * The MPA Reply becomes the QP's first stream bytes (the LSMM WQE), the
+ * connection goes to the QP (upstream irdma_accept()); the accept returns
+ * once the QP's AE 0x050E says the peer's RTR came, ESTABLISHED posted.
  *
  * Context: Process context, sleeps.
- * Return: -EOPNOTSUPP, or -ECONNRESET when the peer left first.
+ * Return: 0, -ECONNRESET when the peer left first or the QP never came
+ * up (12 s), or another negative errno.
  */
 int irdma_cm_accept(struct iw_cm_id *cm_id, struct iw_cm_conn_param *param)
 {
 	struct irdma_pci_f *rf = to_iwdev(cm_id->device)->rf;
 	struct irdma_cm *cm = irdma_cm_of(rf);
+	u8 buf[E810CM_MPA_MAX_FRAME];
 	struct irdma_cm_node *n;
-	int err = -EOPNOTSUPP;
+	struct e810cm_mpa rep;
+	int len, err;
 
 	if (!cm)
 		return -ENODEV;
+	if (param->private_data_len > E810CM_MPA_MAX_PD -
+	    E810CM_MPA_V2_RTR_LEN)
+		return -EINVAL;
 	mutex_lock(&rf->iw.lock);
 	n = irdma_cm_take(cm_id);
 	if (!n) {
@@ -1189,10 +1566,41 @@ int irdma_cm_accept(struct iw_cm_id *cm_id, struct iw_cm_conn_param *param)
 		return -EINVAL;
 	}
 	n->listener = NULL;
-	if (n->sm.state != E810CM_MPAREQ_RCVD)
+	if (n->sm.state != E810CM_MPAREQ_RCVD) {
 		err = -ECONNRESET;
-	else
-		irdma_cm_no_offload(cm, n);
+		goto out;
+	}
+	n->qp = irdma_cm_qp_of(rf, param->qpn);
+	rep = n->rep;
+	rep.pd = param->private_data;
+	rep.pd_len = param->private_data_len;
+	len = e810cm_mpa_build(buf, sizeof(buf), &rep);
+	err = irdma_cm_step(cm, n, E810CM_EV_USER_ACCEPT, NULL);
+	if (err)
+		goto out;
+	cm_id->add_ref(cm_id);
+	cm_id->provider_data = n;
+	n->cm_id = cm_id;
+	err = len < 0 ? len : irdma_cm_offload(cm, n, buf, len);
+	if (err) {
+		irdma_cm_offload_failed(cm, n, err);
+		goto out;
+	}
+	/* The node stays ours while the accept waits for the AE. */
+	n->refs++;
+	mutex_unlock(&rf->iw.lock);
+	if (!wait_for_completion_timeout(&n->est,
+					 msecs_to_jiffies(IRDMA_CM_EST_MS)))
+		n->est_status = -ETIMEDOUT;
+	mutex_lock(&rf->iw.lock);
+	err = n->est_status;
+	if (err == -ETIMEDOUT) {
+		/* No RTS AE in time: the accept fails, the QP is reset. */
+		irdma_cm_step(cm, n, E810CM_EV_TIMEOUT, NULL);
+		err = -ECONNRESET;
+	}
+	irdma_cm_node_put(n);
+out:
 	irdma_cm_node_put(n);
 	mutex_unlock(&rf->iw.lock);
 	return err;
@@ -1277,6 +1685,7 @@ int irdma_cm_init(struct irdma_pci_f *rf)
 	cm->rf = rf;
 	INIT_LIST_HEAD(&cm->nodes);
 	INIT_LIST_HEAD(&cm->rxq);
+	INIT_LIST_HEAD(&cm->qpevq);
 	spin_lock_init(&cm->rxq_lock);
 	INIT_WORK(&cm->rx_work, irdma_cm_rx_work);
 	INIT_DELAYED_WORK(&cm->timer, irdma_cm_timer_work);
@@ -1298,6 +1707,8 @@ void irdma_cm_stop(struct irdma_pci_f *rf)
 	struct irdma_cm *cm = irdma_cm_of(rf);
 	struct irdma_cm_node *n, *tmp;
 	struct irdma_cm_rxseg *r, *rt;
+	struct irdma_cm_qpev *e, *et;
+	LIST_HEAD(qpevq);
 	LIST_HEAD(rxq);
 
 	if (!cm)
@@ -1305,12 +1716,15 @@ void irdma_cm_stop(struct irdma_pci_f *rf)
 	spin_lock_bh(&cm->rxq_lock);
 	WRITE_ONCE(cm->stopping, true);
 	list_splice_init(&cm->rxq, &rxq);
+	list_splice_init(&cm->qpevq, &qpevq);
 	cm->rxq_len = 0;
 	spin_unlock_bh(&cm->rxq_lock);
 	cancel_work_sync(&cm->rx_work);
 	cancel_delayed_work_sync(&cm->timer);
 	list_for_each_entry_safe(r, rt, &rxq, list)
 		kfree(r);
+	list_for_each_entry_safe(e, et, &qpevq, list)
+		kfree(e);
 	mutex_lock(&rf->iw.lock);
 	list_for_each_entry_safe(n, tmp, &cm->nodes, list)
 		irdma_cm_close_node(cm, n);
@@ -1364,9 +1778,12 @@ void irdma_cm_show(struct seq_file *m, struct irdma_pci_f *rf)
 	seq_printf(m, "cm_connect_requests %llu\ncm_connect_replies %llu\ncm_connect_errors %llu\n",
 		   st->connect_requests, st->connect_replies,
 		   st->connect_errors);
-	seq_printf(m, "cm_no_offload %llu\ncm_segs_dropped %llu\ncm_tx_errors %llu\ncm_rxq_drops %llu\ncm_timer_runs %llu\n",
-		   st->no_offload, st->segs_dropped, st->tx_errors,
-		   cm->rxq_drops, st->timer_runs);
+	seq_printf(m, "cm_offloads %llu\ncm_offload_errors %llu\ncm_established %llu\ncm_disconnects %llu\ncm_closes %llu\n",
+		   st->offloads, st->offload_errors, st->established,
+		   st->disconnects, st->closes);
+	seq_printf(m, "cm_segs_dropped %llu\ncm_tx_errors %llu\ncm_rxq_drops %llu\ncm_timer_runs %llu\n",
+		   st->segs_dropped, st->tx_errors, cm->rxq_drops,
+		   st->timer_runs);
 	list_for_each_entry(n, &cm->nodes, list)
 		seq_printf(m, "conn %s lport %u rport %u state %s mpa_rev %u timer %u sent %u due %ld\n",
 			   n->active ? "active" : "passive", n->qh.lport,

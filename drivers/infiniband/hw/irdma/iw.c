@@ -454,15 +454,17 @@ static struct ib_qp *irdma_iw_get_qp(struct ib_device *ibdev, int qpn)
 }
 
 /*
- * iw_cm's references on a QP: connections hold none yet (nothing is
- * offloaded), so there is nothing to count.
+ * iw_cm's references on a QP, from accept/connect to CLOSE: a destroy
+ * waits for them (upstream irdma_qp_add_ref()/irdma_qp_rem_ref()).
  */
 static void irdma_iw_add_ref(struct ib_qp *ibqp)
 {
+	irdma_iw_qp_add_ref(to_irdma_qp(ibqp));
 }
 
 static void irdma_iw_rem_ref(struct ib_qp *ibqp)
 {
+	irdma_iw_qp_rem_ref(to_irdma_qp(ibqp));
 }
 
 /**

@@ -194,6 +194,17 @@ int irdma_cm_accept(struct iw_cm_id *cm_id, struct iw_cm_conn_param *param);
 int irdma_cm_reject(struct iw_cm_id *cm_id, const void *pdata, u8 pdata_len);
 void irdma_cm_show(struct seq_file *m, struct irdma_pci_f *rf);
 
+/*
+ * What a QP tells its connection besides its AEs (cm.c takes the AE
+ * codes of the connection, 0x050E, 0x0501..0x0503, 0x0201, 0x0202, 0x0601).
+ */
+#define IRDMA_CM_QPEV_CLOSING	0xF001	/* iw_cm's SQD: CLOSING sent */
+#define IRDMA_CM_QPEV_ERR	0xF002	/* the QP went to ERROR */
+
+struct irdma_qp;
+void irdma_cm_qp_event(struct irdma_pci_f *rf, u32 qp_id, u16 ev);
+void irdma_cm_qp_gone(struct irdma_pci_f *rf, struct irdma_qp *qp);
+
 /* An address of @sa as quad hash words; false for another family. */
 bool irdma_sa_words(const struct sockaddr_storage *sa, bool *ipv4, u32 ip[4],
 		    u16 *port);

@@ -872,6 +872,39 @@ static int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	return 0;
 }
 
+/**
+ * irdma_kernel_dma_mr() - a DMA MR of the driver's own on @pd
+ * @pd: the PD (a QP's, user or kernel)
+ *
+ * For the MPA Reply the LSMM WQE of an iWARP QP sends (upstream
+ * irdma_accept() registers a physical MR on the QP's PD for it).
+ *
+ * Context: Process context, sleeps.
+ * Return: the MR (its lkey names bus addresses) or an ERR_PTR.
+ */
+struct ib_mr *irdma_kernel_dma_mr(struct ib_pd *pd)
+{
+	struct ib_mr *mr = irdma_get_dma_mr(pd, IB_ACCESS_LOCAL_WRITE);
+
+	if (IS_ERR(mr))
+		return mr;
+	mr->device = pd->device;
+	mr->pd = pd;
+	mr->type = IB_MR_TYPE_DMA;
+	return mr;
+}
+
+/**
+ * irdma_kernel_dma_mr_put() - deregister an MR of irdma_kernel_dma_mr()
+ * @mr: the MR
+ *
+ * Context: Process context, sleeps.
+ */
+void irdma_kernel_dma_mr_put(struct ib_mr *mr)
+{
+	irdma_dereg_mr(mr, NULL);
+}
+
 #ifdef IRDMA_HAVE_DMAH
 /* reg_user_mr() of kernels with DMA handles: the E810 takes none. */
 static struct ib_mr *irdma_reg_user_mr_dmah(struct ib_pd *ibpd, u64 start,

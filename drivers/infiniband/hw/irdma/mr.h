@@ -159,6 +159,8 @@ extern const struct ib_device_ops irdma_mem_ops;
 extern const struct ib_device_ops irdma_roce_ops;
 extern const struct ib_device_ops irdma_mw_ops;
 
+struct ib_mr *irdma_kernel_dma_mr(struct ib_pd *pd);
+void irdma_kernel_dma_mr_put(struct ib_mr *mr);
 int irdma_stag_alloc(struct irdma_pci_f *rf, u32 *stag);
 void irdma_stag_free(struct irdma_pci_f *rf, u32 stag);
 int irdma_stag_dealloc(struct irdma_pci_f *rf, u32 stag, u32 pd_id,

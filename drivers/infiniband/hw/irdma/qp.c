@@ -30,6 +30,7 @@
 #include <linux/bitfield.h>
 #include <linux/delay.h>
 #include <linux/etherdevice.h>
+#include <linux/highmem.h>
 #include <linux/if_vlan.h>
 #include <linux/log2.h>
 #include <linux/version.h>
@@ -57,6 +58,14 @@
 #define IRDMA_QP_CAP_WRITE_WITH_IMM	BIT(0)
 #define IRDMA_QP_CAP_SEND_WITH_IMM	BIT(1)
 #define IRDMA_QP_CAP_ROCE		BIT(2)
+
+/* SQ opcode of the connection-established WQE (upstream IRDMAQP_OP_GEN_RTS_AE). */
+#define IRDMA_OP_GEN_RTS_AE	0x30
+/* The RTR READ's STags (upstream irdma_sc_send_rtt()). */
+#define IRDMA_RTR_READ_LKEY	0xabcd
+#define IRDMA_RTR_READ_RKEY	0x1234
+/* How long a destroy waits for iw_cm to let an iWARP QP go. */
+#define IRDMA_IW_FREE_MS	10000
 
 #define IRDMA_FLUSH_MAJOR	1
 #define IRDMA_FLUSH_GENERAL	1
@@ -223,6 +232,9 @@ static int irdma_qp_kernel_init(struct irdma_qp *qp)
 	r->shadow = NULL;
 	r->sq_db = (u32 __iomem *)(rf->hw_addr + E810_WQEALLOC);
 	r->owner = qp;
+	/* iWARP: the connection WQEs take the first slots (cm.c). */
+	if (qp->hw_type == E810_QP_TYPE_IWARP)
+		r->conn_wqes = E810U_CONN_WQES_RTS_AE;
 	e810u_qp_reset(r);
 	/* Kernel QPs are named by id in CQEs: 0 marks a cleaned CQE. */
 	qp->compl_ctx = qp->qp_id;
@@ -335,7 +347,14 @@ static int irdma_qp_to_hw_err(struct irdma_qp *qp)
 {
 	if (qp->hw_state == E810_QP_STATE_ERROR)
 		return 0;
-	return irdma_qp_hw_modify(qp, E810_QP_STATE_ERROR, 0);
+	/*
+	 * An offloaded connection still open is reset (upstream
+	 * irdma_modify_qp(), IB_QPS_ERR: reset_tcp_conn): the device sends
+	 * an RST.
+	 */
+	return irdma_qp_hw_modify(qp, E810_QP_STATE_ERROR,
+				  qp->iw_offloaded && !READ_ONCE(qp->iw_closed) ?
+				  E810_CQPSQ_QP_RESETCON : 0);
 }
 
 static int irdma_qp_flush(struct irdma_qp *qp, bool sq, bool rq)
@@ -419,6 +438,9 @@ static int irdma_qp_sq_recover(struct irdma_qp *qp)
 
 static void irdma_qp_ae_work(struct work_struct *work);
 static void irdma_qp_wait_sqe(struct irdma_qp *qp);
+static void irdma_iw_qp_release(struct irdma_qp *qp);
+static void irdma_iw_qp_lsmm_free(struct irdma_qp *qp);
+static int irdma_iw_qp_sqd(struct irdma_qp *qp);
 
 /* ---- create / destroy ------------------------------------------------------ */
 
@@ -515,6 +537,11 @@ static int irdma_qp_init_sw(struct irdma_pci_f *rf, struct irdma_qp *qp,
 	/* GSI: a UD QP to the device (RoCEv2 has no special QP1 type). */
 	qp->hw_type = init->qp_type == IB_QPT_RC ? E810_QP_TYPE_ROCE_RC :
 						   E810_QP_TYPE_ROCE_UD;
+	if (rf->iwarp)
+		qp->hw_type = E810_QP_TYPE_IWARP;
+	/* iWARP: iw_cm's references; the QP's own is dropped at destroy. */
+	refcount_set(&qp->iw_refs, 1);
+	init_completion(&qp->iw_free);
 	qp->pd_id = to_irdma_pd(qp->ibqp.pd)->pd_id;
 	qp->scq = to_irdma_cq(init->send_cq);
 	qp->rcq = to_irdma_cq(init->recv_cq);
@@ -607,6 +634,14 @@ static int irdma_qp_create_resp(struct irdma_qp *qp,
 	resp.qp_caps = IRDMA_QP_CAP_SEND_WITH_IMM | IRDMA_QP_CAP_ROCE;
 	if (init->qp_type == IB_QPT_RC)
 		resp.qp_caps |= IRDMA_QP_CAP_WRITE_WITH_IMM;
+	/*
+	 * iWARP (upstream irdma_create_qp()): WRITE with immediate only, and
+	 * the SQ starts after the connection WQEs (lsmm).
+	 */
+	if (qp->hw_type == E810_QP_TYPE_IWARP) {
+		resp.qp_caps = IRDMA_QP_CAP_WRITE_WITH_IMM;
+		resp.lsmm = 1;
+	}
 	if (ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen)))
 		return -EFAULT;
 	return 0;
@@ -704,6 +739,8 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	 */
 	xa_store_bh(&rf->qps, qp->qp_id, NULL, GFP_KERNEL);
 	cancel_work_sync(&qp->ae_work);
+	if (qp->hw_type == E810_QP_TYPE_IWARP)
+		irdma_iw_qp_release(qp);
 	mutex_lock(&qp->mutex);
 	/*
 	 * As upstream irdma_destroy_qp(): a QP in RTS goes to ERROR before
@@ -713,8 +750,13 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	 */
 	if (!rf->resetting && qp->hw_state == E810_QP_STATE_RTS)
 		irdma_qp_to_hw_err(qp);
+	/*
+	 * An offloaded connection's quad hash entry goes with the QP
+	 * (upstream irdma_cqp_qp_destroy_cmd(): REMOVEHASHENTRY).
+	 */
 	if (!rf->resetting && qp->hw_state != E810_QP_STATE_INVALID &&
-	    irdma_qp_cqp(qp, E810_CQP_OP_DESTROY_QP, 0))
+	    irdma_qp_cqp(qp, E810_CQP_OP_DESTROY_QP, qp->iw_offloaded ?
+			 E810_CQPSQ_QP_REMOVEHASHENTRY : 0))
 		ibdev_warn(ibqp->device, "QP %u: DESTROY_QP failed\n",
 			   qp->qp_id);
 	mutex_unlock(&qp->mutex);
@@ -723,6 +765,7 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	irdma_qp_mem_free(qp);
 	if (qp->av.arp_idx >= 0)
 		irdma_arp_put(rf, qp->av.arp_idx);
+	irdma_iw_qp_lsmm_free(qp);
 	irdma_dma_free(rf, &qp->ctx);
 	mutex_destroy(&qp->mutex);
 	return 0;
@@ -1015,6 +1058,8 @@ static int irdma_qp_apply(struct irdma_qp *qp, enum ib_qp_state cur,
 		return irdma_qp_hw_modify(qp, E810_QP_STATE_RTS,
 					  E810_CQPSQ_QP_ORDVALID);
 	case IB_QPS_SQD:
+		if (qp->hw_type == E810_QP_TYPE_IWARP)
+			return irdma_iw_qp_sqd(qp);
 		/* SQD -> SQD: upstream sends nothing; the context waits. */
 		if (qp->hw_state == E810_QP_STATE_SQD) {
 			irdma_qp_ctx_write(qp);
@@ -1022,7 +1067,11 @@ static int irdma_qp_apply(struct irdma_qp *qp, enum ib_qp_state cur,
 		}
 		return irdma_qp_to_sqd(qp);
 	case IB_QPS_ERR:
-		return irdma_qp_to_err(qp, true, true);
+		err = irdma_qp_to_err(qp, true, true);
+		/* iWARP: the connection ends too (CLOSE to iw_cm, cm.c). */
+		if (!err && qp->iw_offloaded)
+			irdma_cm_qp_event(qp->rf, qp->qp_id, IRDMA_CM_QPEV_ERR);
+		return err;
 	}
 	return -EINVAL;
 }
@@ -1365,6 +1414,258 @@ int irdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	return 0;
 }
 
+/* ---- iWARP ------------------------------------------------------------------ */
+
+/**
+ * irdma_iw_qp_add_ref() - iw_cm holds the QP (iw_add_ref)
+ * @qp: the QP
+ *
+ * Context: Any context.
+ */
+void irdma_iw_qp_add_ref(struct irdma_qp *qp)
+{
+	refcount_inc(&qp->iw_refs);
+}
+
+/**
+ * irdma_iw_qp_rem_ref() - iw_cm lets the QP go (iw_rem_ref)
+ * @qp: the QP
+ *
+ * Context: Any context.
+ */
+void irdma_iw_qp_rem_ref(struct irdma_qp *qp)
+{
+	if (refcount_dec_and_test(&qp->iw_refs))
+		complete(&qp->iw_free);
+}
+
+/*
+ * Destroy of an iWARP QP: its connection ends first (cm.c posts CLOSE,
+ * after which iw_cm drops its references), and the destroy waits for
+ * them, as upstream irdma_destroy_qp() waits for free_qp.
+ */
+static void irdma_iw_qp_release(struct irdma_qp *qp)
+{
+	irdma_cm_qp_gone(qp->rf, qp);
+	irdma_iw_qp_rem_ref(qp);
+	if (!wait_for_completion_timeout(&qp->iw_free,
+					 msecs_to_jiffies(IRDMA_IW_FREE_MS)))
+		ibdev_warn(qp->ibqp.device, "QP %u: iw_cm did not let go of it\n",
+			   qp->qp_id);
+}
+
+static void irdma_iw_qp_lsmm_free(struct irdma_qp *qp)
+{
+	if (qp->lsmm_mr)
+		irdma_kernel_dma_mr_put(qp->lsmm_mr);
+	qp->lsmm_mr = NULL;
+	if (qp->lsmm.va)
+		irdma_dma_free(qp->rf, &qp->lsmm);
+}
+
+/* Quantum 0 of the SQ, mapped: a user QP's from page 0 of its buffer. */
+static void *irdma_iw_qp_sq_map(struct irdma_qp *qp, struct page **pg)
+{
+	struct ib_umem *umem;
+	unsigned long off;
+
+	*pg = NULL;
+	if (!qp->user)
+		return qp->kbuf.va;
+	umem = qp->qb->umem;
+	off = ib_umem_offset(umem);
+	if (off + 3 * E810_WQE_QUANTUM > PAGE_SIZE)
+		return NULL;
+	*pg = sg_page(umem->sgt_append.sgt.sgl);
+	return (u8 *)kmap_local_page(*pg) + off;
+}
+
+/**
+ * irdma_iw_qp_conn_wqes() - the connection WQEs, in SQ slots 0..2
+ * @qp: an iWARP QP in IDLE
+ * @lsmm: passive side: the MPA Reply, sent as stream bytes (LSMM); NULL
+ *	on the active side (the RTR)
+ * @len: its length
+ * @rtr: passive side: the peer sends an RTR, the QP waits for it
+ *	(WAITFORRCVPDU); active side: a zero-length READ as RTR, else a
+ *	WRITE
+ *
+ * No doorbell: the device starts the SQ at index 0 when the QP goes to
+ * RTS (upstream irdma_sc_send_lsmm(), irdma_sc_send_rtt(),
+ * irdma_sc_gen_rts_ae()). The MPA Reply goes through a DMA MR on the
+ * QP's PD, kept until the QP is destroyed.
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or a negative errno.
+ */
+int irdma_iw_qp_conn_wqes(struct irdma_qp *qp, const void *lsmm, u32 len,
+			  bool rtr)
+{
+	u64 w[3][4] = { };
+	struct ib_mr *mr;
+	struct page *pg;
+	u8 *sq;
+	int i, err;
+
+	if (lsmm) {
+		if (qp->lsmm_mr)
+			return -EBUSY;
+		err = irdma_dma_alloc(qp->rf, &qp->lsmm, len, GFP_KERNEL);
+		if (err)
+			return err;
+		memcpy(qp->lsmm.va, lsmm, len);
+		mr = irdma_kernel_dma_mr(qp->ibqp.pd);
+		if (IS_ERR(mr)) {
+			irdma_dma_free(qp->rf, &qp->lsmm);
+			return PTR_ERR(mr);
+		}
+		qp->lsmm_mr = mr;
+		w[0][0] = qp->lsmm.pa;
+		w[0][1] = FIELD_PREP(E810_WQE_FRAG_LEN, len) |
+			  FIELD_PREP(E810_WQE_FRAG_STAG, mr->lkey) |
+			  E810_WQE_FRAG_VALID;
+		w[0][3] = FIELD_PREP(E810_WQE_OPCODE, E810_OP_SEND) |
+			  E810_WQE_STREAMMODE |
+			  (rtr ? E810_WQE_WAITFORRCVPDU : 0);
+	} else if (rtr) {
+		w[0][1] = FIELD_PREP(E810_WQE_FRAG_STAG, IRDMA_RTR_READ_LKEY) |
+			  E810_WQE_FRAG_VALID;
+		w[0][3] = FIELD_PREP(E810_WQE_REMSTAG, IRDMA_RTR_READ_RKEY) |
+			  FIELD_PREP(E810_WQE_OPCODE, E810_OP_RDMA_READ);
+	} else {
+		w[0][1] = E810_WQE_FRAG_VALID;
+		w[0][3] = FIELD_PREP(E810_WQE_OPCODE, E810_OP_RDMA_WRITE);
+	}
+	w[1][3] = FIELD_PREP(E810_WQE_OPCODE, E810_OP_NOP) |
+		  E810_WQE_LOCALFENCE;
+	w[2][3] = FIELD_PREP(E810_WQE_OPCODE, IRDMA_OP_GEN_RTS_AE);
+	sq = irdma_iw_qp_sq_map(qp, &pg);
+	if (!sq)
+		return -EINVAL;
+	/* First pass of the ring: valid bit 1. */
+	for (i = 0; i < 3; i++) {
+		__le64 *q = (__le64 *)(sq + i * E810_WQE_QUANTUM);
+
+		q[0] = cpu_to_le64(w[i][0]);
+		q[1] = cpu_to_le64(w[i][1]);
+		q[2] = cpu_to_le64(w[i][2]);
+		dma_wmb();	/* the WQE before its valid bit */
+		q[3] = cpu_to_le64(w[i][3] | E810_WQE_VALID);
+	}
+	if (pg) {
+		flush_dcache_page(pg);
+		kunmap_local(sq);
+	}
+	return 0;
+}
+
+/**
+ * irdma_iw_qp_offload() - hand an iWARP connection to the device
+ * @qp: the QP, its connection WQEs written
+ * @tcp: the connection
+ *
+ * The context with its TCP group and MODIFY_QP to RTS with TOECTXVALID
+ * (upstream irdma_cm_init_tsa_conn(), irdma_modify_qp() to RTS).
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or a negative errno.
+ */
+int irdma_iw_qp_offload(struct irdma_qp *qp, const struct irdma_iw_tcp *tcp)
+{
+	int err;
+
+	mutex_lock(&qp->mutex);
+	if (qp->hw_state != E810_QP_STATE_IDLE || qp->iw_offloaded) {
+		err = -EINVAL;
+		goto out;
+	}
+	qp->iw_tcp = *tcp;
+	qp->iw_offloaded = true;
+	err = irdma_qp_hw_modify(qp, E810_QP_STATE_RTS,
+				 E810_CQPSQ_QP_TOECTXVALID |
+				 E810_CQPSQ_QP_ORDVALID |
+				 E810_CQPSQ_QP_ARPTABIDXVALID);
+	if (err) {
+		qp->iw_offloaded = false;
+		goto out;
+	}
+	WRITE_ONCE(qp->state, IB_QPS_RTS);
+	qp->attr.qp_state = IB_QPS_RTS;
+	qp->attr.cur_qp_state = IB_QPS_RTS;
+out:
+	mutex_unlock(&qp->mutex);
+	return err;
+}
+
+/* iw_cm's SQD (a graceful disconnect): CLOSING, the device sends FIN. */
+static int irdma_iw_qp_sqd(struct irdma_qp *qp)
+{
+	int err;
+
+	if (qp->hw_state == E810_QP_STATE_SQD)
+		return 0;
+	if (qp->hw_state != E810_QP_STATE_RTS)
+		return -EINVAL;
+	err = irdma_qp_hw_modify(qp, E810_QP_STATE_SQD, 0);
+	if (!err)
+		irdma_cm_qp_event(qp->rf, qp->qp_id, IRDMA_CM_QPEV_CLOSING);
+	return err;
+}
+
+/**
+ * irdma_iw_qp_close() - the connection manager closes the QP's connection
+ * @qp: an offloaded QP
+ * @reset: abortive: ERROR with RESETCON and a flush; else CLOSING (FIN)
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or a negative errno.
+ */
+int irdma_iw_qp_close(struct irdma_qp *qp, bool reset)
+{
+	int err = 0;
+
+	mutex_lock(&qp->mutex);
+	if (reset) {
+		if (qp->state != IB_QPS_ERR)
+			err = irdma_qp_to_err(qp, true, true);
+		if (!err) {
+			WRITE_ONCE(qp->state, IB_QPS_ERR);
+			qp->attr.qp_state = IB_QPS_ERR;
+		}
+	} else if (qp->hw_state == E810_QP_STATE_RTS) {
+		err = irdma_qp_hw_modify(qp, E810_QP_STATE_SQD, 0);
+		if (!err) {
+			WRITE_ONCE(qp->state, IB_QPS_SQD);
+			qp->attr.qp_state = IB_QPS_SQD;
+		}
+	}
+	mutex_unlock(&qp->mutex);
+	return err;
+}
+
+/**
+ * irdma_iw_qp_flush() - the connection is over: QP to ERROR, flushed
+ * @qp: an offloaded QP
+ *
+ * Context: Process context, sleeps.
+ * Return: 0 or a negative errno.
+ */
+int irdma_iw_qp_flush(struct irdma_qp *qp)
+{
+	int err = 0;
+
+	mutex_lock(&qp->mutex);
+	if (qp->state != IB_QPS_ERR && qp->state != IB_QPS_RESET) {
+		err = irdma_qp_to_err(qp, true, true);
+		if (!err) {
+			WRITE_ONCE(qp->state, IB_QPS_ERR);
+			qp->attr.qp_state = IB_QPS_ERR;
+		}
+	}
+	mutex_unlock(&qp->mutex);
+	return err;
+}
+
 /* ---- asynchronous events ----------------------------------------------------- */
 
 /*
@@ -1461,6 +1762,36 @@ static enum ib_event_type irdma_ae_event(u16 code, bool *err)
 	}
 }
 
+/*
+ * The AEs of an iWARP connection (upstream irdma_process_aeq()): to the
+ * connection manager, which acts on them in process context. True if
+ * taken; the others are errors, for the error path.
+ */
+static bool irdma_iw_qp_ae(struct irdma_qp *qp, u16 code)
+{
+	switch (code) {
+	case E810_AE_LLP_CONNECTION_ESTABLISHED:
+	case E810_AE_LLP_FIN_RECEIVED:
+	case E810_AE_RDMAP_ROE_BAD_LLP_CLOSE:
+		break;
+	case E810_AE_LLP_CLOSE_COMPLETE:
+	case E810_AE_LLP_CONNECTION_RESET:
+	case E810_AE_RESET_SENT:
+	case E810_AE_BAD_CLOSE:
+		WRITE_ONCE(qp->iw_closed, true);
+		break;
+	case E810_AE_TERMINATE_SENT:
+	case E810_AE_RESET_NOT_SENT:
+	case E810_AE_LLP_DOUBT_REACHABILITY:
+	case E810_AE_RESOURCE_EXHAUSTION:
+		return true;
+	default:
+		return false;
+	}
+	irdma_cm_qp_event(qp->rf, qp->qp_id, code);
+	return true;
+}
+
 /**
  * irdma_qp_ae() - an AE about QP @qp_id (from the AEQ handler)
  * @rf: per-function state
@@ -1487,6 +1818,8 @@ bool irdma_qp_ae(struct irdma_pci_f *rf, u32 qp_id, u16 code, u8 src,
 	qp = xa_load(&rf->qps, qp_id);
 	if (qp) {
 		qp->last_ae = code;
+		if (qp->hw_type == E810_QP_TYPE_IWARP && irdma_iw_qp_ae(qp, code))
+			goto out;
 		if (code == E810_AE_QP_SUSPEND_COMPLETE &&
 		    READ_ONCE(qp->suspend_pending)) {
 			WRITE_ONCE(qp->suspend_pending, false);
@@ -1510,6 +1843,9 @@ bool irdma_qp_ae(struct irdma_pci_f *rf, u32 qp_id, u16 code, u8 src,
 				goto out;
 			}
 			set_bit(IRDMA_QP_AE_FATAL, &qp->ae_flags);
+			/* The connection ends with the QP (cm.c). */
+			if (qp->iw_offloaded)
+				irdma_cm_qp_event(rf, qp_id, IRDMA_CM_QPEV_ERR);
 			if (qp->ibqp.event_handler) {
 				ev.device = qp->ibqp.device;
 				ev.element.qp = &qp->ibqp;

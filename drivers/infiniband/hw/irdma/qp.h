@@ -6,7 +6,9 @@
 #ifndef IRDMA_QP_H
 #define IRDMA_QP_H
 
+#include <linux/completion.h>
 #include <linux/mutex.h>
+#include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
@@ -28,6 +30,50 @@ struct irdma_qbuf;
 /* QP 0 is never used on RoCE; QP 1 is the GSI QP; users get the rest. */
 #define IRDMA_GSI_QP_ID		1
 #define IRDMA_FIRST_QP_ID	2
+
+/**
+ * struct irdma_iw_tcp - an iWARP connection as handed to the device: the
+ *	TCP group of the context (upstream irdma_init_tcp_ctx()) and the
+ *	agreed ORD/IRD
+ * @ipv4: IPv4 (addresses in word 0), else IPv6 (word 0 most significant)
+ * @lip: local address
+ * @rip: remote address
+ * @lport: local TCP port
+ * @rport: remote TCP port
+ * @vlan: VLAN id, 0xffff if none
+ * @up: user priority (VLAN PCP)
+ * @tos: IP TOS
+ * @mss: MSS in force
+ * @snd_wscale: the peer's window scale
+ * @rcv_wscale: ours
+ * @snd_nxt: next sequence number to send (after our MPA frame, if sent)
+ * @rcv_nxt: next sequence number expected
+ * @snd_wnd: the peer's window, scaled
+ * @rcv_wnd: our window, scaled
+ * @arp_idx: ARP entry of the peer
+ * @ord: ORD the QP may use
+ * @ird: IRD advertised
+ */
+struct irdma_iw_tcp {
+	bool ipv4;
+	u32 lip[4];
+	u32 rip[4];
+	u16 lport;
+	u16 rport;
+	u16 vlan;
+	u8 up;
+	u8 tos;
+	u16 mss;
+	u8 snd_wscale;
+	u8 rcv_wscale;
+	u32 snd_nxt;
+	u32 rcv_nxt;
+	u32 snd_wnd;
+	u32 rcv_wnd;
+	int arp_idx;
+	u16 ord;
+	u16 ird;
+};
 
 /* Attributes the context is built from, as set by modify_qp. */
 struct irdma_qp_av {
@@ -96,6 +142,15 @@ struct irdma_qp_av {
  * @ws_tc: traffic class whose qset the QP holds (ws.c)
  * @qs_handle: QS handle of that qset, written into the context
  * @ws_link: entry in rf->ws.qps
+ * @iw_tcp: iWARP: the connection handed to the device, valid with
+ *	@iw_offloaded (the context's TCP group is written from then on)
+ * @iw_offloaded: iWARP: MODIFY_QP to RTS with TOECTXVALID was sent
+ * @iw_closed: iWARP: the device reported the TCP connection closed or
+ *	reset (AE 0x0501, 0x0502): no RESETCON on the way to ERROR
+ * @iw_refs: iWARP: iw_cm's references (iw_add_ref/iw_rem_ref)
+ * @iw_free: iWARP: completed when @iw_refs drops to 0
+ * @lsmm: iWARP, passive side: the MPA Reply the LSMM WQE sends
+ * @lsmm_mr: the DMA MR @lsmm is sent through
  */
 struct irdma_qp {
 	struct ib_qp ibqp;
@@ -142,6 +197,13 @@ struct irdma_qp {
 	u8 ws_tc;
 	u16 qs_handle;
 	struct list_head ws_link;
+	struct irdma_iw_tcp iw_tcp;
+	bool iw_offloaded;
+	bool iw_closed;
+	refcount_t iw_refs;
+	struct completion iw_free;
+	struct irdma_dma lsmm;
+	struct ib_mr *lsmm_mr;
 };
 
 static inline struct irdma_qp *to_irdma_qp(struct ib_qp *ibqp)
@@ -172,6 +234,15 @@ int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 int irdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		   struct ib_qp_init_attr *init);
 int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
+
+/* qp.c: iWARP (iw_cm's QP references, the offload from cm.c) */
+void irdma_iw_qp_add_ref(struct irdma_qp *qp);
+void irdma_iw_qp_rem_ref(struct irdma_qp *qp);
+int irdma_iw_qp_conn_wqes(struct irdma_qp *qp, const void *lsmm, u32 len,
+			  bool rtr);
+int irdma_iw_qp_offload(struct irdma_qp *qp, const struct irdma_iw_tcp *tcp);
+int irdma_iw_qp_close(struct irdma_qp *qp, bool reset);
+int irdma_iw_qp_flush(struct irdma_qp *qp);
 
 /* qp_ctx.c */
 void irdma_qp_ctx_write(struct irdma_qp *qp);

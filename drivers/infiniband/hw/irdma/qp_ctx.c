@@ -26,6 +26,40 @@
 #define IRDMA_LSN_DEFAULT	0xFFFF
 #define IRDMA_DEF_PKEY		0xFFFF
 
+/*
+ * iWARP fields of the host context (upstream defs.h IRDMAQPC_*, set by
+ * irdma_sc_qp_setctx(); docs/irdma.md "iWARP mode").
+ */
+#define IRDMA_IWQPC_DDP_VER		GENMASK_ULL(1, 0)
+#define IRDMA_IWQPC_IBRDENABLE		BIT_ULL(2)
+#define IRDMA_IWQPC_ECN_EN		BIT_ULL(14)
+#define IRDMA_IWQPC_DROPOOOSEG		BIT_ULL(15)
+#define IRDMA_IWQPC_RDMAP_VER		GENMASK_ULL(63, 62)
+#define IRDMA_IWQPC_WSCALE		BIT_ULL(20)
+#define IRDMA_IWQPC_IGNORE_TCP_OPT	BIT_ULL(22)
+#define IRDMA_IWQPC_IGNORE_TCP_UNS_OPT	BIT_ULL(23)
+#define IRDMA_IWQPC_TCPSTATE		GENMASK_ULL(31, 28)
+#define IRDMA_IWQPC_RCVSCALE		GENMASK_ULL(35, 32)
+#define IRDMA_IWQPC_SNDSCALE		GENMASK_ULL(43, 40)
+#define IRDMA_IWQPC_LO			GENMASK_ULL(31, 0)
+#define IRDMA_IWQPC_HI			GENMASK_ULL(63, 32)
+#define IRDMA_IWQPC_MAXSNDWND		GENMASK_ULL(31, 0)
+#define IRDMA_IWQPC_Q2ADDR		GENMASK_ULL(63, 8)
+#define IRDMA_IWQPC_IWARPMODE		BIT_ULL(28)
+#define IRDMA_IWQPC_RCVMARKOFFSET	GENMASK_ULL(40, 32)
+#define IRDMA_IWQPC_SNDMARKOFFSET	GENMASK_ULL(56, 48)
+#define IRDMA_IWQPC_EXCEPTION_LAN_QUEUE	GENMASK_ULL(43, 32)
+/* Values of upstream irdma_iw_fill_and_set_qpctx_info(), _init_tcp_ctx(). */
+#define IRDMA_IW_DDP_VER		1
+#define IRDMA_IW_RDMAP_VER		1
+#define IRDMA_IW_TCP_ESTABLISHED	5
+#define IRDMA_IW_RTTVAR			6
+#define IRDMA_IW_SSTHRESH		0x3FFFFFFF
+#define IRDMA_IW_REXMIT_THRESH		8
+#define IRDMA_IW_ECT0			0x2
+#define IRDMA_IW_IEQ_QP_ID		2
+#define IRDMA_IW_Q2_OFF			256	/* Q2 after the context */
+
 /**
  * irdma_qp_wq_size_code() - context encoding of an SQ/RQ size
  * @quanta: ring size in 32-byte quanta (a power of two, 8..32768)
@@ -200,6 +234,114 @@ static u64 irdma_qp_ctx_flags(const struct irdma_qp *qp)
 	return flags;
 }
 
+/* IP words of @w as the iWARP context wants them: IPv4 in word 3. */
+static void irdma_iw_ip(u64 *c, u32 off23, u32 off01, bool ipv4,
+			const u32 *w)
+{
+	if (ipv4) {
+		c[E810_QW(off23)] |= FIELD_PREP(IRDMA_IWQPC_LO, w[0]);
+		return;
+	}
+	c[E810_QW(off23)] |= FIELD_PREP(IRDMA_IWQPC_HI, w[2]) |
+			     FIELD_PREP(IRDMA_IWQPC_LO, w[3]);
+	c[E810_QW(off01)] |= FIELD_PREP(IRDMA_IWQPC_HI, w[0]) |
+			     FIELD_PREP(IRDMA_IWQPC_LO, w[1]);
+}
+
+/*
+ * The TCP group of an offloaded iWARP connection (upstream
+ * irdma_init_tcp_ctx() values, placed as irdma_sc_qp_setctx() does).
+ */
+static void irdma_qp_ctx_iw_tcp(const struct irdma_qp *qp, u64 *c)
+{
+	const struct irdma_iw_tcp *t = &qp->iw_tcp;
+	bool vlan = t->vlan < VLAN_N_VID;
+	u8 tos = t->tos;
+
+	/* ECN on: ECT(0) unless the TOS names a code point already. */
+	if (!(tos & 0x3))
+		tos |= IRDMA_IW_ECT0;
+	c[E810_QW(E810_QPC_CFG_OFF)] |=
+		(t->ipv4 ? E810_QPC_IPV4 : 0) |
+		(vlan ? E810_QPC_INSERTVLANTAG : 0) | IRDMA_IWQPC_DROPOOOSEG;
+	c[E810_QW(E810_QPC_SIZES_OFF)] |=
+		FIELD_PREP(E810_QPC_TTL, IRDMA_DEF_TTL) |
+		FIELD_PREP(E810_QPC_TOS, tos) |
+		FIELD_PREP(E810_QPC_SRCPORTNUM, t->lport) |
+		FIELD_PREP(E810_QPC_DESTPORTNUM, t->rport);
+	irdma_iw_ip(c, E810_QPC_DESTIP23_OFF, E810_QPC_DESTIP01_OFF, t->ipv4,
+		    t->rip);
+	irdma_iw_ip(c, E810_QPC_LOCALIP23_OFF, E810_QPC_LOCALIP01_OFF,
+		    t->ipv4, t->lip);
+	c[E810_QW(E810_QPC_MSS_OFF)] |=
+		FIELD_PREP(E810_QPC_SNDMSS, t->mss) |
+		(vlan ? FIELD_PREP(E810_QPC_VLANTAG,
+				   t->vlan | (u16)t->up << VLAN_PRIO_SHIFT) : 0) |
+		FIELD_PREP(E810_QPC_ARPIDX, t->arp_idx);
+	c[E810_QW(E810_QPC_PKEY_OFF)] |=
+		IRDMA_IWQPC_WSCALE | IRDMA_IWQPC_IGNORE_TCP_OPT |
+		IRDMA_IWQPC_IGNORE_TCP_UNS_OPT |
+		FIELD_PREP(IRDMA_IWQPC_TCPSTATE, IRDMA_IW_TCP_ESTABLISHED) |
+		FIELD_PREP(IRDMA_IWQPC_RCVSCALE, t->rcv_wscale) |
+		FIELD_PREP(IRDMA_IWQPC_SNDSCALE, t->snd_wscale);
+	/* SNDNXT/SNDWND, RCVNXT/RCVWND, SNDMAX/SNDUNA (off 80..96). */
+	c[10] = FIELD_PREP(IRDMA_IWQPC_LO, t->snd_nxt) |
+		FIELD_PREP(IRDMA_IWQPC_HI, t->snd_wnd);
+	c[11] = FIELD_PREP(IRDMA_IWQPC_LO, t->rcv_nxt) |
+		FIELD_PREP(IRDMA_IWQPC_HI, t->rcv_wnd);
+	c[12] = FIELD_PREP(IRDMA_IWQPC_LO, t->snd_nxt) |
+		FIELD_PREP(IRDMA_IWQPC_HI, t->snd_nxt);
+	/* SRTT 0 / RTTVAR, SSTHRESH / CWND, SNDWL1 / SNDWL2 (off 104..120). */
+	c[13] = FIELD_PREP(IRDMA_IWQPC_HI, IRDMA_IW_RTTVAR);
+	c[14] = FIELD_PREP(IRDMA_IWQPC_LO, IRDMA_IW_SSTHRESH) |
+		FIELD_PREP(IRDMA_IWQPC_HI, 2 * t->mss);
+	c[15] = FIELD_PREP(IRDMA_IWQPC_LO, t->rcv_nxt) |
+		FIELD_PREP(IRDMA_IWQPC_HI, t->snd_nxt);
+	c[E810_QW(E810_QPC_RETRY_OFF)] |=
+		FIELD_PREP(IRDMA_IWQPC_MAXSNDWND, t->snd_wnd) |
+		FIELD_PREP(E810_QPC_REXMIT_THRESH, IRDMA_IW_REXMIT_THRESH);
+}
+
+/*
+ * The iWARP group (upstream irdma_iw_fill_and_set_qpctx_info(), written
+ * at create and with the TCP group at the offload): versions, Q2, the
+ * IEQ as exception queue, rights, and ORD/IRD once agreed.
+ */
+static void irdma_qp_ctx_iwarp(const struct irdma_qp *qp, u64 *c)
+{
+	const struct irdma_iw_tcp *t = &qp->iw_tcp;
+	bool tcp = qp->iw_offloaded;
+	u64 flags;
+
+	c[E810_QW(E810_QPC_CFG_OFF)] |=
+		FIELD_PREP(IRDMA_IWQPC_DDP_VER, IRDMA_IW_DDP_VER) |
+		FIELD_PREP(IRDMA_IWQPC_RDMAP_VER, IRDMA_IW_RDMAP_VER) |
+		IRDMA_IWQPC_IBRDENABLE | IRDMA_IWQPC_ECN_EN;
+	c[E810_QW(E810_QPC_RETRY_OFF)] |=
+		FIELD_PREP(E810_QPC_RTOMIN, IRDMA_RTO_MIN);
+	c[E810_QW(E810_QPC_STAT_OFF)] |=
+		FIELD_PREP(IRDMA_IWQPC_Q2ADDR,
+			   (qp->ctx.pa + IRDMA_IW_Q2_OFF) >> 8);
+	c[E810_QW(E810_QPC_MAC_OFF)] |=
+		FIELD_PREP(E810_QPC_MACADDRESS, ether_addr_to_u64(qp->rf->mac));
+	c[E810_QW(E810_QPC_QS_OFF)] |=
+		FIELD_PREP(IRDMA_IWQPC_EXCEPTION_LAN_QUEUE, IRDMA_IW_IEQ_QP_ID);
+	flags = E810_QPC_WRRDRSPOK | E810_QPC_RDOK | E810_QPC_BINDEN |
+		IRDMA_IWQPC_IWARPMODE;
+	if (tcp)
+		flags |= FIELD_PREP(E810_QPC_ORDSIZE, t->ord) |
+			 FIELD_PREP(E810_QPC_IRDSIZE, irdma_ird_code(t->ird)) |
+			 FIELD_PREP(IRDMA_IWQPC_RCVMARKOFFSET,
+				    t->rcv_nxt & 0x1ff) |
+			 FIELD_PREP(IRDMA_IWQPC_SNDMARKOFFSET,
+				    t->snd_nxt & 0x1ff);
+	if (!qp->user)
+		flags |= E810_QPC_FASTREGEN | E810_QPC_PRIVEN;
+	c[E810_QW(E810_QPC_FLAGS_OFF)] = flags;
+	if (tcp)
+		irdma_qp_ctx_iw_tcp(qp, c);
+}
+
 /**
  * irdma_qp_ctx_write() - build @qp's host context in its DMA buffer
  * @qp: the QP; caller holds its mutex, or the QP is not published yet
@@ -213,10 +355,14 @@ void irdma_qp_ctx_write(struct irdma_qp *qp)
 	unsigned int i;
 
 	irdma_qp_ctx_queues(qp, c);
+	if (qp->hw_type == E810_QP_TYPE_IWARP) {
+		irdma_qp_ctx_iwarp(qp, c);
+		goto write;
+	}
 	irdma_qp_ctx_roce_addr(qp, c);
 	irdma_qp_ctx_transport(qp, c);
 	c[E810_QW(E810_QPC_FLAGS_OFF)] = irdma_qp_ctx_flags(qp);
-
+write:
 	for (i = 0; i < ARRAY_SIZE(c); i++)
 		irdma_set64(&qp->ctx, i * 8, c[i]);
 }
