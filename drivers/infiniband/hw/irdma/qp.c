@@ -1442,16 +1442,21 @@ void irdma_iw_qp_rem_ref(struct irdma_qp *qp)
 /*
  * Destroy of an iWARP QP: its connection ends first (cm.c posts CLOSE,
  * after which iw_cm drops its references), and the destroy waits for
- * them, as upstream irdma_destroy_qp() waits for free_qp.
+ * them, as upstream irdma_destroy_qp() waits for free_qp: without a
+ * limit, since the QP's memory goes once this returns. A wait past
+ * IRDMA_IW_FREE_MS is said once.
  */
 static void irdma_iw_qp_release(struct irdma_qp *qp)
 {
 	irdma_cm_qp_gone(qp->rf, qp);
 	irdma_iw_qp_rem_ref(qp);
-	if (!wait_for_completion_timeout(&qp->iw_free,
-					 msecs_to_jiffies(IRDMA_IW_FREE_MS)))
-		ibdev_warn(qp->ibqp.device, "QP %u: iw_cm did not let go of it\n",
-			   qp->qp_id);
+	if (wait_for_completion_timeout(&qp->iw_free,
+					msecs_to_jiffies(IRDMA_IW_FREE_MS)))
+		return;
+	ibdev_warn(qp->ibqp.device,
+		   "QP %u: destroy still waits for iw_cm to let go of it\n",
+		   qp->qp_id);
+	wait_for_completion(&qp->iw_free);
 }
 
 static void irdma_iw_qp_lsmm_free(struct irdma_qp *qp)
