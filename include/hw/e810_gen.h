@@ -28,6 +28,40 @@
 #define E810_GEN1_CQPSQ_STAG_PDID	GENMASK_ULL(62, 48)	/* 15 bits */
 #define E810_GEN1_FPM_COMMIT_CQCNT	GENMASK_ULL(17, 0)
 
+/*
+ * GEN_1 work-queue fragment descriptor (the qword after a fragment's
+ * address; upstream IRDMAQPSQ_GEN1_FRAG_LEN / _STAG): no valid bit.
+ */
+#define E810_GEN1_WQE_FRAG_LEN		GENMASK_ULL(31, 0)
+#define E810_GEN1_WQE_FRAG_STAG		GENMASK_ULL(63, 32)
+
+/*
+ * GEN_1 UDA (ILQ/IEQ) send WQE qword 2: the driver hands the device a
+ * whole Ethernet frame and says where its headers are (upstream
+ * irdma_puda_send(): IRDMA_UDA_QPSQ_MACLEN in 2-byte words, IPLEN and
+ * L4LEN in dwords, L4T 1 = TCP, IIPT 1 = IPv6, 3 = IPv4 with its header
+ * checksum); header qword b44 DOLOOPBACK.
+ */
+#define E810_GEN1_UDA_MACLEN		GENMASK_ULL(62, 56)
+#define E810_GEN1_UDA_IPLEN		GENMASK_ULL(54, 48)
+#define E810_GEN1_UDA_L4T		GENMASK_ULL(31, 30)
+#define E810_GEN1_UDA_IIPT		GENMASK_ULL(29, 28)
+#define E810_GEN1_UDA_L4LEN		GENMASK_ULL(27, 24)
+#define E810_GEN1_UDA_DOLOOPBACK	BIT_ULL(44)
+#define E810_GEN1_UDA_L4T_TCP		1
+#define E810_GEN1_UDA_IIPT_IPV6		1
+#define E810_GEN1_UDA_IIPT_IPV4_CSUM	3
+
+/*
+ * GEN_1 UDA receive CQE (upstream irdma_puda_poll_info()): no extended
+ * CQE; qword 2 L3 protocol [1:0] (0 IPv4, else IPv6) and L4 protocol
+ * [17:16], qword 3 b50 VLAN tag present (GEN_2's EXTCQE bit).
+ */
+#define E810_GEN1_CQE_UDA_L3PROTO	GENMASK_ULL(1, 0)
+#define E810_GEN1_CQE_UDA_L4PROTO	GENMASK_ULL(17, 16)
+#define E810_GEN1_CQE_VLAN_TAG_VALID	BIT_ULL(50)
+#define E810_GEN1_UDA_L3PROTO_IPV6	1
+
 /* The CQP host context's HW_MAJVER of each generation. */
 #define E810_CQPHC_HW_MAJVER_GEN_1	0
 
@@ -84,6 +118,10 @@ struct e810_hw_gen {
 	 */
 	__u8 sds_shared_with_lan;
 	__u32 ops;			/* E810_GEN_OP_* */
+	/* SQ/RQ fragment descriptor fields; frag_valid 0: none */
+	__u64 frag_len;
+	__u64 frag_stag;
+	__u64 frag_valid;
 };
 
 #define E810_HW_GEN1 {							\
@@ -103,6 +141,9 @@ struct e810_hw_gen {
 	.fpm_query_len = E810_FPM_QUERY_LEN_GEN1,			\
 	.sds_shared_with_lan = 1,					\
 	.ops = E810_GEN_OP_LOC_MAC,					\
+	.frag_len = E810_GEN1_WQE_FRAG_LEN,				\
+	.frag_stag = E810_GEN1_WQE_FRAG_STAG,				\
+	.frag_valid = 0,						\
 }
 
 #define E810_HW_GEN2 {							\
@@ -124,6 +165,9 @@ struct e810_hw_gen {
 	.ops = E810_GEN_OP_RDMA_FEATURES | E810_GEN_OP_STATS |		\
 	       E810_GEN_OP_WS | E810_GEN_OP_PUSH | E810_GEN_OP_AH |	\
 	       E810_GEN_OP_LOC_MAC,					\
+	.frag_len = E810_WQE_FRAG_LEN,					\
+	.frag_stag = E810_WQE_FRAG_STAG,				\
+	.frag_valid = E810_WQE_FRAG_VALID,				\
 }
 
 #endif /* E810_GEN_H */

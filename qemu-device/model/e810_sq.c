@@ -203,8 +203,12 @@ static bool op_allowed(const E810Qp *qp, unsigned op)
            op == E810_OP_LOCAL_INV || op == E810_OP_BIND_MW;
 }
 
-/* Fragment list (imm mode: all from byte 32; else frag 0 in quantum 0). */
-static uint16_t decode_frags(E810SendWqe *w, const uint64_t *q)
+/*
+ * Fragment list (imm mode: all from byte 32; else frag 0 in quantum 0),
+ * with the fragment descriptor fields of generation @g.
+ */
+static uint16_t decode_frags(const struct e810_hw_gen *g, E810SendWqe *w,
+                             const uint64_t *q)
 {
     unsigned add = FIELD_GET(E810_WQE_ADDFRAGCNT, w->hdr), k;
     uint64_t total = 0;
@@ -213,14 +217,14 @@ static uint16_t decode_frags(E810SendWqe *w, const uint64_t *q)
         unsigned off = k ? E810_WQE_EXT_FRAG_OFF +
                            (k - 1) * E810_WQE_FRAG_SIZE : 0;
         uint64_t desc = q[E810_QW(off) + 1];
-        uint32_t len = FIELD_GET(E810_WQE_FRAG_LEN, desc);
+        uint32_t len = FIELD_GET(g->frag_len, desc);
 
         if (!len) {
             continue;       /* padding fragment, or an empty SGE */
         }
         w->sge[w->num_sge].addr = q[E810_QW(off)];
         w->sge[w->num_sge].len = len;
-        w->sge[w->num_sge].lkey = FIELD_GET(E810_WQE_FRAG_STAG, desc);
+        w->sge[w->num_sge].lkey = FIELD_GET(g->frag_stag, desc);
         w->num_sge++;
         total += len;
     }
@@ -251,8 +255,9 @@ static void decode_inline(E810SendWqe *w, const uint64_t *q)
  * Decodes the WQE of @quanta quanta in @q (host order). 0, or the AE code
  * of a malformed WQE.
  */
-static uint16_t decode(E810Qp *qp, uint32_t qp_id, uint32_t idx,
-                       unsigned quanta, const uint64_t *q, E810SendWqe *w)
+static uint16_t decode(E810Core *core, E810Qp *qp, uint32_t qp_id,
+                       uint32_t idx, unsigned quanta, const uint64_t *q,
+                       E810SendWqe *w)
 {
     uint64_t hdr = q[E810_QW(E810_WQE_HDR_OFF)];
     uint64_t opq = q[E810_QW(E810_WQE_OPQ_OFF)];
@@ -266,6 +271,7 @@ static uint16_t decode(E810Qp *qp, uint32_t qp_id, uint32_t idx,
     w->quanta = quanta;
     w->opcode = op;
     w->hdr = hdr;
+    w->opq = opq;
     if (!op_allowed(qp, op)) {
         return E810_AE_WQE_UNEXPECTED_OPCODE;
     }
@@ -325,7 +331,7 @@ static uint16_t decode(E810Qp *qp, uint32_t qp_id, uint32_t idx,
         decode_inline(w, q);
         return 0;
     }
-    return decode_frags(w, q);
+    return decode_frags(core->gen, w, q);
 }
 
 /* ---- completion tracking ------------------------------------------------ */
@@ -504,12 +510,14 @@ static bool fetch_wqe(E810Core *core, E810Qp *qp, uint64_t *q,
             wqe_failed(core, qp, idx, E810_AE_LCE_QP_CATASTROPHIC);
             return false;
         }
-        if (!!(q[4 * k + 3] & E810_WQE_VALID) != pol) {
+        /* GEN_1 quanta after the first carry no valid bit */
+        if (core->gen->frag_valid &&
+            !!(q[4 * k + 3] & E810_WQE_VALID) != pol) {
             wqe_failed(core, qp, idx, E810_AE_WQE_INVALID_FRAG_DATA);
             return false;
         }
     }
-    ae = decode(qp, id, idx, *quanta, q, w);
+    ae = decode(core, qp, id, idx, *quanta, q, w);
     if (ae) {
         wqe_failed(core, qp, idx, ae);
         return false;

@@ -330,6 +330,7 @@ static enum x722_aq_rc aq_update_vsi_params(X722Core *core, AqCmd *c)
     }
     if (valid & 0x0080) {               /* QUEUE_OPT_VALID */
         core->fw.vsi_queue_opt = get16(p + 78);
+        x722_rdma_set_tcp_ena(core);
     }
     if (valid & 0x0004) {               /* VLAN_VALID: stripping */
         core->fw.port_vlan_flags = p[12];

@@ -222,5 +222,9 @@ bool x722_rdma_mmio_write(X722Core *core, uint32_t off, uint32_t val);
 /* PFINT_DYN_CTLN(@v - 1) was written: the engine's gate of vector @v. */
 void x722_rdma_dyn_ctl(X722Core *core, unsigned v, uint32_t val);
 void x722_rdma_run_work(X722Core *core);
+/* The VSI's TCP_ENA queueing option changed (AQ 0x0211). */
+void x722_rdma_set_tcp_ena(X722Core *core);
+/* A frame from the wire the engine takes (true), or the LAN's (false). */
+bool x722_rdma_receive(X722Core *core, const uint8_t *buf, size_t len);
 
 #endif /* X722_CORE_H */

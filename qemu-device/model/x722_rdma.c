@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "e810_iwarp.h"
 #include "x722_core.h"
 
 typedef struct X722PeReg {
@@ -177,6 +178,28 @@ bool x722_rdma_mmio_write(X722Core *core, uint32_t off, uint32_t val)
         cqp_counters_keep(core);     /* 0:0 destroys the CQP */
     }
     e810_core_mmio_write(core->pe, e, val, 4);
+    return true;
+}
+
+/*
+ * The VSI's TCP_ENA queueing option (I40E_AQ_VSI_QUE_OPT_TCP_ENA, which
+ * i40e sets through i40e_client_update_vsi_ctxt() while the netdev is up)
+ * lets the engine see TCP: it is the X722's counterpart of the E810 VSI's
+ * PE filter, which the engine's steering (e810_iw_steer()) reads.
+ */
+void x722_rdma_set_tcp_ena(X722Core *core)
+{
+    core->pe->aq.pe_filter = !!(core->fw.vsi_queue_opt & X722_VSI_TCP_ENA);
+}
+
+bool x722_rdma_receive(X722Core *core, const uint8_t *buf, size_t len)
+{
+    E810IwRx where = e810_iw_steer(core->pe, buf, len);
+
+    if (where == E810_IW_RX_LAN) {
+        return false;
+    }
+    e810_iw_receive(core->pe, where, buf, len);
     return true;
 }
 

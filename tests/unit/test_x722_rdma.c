@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "x722_rig.h"
+#include "e810_iwarp.h"
 #include "hw/e810_ctx.h"
 #include "hw/e810_gen.h"
 
@@ -581,6 +582,331 @@ static void test_ceqctl_msix0_refused(void **state)
                      3 | X722_QINT_CAUSE_ENA);
 }
 
+
+/* ---- the ILQ: GEN_1 frames (x722_ilq.c) ---- */
+
+#define ILQ_SQ          (PE_BASE + 0x7000)     /* 8 quanta */
+#define ILQ_RQ          (PE_BASE + 0x7400)     /* 8 x 32 bytes */
+#define ILQ_SHADOW      (PE_BASE + 0x7800)
+#define ILQ_CTX         (PE_BASE + 0x7900)
+#define ILQ_RXBUF       (PE_BASE + 0x8000)     /* 2 x 1024 */
+#define ILQ_TXBUF       (PE_BASE + 0x8800)
+#define ILQ_CTX_VAL     0xffff8880abcd0000ull
+#define ILQ_LPORT       7174
+#define ILQ_RPORT       40000
+#define ILQ_LIP         0xc0a80101u            /* 192.168.1.1: ours */
+#define ILQ_RIP         0xc0a80102u
+static const uint8_t ilq_peer[6] = { 0x52, 0x54, 0x00, 0x72, 0x20, 0x02 };
+
+typedef struct Ilq {
+    uint32_t sq_head, rq_head, cq_head;
+} Ilq;
+
+/* irdma_puda_qp_create() of the ILQ on CQ 1 (GEN_1: RQ LEN [31:0]). */
+static void ilq_make(Pe *p, Ilq *l)
+{
+    uint64_t q[8] = { 0 };
+    unsigned i;
+
+    pe_bringup(p);
+    pe_back(p, E810_HMC_QP, E810_ILQ_QPN, 512);
+    memset(xr_ptr(&p->r, PE_CQ1), 0, 32 * E810_CQE_SIZE);
+    q[E810_QW(E810_CQPSQ_CQ_SIZE_OFF)] = 32;
+    q[E810_QW(E810_CQPSQ_CQ_CTX_OFF)] = 0x1111;
+    q[E810_QW(E810_CQPSQ_CQ_THRESH_OFF)] = 16;
+    q[E810_QW(E810_CQPSQ_CQ_PA_OFF)] = PE_CQ1;
+    q[E810_QW(E810_CQPSQ_CQ_SHADOW_OFF)] = PE_CQ1_SHADOW;
+    assert_true(pe_do(p, E810_CQP_OP_CREATE_CQ, cq_hdr(1, 0), q, NULL));
+    memset(xr_ptr(&p->r, ILQ_SQ), 0, 0x1000);
+    memset(xr_ptr(&p->r, ILQ_CTX), 0, E810_QP_CTX_SIZE);
+    s64(p, ILQ_CTX + E810_QPC_SQADDR_OFF, ILQ_SQ);
+    s64(p, ILQ_CTX + E810_QPC_RQADDR_OFF, ILQ_RQ);
+    s64(p, ILQ_CTX + E810_QPC_SIZES_OFF, FIELD_PREP(E810_QPC_RQSIZE, 1) |
+        FIELD_PREP(E810_QPC_SQSIZE, 1));
+    s64(p, ILQ_CTX + E810_QPC_MSS_OFF, FIELD_PREP(E810_QPC_SNDMSS, 1024));
+    s64(p, ILQ_CTX + 64, 1);
+    s64(p, ILQ_CTX + E810_QPC_CQ_OFF, FIELD_PREP(E810_QPC_TXCQNUM, 1) |
+        FIELD_PREP(E810_QPC_RXCQNUM, 1));
+    s64(p, ILQ_CTX + E810_QPC_FLAGS_OFF, E810_QPC_PRIVEN);
+    s64(p, ILQ_CTX + E810_QPC_COMPL_CTX_OFF, ILQ_CTX_VAL);
+    memset(q, 0, sizeof(q));
+    q[E810_QW(E810_CQPSQ_QP_CTX_OFF)] = ILQ_CTX;
+    q[E810_QW(E810_CQPSQ_QP_DBSHADOW_OFF)] = ILQ_SHADOW;
+    assert_true(pe_do(p, E810_CQP_OP_CREATE_QP,
+                      FIELD_PREP(E810_CQPSQ_QP_QPID, E810_ILQ_QPN) |
+                      FIELD_PREP(E810_CQPSQ_QP_QPTYPE, E810_QP_TYPE_UDA) |
+                      FIELD_PREP(E810_CQPSQ_QP_NEXTIWSTATE,
+                                 E810_QP_STATE_RTS) |
+                      E810_CQPSQ_QP_CQNUMVALID, q, NULL));
+    /* two receive buffers (irdma_puda_post_recvbuf(), GEN_1 branch) */
+    for (i = 0; i < 2; i++) {
+        s64(p, ILQ_RQ + 32 * i, ILQ_RXBUF + 1024 * i);
+        s64(p, ILQ_RQ + 32 * i + 8, FIELD_PREP(gen1.frag_len, 1024));
+        s64(p, ILQ_RQ + 32 * i + 16, 0);
+        s64(p, ILQ_RQ + 32 * i + 24, E810_WQE_VALID);
+    }
+    memset(l, 0, sizeof(*l));
+    /* the CM's port and listener (irdma_add_apbvt(), irdma_manage_qhash()) */
+    memset(q, 0, sizeof(q));
+    q[E810_QW(E810_CQPSQ_MAPT_PORT_OFF)] = ILQ_LPORT;
+    assert_true(pe_do(p, E810_CQP_OP_MANAGE_APBVT, E810_CQPSQ_MAPT_ADDPORT,
+                      q, NULL));
+    memset(q, 0, sizeof(q));
+    q[E810_QW(E810_CQPSQ_QHASH_PORTS_OFF)] =
+        FIELD_PREP(E810_CQPSQ_QHASH_QPN, E810_ILQ_QPN) |
+        FIELD_PREP(E810_CQPSQ_QHASH_DEST_PORT, ILQ_LPORT);
+    q[E810_QW(E810_CQPSQ_QHASH_LIP23_OFF)] = ILQ_LIP;
+    assert_true(pe_do(p, E810_CQP_OP_MANAGE_QUAD_HASH_TABLE_ENTRY,
+                      FIELD_PREP(E810_CQPSQ_QHASH_MANAGE,
+                                 E810_QHASH_MANAGE_ADD) |
+                      FIELD_PREP(E810_CQPSQ_QHASH_ENTRYTYPE,
+                                 E810_QHASH_TYPE_TCP_SYN) |
+                      E810_CQPSQ_QHASH_IPV4VALID, q, NULL));
+}
+
+/* i40e_client_update_vsi_ctxt(): the VSI's TCP_ENA queueing option. */
+static void ilq_tcp_ena(Pe *p, bool on)
+{
+    uint8_t params[16] = { 0 }, props[128] = { 0 };
+
+    xr_put16(params, 390);                      /* the VSI's SEID */
+    xr_put16(props, 0x0080);                    /* QUEUE_OPT_VALID */
+    props[78] = on ? X722_VSI_TCP_ENA : 0;
+    assert_int_equal(xr_cmd(&p->r, 0x0211, params, props, sizeof(props),
+                            true, NULL), 0);
+}
+
+static void be16p(uint8_t *p, uint16_t v)
+{
+    p[0] = v >> 8;
+    p[1] = (uint8_t)v;
+}
+
+static void be32p(uint8_t *p, uint32_t v)
+{
+    be16p(p, v >> 16);
+    be16p(p + 2, (uint16_t)v);
+}
+
+/* A TCP/IPv4 frame from the peer to us (irdma_form_uda_cm_frame()'s
+ * layout; @to_us: else from us), 802.1Q tagged if @vlan; checksums 0. */
+static size_t ilq_frame(Pe *p, uint8_t *f, bool to_us, bool vlan,
+                        uint8_t flags, unsigned plen)
+{
+    size_t l3 = vlan ? 18 : 14, l4 = l3 + 20;
+
+    memset(f, 0, l4 + 20 + plen);
+    memcpy(f, to_us ? p->r.core.mac : ilq_peer, 6);
+    memcpy(f + 6, to_us ? ilq_peer : p->r.core.mac, 6);
+    if (vlan) {
+        be16p(f + 12, 0x8100);
+        be16p(f + 14, 0x2007);
+    }
+    be16p(f + l3 - 2, 0x0800);
+    f[l3] = 0x45;
+    be16p(f + l3 + 2, 20 + 20 + plen);
+    be16p(f + l3 + 6, 0x4000);
+    f[l3 + 8] = 64;
+    f[l3 + 9] = 6;
+    be32p(f + l3 + 12, to_us ? ILQ_RIP : ILQ_LIP);
+    be32p(f + l3 + 16, to_us ? ILQ_LIP : ILQ_RIP);
+    be16p(f + l4, to_us ? ILQ_RPORT : ILQ_LPORT);
+    be16p(f + l4 + 2, to_us ? ILQ_LPORT : ILQ_RPORT);
+    be32p(f + l4 + 4, 0x11223344);
+    f[l4 + 12] = 5 << 4;
+    f[l4 + 13] = flags;
+    be16p(f + l4 + 14, 0xffff);
+    memset(f + l4 + 20, 0x5a, plen);
+    return l4 + 20 + plen;
+}
+
+/* The next CQE of CQ 1, host order, if there is one. */
+static bool ilq_cqe(Pe *p, Ilq *l, uint64_t c[4])
+{
+    uint64_t pa = PE_CQ1 + (uint64_t)l->cq_head * E810_CQE_SIZE;
+    unsigned i;
+
+    for (i = 0; i < 4; i++) {
+        c[i] = m64(p, pa + 8 * i);
+    }
+    if (!(c[3] & E810_CQE_VALID)) {
+        return false;
+    }
+    l->cq_head++;
+    return true;
+}
+
+/* irdma_puda_send(), GEN_1 branch: one frame of @len bytes at ILQ_TXBUF. */
+static void ilq_send(Pe *p, Ilq *l, uint32_t len, uint64_t q2)
+{
+    uint64_t pa = ILQ_SQ + 32ull * l->sq_head++;
+
+    s64(p, pa, ILQ_TXBUF);
+    s64(p, pa + 8, FIELD_PREP(gen1.frag_len, len));
+    s64(p, pa + 16, q2);
+    s64(p, pa + 24, FIELD_PREP(E810_WQE_OPCODE, E810_OP_SEND) |
+        E810_WQE_SIGCOMPL | E810_WQE_VALID);
+    xr_wr(&p->r, X722_PE_WQEALLOC, E810_ILQ_QPN);
+    x722_core_run_work(&p->r.core);
+}
+
+static uint16_t ilq_csum(uint32_t sum, const uint8_t *b, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i + 1 < n; i += 2) {
+        sum += b[i] << 8 | b[i + 1];
+    }
+    if (n & 1) {
+        sum += b[n - 1] << 8;
+    }
+    while (sum >> 16) {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    return ~sum & 0xffff;
+}
+
+/*
+ * The engine's receive path on the X722: with TCP_ENA a SYN to the
+ * listener goes into the ILQ as the whole frame (VLAN tag kept), the CQE
+ * in GEN_1's format; without TCP_ENA, or to a port not in the APBVT, it is
+ * the LAN's.
+ */
+static void test_ilq_receive_gen1(void **state)
+{
+    Pe *p = *state;
+    const E810IwStats *st;
+    uint8_t f[128];
+    uint64_t c[4];
+    size_t n;
+    Ilq l;
+
+    ilq_make(p, &l);
+    st = &p->r.core.pe->rdma.iw.stats;
+    n = ilq_frame(p, f, true, false, 0x02, 0);
+    /* TCP_ENA clear: the LAN's (no queue enabled: dropped there) */
+    assert_int_equal(x722_core_receive(&p->r.core, f, n), n);
+    assert_int_equal(st->rx_to_ilq, 0);
+    assert_false(ilq_cqe(p, &l, c));
+
+    ilq_tcp_ena(p, true);
+    assert_int_equal(x722_core_receive(&p->r.core, f, n), n);
+    assert_int_equal(st->rx_to_ilq, 1);
+    assert_int_equal(st->ilq_rx, 1);
+    assert_memory_equal(xr_ptr(&p->r, ILQ_RXBUF), f, n);
+    assert_true(ilq_cqe(p, &l, c));
+    assert_false(c[3] & (E810_CQE_ERROR | E810_CQE_SQ));
+    /* GEN_1: no extended CQE (its bit is VLAN_TAG_VALID), IPv4 */
+    assert_false(c[3] & E810_GEN1_CQE_VLAN_TAG_VALID);
+    assert_int_equal(FIELD_GET(E810_CQE_PAYLDLEN, c[0]), n);
+    assert_true(c[1] == ILQ_CTX_VAL);
+    assert_int_equal(FIELD_GET(E810_CQE_QPID, c[2]), E810_ILQ_QPN);
+    assert_int_equal(FIELD_GET(E810_GEN1_CQE_UDA_L3PROTO, c[2]), 0);
+    assert_int_equal(FIELD_GET(E810_CQE_WQEIDX, c[3]), 0);
+
+    /* tagged: the tag stays in the buffer, the CQE says so */
+    n = ilq_frame(p, f, true, true, 0x02, 8);
+    assert_int_equal(x722_core_receive(&p->r.core, f, n), n);
+    assert_int_equal(st->ilq_rx, 2);
+    assert_memory_equal(xr_ptr(&p->r, ILQ_RXBUF + 1024), f, n);
+    assert_true(ilq_cqe(p, &l, c));
+    assert_true(c[3] & E810_GEN1_CQE_VLAN_TAG_VALID);
+    assert_int_equal(FIELD_GET(E810_CQE_PAYLDLEN, c[0]), n);
+    assert_int_equal(FIELD_GET(E810_CQE_WQEIDX, c[3]), 1);
+
+    /* no RQ WQE left: dropped and counted */
+    n = ilq_frame(p, f, true, false, 0x02, 0);
+    assert_int_equal(x722_core_receive(&p->r.core, f, n), n);
+    assert_int_equal(st->ilq_rx_dropped, 1);
+    /* a port not in the APBVT is the LAN's */
+    be16p(f + 36, 7175);
+    x722_core_receive(&p->r.core, f, n);
+    assert_int_equal(st->rx_to_ilq, 3);
+    /* TCP_ENA cleared again: the LAN's */
+    ilq_tcp_ena(p, false);
+    be16p(f + 36, ILQ_LPORT);
+    x722_core_receive(&p->r.core, f, n);
+    assert_int_equal(st->rx_to_ilq, 3);
+}
+
+/*
+ * The ILQ's transmit: the driver's whole frame goes out with the IPv4 and
+ * TCP checksums inserted and nothing else changed; the SQ CQE follows.
+ * WQEs whose header fields do not describe the frame fail with an AE.
+ */
+static void test_ilq_send_gen1(void **state)
+{
+    Pe *p = *state;
+    const E810IwStats *st;
+    uint8_t f[128], ph[12];
+    const uint8_t *t = p->r.tx_last;
+    uint64_t c[4], q2;
+    size_t n;
+    Ilq l;
+
+    ilq_make(p, &l);
+    st = &p->r.core.pe->rdma.iw.stats;
+    n = ilq_frame(p, f, false, false, 0x12, 4);
+    memcpy(xr_ptr(&p->r, ILQ_TXBUF), f, n);
+    q2 = FIELD_PREP(E810_GEN1_UDA_MACLEN, 7) |
+         FIELD_PREP(E810_GEN1_UDA_IPLEN, 5) |
+         FIELD_PREP(E810_GEN1_UDA_L4T, E810_GEN1_UDA_L4T_TCP) |
+         FIELD_PREP(E810_GEN1_UDA_IIPT, E810_GEN1_UDA_IIPT_IPV4_CSUM) |
+         FIELD_PREP(E810_GEN1_UDA_L4LEN, 5);
+    ilq_send(p, &l, n, q2);
+    assert_int_equal(p->r.tx_frames, 1);
+    assert_int_equal(st->ilq_tx, 1);
+    assert_int_equal(p->r.tx_last_len, 60);    /* 58 padded */
+    assert_memory_equal(t, f, 24);             /* up to the IP checksum */
+    assert_memory_equal(t + 26, f + 26, 24);   /* to the TCP checksum */
+    assert_memory_equal(t + 52, f + 52, n - 52);
+    assert_int_equal(ilq_csum(0, t + 14, 20), 0);
+    memcpy(ph, t + 26, 8);
+    ph[8] = 0;
+    ph[9] = 6;
+    ph[10] = 0;
+    ph[11] = 24;
+    assert_int_equal(ilq_csum(ilq_csum(0, ph, 12) ^ 0xffff, t + 34, 24), 0);
+    assert_true(ilq_cqe(p, &l, c));
+    assert_true(c[3] & E810_CQE_SQ);
+    assert_false(c[3] & E810_CQE_ERROR);
+    assert_true(c[1] == ILQ_CTX_VAL);
+
+    /* L4LEN beyond the segment: the AE, the QP fails, nothing sent */
+    ilq_send(p, &l, n, (q2 & ~E810_GEN1_UDA_L4LEN) |
+             FIELD_PREP(E810_GEN1_UDA_L4LEN, 15));
+    assert_int_equal(p->r.tx_frames, 1);
+    assert_int_equal(st->ilq_tx_errors, 1);
+    assert_true(ilq_cqe(p, &l, c));
+    assert_true(c[3] & E810_CQE_ERROR);
+}
+
+/* An IPv6 IIPT with an IPv4 frame, and an L4 type other than TCP. */
+static void test_ilq_send_gen1_refused(void **state)
+{
+    Pe *p = *state;
+    const E810IwStats *st;
+    uint8_t f[128];
+    uint64_t c[4], q2;
+    size_t n;
+    Ilq l;
+
+    ilq_make(p, &l);
+    st = &p->r.core.pe->rdma.iw.stats;
+    n = ilq_frame(p, f, false, false, 0x12, 0);
+    memcpy(xr_ptr(&p->r, ILQ_TXBUF), f, n);
+    q2 = FIELD_PREP(E810_GEN1_UDA_MACLEN, 7) |
+         FIELD_PREP(E810_GEN1_UDA_IPLEN, 10) |
+         FIELD_PREP(E810_GEN1_UDA_L4T, E810_GEN1_UDA_L4T_TCP) |
+         FIELD_PREP(E810_GEN1_UDA_IIPT, E810_GEN1_UDA_IIPT_IPV6) |
+         FIELD_PREP(E810_GEN1_UDA_L4LEN, 5);
+    ilq_send(p, &l, n, q2);
+    assert_int_equal(p->r.tx_frames, 0);
+    assert_int_equal(st->ilq_tx_errors, 1);
+    assert_true(ilq_cqe(p, &l, c));
+    assert_true(c[3] & E810_CQE_ERROR);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -597,6 +923,9 @@ int main(void)
         T(test_loc_mac_and_arp),
         T(test_ceqctl_msix0_refused),
         T(test_stats_survive_destroy),
+        T(test_ilq_receive_gen1),
+        T(test_ilq_send_gen1),
+        T(test_ilq_send_gen1_refused),
 #undef T
     };
 
