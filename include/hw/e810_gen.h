@@ -36,6 +36,13 @@
 #define E810_GEN1_WQE_FRAG_STAG		GENMASK_ULL(63, 32)
 
 /*
+ * GEN_1 iWARP QP context qword 3 (offset 24): the source MAC is an index
+ * into the local MAC table (upstream IRDMAQPC_GEN1_SRCMACADDRIDX); GEN_2
+ * has the MAC itself at offset 152, which GEN_1 leaves 0.
+ */
+#define E810_GEN1_QPC_SRCMACADDRIDX	GENMASK_ULL(21, 16)
+
+/*
  * GEN_1 UDA (ILQ/IEQ) send WQE qword 2: the driver hands the device a
  * whole Ethernet frame and says where its headers are (upstream
  * irdma_puda_send(): IRDMA_UDA_QPSQ_MACLEN in 2-byte words, IPLEN and

@@ -222,6 +222,8 @@ bool x722_rdma_mmio_write(X722Core *core, uint32_t off, uint32_t val);
 /* PFINT_DYN_CTLN(@v - 1) was written: the engine's gate of vector @v. */
 void x722_rdma_dyn_ctl(X722Core *core, unsigned v, uint32_t val);
 void x722_rdma_run_work(X722Core *core);
+/* The timer the engine armed (E810CoreOps.timer_mod) expired. */
+void x722_rdma_timer_fire(X722Core *core);
 /* The VSI's TCP_ENA queueing option changed (AQ 0x0211). */
 void x722_rdma_set_tcp_ena(X722Core *core);
 /* A frame from the wire the engine takes (true), or the LAN's (false). */

@@ -213,6 +213,11 @@ void x722_rdma_run_work(X722Core *core)
     e810_core_run_work(core->pe);
 }
 
+void x722_rdma_timer_fire(X722Core *core)
+{
+    e810_core_timer_fire(core->pe);
+}
+
 void x722_rdma_format_stats(X722Core *core, char *out, size_t n)
 {
     const E810Rdma *r = &core->pe->rdma;

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "x722_rig.h"
+#include "e810_iw_conn.h"
 #include "e810_iwarp.h"
 #include "hw/e810_ctx.h"
 #include "hw/e810_gen.h"
@@ -907,6 +908,49 @@ static void test_ilq_send_gen1_refused(void **state)
     assert_true(c[3] & E810_CQE_ERROR);
 }
 
+/*
+ * An offloaded iWARP QP's source MAC on GEN_1: the local MAC table entry
+ * SRCMACADDRIDX (context qword 3) names; an index without an entry makes
+ * the context not offloadable.
+ */
+static void test_iwarp_ctx_src_mac_index(void **state)
+{
+    Pe *p = *state;
+    static const uint8_t mac[6] = { 0x52, 0x54, 0x00, 0x72, 0x20, 0x99 };
+    uint64_t q[8] = { 0 };
+    uint32_t idx = 99;
+    E810IwOffload o;
+    E810Qp *qp;
+
+    pe_bringup(p);
+    assert_true(pe_do(p, E810_CQP_OP_ALLOCATE_LOC_MAC_TABLE_ENTRY, 0, NULL,
+                      &idx));
+    q[E810_QW(E810_CQPSQ_MLM_MAC_OFF)] = 0x525400722099ull;
+    assert_true(pe_do(p, E810_CQP_OP_MANAGE_LOC_MAC_TABLE,
+                      FIELD_PREP(E810_CQPSQ_MLM_TABLEIDX, idx), q, NULL));
+    memset(q, 0, sizeof(q));
+    q[E810_QW(E810_CQPSQ_MAT_MAC_OFF)] = 0x525400722002ull;
+    assert_true(pe_do(p, E810_CQP_OP_MANAGE_ARP,
+                      FIELD_PREP(E810_CQPSQ_MAT_ARPENTRYIDX, 3) |
+                      E810_CQPSQ_MAT_ENTRYVALID, q, NULL));
+    /* irdma_sc_qp_setctx() of a GEN_1 iWARP QP: no MAC at offset 152 */
+    qp = &p->r.core.pe->rdma.qp[2];
+    memset(qp->ctx, 0, sizeof(qp->ctx));
+    qp->ctx[0] = E810_QPC_IPV4;
+    qp->ctx[3] = FIELD_PREP(E810_QPC_SRCPORTNUM, ILQ_LPORT) |
+                 FIELD_PREP(E810_QPC_DESTPORTNUM, ILQ_RPORT) |
+                 FIELD_PREP(E810_GEN1_QPC_SRCMACADDRIDX, idx);
+    qp->ctx[6] = FIELD_PREP(E810_QPC_SNDMSS, 1460) |
+                 FIELD_PREP(E810_QPC_ARPIDX, 3);
+    assert_true(e810_iw_parse_ctx(p->r.core.pe, qp, &o));
+    assert_memory_equal(o.smac, mac, 6);
+    assert_int_equal(o.dmac[5], 0x02);
+    /* an index the table does not hold */
+    qp->ctx[3] = (qp->ctx[3] & ~E810_GEN1_QPC_SRCMACADDRIDX) |
+                 FIELD_PREP(E810_GEN1_QPC_SRCMACADDRIDX, (idx + 1) % 64);
+    assert_false(e810_iw_parse_ctx(p->r.core.pe, qp, &o));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -926,6 +970,7 @@ int main(void)
         T(test_ilq_receive_gen1),
         T(test_ilq_send_gen1),
         T(test_ilq_send_gen1_refused),
+        T(test_iwarp_ctx_src_mac_index),
 #undef T
     };
 
