@@ -36,6 +36,16 @@
 #define E810_GEN1_WQE_FRAG_STAG		GENMASK_ULL(63, 32)
 
 /*
+ * GEN_1 inline payload (upstream uk.c irdma_copy_inline_data_gen_1(),
+ * irdma_inline_data_size_to_quanta_gen_1()): 16 bytes from WQE offset 0,
+ * the rest from offset 32 (quantum 1, all of its 32 bytes: no valid
+ * byte); 48 bytes at most (i40iw_hw.h I40IW_MAX_INLINE_DATA_SIZE).
+ */
+#define E810_GEN1_INLINE_Q0_BYTES	16
+#define E810_GEN1_INLINE_QN_BYTES	32
+#define E810_GEN1_MAX_INLINE		48
+
+/*
  * GEN_1 iWARP QP context qword 3 (offset 24): the source MAC is an index
  * into the local MAC table (upstream IRDMAQPC_GEN1_SRCMACADDRIDX); GEN_2
  * has the MAC itself at offset 152, which GEN_1 leaves 0.
@@ -129,6 +139,12 @@ struct e810_hw_gen {
 	__u64 frag_len;
 	__u64 frag_stag;
 	__u64 frag_valid;
+	/* inline payload: q0 bytes at q0_off, then qn per extra quantum */
+	__u8 inline_q0_off;
+	__u8 inline_q0_bytes;
+	__u8 inline_qn_bytes;
+	__u8 inline_valid_byte;		/* an extra quantum's last byte is it */
+	__u8 max_inline;
 };
 
 #define E810_HW_GEN1 {							\
@@ -151,6 +167,11 @@ struct e810_hw_gen {
 	.frag_len = E810_GEN1_WQE_FRAG_LEN,				\
 	.frag_stag = E810_GEN1_WQE_FRAG_STAG,				\
 	.frag_valid = 0,						\
+	.inline_q0_off = 0,						\
+	.inline_q0_bytes = E810_GEN1_INLINE_Q0_BYTES,			\
+	.inline_qn_bytes = E810_GEN1_INLINE_QN_BYTES,			\
+	.inline_valid_byte = 0,						\
+	.max_inline = E810_GEN1_MAX_INLINE,				\
 }
 
 #define E810_HW_GEN2 {							\
@@ -175,6 +196,47 @@ struct e810_hw_gen {
 	.frag_len = E810_WQE_FRAG_LEN,					\
 	.frag_stag = E810_WQE_FRAG_STAG,				\
 	.frag_valid = E810_WQE_FRAG_VALID,				\
+	.inline_q0_off = E810_INLINE_Q0_OFF,				\
+	.inline_q0_bytes = E810_INLINE_Q0_BYTES,			\
+	.inline_qn_bytes = E810_INLINE_QN_BYTES,			\
+	.inline_valid_byte = 1,						\
+	/* what 8 quanta hold; irdma's own limit is E810_MAX_INLINE */	\
+	.max_inline = E810_INLINE_BYTES_IN(E810_SQ_MAX_QUANTA),		\
+}
+
+/* Quanta of an inline WQE of @len bytes on generation @g. */
+static inline __u32 e810_gen_inline_quanta(const struct e810_hw_gen *g,
+					   __u32 len)
+{
+	if (len <= g->inline_q0_bytes)
+		return 1;
+	return 1 + (len - g->inline_q0_bytes + g->inline_qn_bytes - 1) /
+		   g->inline_qn_bytes;
+}
+
+/* Copies the first @len inline payload bytes of @wqe to @dst. */
+static inline void e810_gen_inline_get(const struct e810_hw_gen *g,
+				       const __u8 *wqe, void *dst, __u32 len)
+{
+	__u8 *d = (__u8 *)dst;
+	__u32 pos = 0, off, n;
+
+	while (pos < len) {
+		if (pos < g->inline_q0_bytes) {
+			off = g->inline_q0_off + pos;
+			n = g->inline_q0_bytes - pos;
+		} else {
+			__u32 i = pos - g->inline_q0_bytes;
+
+			off = (1 + i / g->inline_qn_bytes) * E810_WQE_QUANTUM +
+			      i % g->inline_qn_bytes;
+			n = g->inline_qn_bytes - i % g->inline_qn_bytes;
+		}
+		if (n > len - pos)
+			n = len - pos;
+		memcpy(d + pos, wqe + off, n);
+		pos += n;
+	}
 }
 
 #endif /* E810_GEN_H */

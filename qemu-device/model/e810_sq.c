@@ -155,13 +155,21 @@ static void write_shadow(E810Core *core, E810Qp *qp)
 
 /* ---- decoding ----------------------------------------------------------- */
 
-/* Quanta of a WQE from its header; 0 if the header asks for more than 8. */
-static unsigned wqe_quanta(uint64_t hdr)
+/*
+ * Quanta of a WQE from its header on generation @g; 0 if the header asks
+ * for more than 8, or for more inline bytes than @g has.
+ */
+static unsigned wqe_quanta(const struct e810_hw_gen *g, uint64_t hdr)
 {
     unsigned n;
 
     if (hdr & E810_WQE_INLINEDATAFLAG) {
-        n = e810_inline_quanta(FIELD_GET(E810_WQE_INLINEDATALEN, hdr));
+        unsigned len = FIELD_GET(E810_WQE_INLINEDATALEN, hdr);
+
+        if (len > g->max_inline) {
+            return 0;
+        }
+        n = e810_gen_inline_quanta(g, len);
     } else {
         /* ADDFRAGCNT counts the fragments after fragment 0 */
         n = e810_frag_quanta(FIELD_GET(E810_WQE_ADDFRAGCNT, hdr) + 1);
@@ -235,8 +243,9 @@ static uint16_t decode_frags(const struct e810_hw_gen *g, E810SendWqe *w,
     return 0;
 }
 
-/* Inline payload (e810_inline_get()). */
-static void decode_inline(E810SendWqe *w, const uint64_t *q)
+/* Inline payload in generation @g's layout (e810_gen_inline_get()). */
+static void decode_inline(const struct e810_hw_gen *g, E810SendWqe *w,
+                          const uint64_t *q)
 {
     unsigned len = FIELD_GET(E810_WQE_INLINEDATALEN, w->hdr), k;
     uint64_t le[E810_SQ_MAX_QUANTA * 4];
@@ -247,7 +256,7 @@ static void decode_inline(E810SendWqe *w, const uint64_t *q)
     }
     w->inline_data = true;
     w->inline_len = len;
-    e810_inline_get((const uint8_t *)le, w->inline_buf, len);
+    e810_gen_inline_get(g, (const uint8_t *)le, w->inline_buf, len);
     w->total_len = len;
 }
 
@@ -328,7 +337,7 @@ static uint16_t decode(E810Core *core, E810Qp *qp, uint32_t qp_id,
         w->dest_qpn = FIELD_GET(E810_WQE_UD_DESTQPN, opq);
     }
     if (hdr & E810_WQE_INLINEDATAFLAG) {
-        decode_inline(w, q);
+        decode_inline(core->gen, w, q);
         return 0;
     }
     return decode_frags(core->gen, w, q);
@@ -414,7 +423,7 @@ bool e810_sq_flush(E810Core *core, E810Qp *qp, uint16_t major,
     for (;;) {
         while (walked < sq->quanta && read_quantum(core, qp, sq->fetch, q) &&
                !!(q[3] & E810_WQE_VALID) == sq->fetch_pol) {
-            unsigned n = wqe_quanta(q[3]);
+            unsigned n = wqe_quanta(core->gen, q[3]);
 
             if (!any) {
                 op = FIELD_GET(E810_WQE_OPCODE, q[3]);
@@ -499,7 +508,7 @@ static bool fetch_wqe(E810Core *core, E810Qp *qp, uint64_t *q,
         qp->sq.idle = true;     /* nothing (more) posted */
         return false;
     }
-    *quanta = wqe_quanta(q[3]);
+    *quanta = wqe_quanta(core->gen, q[3]);
     if (!*quanta || (idx % E810_SQ_CHUNK_QUANTA) + *quanta >
         E810_SQ_CHUNK_QUANTA) {
         wqe_failed(core, qp, idx, E810_AE_WQE_INVALID_FRAG_DATA);

@@ -34,7 +34,6 @@
 #define X722_PF_SEID        16
 #define X722_VSI_SEID       390
 #define X722_VSI_NUMBER     6
-#define X722_QS_HANDLE      0x0010  /* the VSI's TC0 queue set */
 #define X722_VSI_PROPS_LEN  128
 
 /* Capabilities (i40e_adminq_cmd.h I40E_AQ_CAP_ID_*). */

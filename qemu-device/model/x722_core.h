@@ -29,6 +29,7 @@
 #define X722_FRAME_MAX          (16 * 1024)
 #define X722_TX_PKT_MAX         (256 * 1024 + 1024)
 #define X722_TX_MAX_BUFS        8   /* data descriptors of a non-TSO packet */
+#define X722_QS_HANDLE          0x0010  /* the VSI's TC0 queue set */
 
 /* AQ return codes (i40e_adminq_cmd.h enum i40e_admin_queue_err). */
 enum x722_aq_rc {

@@ -134,6 +134,9 @@ void x722_rdma_reset(X722Core *core, bool por)
     }
     e810_core_set_mac(core->pe, core->mac);
     e810_core_set_link(core->pe, core->carrier);
+    /* The queue set the engine's QPs name: the VSI's (0x0212). */
+    core->pe->parent_qs_valid = true;
+    core->pe->parent_qs_handle = X722_QS_HANDLE;
 }
 
 void x722_rdma_set_link(X722Core *core)
@@ -238,10 +241,12 @@ void x722_rdma_format_stats(X722Core *core, char *out, size_t n)
     e810_core_hmc_counts(core->pe, counts, sizeof(counts));
     snprintf(out, n, "pe_cqp=%u pe_cqp_ops=%" PRIu64 " pe_cqp_errors=%"
              PRIu64 " pe_first_sd=%u pe_hmc_committed=%u pe_ceqs=%u "
-             "pe_aeq=%u pe_cqs=%u pe_qps=%u pe_loc_macs=%u %s",
+             "pe_aeq=%u pe_cqs=%u pe_qps=%u pe_loc_macs=%u "
+             "pe_bad_qs_handles=%" PRIu64 " %s",
              r->cqp.created,
              core->stats.pe_cqp_ops_done + (uint64_t)r->cqp.ops,
              core->stats.pe_cqp_errors_done + (uint64_t)r->cqp.errors,
              r->hmc.first_sd, r->hmc.committed, ceqs, r->aeq.valid, cqs, qps,
-             (unsigned)__builtin_popcountll(r->loc_mac_used), counts);
+             (unsigned)__builtin_popcountll(r->loc_mac_used),
+             r->stats.bad_qs_handles, counts);
 }

@@ -630,6 +630,8 @@ static void ilq_make(Pe *p, Ilq *l)
         FIELD_PREP(E810_QPC_RXCQNUM, 1));
     s64(p, ILQ_CTX + E810_QPC_FLAGS_OFF, E810_QPC_PRIVEN);
     s64(p, ILQ_CTX + E810_QPC_COMPL_CTX_OFF, ILQ_CTX_VAL);
+    /* the VSI's queue set (0x0212 qs_handle[0]), as i40e hands it over */
+    s64(p, ILQ_CTX + E810_QPC_QS_OFF, FIELD_PREP(E810_QPC_QSHANDLE, X722_QS_HANDLE));
     memset(q, 0, sizeof(q));
     q[E810_QW(E810_CQPSQ_QP_CTX_OFF)] = ILQ_CTX;
     q[E810_QW(E810_CQPSQ_QP_DBSHADOW_OFF)] = ILQ_SHADOW;
@@ -783,6 +785,8 @@ static void test_ilq_receive_gen1(void **state)
     Ilq l;
 
     ilq_make(p, &l);
+    /* GEN_1 has no WORK_SCHED_NODE: the VSI's queue set is live */
+    assert_int_equal(p->r.core.pe->rdma.stats.bad_qs_handles, 0);
     st = &p->r.core.pe->rdma.iw.stats;
     n = ilq_frame(p, f, true, false, 0x02, 0);
     /* TCP_ENA clear: the LAN's (no queue enabled: dropped there) */
@@ -951,6 +955,64 @@ static void test_iwarp_ctx_src_mac_index(void **state)
     assert_false(e810_iw_parse_ctx(p->r.core.pe, qp, &o));
 }
 
+/*
+ * GEN_1 inline data (uk.c irdma_copy_inline_data_gen_1()): 16 bytes at
+ * WQE offset 0, then 32 from offset 32 with no valid byte; up to 16 bytes
+ * take one quantum, up to 48 two. GEN_2's layout is unchanged.
+ */
+static void test_inline_layout_gen1(void **state)
+{
+    static const struct e810_hw_gen gen2 = E810_HW_GEN2;
+    uint8_t wqe[64], out[48], want[48];
+    unsigned i;
+
+    (void)state;
+    for (i = 0; i < 48; i++) {
+        want[i] = 0xa0 + i;
+    }
+    memset(wqe, 0xee, sizeof(wqe));
+    memcpy(wqe, want, 16);          /* the driver's copy, quantum 0 */
+    memcpy(wqe + 32, want + 16, 32);
+    memset(out, 0, sizeof(out));
+    e810_gen_inline_get(&gen1, wqe, out, 48);
+    assert_memory_equal(out, want, 48);
+    assert_int_equal(e810_gen_inline_quanta(&gen1, 16), 1);
+    assert_int_equal(e810_gen_inline_quanta(&gen1, 17), 2);
+    assert_int_equal(e810_gen_inline_quanta(&gen1, 48), 2);
+    assert_int_equal(gen1.max_inline, 48);
+    /* GEN_2: 8 at offset 8, 31 per extra quantum (e810_inline_get()) */
+    memset(wqe, 0, sizeof(wqe));
+    e810_inline_put(wqe, 0, want, 39);
+    memset(out, 0, sizeof(out));
+    e810_gen_inline_get(&gen2, wqe, out, 39);
+    assert_memory_equal(out, want, 39);
+    assert_int_equal(e810_gen_inline_quanta(&gen2, 39), e810_inline_quanta(39));
+    assert_int_equal(e810_gen_inline_quanta(&gen2, 101), 4);
+}
+
+/* An inline WQE of more than 48 bytes is malformed on GEN_1: AE, no send. */
+static void test_inline_too_long_gen1(void **state)
+{
+    Pe *p = *state;
+    uint64_t pa = ILQ_SQ, c[4];
+    Ilq l;
+
+    ilq_make(p, &l);
+    s64(p, pa, 0);
+    s64(p, pa + 8, 0);
+    s64(p, pa + 16, 0);
+    s64(p, pa + 24, FIELD_PREP(E810_WQE_OPCODE, E810_OP_SEND) |
+        E810_WQE_INLINEDATAFLAG | FIELD_PREP(E810_WQE_INLINEDATALEN, 49) |
+        E810_WQE_SIGCOMPL | E810_WQE_VALID);
+    xr_wr(&p->r, X722_PE_WQEALLOC, E810_ILQ_QPN);
+    x722_core_run_work(&p->r.core);
+    assert_int_equal(p->r.tx_frames, 0);
+    assert_true(ilq_cqe(p, &l, c));
+    assert_true(c[3] & E810_CQE_ERROR);
+    /* not the ILQ's own frame checks: the WQE itself was refused */
+    assert_int_equal(p->r.core.pe->rdma.iw.stats.ilq_tx_errors, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -971,6 +1033,8 @@ int main(void)
         T(test_ilq_send_gen1),
         T(test_ilq_send_gen1_refused),
         T(test_iwarp_ctx_src_mac_index),
+        T(test_inline_layout_gen1),
+        T(test_inline_too_long_gen1),
 #undef T
     };
 
