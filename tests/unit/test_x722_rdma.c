@@ -1013,6 +1013,68 @@ static void test_inline_too_long_gen1(void **state)
     assert_int_equal(p->r.core.pe->rdma.iw.stats.ilq_tx_errors, 0);
 }
 
+/*
+ * GEN_1 QPs transmit on the VSI's queue set (0x0212 qs_handle[0]); the
+ * engine has no WORK_SCHED_NODE leaf for it and must not count them as
+ * on no live queue set. Another handle is still counted.
+ */
+static void test_qp_on_vsi_queue_set(void **state)
+{
+    Pe *p = *state;
+    uint64_t q[8] = { 0 };
+    const E810Rdma *rd;
+    uint32_t idx = 99;
+    unsigned i, qs[2] = { X722_QS_HANDLE, X722_QS_HANDLE + 1 };
+    Ilq l;
+
+    ilq_make(p, &l);
+    rd = &p->r.core.pe->rdma;
+    assert_true(pe_do(p, E810_CQP_OP_ALLOCATE_LOC_MAC_TABLE_ENTRY, 0, NULL,
+                      &idx));
+    q[E810_QW(E810_CQPSQ_MLM_MAC_OFF)] = 0x525400722001ull;
+    assert_true(pe_do(p, E810_CQP_OP_MANAGE_LOC_MAC_TABLE,
+                      FIELD_PREP(E810_CQPSQ_MLM_TABLEIDX, idx), q, NULL));
+    memset(q, 0, sizeof(q));
+    q[E810_QW(E810_CQPSQ_MAT_MAC_OFF)] = 0x525400722002ull;
+    assert_true(pe_do(p, E810_CQP_OP_MANAGE_ARP,
+                      FIELD_PREP(E810_CQPSQ_MAT_ARPENTRYIDX, 3) |
+                      E810_CQPSQ_MAT_ENTRYVALID, q, NULL));
+    for (i = 0; i < 2; i++) {
+        uint32_t id = 3 + i;
+        uint64_t hdr = FIELD_PREP(E810_CQPSQ_QP_QPID, id) |
+                       FIELD_PREP(E810_CQPSQ_QP_QPTYPE, E810_QP_TYPE_IWARP) |
+                       E810_CQPSQ_QP_CQNUMVALID;
+
+        pe_back(p, E810_HMC_QP, id, 512);
+        memset(xr_ptr(&p->r, ILQ_CTX), 0, E810_QP_CTX_SIZE);
+        s64(p, ILQ_CTX + E810_QPC_CFG_OFF, E810_QPC_IPV4);
+        s64(p, ILQ_CTX + E810_QPC_SQADDR_OFF, ILQ_SQ);
+        s64(p, ILQ_CTX + E810_QPC_RQADDR_OFF, ILQ_RQ);
+        s64(p, ILQ_CTX + E810_QPC_SIZES_OFF, FIELD_PREP(E810_QPC_RQSIZE, 1) |
+            FIELD_PREP(E810_QPC_SQSIZE, 1) |
+            FIELD_PREP(E810_QPC_SRCPORTNUM, ILQ_LPORT + i) |
+            FIELD_PREP(E810_QPC_DESTPORTNUM, ILQ_RPORT) |
+            FIELD_PREP(E810_GEN1_QPC_SRCMACADDRIDX, idx));
+        s64(p, ILQ_CTX + E810_QPC_MSS_OFF, FIELD_PREP(E810_QPC_SNDMSS, 1460) |
+            FIELD_PREP(E810_QPC_ARPIDX, 3));
+        s64(p, ILQ_CTX + E810_QPC_CQ_OFF, FIELD_PREP(E810_QPC_TXCQNUM, 1) |
+            FIELD_PREP(E810_QPC_RXCQNUM, 1));
+        s64(p, ILQ_CTX + E810_QPC_QS_OFF,
+            FIELD_PREP(E810_QPC_QSHANDLE, qs[i]));
+        memset(q, 0, sizeof(q));
+        q[E810_QW(E810_CQPSQ_QP_CTX_OFF)] = ILQ_CTX;
+        q[E810_QW(E810_CQPSQ_QP_DBSHADOW_OFF)] = ILQ_SHADOW;
+        assert_true(pe_do(p, E810_CQP_OP_CREATE_QP, hdr |
+                          FIELD_PREP(E810_CQPSQ_QP_NEXTIWSTATE,
+                                     E810_QP_STATE_IDLE), q, NULL));
+        assert_true(pe_do(p, E810_CQP_OP_MODIFY_QP, hdr |
+                          FIELD_PREP(E810_CQPSQ_QP_NEXTIWSTATE,
+                                     E810_QP_STATE_RTS), q, NULL));
+        assert_int_equal(rd->qp[id].state, E810_QP_STATE_RTS);
+        assert_int_equal(rd->stats.bad_qs_handles, i);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1035,6 +1097,7 @@ int main(void)
         T(test_iwarp_ctx_src_mac_index),
         T(test_inline_layout_gen1),
         T(test_inline_too_long_gen1),
+        T(test_qp_on_vsi_queue_set),
 #undef T
     };
 
