@@ -28,6 +28,57 @@
 #define E810_GEN1_CQPSQ_STAG_PDID	GENMASK_ULL(62, 48)	/* 15 bits */
 #define E810_GEN1_FPM_COMMIT_CQCNT	GENMASK_ULL(17, 0)
 
+/*
+ * GEN_1 work-queue fragment descriptor (the qword after a fragment's
+ * address; upstream IRDMAQPSQ_GEN1_FRAG_LEN / _STAG): no valid bit.
+ */
+#define E810_GEN1_WQE_FRAG_LEN		GENMASK_ULL(31, 0)
+#define E810_GEN1_WQE_FRAG_STAG		GENMASK_ULL(63, 32)
+
+/*
+ * GEN_1 inline payload (upstream uk.c irdma_copy_inline_data_gen_1(),
+ * irdma_inline_data_size_to_quanta_gen_1()): 16 bytes from WQE offset 0,
+ * the rest from offset 32 (quantum 1, all of its 32 bytes: no valid
+ * byte); 48 bytes at most (i40iw_hw.h I40IW_MAX_INLINE_DATA_SIZE).
+ */
+#define E810_GEN1_INLINE_Q0_BYTES	16
+#define E810_GEN1_INLINE_QN_BYTES	32
+#define E810_GEN1_MAX_INLINE		48
+
+/*
+ * GEN_1 iWARP QP context qword 3 (offset 24): the source MAC is an index
+ * into the local MAC table (upstream IRDMAQPC_GEN1_SRCMACADDRIDX); GEN_2
+ * has the MAC itself at offset 152, which GEN_1 leaves 0.
+ */
+#define E810_GEN1_QPC_SRCMACADDRIDX	GENMASK_ULL(21, 16)
+
+/*
+ * GEN_1 UDA (ILQ/IEQ) send WQE qword 2: the driver hands the device a
+ * whole Ethernet frame and says where its headers are (upstream
+ * irdma_puda_send(): IRDMA_UDA_QPSQ_MACLEN in 2-byte words, IPLEN and
+ * L4LEN in dwords, L4T 1 = TCP, IIPT 1 = IPv6, 3 = IPv4 with its header
+ * checksum); header qword b44 DOLOOPBACK.
+ */
+#define E810_GEN1_UDA_MACLEN		GENMASK_ULL(62, 56)
+#define E810_GEN1_UDA_IPLEN		GENMASK_ULL(54, 48)
+#define E810_GEN1_UDA_L4T		GENMASK_ULL(31, 30)
+#define E810_GEN1_UDA_IIPT		GENMASK_ULL(29, 28)
+#define E810_GEN1_UDA_L4LEN		GENMASK_ULL(27, 24)
+#define E810_GEN1_UDA_DOLOOPBACK	BIT_ULL(44)
+#define E810_GEN1_UDA_L4T_TCP		1
+#define E810_GEN1_UDA_IIPT_IPV6		1
+#define E810_GEN1_UDA_IIPT_IPV4_CSUM	3
+
+/*
+ * GEN_1 UDA receive CQE (upstream irdma_puda_poll_info()): no extended
+ * CQE; qword 2 L3 protocol [1:0] (0 IPv4, else IPv6) and L4 protocol
+ * [17:16], qword 3 b50 VLAN tag present (GEN_2's EXTCQE bit).
+ */
+#define E810_GEN1_CQE_UDA_L3PROTO	GENMASK_ULL(1, 0)
+#define E810_GEN1_CQE_UDA_L4PROTO	GENMASK_ULL(17, 16)
+#define E810_GEN1_CQE_VLAN_TAG_VALID	BIT_ULL(50)
+#define E810_GEN1_UDA_L3PROTO_IPV6	1
+
 /* The CQP host context's HW_MAJVER of each generation. */
 #define E810_CQPHC_HW_MAJVER_GEN_1	0
 
@@ -84,6 +135,16 @@ struct e810_hw_gen {
 	 */
 	__u8 sds_shared_with_lan;
 	__u32 ops;			/* E810_GEN_OP_* */
+	/* SQ/RQ fragment descriptor fields; frag_valid 0: none */
+	__u64 frag_len;
+	__u64 frag_stag;
+	__u64 frag_valid;
+	/* inline payload: q0 bytes at q0_off, then qn per extra quantum */
+	__u8 inline_q0_off;
+	__u8 inline_q0_bytes;
+	__u8 inline_qn_bytes;
+	__u8 inline_valid_byte;		/* an extra quantum's last byte is it */
+	__u8 max_inline;
 };
 
 #define E810_HW_GEN1 {							\
@@ -103,6 +164,14 @@ struct e810_hw_gen {
 	.fpm_query_len = E810_FPM_QUERY_LEN_GEN1,			\
 	.sds_shared_with_lan = 1,					\
 	.ops = E810_GEN_OP_LOC_MAC,					\
+	.frag_len = E810_GEN1_WQE_FRAG_LEN,				\
+	.frag_stag = E810_GEN1_WQE_FRAG_STAG,				\
+	.frag_valid = 0,						\
+	.inline_q0_off = 0,						\
+	.inline_q0_bytes = E810_GEN1_INLINE_Q0_BYTES,			\
+	.inline_qn_bytes = E810_GEN1_INLINE_QN_BYTES,			\
+	.inline_valid_byte = 0,						\
+	.max_inline = E810_GEN1_MAX_INLINE,				\
 }
 
 #define E810_HW_GEN2 {							\
@@ -124,6 +193,50 @@ struct e810_hw_gen {
 	.ops = E810_GEN_OP_RDMA_FEATURES | E810_GEN_OP_STATS |		\
 	       E810_GEN_OP_WS | E810_GEN_OP_PUSH | E810_GEN_OP_AH |	\
 	       E810_GEN_OP_LOC_MAC,					\
+	.frag_len = E810_WQE_FRAG_LEN,					\
+	.frag_stag = E810_WQE_FRAG_STAG,				\
+	.frag_valid = E810_WQE_FRAG_VALID,				\
+	.inline_q0_off = E810_INLINE_Q0_OFF,				\
+	.inline_q0_bytes = E810_INLINE_Q0_BYTES,			\
+	.inline_qn_bytes = E810_INLINE_QN_BYTES,			\
+	.inline_valid_byte = 1,						\
+	/* what 8 quanta hold; irdma's own limit is E810_MAX_INLINE */	\
+	.max_inline = E810_INLINE_BYTES_IN(E810_SQ_MAX_QUANTA),		\
+}
+
+/* Quanta of an inline WQE of @len bytes on generation @g. */
+static inline __u32 e810_gen_inline_quanta(const struct e810_hw_gen *g,
+					   __u32 len)
+{
+	if (len <= g->inline_q0_bytes)
+		return 1;
+	return 1 + (len - g->inline_q0_bytes + g->inline_qn_bytes - 1) /
+		   g->inline_qn_bytes;
+}
+
+/* Copies the first @len inline payload bytes of @wqe to @dst. */
+static inline void e810_gen_inline_get(const struct e810_hw_gen *g,
+				       const __u8 *wqe, void *dst, __u32 len)
+{
+	__u8 *d = (__u8 *)dst;
+	__u32 pos = 0, off, n;
+
+	while (pos < len) {
+		if (pos < g->inline_q0_bytes) {
+			off = g->inline_q0_off + pos;
+			n = g->inline_q0_bytes - pos;
+		} else {
+			__u32 i = pos - g->inline_q0_bytes;
+
+			off = (1 + i / g->inline_qn_bytes) * E810_WQE_QUANTUM +
+			      i % g->inline_qn_bytes;
+			n = g->inline_qn_bytes - i % g->inline_qn_bytes;
+		}
+		if (n > len - pos)
+			n = len - pos;
+		memcpy(d + pos, wqe + off, n);
+		pos += n;
+	}
 }
 
 #endif /* E810_GEN_H */

@@ -169,6 +169,13 @@ typedef struct E810Core {
     /* The protocol engine's irdma generation (GEN_2 after init). */
     const struct e810_hw_gen *gen;
     uint32_t msix_vectors;              /* MSI-X table size of the function */
+    /*
+     * GEN_1 has no WORK_SCHED_NODE: its QPs transmit on the queue set the
+     * parent's firmware gave the VSI (the X722's qs_handle, which i40e
+     * hands to irdma), set here by the embedder (x722_rdma.c).
+     */
+    bool parent_qs_valid;
+    uint16_t parent_qs_handle;
 } E810Core;
 
 /* Committed count of @type (0 before COMMIT_FPM_VAL). */

@@ -91,6 +91,7 @@ typedef struct E810SendWqe {
     uint32_t ah_id;         /* UD SEND */
     uint32_t dest_qpn;
     uint32_t qkey;
+    uint64_t opq;           /* raw qword 2 (GEN_1 UDA: the frame's headers) */
     bool inline_data;       /* payload is inline_buf[0..inline_len) */
     uint8_t inline_len;
     uint8_t inline_buf[E810_DP_MAX_INLINE];
@@ -127,6 +128,12 @@ typedef struct E810RecvInfo {
     bool ipv4;
     bool vlan_valid;
     uint16_t vlan;          /* TCI */
+    /*
+     * GEN_1 UDA (ILQ/IEQ) receive: no extended CQE; L3/L4 protocol in
+     * qword 2, VLAN_TAG_VALID in qword 3 (include/hw/e810_gen.h).
+     */
+    bool gen1_uda;
+    uint8_t l3proto, l4proto;
 } E810RecvInfo;
 
 /* ---- provided by the queue/memory layer (M1) ---------------------------- */

@@ -141,10 +141,18 @@ bool e810_dp_rq_cqe(E810Core *core, E810Qp *qp, uint32_t wqe_idx,
     bool ext = info->imm_valid || info->ud;
 
     memset(c, 0, sizeof(c));
+    if (info->gen1_uda) {
+        ext = false;
+        qp_word |= FIELD_PREP(E810_GEN1_CQE_UDA_L3PROTO, info->l3proto) |
+                   FIELD_PREP(E810_GEN1_CQE_UDA_L4PROTO, info->l4proto);
+        if (info->vlan_valid) {
+            hdr |= E810_GEN1_CQE_VLAN_TAG_VALID;
+        }
+    }
     if (info->solicited) {
         hdr |= E810_CQE_SOEVENT;
     }
-    if (info->ud) {
+    if (info->ud && !info->gen1_uda) {
         qp_word |= FIELD_PREP(E810_CQE_UDSRCQPN, info->src_qpn);
         if (info->ipv4) {
             hdr |= E810_CQE_IPV4;

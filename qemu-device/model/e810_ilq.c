@@ -155,6 +155,9 @@ bool e810_ilq_send(E810Core *core, E810Qp *qp, const E810SendWqe *wqe)
     uint16_t status, ck;
     unsigned i;
 
+    if (core->gen->gen == E810_GEN_1) {
+        return e810_ilq_send_gen1(core, qp, wqe);   /* x722_ilq.c */
+    }
     if (wqe->opcode != E810_OP_SEND) {
         return tx_failed(core, qp, wqe, E810_AE_WQE_UNEXPECTED_OPCODE);
     }
@@ -254,6 +257,10 @@ void e810_ilq_receive(E810Core *core, const uint8_t *frame, size_t len)
     uint16_t status = 0;
     E810IwSeg s;
 
+    if (core->gen->gen == E810_GEN_1) {
+        e810_ilq_receive_gen1(core, frame, len);    /* x722_ilq.c */
+        return;
+    }
     if (!qp || qp->type != E810_QP_TYPE_UDA ||
         qp->state != E810_QP_STATE_RTS || !e810_iw_parse(frame, len, &s)) {
         st->ilq_rx_dropped++;

@@ -272,7 +272,19 @@ bool e810_iw_parse_ctx(E810Core *core, E810Qp *qp, E810IwOffload *o)
     o->ird = ird_of[FIELD_GET(E810_QPC_IRDSIZE, flags)];
     o->snd_markers = flags & BIT_ULL(22);
     o->rcv_no_crc = flags & BIT_ULL(31);
-    if (smac) {
+    if (core->gen->gen == E810_GEN_1) {
+        /* GEN_1: a local MAC table index, not a MAC (e810_gen.h) */
+        unsigned idx = FIELD_GET(E810_GEN1_QPC_SRCMACADDRIDX, sizes);
+
+        if (idx >= E810_LOC_MAC_TABLE_SIZE ||
+            !(core->rdma.loc_mac_used & (1ull << idx))) {
+            e810_core_log(core, E810_LOG_GUEST_ERROR, "iWARP QP %u: source "
+                          "MAC index %u is no local MAC table entry",
+                          (unsigned)(qp - core->rdma.qp), idx);
+            return false;
+        }
+        memcpy(o->smac, core->rdma.loc_mac[idx], 6);
+    } else if (smac) {
         e810_mac_from_u64(o->smac, smac);
     } else {
         memcpy(o->smac, core->mac, 6);

@@ -175,4 +175,14 @@ bool e810_ilq_send(struct E810Core *core, struct E810Qp *qp,
 void e810_ilq_receive(struct E810Core *core, const uint8_t *frame,
                       size_t len);
 
+/*
+ * x722_ilq.c: the ILQ/IEQ data path of a GEN_1 engine (the X722's), which
+ * e810_ilq_send() and e810_ilq_receive() hand over to: whole Ethernet
+ * frames in the buffers, no address handles.
+ */
+bool e810_ilq_send_gen1(struct E810Core *core, struct E810Qp *qp,
+                        const struct E810SendWqe *wqe);
+void e810_ilq_receive_gen1(struct E810Core *core, const uint8_t *frame,
+                           size_t len);
+
 #endif /* E810_IWARP_H */

@@ -290,7 +290,8 @@ static void check_qs_handle(E810Core *core, const E810Qp *qp, uint32_t id)
         qp->state != E810_QP_STATE_SQD) {
         return;
     }
-    if (e810_sched_rdma_qset_live(core, qp->qs_handle)) {
+    if (e810_sched_rdma_qset_live(core, qp->qs_handle) ||
+        (core->parent_qs_valid && qp->qs_handle == core->parent_qs_handle)) {
         return;
     }
     core->rdma.stats.bad_qs_handles++;

@@ -84,8 +84,8 @@ static void rq_advance(E810RqState *rq)
 }
 
 /* Decodes the fragments of @q; 0 or the AE of a malformed WQE. */
-static uint16_t rq_decode(const E810Qp *qp, const uint64_t *q,
-                          E810RecvWqe *w)
+static uint16_t rq_decode(const E810Core *core, const E810Qp *qp,
+                          const uint64_t *q, E810RecvWqe *w)
 {
     unsigned add = FIELD_GET(E810_WQE_ADDFRAGCNT,
                              q[E810_QW(E810_WQE_HDR_OFF)]), k;
@@ -100,14 +100,15 @@ static uint16_t rq_decode(const E810Qp *qp, const uint64_t *q,
         unsigned off = k ? E810_WQE_EXT_FRAG_OFF +
                            (k - 1) * E810_WQE_FRAG_SIZE : 0;
         uint64_t desc = q[E810_QW(off) + 1];
-        uint32_t len = FIELD_GET(E810_WQE_FRAG_LEN, desc);
+        /* the generation's fragment fields (GEN_1: LEN [31:0]) */
+        uint32_t len = FIELD_GET(core->gen->frag_len, desc);
 
         if (!len) {
             continue;
         }
         w->sge[w->num_sge].addr = q[E810_QW(off)];
         w->sge[w->num_sge].len = len;
-        w->sge[w->num_sge].lkey = FIELD_GET(E810_WQE_FRAG_STAG, desc);
+        w->sge[w->num_sge].lkey = FIELD_GET(core->gen->frag_stag, desc);
         w->num_sge++;
         w->capacity += len;
     }
@@ -139,7 +140,7 @@ bool e810_dp_rq_take(E810Core *core, E810Qp *qp, E810RecvWqe *wqe)
     if (!rq_valid(qp, q)) {
         return false;
     }
-    ae = rq_decode(qp, q, wqe);
+    ae = rq_decode(core, qp, q, wqe);
     if (ae) {
         e810_dp_qp_fatal(core, qp, ae, E810_AE_SOURCE_RQ, entry << rq->shift);
         return false;

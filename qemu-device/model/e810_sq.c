@@ -155,13 +155,21 @@ static void write_shadow(E810Core *core, E810Qp *qp)
 
 /* ---- decoding ----------------------------------------------------------- */
 
-/* Quanta of a WQE from its header; 0 if the header asks for more than 8. */
-static unsigned wqe_quanta(uint64_t hdr)
+/*
+ * Quanta of a WQE from its header on generation @g; 0 if the header asks
+ * for more than 8, or for more inline bytes than @g has.
+ */
+static unsigned wqe_quanta(const struct e810_hw_gen *g, uint64_t hdr)
 {
     unsigned n;
 
     if (hdr & E810_WQE_INLINEDATAFLAG) {
-        n = e810_inline_quanta(FIELD_GET(E810_WQE_INLINEDATALEN, hdr));
+        unsigned len = FIELD_GET(E810_WQE_INLINEDATALEN, hdr);
+
+        if (len > g->max_inline) {
+            return 0;
+        }
+        n = e810_gen_inline_quanta(g, len);
     } else {
         /* ADDFRAGCNT counts the fragments after fragment 0 */
         n = e810_frag_quanta(FIELD_GET(E810_WQE_ADDFRAGCNT, hdr) + 1);
@@ -203,8 +211,12 @@ static bool op_allowed(const E810Qp *qp, unsigned op)
            op == E810_OP_LOCAL_INV || op == E810_OP_BIND_MW;
 }
 
-/* Fragment list (imm mode: all from byte 32; else frag 0 in quantum 0). */
-static uint16_t decode_frags(E810SendWqe *w, const uint64_t *q)
+/*
+ * Fragment list (imm mode: all from byte 32; else frag 0 in quantum 0),
+ * with the fragment descriptor fields of generation @g.
+ */
+static uint16_t decode_frags(const struct e810_hw_gen *g, E810SendWqe *w,
+                             const uint64_t *q)
 {
     unsigned add = FIELD_GET(E810_WQE_ADDFRAGCNT, w->hdr), k;
     uint64_t total = 0;
@@ -213,14 +225,14 @@ static uint16_t decode_frags(E810SendWqe *w, const uint64_t *q)
         unsigned off = k ? E810_WQE_EXT_FRAG_OFF +
                            (k - 1) * E810_WQE_FRAG_SIZE : 0;
         uint64_t desc = q[E810_QW(off) + 1];
-        uint32_t len = FIELD_GET(E810_WQE_FRAG_LEN, desc);
+        uint32_t len = FIELD_GET(g->frag_len, desc);
 
         if (!len) {
             continue;       /* padding fragment, or an empty SGE */
         }
         w->sge[w->num_sge].addr = q[E810_QW(off)];
         w->sge[w->num_sge].len = len;
-        w->sge[w->num_sge].lkey = FIELD_GET(E810_WQE_FRAG_STAG, desc);
+        w->sge[w->num_sge].lkey = FIELD_GET(g->frag_stag, desc);
         w->num_sge++;
         total += len;
     }
@@ -231,8 +243,9 @@ static uint16_t decode_frags(E810SendWqe *w, const uint64_t *q)
     return 0;
 }
 
-/* Inline payload (e810_inline_get()). */
-static void decode_inline(E810SendWqe *w, const uint64_t *q)
+/* Inline payload in generation @g's layout (e810_gen_inline_get()). */
+static void decode_inline(const struct e810_hw_gen *g, E810SendWqe *w,
+                          const uint64_t *q)
 {
     unsigned len = FIELD_GET(E810_WQE_INLINEDATALEN, w->hdr), k;
     uint64_t le[E810_SQ_MAX_QUANTA * 4];
@@ -243,7 +256,7 @@ static void decode_inline(E810SendWqe *w, const uint64_t *q)
     }
     w->inline_data = true;
     w->inline_len = len;
-    e810_inline_get((const uint8_t *)le, w->inline_buf, len);
+    e810_gen_inline_get(g, (const uint8_t *)le, w->inline_buf, len);
     w->total_len = len;
 }
 
@@ -251,8 +264,9 @@ static void decode_inline(E810SendWqe *w, const uint64_t *q)
  * Decodes the WQE of @quanta quanta in @q (host order). 0, or the AE code
  * of a malformed WQE.
  */
-static uint16_t decode(E810Qp *qp, uint32_t qp_id, uint32_t idx,
-                       unsigned quanta, const uint64_t *q, E810SendWqe *w)
+static uint16_t decode(E810Core *core, E810Qp *qp, uint32_t qp_id,
+                       uint32_t idx, unsigned quanta, const uint64_t *q,
+                       E810SendWqe *w)
 {
     uint64_t hdr = q[E810_QW(E810_WQE_HDR_OFF)];
     uint64_t opq = q[E810_QW(E810_WQE_OPQ_OFF)];
@@ -266,6 +280,7 @@ static uint16_t decode(E810Qp *qp, uint32_t qp_id, uint32_t idx,
     w->quanta = quanta;
     w->opcode = op;
     w->hdr = hdr;
+    w->opq = opq;
     if (!op_allowed(qp, op)) {
         return E810_AE_WQE_UNEXPECTED_OPCODE;
     }
@@ -322,10 +337,10 @@ static uint16_t decode(E810Qp *qp, uint32_t qp_id, uint32_t idx,
         w->dest_qpn = FIELD_GET(E810_WQE_UD_DESTQPN, opq);
     }
     if (hdr & E810_WQE_INLINEDATAFLAG) {
-        decode_inline(w, q);
+        decode_inline(core->gen, w, q);
         return 0;
     }
-    return decode_frags(w, q);
+    return decode_frags(core->gen, w, q);
 }
 
 /* ---- completion tracking ------------------------------------------------ */
@@ -408,7 +423,7 @@ bool e810_sq_flush(E810Core *core, E810Qp *qp, uint16_t major,
     for (;;) {
         while (walked < sq->quanta && read_quantum(core, qp, sq->fetch, q) &&
                !!(q[3] & E810_WQE_VALID) == sq->fetch_pol) {
-            unsigned n = wqe_quanta(q[3]);
+            unsigned n = wqe_quanta(core->gen, q[3]);
 
             if (!any) {
                 op = FIELD_GET(E810_WQE_OPCODE, q[3]);
@@ -493,7 +508,7 @@ static bool fetch_wqe(E810Core *core, E810Qp *qp, uint64_t *q,
         qp->sq.idle = true;     /* nothing (more) posted */
         return false;
     }
-    *quanta = wqe_quanta(q[3]);
+    *quanta = wqe_quanta(core->gen, q[3]);
     if (!*quanta || (idx % E810_SQ_CHUNK_QUANTA) + *quanta >
         E810_SQ_CHUNK_QUANTA) {
         wqe_failed(core, qp, idx, E810_AE_WQE_INVALID_FRAG_DATA);
@@ -504,12 +519,14 @@ static bool fetch_wqe(E810Core *core, E810Qp *qp, uint64_t *q,
             wqe_failed(core, qp, idx, E810_AE_LCE_QP_CATASTROPHIC);
             return false;
         }
-        if (!!(q[4 * k + 3] & E810_WQE_VALID) != pol) {
+        /* GEN_1 quanta after the first carry no valid bit */
+        if (core->gen->frag_valid &&
+            !!(q[4 * k + 3] & E810_WQE_VALID) != pol) {
             wqe_failed(core, qp, idx, E810_AE_WQE_INVALID_FRAG_DATA);
             return false;
         }
     }
-    ae = decode(qp, id, idx, *quanta, q, w);
+    ae = decode(core, qp, id, idx, *quanta, q, w);
     if (ae) {
         wqe_failed(core, qp, idx, ae);
         return false;

@@ -34,7 +34,6 @@
 #define X722_PF_SEID        16
 #define X722_VSI_SEID       390
 #define X722_VSI_NUMBER     6
-#define X722_QS_HANDLE      0x0010  /* the VSI's TC0 queue set */
 #define X722_VSI_PROPS_LEN  128
 
 /* Capabilities (i40e_adminq_cmd.h I40E_AQ_CAP_ID_*). */
@@ -330,6 +329,7 @@ static enum x722_aq_rc aq_update_vsi_params(X722Core *core, AqCmd *c)
     }
     if (valid & 0x0080) {               /* QUEUE_OPT_VALID */
         core->fw.vsi_queue_opt = get16(p + 78);
+        x722_rdma_set_tcp_ena(core);
     }
     if (valid & 0x0004) {               /* VLAN_VALID: stripping */
         core->fw.port_vlan_flags = p[12];

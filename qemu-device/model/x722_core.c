@@ -492,6 +492,10 @@ bool x722_core_can_receive(X722Core *core)
 
 size_t x722_core_receive(X722Core *core, const uint8_t *buf, size_t len)
 {
+    /* The engine's TCP segments first (x722_rdma.c), then the LAN's. */
+    if (x722_rdma_receive(core, buf, len)) {
+        return len;
+    }
     return x722_lan_receive(core, buf, len);
 }
 

@@ -29,6 +29,7 @@
 #define X722_FRAME_MAX          (16 * 1024)
 #define X722_TX_PKT_MAX         (256 * 1024 + 1024)
 #define X722_TX_MAX_BUFS        8   /* data descriptors of a non-TSO packet */
+#define X722_QS_HANDLE          0x0010  /* the VSI's TC0 queue set */
 
 /* AQ return codes (i40e_adminq_cmd.h enum i40e_admin_queue_err). */
 enum x722_aq_rc {
@@ -222,5 +223,11 @@ bool x722_rdma_mmio_write(X722Core *core, uint32_t off, uint32_t val);
 /* PFINT_DYN_CTLN(@v - 1) was written: the engine's gate of vector @v. */
 void x722_rdma_dyn_ctl(X722Core *core, unsigned v, uint32_t val);
 void x722_rdma_run_work(X722Core *core);
+/* The timer the engine armed (E810CoreOps.timer_mod) expired. */
+void x722_rdma_timer_fire(X722Core *core);
+/* The VSI's TCP_ENA queueing option changed (AQ 0x0211). */
+void x722_rdma_set_tcp_ena(X722Core *core);
+/* A frame from the wire the engine takes (true), or the LAN's (false). */
+bool x722_rdma_receive(X722Core *core, const uint8_t *buf, size_t len);
 
 #endif /* X722_CORE_H */

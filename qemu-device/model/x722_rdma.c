@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "e810_iwarp.h"
 #include "x722_core.h"
 
 typedef struct X722PeReg {
@@ -133,6 +134,9 @@ void x722_rdma_reset(X722Core *core, bool por)
     }
     e810_core_set_mac(core->pe, core->mac);
     e810_core_set_link(core->pe, core->carrier);
+    /* The queue set the engine's QPs name: the VSI's (0x0212). */
+    core->pe->parent_qs_valid = true;
+    core->pe->parent_qs_handle = X722_QS_HANDLE;
 }
 
 void x722_rdma_set_link(X722Core *core)
@@ -180,6 +184,28 @@ bool x722_rdma_mmio_write(X722Core *core, uint32_t off, uint32_t val)
     return true;
 }
 
+/*
+ * The VSI's TCP_ENA queueing option (I40E_AQ_VSI_QUE_OPT_TCP_ENA, which
+ * i40e sets through i40e_client_update_vsi_ctxt() while the netdev is up)
+ * lets the engine see TCP: it is the X722's counterpart of the E810 VSI's
+ * PE filter, which the engine's steering (e810_iw_steer()) reads.
+ */
+void x722_rdma_set_tcp_ena(X722Core *core)
+{
+    core->pe->aq.pe_filter = !!(core->fw.vsi_queue_opt & X722_VSI_TCP_ENA);
+}
+
+bool x722_rdma_receive(X722Core *core, const uint8_t *buf, size_t len)
+{
+    E810IwRx where = e810_iw_steer(core->pe, buf, len);
+
+    if (where == E810_IW_RX_LAN) {
+        return false;
+    }
+    e810_iw_receive(core->pe, where, buf, len);
+    return true;
+}
+
 void x722_rdma_dyn_ctl(X722Core *core, unsigned v, uint32_t val)
 {
     e810_core_mmio_write(core->pe, E810_GLINT_DYN_CTL(v), val, 4);
@@ -188,6 +214,11 @@ void x722_rdma_dyn_ctl(X722Core *core, unsigned v, uint32_t val)
 void x722_rdma_run_work(X722Core *core)
 {
     e810_core_run_work(core->pe);
+}
+
+void x722_rdma_timer_fire(X722Core *core)
+{
+    e810_core_timer_fire(core->pe);
 }
 
 void x722_rdma_format_stats(X722Core *core, char *out, size_t n)
@@ -210,10 +241,12 @@ void x722_rdma_format_stats(X722Core *core, char *out, size_t n)
     e810_core_hmc_counts(core->pe, counts, sizeof(counts));
     snprintf(out, n, "pe_cqp=%u pe_cqp_ops=%" PRIu64 " pe_cqp_errors=%"
              PRIu64 " pe_first_sd=%u pe_hmc_committed=%u pe_ceqs=%u "
-             "pe_aeq=%u pe_cqs=%u pe_qps=%u pe_loc_macs=%u %s",
+             "pe_aeq=%u pe_cqs=%u pe_qps=%u pe_loc_macs=%u "
+             "pe_bad_qs_handles=%" PRIu64 " %s",
              r->cqp.created,
              core->stats.pe_cqp_ops_done + (uint64_t)r->cqp.ops,
              core->stats.pe_cqp_errors_done + (uint64_t)r->cqp.errors,
              r->hmc.first_sd, r->hmc.committed, ceqs, r->aeq.valid, cqs, qps,
-             (unsigned)__builtin_popcountll(r->loc_mac_used), counts);
+             (unsigned)__builtin_popcountll(r->loc_mac_used),
+             r->stats.bad_qs_handles, counts);
 }

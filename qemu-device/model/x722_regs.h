@@ -174,6 +174,9 @@
 #define X722_PVLAN_EMOD_STR         0x10
 #define X722_PVLAN_EMOD_NOTHING     0x18
 
+/* VSI queueing_opt_flags: TCP to the protocol engine (I40E_AQ_VSI_QUE_OPT_TCP_ENA) */
+#define X722_VSI_TCP_ENA            0x10
+
 /* ---- RSS: packet classifier types (enum i40e_filter_pctype) ---- */
 #define X722_PCTYPE_NONF_UNICAST_IPV4_UDP   29
 #define X722_PCTYPE_FRAG_IPV4               36

@@ -13,6 +13,8 @@
  *   x-stats       the model's counters, "name=value ..."
  *   x-pe-stats    the RDMA protocol engine's state and counters (CQP,
  *                 HMC counts, CEQs, AEQ, local MAC table), same format
+ *   x-iwarp-tables, x-iwarp-stats  the engine's iWARP tables, ILQ and
+ *                 connection counters, as e810's (docs/hw-model.md)
  *
  * Migration and snapshots are refused, as for e810: guest memory is
  * registered with the device (the LAN HMC, the rings).
@@ -30,8 +32,11 @@
 #include "qemu/log.h"
 #include "qemu/main-loop.h"
 #include "qemu/module.h"
+#include "qemu/timer.h"
 #include "system/dma.h"
 
+#include "e810_iw_conn.h"    /* e810_iw_format_stats() */
+#include "e810_iwarp.h"     /* e810_iw_format_tables() */
 #include "x722_core.h"
 #include "trace.h"
 
@@ -50,6 +55,7 @@ struct X722State {
     MemoryRegion mmio;
     MemoryRegion msix;
     QEMUBH *work_bh;
+    QEMUTimer *pe_timer;        /* the engine's: iWARP retransmission */
     Error *migration_blocker;
 
     X722Core core;
@@ -123,6 +129,34 @@ static void x722_glue_trace(void *opaque, E810TraceEvent ev, uint64_t a,
     }
 }
 
+/*
+ * The protocol engine's one timer (its offloaded iWARP connections'
+ * retransmission, delayed ACKs and keepalives) on the virtual clock, like
+ * the guest's time; the LAN side has none.
+ */
+static uint64_t x722_now_ns(void *opaque)
+{
+    return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+}
+
+static void x722_timer_mod(void *opaque, uint64_t deadline_ns)
+{
+    X722State *s = opaque;
+
+    if (deadline_ns == UINT64_MAX) {
+        timer_del(s->pe_timer);
+    } else {
+        timer_mod(s->pe_timer, (int64_t)MIN(deadline_ns, INT64_MAX));
+    }
+}
+
+static void x722_timer_cb(void *opaque)
+{
+    X722State *s = opaque;
+
+    x722_rdma_timer_fire(&s->core);
+}
+
 static const E810CoreOps x722_core_ops = {
     .dma_read = x722_glue_dma_read,
     .dma_write = x722_glue_dma_write,
@@ -133,6 +167,8 @@ static const E810CoreOps x722_core_ops = {
     .log = x722_glue_log,
     .log_enabled = x722_glue_log_enabled,
     .trace = x722_glue_trace,
+    .now_ns = x722_now_ns,
+    .timer_mod = x722_timer_mod,
 };
 
 static void x722_work_bh(void *opaque)
@@ -207,9 +243,11 @@ static void x722_realize(PCIDevice *pdev, Error **errp)
     if (migrate_add_blocker(&s->migration_blocker, errp) < 0) {
         return;
     }
+    /* Before the core: its reset may already cancel the timer. */
+    s->pe_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, x722_timer_cb, s);
     if (x722_core_init(&s->core, &x722_core_ops, s, PCI_FUNC(pdev->devfn))) {
         error_setg(errp, "x722: cannot initialise device core");
-        goto err_blocker;
+        goto err_timer;
     }
     pdev->config[PCI_CACHE_LINE_SIZE] = 0x10;
     pdev->config[PCI_INTERRUPT_PIN] = 1;
@@ -255,6 +293,9 @@ err_msix:
     msix_uninit(pdev, &s->msix, &s->msix);
 err_core:
     x722_core_fini(&s->core);
+err_timer:
+    timer_free(s->pe_timer);
+    s->pe_timer = NULL;
 err_blocker:
     migrate_del_blocker(&s->migration_blocker);
 }
@@ -268,6 +309,8 @@ static void x722_exit(PCIDevice *pdev)
     pcie_cap_exit(pdev);
     msix_uninit(pdev, &s->msix, &s->msix);
     x722_core_fini(&s->core);
+    timer_free(s->pe_timer);
+    s->pe_timer = NULL;
     migrate_del_blocker(&s->migration_blocker);
 }
 
@@ -306,6 +349,41 @@ static char *x722_get_pe_stats(Object *obj, Error **errp)
     return buf;
 }
 
+/* A "name=value ..." of the protocol engine (e810_core.h formatters). */
+static char *x722_get_pe_formatted(Object *obj, Error **errp,
+                                   const char *name,
+                                   int (*fmt)(E810Core *, char *, size_t))
+{
+    X722State *s = X722(obj);
+    char *buf;
+    int n;
+
+    if (!DEVICE(obj)->realized || !s->core.pe) {
+        error_setg(errp, "%s: device not realized", name);
+        return NULL;
+    }
+    n = fmt(s->core.pe, NULL, 0);
+    if (n < 0) {
+        error_setg(errp, "%s: cannot format the values", name);
+        return NULL;
+    }
+    buf = g_malloc(n + 1);
+    fmt(s->core.pe, buf, n + 1);
+    return buf;
+}
+
+static char *x722_get_iwarp_tables(Object *obj, Error **errp)
+{
+    return x722_get_pe_formatted(obj, errp, "x-iwarp-tables",
+                                 e810_iw_format_tables);
+}
+
+static char *x722_get_iwarp_stats(Object *obj, Error **errp)
+{
+    return x722_get_pe_formatted(obj, errp, "x-iwarp-stats",
+                                 e810_iw_format_stats);
+}
+
 static const Property x722_properties[] = {
     DEFINE_NIC_PROPERTIES(X722State, conf),
 };
@@ -335,6 +413,14 @@ static void x722_class_init(ObjectClass *oc, void *data)
     object_class_property_add_str(oc, "x-pe-stats", x722_get_pe_stats, NULL);
     object_class_property_set_description(oc, "x-pe-stats",
         "debug: the RDMA protocol engine's state, \"name=value ...\"");
+    object_class_property_add_str(oc, "x-iwarp-tables",
+                                  x722_get_iwarp_tables, NULL);
+    object_class_property_set_description(oc, "x-iwarp-tables",
+        "debug: the engine's iWARP tables and ILQ counters (as the E810's)");
+    object_class_property_add_str(oc, "x-iwarp-stats",
+                                  x722_get_iwarp_stats, NULL);
+    object_class_property_set_description(oc, "x-iwarp-stats",
+        "debug: the engine's offloaded iWARP connections (as the E810's)");
     set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
 }
 

@@ -351,7 +351,8 @@ bool __wrap_e810_xport_send(E810Core *core, E810Qp *qp,
 {
     Harness *h = core->opaque;
 
-    if (h->xport_send) {
+    /* a core of another embedder (the X722 rig's engine) has no seam */
+    if (core->ops == &harness_ops && h->xport_send) {
         return h->xport_send(h, qp, wqe);
     }
     return __real_e810_xport_send(core, qp, wqe);

@@ -17,6 +17,8 @@
 #include <cmocka.h>
 
 #include "x722_rig.h"
+#include "e810_iw_conn.h"
+#include "e810_iwarp.h"
 #include "hw/e810_ctx.h"
 #include "hw/e810_gen.h"
 
@@ -581,6 +583,498 @@ static void test_ceqctl_msix0_refused(void **state)
                      3 | X722_QINT_CAUSE_ENA);
 }
 
+
+/* ---- the ILQ: GEN_1 frames (x722_ilq.c) ---- */
+
+#define ILQ_SQ          (PE_BASE + 0x7000)     /* 8 quanta */
+#define ILQ_RQ          (PE_BASE + 0x7400)     /* 8 x 32 bytes */
+#define ILQ_SHADOW      (PE_BASE + 0x7800)
+#define ILQ_CTX         (PE_BASE + 0x7900)
+#define ILQ_RXBUF       (PE_BASE + 0x8000)     /* 2 x 1024 */
+#define ILQ_TXBUF       (PE_BASE + 0x8800)
+#define ILQ_CTX_VAL     0xffff8880abcd0000ull
+#define ILQ_LPORT       7174
+#define ILQ_RPORT       40000
+#define ILQ_LIP         0xc0a80101u            /* 192.168.1.1: ours */
+#define ILQ_RIP         0xc0a80102u
+static const uint8_t ilq_peer[6] = { 0x52, 0x54, 0x00, 0x72, 0x20, 0x02 };
+
+typedef struct Ilq {
+    uint32_t sq_head, rq_head, cq_head;
+} Ilq;
+
+/* irdma_puda_qp_create() of the ILQ on CQ 1 (GEN_1: RQ LEN [31:0]). */
+static void ilq_make(Pe *p, Ilq *l)
+{
+    uint64_t q[8] = { 0 };
+    unsigned i;
+
+    pe_bringup(p);
+    pe_back(p, E810_HMC_QP, E810_ILQ_QPN, 512);
+    memset(xr_ptr(&p->r, PE_CQ1), 0, 32 * E810_CQE_SIZE);
+    q[E810_QW(E810_CQPSQ_CQ_SIZE_OFF)] = 32;
+    q[E810_QW(E810_CQPSQ_CQ_CTX_OFF)] = 0x1111;
+    q[E810_QW(E810_CQPSQ_CQ_THRESH_OFF)] = 16;
+    q[E810_QW(E810_CQPSQ_CQ_PA_OFF)] = PE_CQ1;
+    q[E810_QW(E810_CQPSQ_CQ_SHADOW_OFF)] = PE_CQ1_SHADOW;
+    assert_true(pe_do(p, E810_CQP_OP_CREATE_CQ, cq_hdr(1, 0), q, NULL));
+    memset(xr_ptr(&p->r, ILQ_SQ), 0, 0x1000);
+    memset(xr_ptr(&p->r, ILQ_CTX), 0, E810_QP_CTX_SIZE);
+    s64(p, ILQ_CTX + E810_QPC_SQADDR_OFF, ILQ_SQ);
+    s64(p, ILQ_CTX + E810_QPC_RQADDR_OFF, ILQ_RQ);
+    s64(p, ILQ_CTX + E810_QPC_SIZES_OFF, FIELD_PREP(E810_QPC_RQSIZE, 1) |
+        FIELD_PREP(E810_QPC_SQSIZE, 1));
+    s64(p, ILQ_CTX + E810_QPC_MSS_OFF, FIELD_PREP(E810_QPC_SNDMSS, 1024));
+    s64(p, ILQ_CTX + 64, 1);
+    s64(p, ILQ_CTX + E810_QPC_CQ_OFF, FIELD_PREP(E810_QPC_TXCQNUM, 1) |
+        FIELD_PREP(E810_QPC_RXCQNUM, 1));
+    s64(p, ILQ_CTX + E810_QPC_FLAGS_OFF, E810_QPC_PRIVEN);
+    s64(p, ILQ_CTX + E810_QPC_COMPL_CTX_OFF, ILQ_CTX_VAL);
+    /* the VSI's queue set (0x0212 qs_handle[0]), as i40e hands it over */
+    s64(p, ILQ_CTX + E810_QPC_QS_OFF, FIELD_PREP(E810_QPC_QSHANDLE, X722_QS_HANDLE));
+    memset(q, 0, sizeof(q));
+    q[E810_QW(E810_CQPSQ_QP_CTX_OFF)] = ILQ_CTX;
+    q[E810_QW(E810_CQPSQ_QP_DBSHADOW_OFF)] = ILQ_SHADOW;
+    assert_true(pe_do(p, E810_CQP_OP_CREATE_QP,
+                      FIELD_PREP(E810_CQPSQ_QP_QPID, E810_ILQ_QPN) |
+                      FIELD_PREP(E810_CQPSQ_QP_QPTYPE, E810_QP_TYPE_UDA) |
+                      FIELD_PREP(E810_CQPSQ_QP_NEXTIWSTATE,
+                                 E810_QP_STATE_RTS) |
+                      E810_CQPSQ_QP_CQNUMVALID, q, NULL));
+    /* two receive buffers (irdma_puda_post_recvbuf(), GEN_1 branch) */
+    for (i = 0; i < 2; i++) {
+        s64(p, ILQ_RQ + 32 * i, ILQ_RXBUF + 1024 * i);
+        s64(p, ILQ_RQ + 32 * i + 8, FIELD_PREP(gen1.frag_len, 1024));
+        s64(p, ILQ_RQ + 32 * i + 16, 0);
+        s64(p, ILQ_RQ + 32 * i + 24, E810_WQE_VALID);
+    }
+    memset(l, 0, sizeof(*l));
+    /* the CM's port and listener (irdma_add_apbvt(), irdma_manage_qhash()) */
+    memset(q, 0, sizeof(q));
+    q[E810_QW(E810_CQPSQ_MAPT_PORT_OFF)] = ILQ_LPORT;
+    assert_true(pe_do(p, E810_CQP_OP_MANAGE_APBVT, E810_CQPSQ_MAPT_ADDPORT,
+                      q, NULL));
+    memset(q, 0, sizeof(q));
+    q[E810_QW(E810_CQPSQ_QHASH_PORTS_OFF)] =
+        FIELD_PREP(E810_CQPSQ_QHASH_QPN, E810_ILQ_QPN) |
+        FIELD_PREP(E810_CQPSQ_QHASH_DEST_PORT, ILQ_LPORT);
+    q[E810_QW(E810_CQPSQ_QHASH_LIP23_OFF)] = ILQ_LIP;
+    assert_true(pe_do(p, E810_CQP_OP_MANAGE_QUAD_HASH_TABLE_ENTRY,
+                      FIELD_PREP(E810_CQPSQ_QHASH_MANAGE,
+                                 E810_QHASH_MANAGE_ADD) |
+                      FIELD_PREP(E810_CQPSQ_QHASH_ENTRYTYPE,
+                                 E810_QHASH_TYPE_TCP_SYN) |
+                      E810_CQPSQ_QHASH_IPV4VALID, q, NULL));
+}
+
+/* i40e_client_update_vsi_ctxt(): the VSI's TCP_ENA queueing option. */
+static void ilq_tcp_ena(Pe *p, bool on)
+{
+    uint8_t params[16] = { 0 }, props[128] = { 0 };
+
+    xr_put16(params, 390);                      /* the VSI's SEID */
+    xr_put16(props, 0x0080);                    /* QUEUE_OPT_VALID */
+    props[78] = on ? X722_VSI_TCP_ENA : 0;
+    assert_int_equal(xr_cmd(&p->r, 0x0211, params, props, sizeof(props),
+                            true, NULL), 0);
+}
+
+static void be16p(uint8_t *p, uint16_t v)
+{
+    p[0] = v >> 8;
+    p[1] = (uint8_t)v;
+}
+
+static void be32p(uint8_t *p, uint32_t v)
+{
+    be16p(p, v >> 16);
+    be16p(p + 2, (uint16_t)v);
+}
+
+/* A TCP/IPv4 frame from the peer to us (irdma_form_uda_cm_frame()'s
+ * layout; @to_us: else from us), 802.1Q tagged if @vlan; checksums 0. */
+static size_t ilq_frame(Pe *p, uint8_t *f, bool to_us, bool vlan,
+                        uint8_t flags, unsigned plen)
+{
+    size_t l3 = vlan ? 18 : 14, l4 = l3 + 20;
+
+    memset(f, 0, l4 + 20 + plen);
+    memcpy(f, to_us ? p->r.core.mac : ilq_peer, 6);
+    memcpy(f + 6, to_us ? ilq_peer : p->r.core.mac, 6);
+    if (vlan) {
+        be16p(f + 12, 0x8100);
+        be16p(f + 14, 0x2007);
+    }
+    be16p(f + l3 - 2, 0x0800);
+    f[l3] = 0x45;
+    be16p(f + l3 + 2, 20 + 20 + plen);
+    be16p(f + l3 + 6, 0x4000);
+    f[l3 + 8] = 64;
+    f[l3 + 9] = 6;
+    be32p(f + l3 + 12, to_us ? ILQ_RIP : ILQ_LIP);
+    be32p(f + l3 + 16, to_us ? ILQ_LIP : ILQ_RIP);
+    be16p(f + l4, to_us ? ILQ_RPORT : ILQ_LPORT);
+    be16p(f + l4 + 2, to_us ? ILQ_LPORT : ILQ_RPORT);
+    be32p(f + l4 + 4, 0x11223344);
+    f[l4 + 12] = 5 << 4;
+    f[l4 + 13] = flags;
+    be16p(f + l4 + 14, 0xffff);
+    memset(f + l4 + 20, 0x5a, plen);
+    return l4 + 20 + plen;
+}
+
+/* The next CQE of CQ 1, host order, if there is one. */
+static bool ilq_cqe(Pe *p, Ilq *l, uint64_t c[4])
+{
+    uint64_t pa = PE_CQ1 + (uint64_t)l->cq_head * E810_CQE_SIZE;
+    unsigned i;
+
+    for (i = 0; i < 4; i++) {
+        c[i] = m64(p, pa + 8 * i);
+    }
+    if (!(c[3] & E810_CQE_VALID)) {
+        return false;
+    }
+    l->cq_head++;
+    return true;
+}
+
+/* irdma_puda_send(), GEN_1 branch: one frame of @len bytes at ILQ_TXBUF. */
+static void ilq_send(Pe *p, Ilq *l, uint32_t len, uint64_t q2)
+{
+    uint64_t pa = ILQ_SQ + 32ull * l->sq_head++;
+
+    s64(p, pa, ILQ_TXBUF);
+    s64(p, pa + 8, FIELD_PREP(gen1.frag_len, len));
+    s64(p, pa + 16, q2);
+    s64(p, pa + 24, FIELD_PREP(E810_WQE_OPCODE, E810_OP_SEND) |
+        E810_WQE_SIGCOMPL | E810_WQE_VALID);
+    xr_wr(&p->r, X722_PE_WQEALLOC, E810_ILQ_QPN);
+    x722_core_run_work(&p->r.core);
+}
+
+static uint16_t ilq_csum(uint32_t sum, const uint8_t *b, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i + 1 < n; i += 2) {
+        sum += b[i] << 8 | b[i + 1];
+    }
+    if (n & 1) {
+        sum += b[n - 1] << 8;
+    }
+    while (sum >> 16) {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    return ~sum & 0xffff;
+}
+
+/*
+ * The engine's receive path on the X722: with TCP_ENA a SYN to the
+ * listener goes into the ILQ as the whole frame (VLAN tag kept), the CQE
+ * in GEN_1's format; without TCP_ENA, or to a port not in the APBVT, it is
+ * the LAN's.
+ */
+static void test_ilq_receive_gen1(void **state)
+{
+    Pe *p = *state;
+    const E810IwStats *st;
+    uint8_t f[128];
+    uint64_t c[4];
+    size_t n;
+    Ilq l;
+
+    ilq_make(p, &l);
+    /* GEN_1 has no WORK_SCHED_NODE: the VSI's queue set is live */
+    assert_int_equal(p->r.core.pe->rdma.stats.bad_qs_handles, 0);
+    st = &p->r.core.pe->rdma.iw.stats;
+    n = ilq_frame(p, f, true, false, 0x02, 0);
+    /* TCP_ENA clear: the LAN's (no queue enabled: dropped there) */
+    assert_int_equal(x722_core_receive(&p->r.core, f, n), n);
+    assert_int_equal(st->rx_to_ilq, 0);
+    assert_false(ilq_cqe(p, &l, c));
+
+    ilq_tcp_ena(p, true);
+    assert_int_equal(x722_core_receive(&p->r.core, f, n), n);
+    assert_int_equal(st->rx_to_ilq, 1);
+    assert_int_equal(st->ilq_rx, 1);
+    assert_memory_equal(xr_ptr(&p->r, ILQ_RXBUF), f, n);
+    assert_true(ilq_cqe(p, &l, c));
+    assert_false(c[3] & (E810_CQE_ERROR | E810_CQE_SQ));
+    /* GEN_1: no extended CQE (its bit is VLAN_TAG_VALID), IPv4 */
+    assert_false(c[3] & E810_GEN1_CQE_VLAN_TAG_VALID);
+    assert_int_equal(FIELD_GET(E810_CQE_PAYLDLEN, c[0]), n);
+    assert_true(c[1] == ILQ_CTX_VAL);
+    assert_int_equal(FIELD_GET(E810_CQE_QPID, c[2]), E810_ILQ_QPN);
+    assert_int_equal(FIELD_GET(E810_GEN1_CQE_UDA_L3PROTO, c[2]), 0);
+    assert_int_equal(FIELD_GET(E810_CQE_WQEIDX, c[3]), 0);
+
+    /* tagged: the tag stays in the buffer, the CQE says so */
+    n = ilq_frame(p, f, true, true, 0x02, 8);
+    assert_int_equal(x722_core_receive(&p->r.core, f, n), n);
+    assert_int_equal(st->ilq_rx, 2);
+    assert_memory_equal(xr_ptr(&p->r, ILQ_RXBUF + 1024), f, n);
+    assert_true(ilq_cqe(p, &l, c));
+    assert_true(c[3] & E810_GEN1_CQE_VLAN_TAG_VALID);
+    assert_int_equal(FIELD_GET(E810_CQE_PAYLDLEN, c[0]), n);
+    assert_int_equal(FIELD_GET(E810_CQE_WQEIDX, c[3]), 1);
+
+    /* no RQ WQE left: dropped and counted */
+    n = ilq_frame(p, f, true, false, 0x02, 0);
+    assert_int_equal(x722_core_receive(&p->r.core, f, n), n);
+    assert_int_equal(st->ilq_rx_dropped, 1);
+    /* a port not in the APBVT is the LAN's */
+    be16p(f + 36, 7175);
+    x722_core_receive(&p->r.core, f, n);
+    assert_int_equal(st->rx_to_ilq, 3);
+    /* TCP_ENA cleared again: the LAN's */
+    ilq_tcp_ena(p, false);
+    be16p(f + 36, ILQ_LPORT);
+    x722_core_receive(&p->r.core, f, n);
+    assert_int_equal(st->rx_to_ilq, 3);
+}
+
+/*
+ * The ILQ's transmit: the driver's whole frame goes out with the IPv4 and
+ * TCP checksums inserted and nothing else changed; the SQ CQE follows.
+ * WQEs whose header fields do not describe the frame fail with an AE.
+ */
+static void test_ilq_send_gen1(void **state)
+{
+    Pe *p = *state;
+    const E810IwStats *st;
+    uint8_t f[128], ph[12];
+    const uint8_t *t = p->r.tx_last;
+    uint64_t c[4], q2;
+    size_t n;
+    Ilq l;
+
+    ilq_make(p, &l);
+    st = &p->r.core.pe->rdma.iw.stats;
+    n = ilq_frame(p, f, false, false, 0x12, 4);
+    memcpy(xr_ptr(&p->r, ILQ_TXBUF), f, n);
+    q2 = FIELD_PREP(E810_GEN1_UDA_MACLEN, 7) |
+         FIELD_PREP(E810_GEN1_UDA_IPLEN, 5) |
+         FIELD_PREP(E810_GEN1_UDA_L4T, E810_GEN1_UDA_L4T_TCP) |
+         FIELD_PREP(E810_GEN1_UDA_IIPT, E810_GEN1_UDA_IIPT_IPV4_CSUM) |
+         FIELD_PREP(E810_GEN1_UDA_L4LEN, 5);
+    ilq_send(p, &l, n, q2);
+    assert_int_equal(p->r.tx_frames, 1);
+    assert_int_equal(st->ilq_tx, 1);
+    assert_int_equal(p->r.tx_last_len, 60);    /* 58 padded */
+    assert_memory_equal(t, f, 24);             /* up to the IP checksum */
+    assert_memory_equal(t + 26, f + 26, 24);   /* to the TCP checksum */
+    assert_memory_equal(t + 52, f + 52, n - 52);
+    assert_int_equal(ilq_csum(0, t + 14, 20), 0);
+    memcpy(ph, t + 26, 8);
+    ph[8] = 0;
+    ph[9] = 6;
+    ph[10] = 0;
+    ph[11] = 24;
+    assert_int_equal(ilq_csum(ilq_csum(0, ph, 12) ^ 0xffff, t + 34, 24), 0);
+    assert_true(ilq_cqe(p, &l, c));
+    assert_true(c[3] & E810_CQE_SQ);
+    assert_false(c[3] & E810_CQE_ERROR);
+    assert_true(c[1] == ILQ_CTX_VAL);
+
+    /* L4LEN beyond the segment: the AE, the QP fails, nothing sent */
+    ilq_send(p, &l, n, (q2 & ~E810_GEN1_UDA_L4LEN) |
+             FIELD_PREP(E810_GEN1_UDA_L4LEN, 15));
+    assert_int_equal(p->r.tx_frames, 1);
+    assert_int_equal(st->ilq_tx_errors, 1);
+    assert_true(ilq_cqe(p, &l, c));
+    assert_true(c[3] & E810_CQE_ERROR);
+}
+
+/* An IPv6 IIPT with an IPv4 frame, and an L4 type other than TCP. */
+static void test_ilq_send_gen1_refused(void **state)
+{
+    Pe *p = *state;
+    const E810IwStats *st;
+    uint8_t f[128];
+    uint64_t c[4], q2;
+    size_t n;
+    Ilq l;
+
+    ilq_make(p, &l);
+    st = &p->r.core.pe->rdma.iw.stats;
+    n = ilq_frame(p, f, false, false, 0x12, 0);
+    memcpy(xr_ptr(&p->r, ILQ_TXBUF), f, n);
+    q2 = FIELD_PREP(E810_GEN1_UDA_MACLEN, 7) |
+         FIELD_PREP(E810_GEN1_UDA_IPLEN, 10) |
+         FIELD_PREP(E810_GEN1_UDA_L4T, E810_GEN1_UDA_L4T_TCP) |
+         FIELD_PREP(E810_GEN1_UDA_IIPT, E810_GEN1_UDA_IIPT_IPV6) |
+         FIELD_PREP(E810_GEN1_UDA_L4LEN, 5);
+    ilq_send(p, &l, n, q2);
+    assert_int_equal(p->r.tx_frames, 0);
+    assert_int_equal(st->ilq_tx_errors, 1);
+    assert_true(ilq_cqe(p, &l, c));
+    assert_true(c[3] & E810_CQE_ERROR);
+}
+
+/*
+ * An offloaded iWARP QP's source MAC on GEN_1: the local MAC table entry
+ * SRCMACADDRIDX (context qword 3) names; an index without an entry makes
+ * the context not offloadable.
+ */
+static void test_iwarp_ctx_src_mac_index(void **state)
+{
+    Pe *p = *state;
+    static const uint8_t mac[6] = { 0x52, 0x54, 0x00, 0x72, 0x20, 0x99 };
+    uint64_t q[8] = { 0 };
+    uint32_t idx = 99;
+    E810IwOffload o;
+    E810Qp *qp;
+
+    pe_bringup(p);
+    assert_true(pe_do(p, E810_CQP_OP_ALLOCATE_LOC_MAC_TABLE_ENTRY, 0, NULL,
+                      &idx));
+    q[E810_QW(E810_CQPSQ_MLM_MAC_OFF)] = 0x525400722099ull;
+    assert_true(pe_do(p, E810_CQP_OP_MANAGE_LOC_MAC_TABLE,
+                      FIELD_PREP(E810_CQPSQ_MLM_TABLEIDX, idx), q, NULL));
+    memset(q, 0, sizeof(q));
+    q[E810_QW(E810_CQPSQ_MAT_MAC_OFF)] = 0x525400722002ull;
+    assert_true(pe_do(p, E810_CQP_OP_MANAGE_ARP,
+                      FIELD_PREP(E810_CQPSQ_MAT_ARPENTRYIDX, 3) |
+                      E810_CQPSQ_MAT_ENTRYVALID, q, NULL));
+    /* irdma_sc_qp_setctx() of a GEN_1 iWARP QP: no MAC at offset 152 */
+    qp = &p->r.core.pe->rdma.qp[2];
+    memset(qp->ctx, 0, sizeof(qp->ctx));
+    qp->ctx[0] = E810_QPC_IPV4;
+    qp->ctx[3] = FIELD_PREP(E810_QPC_SRCPORTNUM, ILQ_LPORT) |
+                 FIELD_PREP(E810_QPC_DESTPORTNUM, ILQ_RPORT) |
+                 FIELD_PREP(E810_GEN1_QPC_SRCMACADDRIDX, idx);
+    qp->ctx[6] = FIELD_PREP(E810_QPC_SNDMSS, 1460) |
+                 FIELD_PREP(E810_QPC_ARPIDX, 3);
+    assert_true(e810_iw_parse_ctx(p->r.core.pe, qp, &o));
+    assert_memory_equal(o.smac, mac, 6);
+    assert_int_equal(o.dmac[5], 0x02);
+    /* an index the table does not hold */
+    qp->ctx[3] = (qp->ctx[3] & ~E810_GEN1_QPC_SRCMACADDRIDX) |
+                 FIELD_PREP(E810_GEN1_QPC_SRCMACADDRIDX, (idx + 1) % 64);
+    assert_false(e810_iw_parse_ctx(p->r.core.pe, qp, &o));
+}
+
+/*
+ * GEN_1 inline data (uk.c irdma_copy_inline_data_gen_1()): 16 bytes at
+ * WQE offset 0, then 32 from offset 32 with no valid byte; up to 16 bytes
+ * take one quantum, up to 48 two. GEN_2's layout is unchanged.
+ */
+static void test_inline_layout_gen1(void **state)
+{
+    static const struct e810_hw_gen gen2 = E810_HW_GEN2;
+    uint8_t wqe[64], out[48], want[48];
+    unsigned i;
+
+    (void)state;
+    for (i = 0; i < 48; i++) {
+        want[i] = 0xa0 + i;
+    }
+    memset(wqe, 0xee, sizeof(wqe));
+    memcpy(wqe, want, 16);          /* the driver's copy, quantum 0 */
+    memcpy(wqe + 32, want + 16, 32);
+    memset(out, 0, sizeof(out));
+    e810_gen_inline_get(&gen1, wqe, out, 48);
+    assert_memory_equal(out, want, 48);
+    assert_int_equal(e810_gen_inline_quanta(&gen1, 16), 1);
+    assert_int_equal(e810_gen_inline_quanta(&gen1, 17), 2);
+    assert_int_equal(e810_gen_inline_quanta(&gen1, 48), 2);
+    assert_int_equal(gen1.max_inline, 48);
+    /* GEN_2: 8 at offset 8, 31 per extra quantum (e810_inline_get()) */
+    memset(wqe, 0, sizeof(wqe));
+    e810_inline_put(wqe, 0, want, 39);
+    memset(out, 0, sizeof(out));
+    e810_gen_inline_get(&gen2, wqe, out, 39);
+    assert_memory_equal(out, want, 39);
+    assert_int_equal(e810_gen_inline_quanta(&gen2, 39), e810_inline_quanta(39));
+    assert_int_equal(e810_gen_inline_quanta(&gen2, 101), 4);
+}
+
+/* An inline WQE of more than 48 bytes is malformed on GEN_1: AE, no send. */
+static void test_inline_too_long_gen1(void **state)
+{
+    Pe *p = *state;
+    uint64_t pa = ILQ_SQ, c[4];
+    Ilq l;
+
+    ilq_make(p, &l);
+    s64(p, pa, 0);
+    s64(p, pa + 8, 0);
+    s64(p, pa + 16, 0);
+    s64(p, pa + 24, FIELD_PREP(E810_WQE_OPCODE, E810_OP_SEND) |
+        E810_WQE_INLINEDATAFLAG | FIELD_PREP(E810_WQE_INLINEDATALEN, 49) |
+        E810_WQE_SIGCOMPL | E810_WQE_VALID);
+    xr_wr(&p->r, X722_PE_WQEALLOC, E810_ILQ_QPN);
+    x722_core_run_work(&p->r.core);
+    assert_int_equal(p->r.tx_frames, 0);
+    assert_true(ilq_cqe(p, &l, c));
+    assert_true(c[3] & E810_CQE_ERROR);
+    /* not the ILQ's own frame checks: the WQE itself was refused */
+    assert_int_equal(p->r.core.pe->rdma.iw.stats.ilq_tx_errors, 0);
+}
+
+/*
+ * GEN_1 QPs transmit on the VSI's queue set (0x0212 qs_handle[0]); the
+ * engine has no WORK_SCHED_NODE leaf for it and must not count them as
+ * on no live queue set. Another handle is still counted.
+ */
+static void test_qp_on_vsi_queue_set(void **state)
+{
+    Pe *p = *state;
+    uint64_t q[8] = { 0 };
+    const E810Rdma *rd;
+    uint32_t idx = 99;
+    unsigned i, qs[2] = { X722_QS_HANDLE, X722_QS_HANDLE + 1 };
+    Ilq l;
+
+    ilq_make(p, &l);
+    rd = &p->r.core.pe->rdma;
+    assert_true(pe_do(p, E810_CQP_OP_ALLOCATE_LOC_MAC_TABLE_ENTRY, 0, NULL,
+                      &idx));
+    q[E810_QW(E810_CQPSQ_MLM_MAC_OFF)] = 0x525400722001ull;
+    assert_true(pe_do(p, E810_CQP_OP_MANAGE_LOC_MAC_TABLE,
+                      FIELD_PREP(E810_CQPSQ_MLM_TABLEIDX, idx), q, NULL));
+    memset(q, 0, sizeof(q));
+    q[E810_QW(E810_CQPSQ_MAT_MAC_OFF)] = 0x525400722002ull;
+    assert_true(pe_do(p, E810_CQP_OP_MANAGE_ARP,
+                      FIELD_PREP(E810_CQPSQ_MAT_ARPENTRYIDX, 3) |
+                      E810_CQPSQ_MAT_ENTRYVALID, q, NULL));
+    for (i = 0; i < 2; i++) {
+        uint32_t id = 3 + i;
+        uint64_t hdr = FIELD_PREP(E810_CQPSQ_QP_QPID, id) |
+                       FIELD_PREP(E810_CQPSQ_QP_QPTYPE, E810_QP_TYPE_IWARP) |
+                       E810_CQPSQ_QP_CQNUMVALID;
+
+        pe_back(p, E810_HMC_QP, id, 512);
+        memset(xr_ptr(&p->r, ILQ_CTX), 0, E810_QP_CTX_SIZE);
+        s64(p, ILQ_CTX + E810_QPC_CFG_OFF, E810_QPC_IPV4);
+        s64(p, ILQ_CTX + E810_QPC_SQADDR_OFF, ILQ_SQ);
+        s64(p, ILQ_CTX + E810_QPC_RQADDR_OFF, ILQ_RQ);
+        s64(p, ILQ_CTX + E810_QPC_SIZES_OFF, FIELD_PREP(E810_QPC_RQSIZE, 1) |
+            FIELD_PREP(E810_QPC_SQSIZE, 1) |
+            FIELD_PREP(E810_QPC_SRCPORTNUM, ILQ_LPORT + i) |
+            FIELD_PREP(E810_QPC_DESTPORTNUM, ILQ_RPORT) |
+            FIELD_PREP(E810_GEN1_QPC_SRCMACADDRIDX, idx));
+        s64(p, ILQ_CTX + E810_QPC_MSS_OFF, FIELD_PREP(E810_QPC_SNDMSS, 1460) |
+            FIELD_PREP(E810_QPC_ARPIDX, 3));
+        s64(p, ILQ_CTX + E810_QPC_CQ_OFF, FIELD_PREP(E810_QPC_TXCQNUM, 1) |
+            FIELD_PREP(E810_QPC_RXCQNUM, 1));
+        s64(p, ILQ_CTX + E810_QPC_QS_OFF,
+            FIELD_PREP(E810_QPC_QSHANDLE, qs[i]));
+        memset(q, 0, sizeof(q));
+        q[E810_QW(E810_CQPSQ_QP_CTX_OFF)] = ILQ_CTX;
+        q[E810_QW(E810_CQPSQ_QP_DBSHADOW_OFF)] = ILQ_SHADOW;
+        assert_true(pe_do(p, E810_CQP_OP_CREATE_QP, hdr |
+                          FIELD_PREP(E810_CQPSQ_QP_NEXTIWSTATE,
+                                     E810_QP_STATE_IDLE), q, NULL));
+        assert_true(pe_do(p, E810_CQP_OP_MODIFY_QP, hdr |
+                          FIELD_PREP(E810_CQPSQ_QP_NEXTIWSTATE,
+                                     E810_QP_STATE_RTS), q, NULL));
+        assert_int_equal(rd->qp[id].state, E810_QP_STATE_RTS);
+        assert_int_equal(rd->stats.bad_qs_handles, i);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -597,6 +1091,13 @@ int main(void)
         T(test_loc_mac_and_arp),
         T(test_ceqctl_msix0_refused),
         T(test_stats_survive_destroy),
+        T(test_ilq_receive_gen1),
+        T(test_ilq_send_gen1),
+        T(test_ilq_send_gen1_refused),
+        T(test_iwarp_ctx_src_mac_index),
+        T(test_inline_layout_gen1),
+        T(test_inline_too_long_gen1),
+        T(test_qp_on_vsi_queue_set),
 #undef T
     };
 
