@@ -139,11 +139,12 @@ CALIB_RETRIES=0
 # any other failure once. The case fails when its tries are used up.
 run_perf() {
 	local prov=$1 t=$2 size=$3 extra=${4:-} n try=0 label res unit other=0
-	local name=$2${4// /}
+	local name=$2${4// /} to0 to1 tos=-
 	n=$(iters "$t" "$size")
 	label="$prov $t${extra:+ $extra} -s $size -n $n"
 	while :; do
 		try=$((try + 1))
+		to0=$(xport_sum timeouts)
 		perf_once "$prov" "$t" "$size" "$n" "$extra" && break
 		if [ $CALIB = 1 ] && [ $try -lt 4 ]; then
 			echo "note: $label: perftest clock calibration failed ($WHY); again"
@@ -158,6 +159,8 @@ run_perf() {
 			return 1
 		fi
 	done
+	to1=$(xport_sum timeouts)
+	[ -n "$to0" ] && [ -n "$to1" ] && tos=$((to1 - to0))
 	local tmin=-
 	if [ "${t%_lat}" != "$t" ]; then
 		res=$(cut -d' ' -f5 <<<"$CROW") unit=us_typ
@@ -166,7 +169,27 @@ run_perf() {
 		res=$(cut -d' ' -f4 <<<"$CROW") unit=MB/s
 	fi
 	ok "$label: $res $unit"
-	TABLE+="$prov $name $size $n $res $unit ${MS}ms $tmin"$'\n'
+	TABLE+="$prov $name $size $n $res $unit ${MS}ms $tmin $tos"$'\n'
+}
+
+# xport_sum NAME: counter NAME of the model's RoCE transport (QMP
+# x-xport-stats) summed over both functions; empty if QEMU does not
+# answer.
+xport_sum() {
+	local i v s=0
+	for i in 0 1; do
+		v=$(xport_stat "$(e810_xport_stats "e810-$i")" "$1")
+		[ -n "$v" ] || return 0
+		s=$((s + v))
+	done
+	echo "$s"
+}
+
+# table_row PROV TEST SIZE: the last TABLE row of that run (a repeated
+# run adds a row).
+table_row() {
+	awk -v p="$1" -v t="$2" -v s="$3" '$1 == p && $2 == t && $3 == s { r = $0 }
+		END { print r }' <<<"$TABLE"
 }
 
 for prov in stock ours; do
@@ -182,35 +205,59 @@ for prov in stock ours; do
 done
 unset RDMAV_DRIVERS
 
-# The shape every run must have whatever the host load: an 8-byte round
-# trip is quicker than a 64 KiB one (64 packets each way) measured in the
-# same boot. Under TCG 4 KiB costs only ~10 % more than 8 B (the fixed
-# cost dominates), too close to hold in every run; 64 KiB is 2.5x. A 100x
-# slower small message (a retransmission timeout per message, as before
-# e810_xport_receive() deferred re-entrant frames) breaks it. Compared on
-# t_min, the figure a loaded host moves least: while the QEMU main loop
-# waits for a host core behind two busy-polling vCPUs, the typical 8-byte
-# round trip turns into multiples of 2-4 ms in some runs, but the fastest
-# one stays at tens of us; with a timeout per message every round trip,
-# the fastest included, takes the timeout (t_min 0.2-2.6 ms then).
+# The shape every run must have: an 8-byte round trip is quicker than a
+# 64 KiB one (64 packets each way) measured in the same boot. Under TCG
+# 4 KiB costs only ~10 % more than 8 B (the fixed cost dominates), too
+# close to hold in every run; 64 KiB is 2.5x. A 100x slower small message
+# (a retransmission timeout per message, as before e810_xport_receive()
+# deferred re-entrant frames) breaks it, every round trip the fastest
+# included then taking the timeout (t_min 0.2-2.6 ms); that is asserted
+# directly as well: the model's transport counted fewer retransmission
+# timeouts in the 8 B run than half its round trips (none in a clean
+# run). Compared on t_min, the figure a loaded host moves least. It
+# still moves: each side of a round trip waits for its vCPU to see the
+# completion and ring the next doorbell, and a guest whose two vCPUs
+# busy-poll leaves QEMU's main loop (the device model) a third runnable
+# thread on a 2-CPU host; in stretches of seconds every such wait then
+# takes 0.3-3 ms whichever provider and irdma run (the model's own steps,
+# doorbell to fetch and fetch to the peer's CQE, stay under 30 us;
+# docs/testing.md "7.x runs"). So a failed comparison without timeouts
+# runs the 8 B case again, up to twice, and is counted.
+SHAPE_RETRIES=0
 for prov in stock ours; do
 	for t in ib_send_lat ib_write_lat; do
-		row8=$(awk -v p=$prov -v t=$t '$1 == p && $2 == t && $3 == 8' <<<"$TABLE")
-		row64k=$(awk -v p=$prov -v t=$t '$1 == p && $2 == t && $3 == 65536' <<<"$TABLE")
-		read -r _ _ _ _ typ8 _ _ min8 <<<"$row8"
-		read -r _ _ _ _ typ64k _ _ min64k <<<"$row64k"
-		[ -n "$min8" ] && [ -n "$min64k" ] && [ "$min8" != - ] && [ "$min64k" != - ] || continue
-		awk -v a="$min8" -v b="$min64k" 'BEGIN { exit !(a < b) }' &&
-			ok "$prov $t: 8 B t_min ($min8 us) below 64 KiB t_min ($min64k us); t_typical $typ8 / $typ64k us" ||
-			fail "$prov $t: 8 B t_min $min8 us, 64 KiB t_min $min64k us (t_typical $typ8 / $typ64k): small messages are slow"
+		try=1
+		while :; do
+			read -r _ _ _ n8 typ8 _ _ min8 to8 <<<"$(table_row $prov $t 8)"
+			read -r _ _ _ _ typ64k _ _ min64k _ <<<"$(table_row $prov $t 65536)"
+			[ -n "$min8" ] && [ -n "$min64k" ] && [ "$min8" != - ] && [ "$min64k" != - ] || break
+			if [ -n "$to8" ] && [ "$to8" != - ] && [ $((to8 * 2)) -ge "$n8" ]; then
+				fail "$prov $t: 8 B run had $to8 retransmission timeouts in $n8 round trips (t_min $min8 us)"
+				break
+			fi
+			if awk -v a="$min8" -v b="$min64k" 'BEGIN { exit !(a < b) }'; then
+				ok "$prov $t: 8 B t_min ($min8 us) below 64 KiB t_min ($min64k us); t_typical $typ8 / $typ64k us; ${to8:--} timeouts"
+				break
+			fi
+			if [ $try -ge 3 ]; then
+				fail "$prov $t: 8 B t_min $min8 us, 64 KiB t_min $min64k us (t_typical $typ8 / $typ64k, $try tries): small messages are slow"
+				break
+			fi
+			echo "note: $prov $t: 8 B t_min $min8 us, 64 KiB t_min $min64k us, ${to8:--} timeouts; 8 B again"
+			SHAPE_RETRIES=$((SHAPE_RETRIES + 1))
+			try=$((try + 1))
+			E810_PROVIDER=$prov provider_env
+			run_perf "$prov" "$t" 8 || break
+		done
 	done
 done
+unset RDMAV_DRIVERS
 
 # Event-driven against polled, same provider, same boot: the ratio of
 # ib_send_lat 8 B t_typical with -e to polled, reported (see the top).
 for prov in stock ours; do
-	read -r _ _ _ _ poll _ <<<"$(awk -v p=$prov '$1 == p && $2 == "ib_send_lat" && $3 == 8' <<<"$TABLE")"
-	read -r _ _ _ _ ev _ <<<"$(awk -v p=$prov '$1 == p && $2 == "ib_send_lat-e" && $3 == 8' <<<"$TABLE")"
+	read -r _ _ _ _ poll _ <<<"$(table_row $prov ib_send_lat 8)"
+	read -r _ _ _ _ ev _ <<<"$(table_row $prov ib_send_lat-e 8)"
 	[ -n "$poll" ] && [ -n "$ev" ] && [ "$poll" != FAIL ] && [ "$ev" != FAIL ] || continue
 	r=$(awk -v e="$ev" -v p="$poll" 'BEGIN { printf "%.1f", e / p }')
 	echo "figure: $prov ib_send_lat 8 B: event-driven t_typical $ev us, ${r}x polled $poll us (aim 2x)"
@@ -220,6 +267,6 @@ printf '%s' "$TABLE" | awk 'BEGIN { printf "%-6s %-13s %8s %6s %10s %-7s %8s\n",
 	"prov", "test", "bytes", "iters", "result", "unit", "wall" }
 	NF { printf "%-6s %-13s %8s %6s %10s %-7s %8s\n", $1, $2, $3, $4, $5, $6, $7 }'
 
-echo "runs repeated after a perftest failure: $RETRIES; after a clock calibration failure: $CALIB_RETRIES"
+echo "runs repeated after a perftest failure: $RETRIES; after a clock calibration failure: $CALIB_RETRIES; 8 B latency runs repeated for the shape: $SHAPE_RETRIES"
 dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"
 finish
