@@ -72,22 +72,12 @@ has_entry() {
 	tr , '\n' <<<"$(iw_table "$1" "$2")" | grep -qxF "$3"
 }
 
-# iwdbg AUX NAME: field NAME of our irdma's debugfs "iwarp" of AUX.
-iwdbg() {
-	awk -v k="$2" '$1 == k { print $2 }' "/sys/kernel/debug/irdma/$1/iwarp"
-}
-
-# tables_empty DEV: no APBVT port and no quad hash entry left.
-tables_empty() {
-	[ "$(iw_table "$1" apbvt)" = 0 ] && [ "$(iw_table "$1" qhash)" = 0 ]
-}
-
 check_devices
 nd0=$(e810_netdev_of "$d0")
 nd1=$(e810_netdev_of "$d1")
 iwarp_two_hosts "$nd0" "$nd1" || { fail "could not set up the two hosts"; finish; }
 for d in "$d0" "$d1"; do
-	tables_empty "$d" && ok "$d: APBVT and quad hash empty at start" ||
+	iw_tables_empty "$d" && ok "$d: APBVT and quad hash empty at start" ||
 		fail "$d: tables at start: $(iw_table "$d" apbvt_ports) / $(iw_table "$d" qhash_entries)"
 done
 
@@ -116,7 +106,7 @@ wait_for "[ \$(iwdbg $a0 rx_listen_syns) -gt $syns ]" 10 &&
 expect_eq "$a0: malformed ILQ segments" 0 "$(iwdbg "$a0" rx_malformed)"
 kill "$pid"; wait "$pid" 2>/dev/null
 for d in "$d0" "$d1"; do
-	wait_for "tables_empty $d" 20 && ok "$d: tables empty after the listener" ||
+	wait_for "iw_tables_empty $d" 20 && ok "$d: tables empty after the listener" ||
 		fail "$d: left: $(iw_table "$d" apbvt_ports) / $(iw_table "$d" qhash_entries)"
 done
 
@@ -146,7 +136,7 @@ has_entry "$d0" qhash_entries syn/192.168.81.1:7302/qp1 &&
 	fail "$d0: lost syn/192.168.81.1:7302: '$(iw_table "$d0" qhash_entries)'"
 kill "$pid"; wait "$pid" 2>/dev/null
 for d in "$d0" "$d1"; do
-	wait_for "tables_empty $d" 20 && ok "$d: tables empty after the wildcard listener" ||
+	wait_for "iw_tables_empty $d" 20 && ok "$d: tables empty after the wildcard listener" ||
 		fail "$d: left: $(iw_table "$d" apbvt_ports) / $(iw_table "$d" qhash_entries)"
 done
 
@@ -163,7 +153,7 @@ else
 fi
 kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
 for d in "$d0" "$d1"; do
-	tables_empty "$d" && ok "$d: tables empty after rmmod" ||
+	iw_tables_empty "$d" && ok "$d: tables empty after rmmod" ||
 		fail "$d: left after rmmod: $(iw_table "$d" apbvt_ports) / $(iw_table "$d" qhash_entries)"
 	expect_eq "$d: no ib_device after rmmod" "" "$(e810_ibdev_of "$d")"
 done

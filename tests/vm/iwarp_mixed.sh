@@ -4,7 +4,6 @@
 # rdma-driver: mixed
 # rdma-protocol: iwarp
 # timeout: 900
-# check: on-demand
 # Our irdma's iWARP against the stock irdma (docs/irdma.md
 # "Connections"), on two guests joined by the pair's wire: node 0 runs
 # the stock irdma on the stock ice, node 1 ours on ice_lite, both in
@@ -39,9 +38,6 @@ wait_for "ping -c 1 -W 1 $PEER_IP >/dev/null 2>&1" 120 &&
 	fail "$PEER_IP does not answer"
 expect_eq "$d: model mode" iwarp "$(iw_table "$d" mode)"
 
-iwdbg() {
-	awk -v k="$2" '$1 == k { print $2 }' "/sys/kernel/debug/irdma/$1/iwarp"
-}
 [ $OURS = 1 ] && aux=$(e810_aux_of "$d")
 
 # run SERVER_NODE SIZE COUNT PORT: one verified rping, this node's side.

@@ -709,6 +709,57 @@ iwarp_two_hosts() {
 	wait_carrier "$1" 10 && wait_carrier "$2" 10
 }
 
+# iwdbg AUX NAME: field NAME of our irdma's debugfs "iwarp" of AUX.
+iwdbg() {
+	awk -v k="$2" '$1 == k { print $2 }' "/sys/kernel/debug/irdma/$1/iwarp"
+}
+
+# iw_tables_empty DEV: no APBVT port and no quad hash entry left in the
+# model's iWARP tables of PCI function DEV.
+iw_tables_empty() {
+	[ "$(iw_table "$1" apbvt)" = 0 ] && [ "$(iw_table "$1" qhash)" = 0 ]
+}
+
+# iwarp_ours_pair: the set-up of the scenarios that connect the two
+# functions of one guest under our irdma in iWARP mode: d0/d1 (PCI),
+# a0/a1 (auxiliary devices), nd0/nd1 (netdevs) set, both ib_devices
+# there, the ports two hosts (iwarp_two_hosts) with both links ACTIVE
+# and a ping through, the model in iWARP mode with empty tables and no
+# connection node in either irdma. Ends the scenario when it cannot set
+# up.
+iwarp_ours_pair() {
+	local devs d a
+	export RDMAV_DRIVERS=irdma
+	rdma_skip_unbindable
+	devs=($(e810_pci_devs))
+	[ "${#devs[@]}" -eq 2 ] ||
+		{ fail "want 2 e810 functions, got ${#devs[@]}"; finish; }
+	d0=${devs[0]} d1=${devs[1]}
+	a0=$(e810_aux_of "$d0")
+	a1=$(e810_aux_of "$d1")
+	for d in "$d0" "$d1"; do
+		wait_for "[ -n \"\$(e810_ibdev_of $d)\" ]" 30 ||
+			{ fail "$d: no ib_device"; finish; }
+	done
+	nd0=$(e810_netdev_of "$d0")
+	nd1=$(e810_netdev_of "$d1")
+	iwarp_two_hosts "$nd0" "$nd1" ||
+		{ fail "could not set up the two hosts"; finish; }
+	rdma_wait_all_active 30 && ok "both ports ACTIVE" ||
+		fail "ports not ACTIVE: $(rdma link show 2>&1 | tr '\n' ' ')"
+	ping -c 2 -W 2 192.168.81.2 >/dev/null &&
+		ok "ping 192.168.81.2 over the wire" ||
+		fail "no ping between the ports"
+	for d in "$d0" "$d1"; do
+		expect_eq "$d: model mode" iwarp "$(iw_table "$d" mode)"
+		iw_tables_empty "$d" && ok "$d: APBVT and quad hash empty at start" ||
+			fail "$d: tables at start: $(iw_table "$d" apbvt_ports) / $(iw_table "$d" qhash_entries)"
+	done
+	for a in "$a0" "$a1"; do
+		expect_eq "$a: cm_nodes at start" 0 "$(iwdbg "$a" cm_nodes)"
+	done
+}
+
 # iw_stat DEV NAME: the iWARP engine's counter NAME (tx_segs,
 # tx_dropped_injected, retransmits, timeouts, terms_sent, ...; QMP
 # x-iwarp-stats, docs/hw-model.md) of PCI function DEV.
