@@ -30,6 +30,15 @@
  * of that step's payload on the client (before sending, or after a READ
  * brought it), for a scenario to see the checks fail.
  *
+ * -K (client): no steps; once the server is READY the client posts one
+ * 64-byte RDMA READ through the server's rkey with its key byte changed,
+ * which the server's device refuses (a bad STag: on iWARP the server's
+ * driver answers with a Terminate, docs/irdma.md "Terminate"). The READ
+ * must complete with an error; both sides then wait for DISCONNECTED.
+ * The client prints "cm_data client: bad rkey read status=N (NAME)".
+ * Without private data in the accept the client takes rkey 0x00bad100
+ * (an STag the server never made) and remote address 0.
+ *
  * Each side ends with one line a scenario parses:
  *   cm_data <role>: transport=<iWARP|IB> steps=N send=N send_imm=N
  *     write=N write_imm=N read=N bytes=N cqes=N errors=N
@@ -104,6 +113,7 @@ struct ctrl {
 	uint32_t nsizes;
 	uint32_t sizes[MAX_SIZES];
 	uint64_t counts[OP_MAX];	/* READY: server's counts so far */
+	uint32_t badkey;	/* HELLO: -K, no steps */
 } __attribute__((packed));
 
 struct step {
@@ -124,6 +134,7 @@ static struct {
 	int timeout_ms;
 	bool no_imm;
 	long corrupt;		/* -X: step whose payload the client spoils */
+	bool badkey;		/* -K: one READ through a wrong rkey */
 } opt = {
 	.port = "7471", .rounds = 1, .timeout_ms = 60000, .corrupt = -1,
 };
@@ -735,6 +746,18 @@ static void priv_take(const void *data, uint8_t len, const char *what)
 {
 	struct cm_priv p;
 
+	/*
+	 * -K needs no real buffer: without the server's private data any
+	 * rkey is a wrong one (an STag the server never made).
+	 */
+	if (opt.badkey && (!data || !len)) {
+		g.raddr = 0;
+		g.rkey = 0x00bad100;
+		g.rlen = BUF_LEN;
+		printf("cm_data client: no private data in the %s, rkey 0x%x\n",
+		       what, g.rkey);
+		return;
+	}
 	if (!data || len < sizeof(p))
 		die("%s: private data of %u bytes, want >= %zu", what, len,
 		    sizeof(p));
@@ -821,6 +844,13 @@ static int run_server(void)
 		if (!opt.sizes[k] || opt.sizes[k] > MAX_SIZE)
 			die("HELLO: size %u", opt.sizes[k]);
 	}
+	if (hello->badkey) {
+		send_ctrl(SLOT_READY, &ready);
+		printf("cm_data server: bad rkey run, waiting for the disconnect\n");
+		fflush(stdout);
+		rdma_ack_cm_event(cm_wait(RDMA_CM_EVENT_DISCONNECTED));
+		return 0;
+	}
 	make_steps(hello->imm);
 	printf("cm_data server: %u steps, %s, immediate %s\n", g.nsteps,
 	       g.iwarp ? "iWARP" : "IB", hello->imm ? "on" : "off");
@@ -842,6 +872,29 @@ static int run_server(void)
 	rdma_ack_cm_event(ev);
 	summary();
 	return g.errors ? 1 : 0;
+}
+
+/*
+ * -K: READY(0), then a READ the server's device must refuse; its error
+ * completion, then DISCONNECTED (the connection ends with the error).
+ */
+static int client_badkey(void)
+{
+	uint64_t addr = (uint64_t)(uintptr_t)g.buf;
+	uint32_t len = 64;
+	struct ibv_wc wc;
+
+	recv_ctrl(SSLOT(0), WR_READY, MSG_READY, 0);
+	g.rkey ^= 0x5a;
+	post_send(WR_STEP, IBV_WR_RDMA_READ, &addr, &len, 1, g.raddr, 0);
+	get_wc(&wc, "bad rkey read");
+	printf("cm_data client: bad rkey read status=%d (%s) wr_id=%" PRIu64 "\n",
+	       wc.status, ibv_wc_status_str(wc.status), wc.wr_id);
+	fflush(stdout);
+	if (wc.status == IBV_WC_SUCCESS)
+		die("READ through a wrong rkey succeeded");
+	rdma_ack_cm_event(cm_wait(RDMA_CM_EVENT_DISCONNECTED));
+	return 0;
 }
 
 static int run_client(void)
@@ -889,7 +942,10 @@ static int run_client(void)
 	hello.rounds = opt.rounds;
 	hello.nsizes = opt.nsizes;
 	memcpy(hello.sizes, opt.sizes, sizeof(opt.sizes));
+	hello.badkey = opt.badkey;
 	send_ctrl(SLOT_HELLO, &hello);
+	if (opt.badkey)
+		return client_badkey();
 	for (k = 0; k <= g.nsteps; k++) {
 		r = recv_ctrl(SSLOT(k), WR_READY + k, MSG_READY, k);
 		if (r->status)
@@ -939,7 +995,7 @@ int main(int argc, char **argv)
 	int c;
 
 	parse_sizes("1,3,64,1000,4096,4097,65536,65537,262144,1048576");
-	while ((c = getopt(argc, argv, "sca:b:p:S:r:T:IX:")) != -1) {
+	while ((c = getopt(argc, argv, "sca:b:p:S:r:T:IX:K")) != -1) {
 		switch (c) {
 		case 's':
 			opt.server = true;
@@ -971,8 +1027,11 @@ int main(int argc, char **argv)
 		case 'X':
 			opt.corrupt = strtol(optarg, NULL, 0);
 			break;
+		case 'K':
+			opt.badkey = true;
+			break;
 		default:
-			fprintf(stderr, "usage: cm_data -s|-c -a ADDR [-b SRC] [-p PORT] [-S SIZES] [-r ROUNDS] [-T SECONDS] [-I] [-X STEP]\n");
+			fprintf(stderr, "usage: cm_data -s|-c -a ADDR [-b SRC] [-p PORT] [-S SIZES] [-r ROUNDS] [-T SECONDS] [-I] [-X STEP] [-K]\n");
 			return 2;
 		}
 	}

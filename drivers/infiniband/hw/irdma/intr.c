@@ -241,7 +241,8 @@ static bool irdma_ae_dispatch(struct irdma_pci_f *rf, u64 info, u32 id)
 		    code == E810_AE_ADAPTER_CATASTROPHIC)
 			return false;
 		return irdma_qp_ae(rf, id, code, src,
-				   FIELD_GET(E810_AEQE_WQDESCIDX, info));
+				   FIELD_GET(E810_AEQE_WQDESCIDX, info),
+				   FIELD_GET(E810_AEQE_Q2DATA, info));
 	}
 }
 

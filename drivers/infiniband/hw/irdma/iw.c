@@ -551,6 +551,9 @@ int irdma_iw_init(struct irdma_pci_f *rf)
 	atomic64_set(&iw->rx_dropped, 0);
 	atomic64_set(&iw->rx_malformed, 0);
 	atomic64_set(&iw->rx_listen_syns, 0);
+	atomic64_set(&iw->terms_sent, 0);
+	atomic64_set(&iw->terms_rcvd, 0);
+	atomic64_set(&iw->terms_timeouts, 0);
 	spin_lock_init(&iw->qh_lock);
 	INIT_WORK(&iw->addr_work, irdma_iw_addr_work);
 	return irdma_cm_init(rf);
@@ -608,6 +611,10 @@ int irdma_iw_show(struct seq_file *m, struct irdma_pci_f *rf)
 		   atomic64_read(&iw->rx_dropped),
 		   atomic64_read(&iw->rx_malformed),
 		   atomic64_read(&iw->rx_listen_syns));
+	seq_printf(m, "terms_sent %lld\nterms_rcvd %lld\nterms_timeouts %lld\n",
+		   atomic64_read(&iw->terms_sent),
+		   atomic64_read(&iw->terms_rcvd),
+		   atomic64_read(&iw->terms_timeouts));
 	mutex_lock(&iw->lock);
 	list_for_each_entry(l, &iw->listeners, node)
 		listeners++;

@@ -380,6 +380,9 @@ struct irdma_ilq;
  * @rx_dropped: ILQ segments no connection took
  * @rx_malformed: ILQ segments refused by the parser
  * @rx_listen_syns: connection requests (SYN) for a listener
+ * @terms_sent: Terminates the driver had the device send (qp.c)
+ * @terms_rcvd: Terminates received (AE 0x0509)
+ * @terms_timeouts: Terminate exchanges ended by the 1 s timer
  * @qh_lock: guards the listeners' address lists against the receive path
  * @addr_work: follows the netdev's addresses for wildcard listeners
  * @cm: the connections (cm.c)
@@ -393,6 +396,9 @@ struct irdma_iw {
 	atomic64_t rx_dropped;
 	atomic64_t rx_malformed;
 	atomic64_t rx_listen_syns;
+	atomic64_t terms_sent;
+	atomic64_t terms_rcvd;
+	atomic64_t terms_timeouts;
 	spinlock_t qh_lock;	/* listeners' address lists */
 	struct work_struct addr_work;
 	struct irdma_cm *cm;
@@ -694,7 +700,7 @@ void irdma_ib_port_event(struct irdma_pci_f *rf, bool active);
 void irdma_cq_ceq_event(struct irdma_pci_f *rf, u32 cq_id);
 bool irdma_cq_ae(struct irdma_pci_f *rf, u32 cq_id, u16 code);
 bool irdma_qp_ae(struct irdma_pci_f *rf, u32 qp_id, u16 code, u8 src,
-		 u32 wqe_idx);
+		 u32 wqe_idx, u8 q2);
 
 /* tc.c: traffic-class changes (parent events BEFORE/AFTER_TC_CHANGE) */
 void irdma_tc_init(struct irdma_pci_f *rf, const struct irdma_qos *qos);

@@ -278,10 +278,11 @@ static void irdma_qp_kernel_reset(struct irdma_qp *qp)
 
 /* ---- CQP ops -------------------------------------------------------------- */
 
-static int irdma_qp_cqp(struct irdma_qp *qp, u8 op, u64 hdr)
+static int irdma_qp_cqp_w8(struct irdma_qp *qp, u8 op, u64 hdr, u64 w8)
 {
 	u64 q[8] = { };
 
+	q[E810_QW(E810_CQPSQ_QP_MSS_OFF)] = w8;
 	q[E810_QW(E810_CQPSQ_QP_CTX_OFF)] = qp->ctx.pa;
 	q[E810_QW(E810_CQPSQ_QP_DBSHADOW_OFF)] = qp->shadow_pa;
 	hdr |= FIELD_PREP(E810_CQPSQ_QP_QPID, qp->qp_id) |
@@ -291,20 +292,26 @@ static int irdma_qp_cqp(struct irdma_qp *qp, u8 op, u64 hdr)
 	return irdma_cqp_exec(qp->rf, op, hdr, q, NULL);
 }
 
+static int irdma_qp_cqp(struct irdma_qp *qp, u8 op, u64 hdr)
+{
+	return irdma_qp_cqp_w8(qp, op, hdr, 0);
+}
+
 /*
  * Context rebuilt, then MODIFY_QP from the device state to @next, one of
  * the transitions upstream irdma_modify_qp_roce() makes (the device
  * refuses others with "Invalid State"). Caller holds qp->mutex.
  */
-static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 next, u64 hdr)
+static int irdma_qp_hw_modify_w8(struct irdma_qp *qp, u8 next, u64 hdr,
+				 u64 w8)
 {
 	int err;
 
 	lockdep_assert_held(&qp->mutex);
 	irdma_qp_ctx_write(qp);
-	err = irdma_qp_cqp(qp, E810_CQP_OP_MODIFY_QP,
-			   hdr | E810_CQPSQ_QP_CQNUMVALID |
-			   FIELD_PREP(E810_CQPSQ_QP_NEXTIWSTATE, next));
+	err = irdma_qp_cqp_w8(qp, E810_CQP_OP_MODIFY_QP,
+			      hdr | E810_CQPSQ_QP_CQNUMVALID |
+			      FIELD_PREP(E810_CQPSQ_QP_NEXTIWSTATE, next), w8);
 	if (err) {
 		ibdev_err(qp->ibqp.device, "QP %u: MODIFY_QP %s -> %s failed: %d\n",
 			  qp->qp_id, e810_qp_state_name(qp->hw_state),
@@ -313,6 +320,11 @@ static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 next, u64 hdr)
 	}
 	WRITE_ONCE(qp->hw_state, next);
 	return 0;
+}
+
+static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 next, u64 hdr)
+{
+	return irdma_qp_hw_modify_w8(qp, next, hdr, 0);
 }
 
 /*
@@ -401,6 +413,394 @@ static int irdma_qp_to_err(struct irdma_qp *qp, bool sq, bool rq)
 	if (qp->rcq != qp->scq)
 		irdma_cq_kick(qp->rcq);
 	return err;
+}
+
+/* ---- iWARP Terminate ----------------------------------------------------- */
+
+/*
+ * Q2 follows the host context (qp_ctx.c): the device reads the Terminate
+ * header the driver builds at Q2 + 0 and writes the segment an error AE
+ * is about, or a Terminate received, at Q2 + 72 behind rebuilt
+ * Ethernet/IP/TCP headers (upstream Q2_BAD_FRAME_OFFSET).
+ */
+#define IRDMA_Q2_OFF		256
+#define IRDMA_Q2_FRAME_OFF	72
+#define IRDMA_Q2_LEN		(IRDMA_QP_CTX_ALLOC - IRDMA_Q2_OFF)
+
+/* MODIFY_QP -> TERMINATE: what the device sends (upstream IRDMAQP_TERM_*). */
+#define IRDMA_TERMACT_TERM	1
+#define IRDMA_TERMACT_FIN	2
+
+/* RFC 5040 7.2: the Terminate control's layer (high nibble) and type. */
+#define IRDMA_TERM_LAYER_RDMAP	0
+#define IRDMA_TERM_LAYER_DDP	1
+#define IRDMA_TERM_LAYER_LLP	2
+#define IRDMA_TERM_LE(l, t)	(((l) << 4) | (t))
+#define IRDMA_TERM_RDMAP_PROT	IRDMA_TERM_LE(IRDMA_TERM_LAYER_RDMAP, 1)
+#define IRDMA_TERM_RDMAP_OP	IRDMA_TERM_LE(IRDMA_TERM_LAYER_RDMAP, 2)
+#define IRDMA_TERM_DDP_CATAS	IRDMA_TERM_LE(IRDMA_TERM_LAYER_DDP, 0)
+#define IRDMA_TERM_DDP_TAGGED	IRDMA_TERM_LE(IRDMA_TERM_LAYER_DDP, 1)
+#define IRDMA_TERM_DDP_UNTAGGED	IRDMA_TERM_LE(IRDMA_TERM_LAYER_DDP, 2)
+/* RFC 5044 8: an MPA error (CRC) reported as LLP, type 3 as upstream. */
+#define IRDMA_TERM_MPA		IRDMA_TERM_LE(IRDMA_TERM_LAYER_LLP, 3)
+
+/* Error codes: RDMAP (RFC 5040 7.2), DDP (RFC 5041 7.2), MPA (RFC 5044). */
+enum {
+	IRDMA_TERM_RDMAP_INV_STAG = 0x00,
+	IRDMA_TERM_RDMAP_BOUNDS = 0x01,
+	IRDMA_TERM_RDMAP_ACCESS = 0x02,
+	IRDMA_TERM_RDMAP_UNASSOC = 0x03,
+	IRDMA_TERM_RDMAP_WRAP = 0x04,
+	IRDMA_TERM_RDMAP_VERSION = 0x05,
+	IRDMA_TERM_RDMAP_CANT_INV = 0x09,
+	IRDMA_TERM_RDMAP_UNSPEC = 0xff,
+	IRDMA_TERM_DDP_LOCAL = 0x00,
+	IRDMA_TERM_TAG_INV_STAG = 0x00,
+	IRDMA_TERM_TAG_BOUNDS = 0x01,
+	IRDMA_TERM_TAG_UNASSOC = 0x02,
+	IRDMA_TERM_TAG_VERSION = 0x04,
+	IRDMA_TERM_UNTAG_QN = 0x01,
+	IRDMA_TERM_UNTAG_NO_BUF = 0x02,
+	IRDMA_TERM_UNTAG_MSN = 0x03,
+	IRDMA_TERM_UNTAG_MO = 0x04,
+	IRDMA_TERM_UNTAG_TOO_LONG = 0x05,
+	IRDMA_TERM_UNTAG_VERSION = 0x06,
+	IRDMA_TERM_MPA_CRC = 0x02,
+};
+
+/* The Terminate's hdrct bits: what follows its 4-byte header. */
+#define IRDMA_TERM_HDRCT_M	0x80	/* the DDP segment length */
+#define IRDMA_TERM_HDRCT_D	0x40	/* the DDP header */
+#define IRDMA_TERM_HDRCT_R	0x20	/* the RDMAP header (Read Request) */
+#define IRDMA_TERM_DDP_TAGGED_LEN	14
+#define IRDMA_TERM_DDP_UNTAGGED_LEN	18
+#define IRDMA_TERM_RDMAP_RREQ_LEN	28
+#define IRDMA_TERM_HDR_LEN		4
+
+/* RDMAP opcodes the mapping looks at (RFC 5040 4.3). */
+#define IRDMA_RDMAP_WRITE	0x0
+#define IRDMA_RDMAP_READ_REQ	0x1
+#define IRDMA_RDMAP_SEND_INV	0x4
+#define IRDMA_RDMAP_SEND_SE_INV	0x6
+
+static u32 irdma_term_be32(const u8 *p)
+{
+	return ((u32)p[0] << 24) | (p[1] << 16) | (p[2] << 8) | p[3];
+}
+
+/*
+ * The MPA header of the frame at Q2 + 72 (Ethernet, IPv4 or IPv6, TCP),
+ * or NULL when the headers do not leave room for a Terminate's fields.
+ */
+static const u8 *irdma_term_mpa(const u8 *q2)
+{
+	const u8 *f = q2 + IRDMA_Q2_FRAME_OFF;
+	unsigned int off = ETH_HLEN;
+
+	if ((f[off] >> 4) == 6)
+		off += sizeof(struct ipv6hdr);
+	else
+		off += 4 * (f[off] & 0x0f);
+	if (off + 13 >= IRDMA_Q2_LEN - IRDMA_Q2_FRAME_OFF)
+		return NULL;
+	off += 4 * (f[off + 12] >> 4);
+	/* MPA length, DDP/RDMAP control, 16 more bytes, a Terminate header */
+	if (off + 24 > IRDMA_Q2_LEN - IRDMA_Q2_FRAME_OFF)
+		return NULL;
+	return f + off;
+}
+
+/*
+ * The Terminate's layer/type and code for error AE @ae (RFC 5040 7.2, the
+ * same choice as upstream irdma_bld_terminate_hdr()); @op is the RDMAP
+ * opcode of the offending segment or -1, @tagged its DDP T bit.
+ */
+static void irdma_term_code(u16 ae, int op, bool tagged, bool q2, u8 *le,
+			    u8 *code)
+{
+	*le = IRDMA_TERM_RDMAP_PROT;
+	switch (ae) {
+	case E810_AE_AMP_UNALLOCATED_STAG:
+		if (op == IRDMA_RDMAP_WRITE) {
+			*le = IRDMA_TERM_DDP_TAGGED;
+			*code = IRDMA_TERM_TAG_INV_STAG;
+		} else {
+			*code = IRDMA_TERM_RDMAP_INV_STAG;
+		}
+		return;
+	case E810_AE_AMP_BOUNDS_VIOLATION:
+		if (q2) {
+			*le = IRDMA_TERM_DDP_TAGGED;
+			*code = IRDMA_TERM_TAG_BOUNDS;
+		} else {
+			*code = IRDMA_TERM_RDMAP_BOUNDS;
+		}
+		return;
+	case E810_AE_AMP_BAD_PD:
+		if (op == IRDMA_RDMAP_WRITE) {
+			*le = IRDMA_TERM_DDP_TAGGED;
+			*code = IRDMA_TERM_TAG_UNASSOC;
+		} else if (op == IRDMA_RDMAP_SEND_INV ||
+			   op == IRDMA_RDMAP_SEND_SE_INV) {
+			*code = IRDMA_TERM_RDMAP_CANT_INV;
+		} else {
+			*code = IRDMA_TERM_RDMAP_UNASSOC;
+		}
+		return;
+	case E810_AE_AMP_INVALID_STAG:
+		*code = IRDMA_TERM_RDMAP_INV_STAG;
+		return;
+	case E810_AE_AMP_BAD_QP:
+		*le = IRDMA_TERM_DDP_UNTAGGED;
+		*code = IRDMA_TERM_UNTAG_QN;
+		return;
+	case E810_AE_AMP_BAD_STAG_KEY:
+	case E810_AE_AMP_BAD_STAG_INDEX:
+		*le = IRDMA_TERM_RDMAP_OP;
+		*code = (op == IRDMA_RDMAP_SEND_INV ||
+			 op == IRDMA_RDMAP_SEND_SE_INV) ?
+			IRDMA_TERM_RDMAP_CANT_INV : IRDMA_TERM_RDMAP_INV_STAG;
+		return;
+	case E810_AE_AMP_RIGHTS_VIOLATION:
+	case E810_AE_AMP_INVALIDATE_NO_REMOTE_ACCESS_RIGHTS:
+	case E810_AE_PRIV_OPERATION_DENIED:
+		*code = IRDMA_TERM_RDMAP_ACCESS;
+		return;
+	case E810_AE_AMP_TO_WRAP:
+		*code = IRDMA_TERM_RDMAP_WRAP;
+		return;
+	case E810_AE_LLP_RECEIVED_MPA_CRC_ERROR:
+		*le = IRDMA_TERM_MPA;
+		*code = IRDMA_TERM_MPA_CRC;
+		return;
+	case E810_AE_LLP_SEGMENT_TOO_SMALL:
+	case E810_AE_LCE_QP_CATASTROPHIC:
+	case E810_AE_DDP_NO_L_BIT:
+		*le = IRDMA_TERM_DDP_CATAS;
+		*code = IRDMA_TERM_DDP_LOCAL;
+		return;
+	case E810_AE_DDP_INVALID_MSN_GAP_IN_MSN:
+		*le = IRDMA_TERM_DDP_UNTAGGED;
+		*code = IRDMA_TERM_UNTAG_MSN;
+		return;
+	case E810_AE_DDP_UBE_DDP_MESSAGE_TOO_LONG_FOR_AVAILABLE_BUFFER:
+		*le = IRDMA_TERM_DDP_UNTAGGED;
+		*code = IRDMA_TERM_UNTAG_TOO_LONG;
+		return;
+	case E810_AE_DDP_UBE_INVALID_DDP_VERSION:
+		*le = tagged ? IRDMA_TERM_DDP_TAGGED : IRDMA_TERM_DDP_UNTAGGED;
+		*code = tagged ? IRDMA_TERM_TAG_VERSION :
+				 IRDMA_TERM_UNTAG_VERSION;
+		return;
+	case E810_AE_DDP_UBE_INVALID_MO:
+		*le = IRDMA_TERM_DDP_UNTAGGED;
+		*code = IRDMA_TERM_UNTAG_MO;
+		return;
+	case E810_AE_DDP_UBE_INVALID_MSN_NO_BUFFER_AVAILABLE:
+		*le = IRDMA_TERM_DDP_UNTAGGED;
+		*code = IRDMA_TERM_UNTAG_NO_BUF;
+		return;
+	case E810_AE_DDP_UBE_INVALID_QN:
+		*le = IRDMA_TERM_DDP_UNTAGGED;
+		*code = IRDMA_TERM_UNTAG_QN;
+		return;
+	case E810_AE_RDMAP_ROE_INVALID_RDMAP_VERSION:
+		*le = IRDMA_TERM_RDMAP_OP;
+		*code = IRDMA_TERM_RDMAP_VERSION;
+		return;
+	default:
+		*le = IRDMA_TERM_RDMAP_OP;
+		*code = IRDMA_TERM_RDMAP_UNSPEC;
+		return;
+	}
+}
+
+/*
+ * Build the Terminate for qp->term_ae at Q2 + 0: the 4-byte header and,
+ * as far as the offending segment has them, its MPA length, DDP header
+ * and a Read Request's RDMAP header (RFC 5040 7.2). Returns its length.
+ */
+static unsigned int irdma_term_build(struct irdma_qp *qp)
+{
+	u8 *q2 = qp->ctx.va + IRDMA_Q2_OFF;
+	const u8 *mpa = qp->term_q2 ? irdma_term_mpa(q2) : NULL;
+	unsigned int copy = 0;
+	bool tagged = false;
+	u8 hdrct = 0;
+	int op = -1;
+	u16 seglen;
+
+	if (mpa) {
+		seglen = (mpa[0] << 8) | mpa[1];
+		op = mpa[3] & 0x0f;
+		tagged = mpa[2] & 0x80;
+		if (seglen) {
+			copy = 2;
+			hdrct = IRDMA_TERM_HDRCT_M;
+			if (tagged && seglen >= IRDMA_TERM_DDP_TAGGED_LEN) {
+				copy += IRDMA_TERM_DDP_TAGGED_LEN;
+				hdrct |= IRDMA_TERM_HDRCT_D;
+			} else if (!tagged &&
+				   seglen >= IRDMA_TERM_DDP_UNTAGGED_LEN) {
+				copy += IRDMA_TERM_DDP_UNTAGGED_LEN;
+				hdrct |= IRDMA_TERM_HDRCT_D;
+				if (op == IRDMA_RDMAP_READ_REQ &&
+				    seglen >= IRDMA_TERM_DDP_UNTAGGED_LEN +
+					      IRDMA_TERM_RDMAP_RREQ_LEN) {
+					copy += IRDMA_TERM_RDMAP_RREQ_LEN;
+					hdrct |= IRDMA_TERM_HDRCT_R;
+				}
+			}
+		}
+		/* The segment's bytes stay where they are (Q2 + 72 on). */
+		if (mpa + copy > q2 + IRDMA_Q2_LEN)
+			copy = 0;
+	}
+	memset(q2, 0, IRDMA_Q2_FRAME_OFF);
+	irdma_term_code(qp->term_ae, op, tagged, qp->term_q2, &q2[0], &q2[1]);
+	q2[2] = hdrct;
+	if (copy)
+		memcpy(q2 + IRDMA_TERM_HDR_LEN, mpa, copy);
+	return IRDMA_TERM_HDR_LEN + copy;
+}
+
+/* MODIFY_QP -> TERMINATE sending @act; the TERMLEN field as upstream. */
+static int irdma_term_modify(struct irdma_qp *qp, u8 act, unsigned int len)
+{
+	u64 w8 = FIELD_PREP(E810_CQPSQ_QP_TERMLEN, len & 0xf);
+
+	return irdma_qp_hw_modify_w8(qp, E810_QP_STATE_TERMINATE,
+				     FIELD_PREP(E810_CQPSQ_QP_TERMACT, act), w8);
+}
+
+/*
+ * The Terminate exchange is over (upstream irdma_terminate_done()): the
+ * close completed, the peer's Terminate says the connection is gone, or
+ * the 1 s timer ran out. The QP goes to ERROR, flushed (an RST if the
+ * connection is still up), and the connection ends. Caller holds
+ * qp->mutex.
+ */
+static void irdma_term_done(struct irdma_qp *qp, bool timeout)
+{
+	lockdep_assert_held(&qp->mutex);
+	if (qp->term_flags & IRDMA_TERM_DONE)
+		return;
+	qp->term_flags |= IRDMA_TERM_DONE;
+	if (timeout)
+		atomic64_inc(&qp->rf->iw.terms_timeouts);
+	else
+		cancel_delayed_work(&qp->term_timer);
+	if (qp->state != IB_QPS_ERR && qp->state != IB_QPS_RESET &&
+	    !irdma_qp_to_err(qp, true, true)) {
+		WRITE_ONCE(qp->state, IB_QPS_ERR);
+		qp->attr.qp_state = IB_QPS_ERR;
+	}
+	irdma_cm_qp_event(qp->rf, qp->qp_id, IRDMA_CM_QPEV_ERR);
+}
+
+static void irdma_term_timeout(struct work_struct *work)
+{
+	struct irdma_qp *qp = container_of(to_delayed_work(work),
+					   struct irdma_qp, term_timer);
+
+	mutex_lock(&qp->mutex);
+	irdma_term_done(qp, true);
+	mutex_unlock(&qp->mutex);
+}
+
+/*
+ * An error AE of an offloaded QP (upstream irdma_terminate_connection()):
+ * the device sends a Terminate built from the offending segment, then
+ * (AE 0x0602) the FIN; the close or the timer ends it. A QP the device
+ * already failed, or one past RTS, goes to ERROR at once. Caller holds
+ * qp->mutex.
+ */
+static void irdma_term_send(struct irdma_qp *qp)
+{
+	unsigned int len;
+
+	lockdep_assert_held(&qp->mutex);
+	if (qp->term_flags & (IRDMA_TERM_SENT | IRDMA_TERM_DONE))
+		return;
+	if (qp->hw_state != E810_QP_STATE_RTS || qp->state == IB_QPS_ERR ||
+	    READ_ONCE(qp->iw_closed)) {
+		irdma_term_done(qp, false);
+		return;
+	}
+	len = irdma_term_build(qp);
+	qp->term_flags |= IRDMA_TERM_SENT;
+	if (irdma_term_modify(qp, IRDMA_TERMACT_TERM, len)) {
+		/* Invalid State: the device has failed the QP itself. */
+		irdma_term_done(qp, false);
+		return;
+	}
+	atomic64_inc(&qp->rf->iw.terms_sent);
+	schedule_delayed_work(&qp->term_timer, HZ);
+}
+
+/* AE 0x0602: the Terminate went out; now the FIN (upstream irdma_terminate_send_fin()). */
+static void irdma_term_fin(struct irdma_qp *qp)
+{
+	lockdep_assert_held(&qp->mutex);
+	if ((qp->term_flags & IRDMA_TERM_DONE) ||
+	    qp->hw_state != E810_QP_STATE_TERMINATE)
+		return;
+	if (irdma_term_modify(qp, IRDMA_TERMACT_FIN, 0))
+		irdma_term_done(qp, false);
+}
+
+/*
+ * AE 0x0509, the peer's Terminate at Q2 + 72 (upstream
+ * irdma_terminate_received()): one that is not a well-formed Terminate
+ * (untagged with L, DDP and RDMAP version 1, queue 2, MSN 1, MO 0) is
+ * answered with a Terminate of ours; an RDMAP one ends the QP at once,
+ * any other gets our FIN first.
+ */
+static void irdma_term_rcvd(struct irdma_qp *qp)
+{
+	const u8 *q2 = qp->ctx.va + IRDMA_Q2_OFF;
+	const u8 *mpa = qp->term_q2 ? irdma_term_mpa(q2) : NULL;
+	u16 ae = 0;
+
+	lockdep_assert_held(&qp->mutex);
+	if (qp->term_flags & IRDMA_TERM_DONE)
+		return;
+	atomic64_inc(&qp->rf->iw.terms_rcvd);
+	if (mpa) {
+		if ((mpa[2] & 0xc0) != 0x40)
+			ae = E810_AE_LCE_QP_CATASTROPHIC;
+		else if ((mpa[2] & 0x03) != 1)
+			ae = E810_AE_DDP_UBE_INVALID_DDP_VERSION;
+		else if (irdma_term_be32(mpa + 8) != 2)
+			ae = E810_AE_DDP_UBE_INVALID_QN;
+		else if (irdma_term_be32(mpa + 12) != 1)
+			ae = E810_AE_DDP_INVALID_MSN_GAP_IN_MSN;
+		else if (irdma_term_be32(mpa + 16) != 0)
+			ae = E810_AE_DDP_UBE_INVALID_MO;
+		else if ((mpa[3] & 0xc0) != 0x40)
+			ae = E810_AE_RDMAP_ROE_INVALID_RDMAP_VERSION;
+		if (ae) {
+			qp->term_ae = ae;
+			irdma_term_send(qp);
+			return;
+		}
+	}
+	qp->term_flags |= IRDMA_TERM_RCVD;
+	if (mpa && (mpa[20] == IRDMA_TERM_RDMAP_PROT ||
+		    mpa[20] == IRDMA_TERM_RDMAP_OP)) {
+		irdma_term_done(qp, false);
+		return;
+	}
+	if (qp->hw_state != E810_QP_STATE_RTS &&
+	    qp->hw_state != E810_QP_STATE_TERMINATE) {
+		irdma_term_done(qp, false);
+		return;
+	}
+	if (irdma_term_modify(qp, IRDMA_TERMACT_FIN, 0)) {
+		irdma_term_done(qp, false);
+		return;
+	}
+	schedule_delayed_work(&qp->term_timer, HZ);
 }
 
 /*
@@ -551,6 +951,7 @@ static int irdma_qp_init_sw(struct irdma_pci_f *rf, struct irdma_qp *qp,
 	spin_lock_init(&qp->lock);
 	mutex_init(&qp->mutex);
 	INIT_WORK(&qp->ae_work, irdma_qp_ae_work);
+	INIT_DELAYED_WORK(&qp->term_timer, irdma_term_timeout);
 	return irdma_qp_sizes(qp, &init->cap, raw);
 }
 
@@ -739,6 +1140,7 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	 */
 	xa_store_bh(&rf->qps, qp->qp_id, NULL, GFP_KERNEL);
 	cancel_work_sync(&qp->ae_work);
+	cancel_delayed_work_sync(&qp->term_timer);
 	if (qp->hw_type == E810_QP_TYPE_IWARP)
 		irdma_iw_qp_release(qp);
 	mutex_lock(&qp->mutex);
@@ -748,7 +1150,8 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	 * QP's CQEs are not wanted any more. No device QP after a re-create
 	 * for RESET that failed.
 	 */
-	if (!rf->resetting && qp->hw_state == E810_QP_STATE_RTS)
+	if (!rf->resetting && (qp->hw_state == E810_QP_STATE_RTS ||
+			       qp->hw_state == E810_QP_STATE_TERMINATE))
 		irdma_qp_to_hw_err(qp);
 	/*
 	 * An offloaded connection's quad hash entry goes with the QP
@@ -1700,6 +2103,18 @@ static void irdma_qp_ae_work(struct work_struct *work)
 	bool sqe = test_and_clear_bit(IRDMA_QP_AE_SQE, &qp->ae_flags);
 
 	mutex_lock(&qp->mutex);
+	/* The Terminate exchange of an iWARP QP (see irdma_term_send()). */
+	if (!qp->rf->resetting && qp->state != IB_QPS_RESET) {
+		if (test_bit(IRDMA_QP_AE_TERM, &qp->ae_flags))
+			irdma_term_send(qp);
+		clear_bit(IRDMA_QP_AE_TERM, &qp->ae_flags);
+		if (test_and_clear_bit(IRDMA_QP_AE_TERM_RCVD, &qp->ae_flags))
+			irdma_term_rcvd(qp);
+		if (test_and_clear_bit(IRDMA_QP_AE_TERM_FIN, &qp->ae_flags))
+			irdma_term_fin(qp);
+		if (test_and_clear_bit(IRDMA_QP_AE_TERM_DONE, &qp->ae_flags))
+			irdma_term_done(qp, false);
+	}
 	/* RESET and INIT QPs carry no traffic: the AE is a stale one. */
 	if ((!fatal && !sqe) || qp->state == IB_QPS_RESET ||
 	    qp->state == IB_QPS_INIT || qp->state == IB_QPS_ERR ||
@@ -1772,8 +2187,32 @@ static enum ib_event_type irdma_ae_event(u16 code, bool *err)
  * connection manager, which acts on them in process context. True if
  * taken; the others are errors, for the error path.
  */
-static bool irdma_iw_qp_ae(struct irdma_qp *qp, u16 code)
+static bool irdma_iw_qp_ae(struct irdma_qp *qp, u16 code, u8 q2)
 {
+	/*
+	 * A Terminate under way: the peer's FIN is part of it, and the close
+	 * completing (or the peer's RST) ends it (upstream
+	 * irdma_terminate_done()).
+	 */
+	if (READ_ONCE(qp->term_flags) ||
+	    test_bit(IRDMA_QP_AE_TERM, &qp->ae_flags) ||
+	    test_bit(IRDMA_QP_AE_TERM_RCVD, &qp->ae_flags)) {
+		switch (code) {
+		case E810_AE_LLP_FIN_RECEIVED:
+		case E810_AE_RDMAP_ROE_BAD_LLP_CLOSE:
+			return true;
+		case E810_AE_LLP_CLOSE_COMPLETE:
+		case E810_AE_LLP_CONNECTION_RESET:
+		case E810_AE_RESET_SENT:
+		case E810_AE_BAD_CLOSE:
+			WRITE_ONCE(qp->iw_closed, true);
+			set_bit(IRDMA_QP_AE_TERM_DONE, &qp->ae_flags);
+			queue_work(system_wq, &qp->ae_work);
+			return true;
+		default:
+			break;
+		}
+	}
 	switch (code) {
 	case E810_AE_LLP_CONNECTION_ESTABLISHED:
 	case E810_AE_LLP_FIN_RECEIVED:
@@ -1786,6 +2225,14 @@ static bool irdma_iw_qp_ae(struct irdma_qp *qp, u16 code)
 		WRITE_ONCE(qp->iw_closed, true);
 		break;
 	case E810_AE_TERMINATE_SENT:
+		set_bit(IRDMA_QP_AE_TERM_FIN, &qp->ae_flags);
+		queue_work(system_wq, &qp->ae_work);
+		return true;
+	case E810_AE_LLP_TERMINATE_RECEIVED:
+		WRITE_ONCE(qp->term_q2, q2);
+		set_bit(IRDMA_QP_AE_TERM_RCVD, &qp->ae_flags);
+		queue_work(system_wq, &qp->ae_work);
+		return true;
 	case E810_AE_RESET_NOT_SENT:
 	case E810_AE_LLP_DOUBT_REACHABILITY:
 	case E810_AE_RESOURCE_EXHAUSTION:
@@ -1804,6 +2251,7 @@ static bool irdma_iw_qp_ae(struct irdma_qp *qp, u16 code)
  * @code: AE code
  * @src: AE source
  * @wqe_idx: WQE index of the AEQE
+ * @q2: the AEQE's Q2DATA (iWARP: a segment was written to Q2)
  *
  * Error AEs raise the IB event and move the QP to ERR (work queue: the
  * CQP ops sleep).
@@ -1812,7 +2260,7 @@ static bool irdma_iw_qp_ae(struct irdma_qp *qp, u16 code)
  * Return: true if the QP exists.
  */
 bool irdma_qp_ae(struct irdma_pci_f *rf, u32 qp_id, u16 code, u8 src,
-		 u32 wqe_idx)
+		 u32 wqe_idx, u8 q2)
 {
 	struct ib_event ev = { };
 	struct irdma_qp *qp;
@@ -1823,7 +2271,7 @@ bool irdma_qp_ae(struct irdma_pci_f *rf, u32 qp_id, u16 code, u8 src,
 	qp = xa_load(&rf->qps, qp_id);
 	if (qp) {
 		qp->last_ae = code;
-		if (qp->hw_type == E810_QP_TYPE_IWARP && irdma_iw_qp_ae(qp, code))
+		if (qp->hw_type == E810_QP_TYPE_IWARP && irdma_iw_qp_ae(qp, code, q2))
 			goto out;
 		if (code == E810_AE_QP_SUSPEND_COMPLETE &&
 		    READ_ONCE(qp->suspend_pending)) {
@@ -1847,10 +2295,22 @@ bool irdma_qp_ae(struct irdma_pci_f *rf, u32 qp_id, u16 code, u8 src,
 				queue_work(system_wq, &qp->ae_work);
 				goto out;
 			}
-			set_bit(IRDMA_QP_AE_FATAL, &qp->ae_flags);
-			/* The connection ends with the QP (cm.c). */
-			if (qp->iw_offloaded)
-				irdma_cm_qp_event(rf, qp_id, IRDMA_CM_QPEV_ERR);
+			/*
+			 * An offloaded connection first tells the peer with a
+			 * Terminate (upstream irdma_terminate_connection());
+			 * it ends with the QP (cm.c) once that is done.
+			 */
+			if (qp->iw_offloaded && !READ_ONCE(qp->term_flags) &&
+			    !test_bit(IRDMA_QP_AE_TERM, &qp->ae_flags)) {
+				/* AEs come one at a time (the AEQ tasklet). */
+				WRITE_ONCE(qp->term_ae, code);
+				WRITE_ONCE(qp->term_q2, q2);
+				set_bit(IRDMA_QP_AE_TERM, &qp->ae_flags);
+			} else if (qp->iw_offloaded) {
+				goto out;
+			} else {
+				set_bit(IRDMA_QP_AE_FATAL, &qp->ae_flags);
+			}
 			if (qp->ibqp.event_handler) {
 				ev.device = qp->ibqp.device;
 				ev.element.qp = &qp->ibqp;

@@ -150,6 +150,12 @@ struct irdma_qp_av {
  * @iw_refs: iWARP: iw_cm's references (iw_add_ref/iw_rem_ref)
  * @iw_free: iWARP: completed when @iw_refs drops to 0
  * @lsmm: iWARP, passive side: the MPA Reply the LSMM WQE sends
+ * @term_flags: iWARP: IRDMA_TERM_* of the Terminate exchange (upstream
+ *	term_flags), under @mutex
+ * @term_ae: iWARP: the error AE a Terminate is to answer
+ * @term_q2: iWARP: that AE's Q2DATA (the segment is at Q2 + 72)
+ * @term_timer: iWARP: ends the Terminate exchange after 1 s (upstream
+ *	irdma_terminate_start_timer())
  * @lsmm_mr: the DMA MR @lsmm is sent through
  */
 struct irdma_qp {
@@ -204,6 +210,10 @@ struct irdma_qp {
 	struct completion iw_free;
 	struct irdma_dma lsmm;
 	struct ib_mr *lsmm_mr;
+	u8 term_flags;
+	u16 term_ae;
+	u8 term_q2;
+	struct delayed_work term_timer;
 };
 
 static inline struct irdma_qp *to_irdma_qp(struct ib_qp *ibqp)
@@ -213,6 +223,14 @@ static inline struct irdma_qp *to_irdma_qp(struct ib_qp *ibqp)
 
 #define IRDMA_QP_AE_FATAL	0	/* ae_flags bit: to ERR */
 #define IRDMA_QP_AE_SQE		1	/* ae_flags bit: UD send error, to SQE */
+#define IRDMA_QP_AE_TERM	2	/* iWARP error AE: send a Terminate */
+#define IRDMA_QP_AE_TERM_FIN	3	/* iWARP: Terminate sent, now the FIN */
+#define IRDMA_QP_AE_TERM_RCVD	4	/* iWARP: the peer's Terminate in Q2 */
+#define IRDMA_QP_AE_TERM_DONE	5	/* iWARP: close done after a Terminate */
+
+#define IRDMA_TERM_SENT		BIT(0)	/* our Terminate went out */
+#define IRDMA_TERM_RCVD		BIT(1)	/* the peer's Terminate came in */
+#define IRDMA_TERM_DONE		BIT(2)	/* the QP went to ERROR after it */
 
 /* Last SQ quantum (exclusive) a kernel flush reports; caller holds lock. */
 static inline u32 irdma_qp_sq_flush_end(const struct irdma_qp *qp)

@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# topology: hub2
+# parent: ice_lite
+# rdma-protocol: iwarp
+# timeout: 600
+# Our irdma's Terminate (docs/irdma.md "Terminate") between two of our
+# irdma instances, the ports two hosts in init_net (iwarp_two_hosts):
+# progs/cm_data -K connects through RDMA-CM and the client posts one RDMA
+# READ through the server's rkey with a changed key byte. The server's
+# engine refuses the Read Request (a bad STag AE); the server's driver
+# builds the Terminate in Q2 and moves the QP to TERMINATE; the engine
+# sends it (x-iwarp-stats terms_sent on the server's function), the
+# client's engine raises AE 0x0509 (terms_rcvd on the client's), and
+# both drivers end the connection:
+#  - the client's READ completes with an error status (printed), both
+#    sides see DISCONNECTED and exit 0;
+#  - debugfs iwarp: terms_sent 1 on the server's function, terms_rcvd 1
+#    on the client's, no terminate timeout on either;
+#  - the model's terms_sent/terms_rcvd the same, no CRC error;
+#  - no connection node, no offloaded connection in the model, APBVT and
+#    quad hash empty; no oops, warning or leak.
+. "$E810_LIB"
+
+export RDMAV_DRIVERS=irdma
+rdma_skip_unbindable
+
+devs=($(e810_pci_devs))
+[ "${#devs[@]}" -eq 2 ] || { fail "want 2 e810 functions, got ${#devs[@]}"; finish; }
+[ -x /mnt/host/progs/cm_data ] || { fail "progs/cm_data not built"; finish; }
+d0=${devs[0]} d1=${devs[1]}
+a0=$(e810_aux_of "$d0")
+a1=$(e810_aux_of "$d1")
+
+# iwdbg AUX NAME: field NAME of our irdma's debugfs "iwarp" of AUX.
+iwdbg() {
+	awk -v k="$2" '$1 == k { print $2 }' "/sys/kernel/debug/irdma/$1/iwarp"
+}
+
+tables_empty() {
+	[ "$(iw_table "$1" apbvt)" = 0 ] && [ "$(iw_table "$1" qhash)" = 0 ]
+}
+
+for d in "$d0" "$d1"; do
+	wait_for "[ -n \"\$(e810_ibdev_of $d)\" ]" 30 ||
+		{ fail "$d: no ib_device"; finish; }
+done
+nd0=$(e810_netdev_of "$d0")
+nd1=$(e810_netdev_of "$d1")
+iwarp_two_hosts "$nd0" "$nd1" || { fail "could not set up the two hosts"; finish; }
+rdma_wait_all_active 30 || fail "ports not ACTIVE"
+ping -c 2 -W 2 192.168.81.2 >/dev/null || fail "no ping between the ports"
+
+cm_data_run 192.168.81.2 192.168.81.1 7431 60 -K
+sed 's/^/  client: /' /tmp/cm_data-c.log | tail -n 4
+sed 's/^/  server: /' /tmp/cm_data-s.log | tail -n 3
+st=$(sed -n 's/^cm_data client: bad rkey read status=\([0-9]*\) .*/\1/p' /tmp/cm_data-c.log)
+[ -n "$st" ] && [ "$st" != 0 ] &&
+	ok "the READ through a bad rkey completed with status $st ($(sed -n 's/.*status=[0-9]* (\(.*\)).*/\1/p' /tmp/cm_data-c.log))" ||
+	fail "no error completion for the READ (status '$st')"
+expect_eq "client exit (READ error, DISCONNECTED)" 0 "$cmd_crc"
+expect_eq "server exit (DISCONNECTED)" 0 "$cmd_src"
+
+for a in "$a0" "$a1"; do
+	echo "$a: $(grep '^terms_\|^cm_' "/sys/kernel/debug/irdma/$a/iwarp" | tr '\n' ' ')"
+done
+for d in "$d0" "$d1"; do
+	echo "$d: $(e810_qom_str "$(e810_qom_id "$d")" x-iwarp-stats)"
+done
+# d1 (192.168.81.2) is the server's port: it refused the READ.
+expect_eq "$a1: Terminates sent (driver)" 1 "$(iwdbg "$a1" terms_sent)"
+expect_eq "$a0: Terminates received (driver)" 1 "$(iwdbg "$a0" terms_rcvd)"
+expect_eq "$a0: Terminates sent (driver)" 0 "$(iwdbg "$a0" terms_sent)"
+for a in "$a0" "$a1"; do
+	expect_eq "$a: Terminate timeouts" 0 "$(iwdbg "$a" terms_timeouts)"
+done
+expect_eq "$d1: model terms_sent" 1 "$(iw_stat "$d1" terms_sent)"
+expect_eq "$d0: model terms_rcvd" 1 "$(iw_stat "$d0" terms_rcvd)"
+expect_eq "$d0: model terms_sent" 0 "$(iw_stat "$d0" terms_sent)"
+for d in "$d0" "$d1"; do
+	expect_eq "$d: CRC errors" 0 "$(iw_stat "$d" crc_errors)"
+done
+
+for a in "$a0" "$a1"; do
+	wait_for "[ \"\$(iwdbg $a cm_nodes)\" = 0 ]" 30 &&
+		ok "$a: no connection node left" ||
+		fail "$a: nodes left: $(grep '^conn ' "/sys/kernel/debug/irdma/$a/iwarp" | tr '\n' ' ')"
+done
+for d in "$d0" "$d1"; do
+	wait_for "[ \"\$(iw_stat $d conns)\" = 0 ]" 30 &&
+		ok "$d: no offloaded connection left in the model" ||
+		fail "$d: model conns $(iw_stat "$d" conns)"
+	wait_for "tables_empty $d" 30 && ok "$d: APBVT and quad hash empty" ||
+		fail "$d: left: $(iw_table "$d" apbvt_ports) / $(iw_table "$d" qhash_entries)"
+done
+
+dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"
+finish
