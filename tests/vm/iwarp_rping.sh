@@ -19,6 +19,9 @@
 #    fpdus_rx >= 3 N per side: the client's two SENDs and READ response,
 #    the server's READ request, WRITE and two SENDs) with no CRC error
 #    and no stream error;
+#  - cm_data (sizes 1 B to 64 KiB + 1): the server's buffer and rkey reach
+#    the client as the private data of the MPA Reply, in its ESTABLISHED
+#    event; SENDs, WRITEs and READs, every payload checked by both sides;
 #  - teardown: each client's rdma_disconnect closes both ends
 #    (cm_closes on both functions = connections), no connection node, no
 #    offloaded connection in the model (conns=0), APBVT and quad hash
@@ -85,6 +88,14 @@ for run in "64 20" "4096 20"; do
 	done
 	PORT=$((PORT + 1))
 done
+
+# cm_data: rdma_cm private data both ways (the server's buffer address
+# and rkey travel in the MPA Reply to the client's ESTABLISHED event),
+# then SENDs, WRITEs and READs with every payload checked.
+[ -x /mnt/host/progs/cm_data ] || fail "progs/cm_data not built"
+cm_data_run 192.168.81.2 192.168.81.1 $PORT 180 -r 1 -S 1,64,4096,65537
+CONNS=$((CONNS + 1))
+cm_data_check "cm_data between our irdma" 0 1 1,64,4096,65537
 
 for a in "$a0" "$a1"; do
 	echo "$a: $(grep '^cm_' "/sys/kernel/debug/irdma/$a/iwarp" | tr '\n' ' ')"

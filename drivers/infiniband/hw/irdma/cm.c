@@ -247,6 +247,9 @@ struct irdma_cm_node {
 	struct e810cm_mpa req;
 	u8 pd[E810CM_MPA_MAX_PD];
 	u16 pd_len;
+	/* the MPA Reply's, kept for the CONNECT_REPLY at AE 0x050E */
+	u8 peer_pd[E810CM_MPA_MAX_PD];
+	u16 peer_pd_len;
 	struct e810cm_mpa_rx mpa;
 	u8 mpa_tx[E810CM_MPA_MAX_FRAME];
 	enum irdma_cm_timer_kind timer;
@@ -583,8 +586,17 @@ static void irdma_cm_connect_reply(struct irdma_cm *cm,
 				   struct irdma_cm_node *n, int status,
 				   const struct e810cm_mpa *mpa)
 {
+	struct e810cm_mpa rep = { .pd = n->peer_pd, .pd_len = n->peer_pd_len };
+
 	if (!n->cm_id || !n->active || n->replied)
 		return;
+	/*
+	 * A success is answered once the QP is established, with the
+	 * private data of the MPA Reply (upstream irdma_cm_event_connected()
+	 * passes the node's pdata).
+	 */
+	if (!status && !mpa && n->peer_pd_len)
+		mpa = &rep;
 	n->replied = true;
 	cm->stats.connect_replies++;
 	if (status)
@@ -745,9 +757,16 @@ static void irdma_cm_do(struct irdma_cm *cm, struct irdma_cm_node *n,
 			return;
 		case E810CM_IW_CONNECT_REPLY:
 			/* Success waits for the QP's AE 0x050E. */
-			if (out->iw[i].status)
+			if (out->iw[i].status) {
 				irdma_cm_connect_reply(cm, n,
 						       out->iw[i].status, mpa);
+			} else if (mpa) {
+				n->peer_pd_len = min_t(u16, mpa->pd_len,
+						       sizeof(n->peer_pd));
+				if (n->peer_pd_len)
+					memcpy(n->peer_pd, mpa->pd,
+					       n->peer_pd_len);
+			}
 			break;
 		case E810CM_IW_ESTABLISHED:
 			if (!n->cm_id || n->established)
