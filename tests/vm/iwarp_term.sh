@@ -22,34 +22,8 @@
 #    quad hash empty; no oops, warning or leak.
 . "$E810_LIB"
 
-export RDMAV_DRIVERS=irdma
-rdma_skip_unbindable
-
-devs=($(e810_pci_devs))
-[ "${#devs[@]}" -eq 2 ] || { fail "want 2 e810 functions, got ${#devs[@]}"; finish; }
 [ -x /mnt/host/progs/cm_data ] || { fail "progs/cm_data not built"; finish; }
-d0=${devs[0]} d1=${devs[1]}
-a0=$(e810_aux_of "$d0")
-a1=$(e810_aux_of "$d1")
-
-# iwdbg AUX NAME: field NAME of our irdma's debugfs "iwarp" of AUX.
-iwdbg() {
-	awk -v k="$2" '$1 == k { print $2 }' "/sys/kernel/debug/irdma/$1/iwarp"
-}
-
-tables_empty() {
-	[ "$(iw_table "$1" apbvt)" = 0 ] && [ "$(iw_table "$1" qhash)" = 0 ]
-}
-
-for d in "$d0" "$d1"; do
-	wait_for "[ -n \"\$(e810_ibdev_of $d)\" ]" 30 ||
-		{ fail "$d: no ib_device"; finish; }
-done
-nd0=$(e810_netdev_of "$d0")
-nd1=$(e810_netdev_of "$d1")
-iwarp_two_hosts "$nd0" "$nd1" || { fail "could not set up the two hosts"; finish; }
-rdma_wait_all_active 30 || fail "ports not ACTIVE"
-ping -c 2 -W 2 192.168.81.2 >/dev/null || fail "no ping between the ports"
+iwarp_ours_pair
 
 cm_data_run 192.168.81.2 192.168.81.1 7431 60 -K
 sed 's/^/  client: /' /tmp/cm_data-c.log | tail -n 4
@@ -90,7 +64,7 @@ for d in "$d0" "$d1"; do
 	wait_for "[ \"\$(iw_stat $d conns)\" = 0 ]" 30 &&
 		ok "$d: no offloaded connection left in the model" ||
 		fail "$d: model conns $(iw_stat "$d" conns)"
-	wait_for "tables_empty $d" 30 && ok "$d: APBVT and quad hash empty" ||
+	wait_for "iw_tables_empty $d" 30 && ok "$d: APBVT and quad hash empty" ||
 		fail "$d: left: $(iw_table "$d" apbvt_ports) / $(iw_table "$d" qhash_entries)"
 done
 
