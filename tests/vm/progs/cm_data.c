@@ -17,8 +17,9 @@
  * HELLO (sizes, rounds, immediate or not): for every size (default 1 B ..
  * 1 MiB) a SEND, a SEND with immediate, an RDMA WRITE (followed by a
  * SEND "done"), an RDMA WRITE with immediate and an RDMA READ; local
- * buffers of 1 or 3 SGEs (alternating; the pieces apart in memory, the
- * gaps checked untouched), a different pattern per step. The immediate
+ * buffers of 1 or 3 SGEs (alternating, capped by the device's max_sge and,
+ * for a READ, max_sge_rd; the pieces apart in memory, the gaps checked
+ * untouched), a different pattern per step. The immediate
  * forms are left out when the device is iWARP (RDMAP has no immediate
  * data; the irdma providers refuse them) or with -I. The server posts the
  * receives of step k, answers READY(k) and checks what arrives: every
@@ -152,6 +153,7 @@ static struct {
 	uint32_t rkey, rlen;
 	bool iwarp;
 	unsigned max_sge;
+	unsigned max_sge_rd;	/* an RDMA READ's local SGEs (GEN_1: 1) */
 	struct step *steps;
 	unsigned nsteps;
 	uint64_t counts[OP_MAX];
@@ -412,14 +414,16 @@ static void post_recv_sges(uint64_t wr_id, uint64_t *addr, uint32_t *len,
 	struct ibv_recv_wr wr = { .wr_id = wr_id, .sg_list = sge,
 				  .num_sge = (int)n }, *bad;
 	unsigned k;
+	int rc;
 
 	for (k = 0; k < n; k++) {
 		sge[k].addr = addr[k];
 		sge[k].length = len[k];
 		sge[k].lkey = g.mr->lkey;
 	}
-	if (ibv_post_recv(g.qp, &wr, &bad))
-		die("ibv_post_recv: %s", strerror(errno));
+	rc = ibv_post_recv(g.qp, &wr, &bad);
+	if (rc)	/* the error is the return value, not errno */
+		die("ibv_post_recv: %s", strerror(rc));
 }
 
 /* A receive for a control message into slot "i". */
@@ -442,6 +446,7 @@ static void post_send(uint64_t wr_id, enum ibv_wr_opcode opcode,
 		.opcode = opcode, .send_flags = IBV_SEND_SIGNALED,
 	}, *bad;
 	unsigned k;
+	int rc;
 
 	for (k = 0; k < n; k++) {
 		sge[k].addr = addr[k];
@@ -455,9 +460,10 @@ static void post_send(uint64_t wr_id, enum ibv_wr_opcode opcode,
 		wr.wr.rdma.remote_addr = raddr;
 		wr.wr.rdma.rkey = g.rkey;
 	}
-	if (ibv_post_send(g.qp, &wr, &bad))
+	rc = ibv_post_send(g.qp, &wr, &bad);
+	if (rc)	/* the error is the return value, not errno */
 		die("ibv_post_send (opcode %d, %u SGEs): %s", opcode, n,
-		    strerror(errno));
+		    strerror(rc));
 }
 
 /* Sends control message "c" from slot "i" and waits for its completion. */
@@ -513,6 +519,8 @@ static void make_steps(bool imm)
 				s->nsge = (i + o + r) % 2 ? MAX_SGE : 1;
 				if (s->nsge > g.max_sge)
 					s->nsge = g.max_sge;
+				if (o == OP_READ && s->nsge > g.max_sge_rd)
+					s->nsge = g.max_sge_rd;
 				s->seed = 0x5eed0000u + n * 0x9e3779b9u;
 				s->roff = (n * 61u) % 4096u;
 				n++;
@@ -708,6 +716,15 @@ static void setup_qp(struct rdma_cm_id *id)
 	if (ibv_query_device(id->verbs, &da))
 		die("ibv_query_device: %s", strerror(errno));
 	g.max_sge = da.max_sge < MAX_SGE ? (unsigned)da.max_sge : MAX_SGE;
+	/*
+	 * A READ's scatter list has its own limit (irdma: the hardware's
+	 * max_hw_read_sges, 1 on the X722's GEN_1; the provider refuses more
+	 * with EINVAL).
+	 */
+	g.max_sge_rd = da.max_sge_rd < (int)g.max_sge ? (unsigned)da.max_sge_rd :
+						       g.max_sge;
+	if (!g.max_sge_rd)
+		g.max_sge_rd = 1;
 	g.pd = ibv_alloc_pd(id->verbs);
 	g.cch = ibv_create_comp_channel(id->verbs);
 	if (!g.pd || !g.cch)
