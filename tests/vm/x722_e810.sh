@@ -190,39 +190,28 @@ took "cm_data both ways"
 # ---- perftest -R both ways -----------------------------------------------------
 
 # bw_run TEST SIZE ITERS SERVER_IP WAIT SENDER_QEMU_ID WHAT: one perftest
-# bandwidth run over rdma_cm, both sides with the words of BW_EXTRA; the
-# sender's engine must move SIZE x ITERS.
+# bandwidth run over rdma_cm (guest-lib perftest_iw_run, PERFTEST_EXTRA on
+# both sides); the sender's engine must move SIZE x ITERS.
 bw_run() {
-	local t=$1 size=$2 n=$3 srv cli crc src b0 moved why extra
-	read -r -a extra <<<"${BW_EXTRA:-}"
-	srv=$(mktemp) cli=$(mktemp)
+	local b0 moved why
 	b0=$(iws "$6" tx_bytes)
-	timeout 150 taskset -c 1 "$t" -R -F -s "$size" -n "$n" -p "$PORT" \
-		"${extra[@]}" >"$srv" 2>&1 &
-	local sp=$!
-	wait_for "$5" 20 || echo "note: no $t listener after 20 s"
-	timeout 140 taskset -c 0 "$t" -R -F -s "$size" -n "$n" -p "$PORT" \
-		"${extra[@]}" "$4" >"$cli" 2>&1
-	crc=$?
-	wait "$sp"
-	src=$?
+	PERFTEST_PORT=$PORT perftest_iw_run "$1" "$2" "$3" "$4" "$5"
 	moved=$(($(iws "$6" tx_bytes) - b0))
-	if [ $crc != 0 ] || [ $src != 0 ]; then
-		why="exit $crc/$src"
+	if [ $PT_CRC != 0 ] || [ $PT_SRC != 0 ]; then
+		why="exit $PT_CRC/$PT_SRC"
 	else
-		why=$(perftest_bw_why "$size" "$n" "$(result_row "$cli")" client ||
-			perftest_bw_why "$size" "$n" "$(result_row "$srv")" server)
+		why=$(perftest_bw_why "$2" "$3" "$PT_CROW" client ||
+			perftest_bw_why "$2" "$3" "$PT_SROW" server)
 	fi
-	[ -z "$why" ] && [ "$moved" -lt $((size * n)) ] &&
-		why="the sending engine moved $moved bytes, want >= $((size * n))"
+	[ -z "$why" ] && [ "$moved" -lt $(($2 * $3)) ] &&
+		why="the sending engine moved $moved bytes, want >= $(($2 * $3))"
 	if [ -z "$why" ]; then
-		ok "$7 $t -R -s $size -n $n: $(result_row "$cli" | cut -d' ' -f4) MB/s"
+		ok "$7 $1 -R -s $2 -n $3: $(cut -d' ' -f4 <<<"$PT_CROW") MB/s"
 	else
-		fail "$7 $t -R -s $size -n $n: $why"
-		grep -vE '^ *$|^-+$' "$cli" | tail -n 12 | sed 's/^/  client: /'
-		grep -vE '^ *$|^-+$' "$srv" | tail -n 12 | sed 's/^/  server: /'
+		fail "$7 $1 -R -s $2 -n $3: $why"
+		perftest_dump tail -n 12
 	fi
-	rm -f "$srv" "$cli"
+	perftest_clean
 	PORT=$((PORT + 1))
 }
 # ib_read_bw offers each side's own IRD as both its IRD and ORD (perftest's
@@ -233,8 +222,8 @@ bw_run() {
 # generations together take the smaller one.
 for t in ib_write_bw ib_read_bw ib_send_bw; do
 	# READ: the server's engine sends the data
-	sx=$XQ se=$EQ BW_EXTRA=
-	[ $t = ib_read_bw ] && sx=$EQ se=$XQ BW_EXTRA="-o 63"
+	sx=$XQ se=$EQ PERFTEST_EXTRA=
+	[ $t = ib_read_bw ] && sx=$EQ se=$XQ PERFTEST_EXTRA="-o 63"
 	bw_run $t 65536 200 $EIP "listening $EQ \$PORT" $sx "X722->E810"
 	bw_run $t 65536 200 $XIP "listening $XQ \$PORT" $se "E810->X722"
 done
@@ -273,7 +262,7 @@ done
 cm_data_run $EIP $XIP $PORT 180 -r 1 -S $SIZES
 cm_data_check "cm_data X722 client, siw server" 0 1 $SIZES
 PORT=$((PORT + 1))
-BW_EXTRA=
+PERFTEST_EXTRA=
 bw_run ib_write_bw 65536 200 $EIP "siw_listening \$PORT" $XQ "X722->siw"
 expect_eq "siw's kernel TCP: checksum errors, input errors, out-of-order queued" \
 	"$tcp0" "$(nsnap)"

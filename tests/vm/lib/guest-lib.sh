@@ -654,6 +654,32 @@ perftest_run() {
 	PT_SROW=$(result_row "$PT_SRV")
 }
 
+# perftest_iw_run TEST SIZE ITERS SERVER_IP LISTENING: one perftest run
+# over rdma_cm (-R, iWARP: no GID) on PERFTEST_PORT, the words of
+# PERFTEST_EXTRA on both sides: the server listens on every address, the
+# client starts once shell command LISTENING succeeds (an iWARP listener
+# has no socket: e.g. the port in the model's APBVT) and connects to
+# SERVER_IP. Pinned, timed and reported as perftest_run (PT_CRC, PT_SRC,
+# PT_MS, PT_CROW, PT_SROW, PT_CLI, PT_SRV).
+# shellcheck disable=SC2034
+perftest_iw_run() {
+	local t0 sp to=${PERFTEST_TIMEOUT:-110} argv
+	# shellcheck disable=SC2206 # word splitting is the point
+	argv=("$1" -R -F -s "$2" -n "$3" -p "$PERFTEST_PORT" ${PERFTEST_EXTRA:-})
+	PT_SRV=$(mktemp) PT_CLI=$(mktemp)
+	t0=$(date +%s%N)
+	timeout $((to + 10)) taskset -c 1 "${argv[@]}" >"$PT_SRV" 2>&1 &
+	sp=$!
+	wait_for "$5" 20 || echo "note: no $1 listener on port $PERFTEST_PORT after 20 s"
+	timeout "$to" taskset -c 0 "${argv[@]}" "$4" >"$PT_CLI" 2>&1
+	PT_CRC=$?
+	wait "$sp"
+	PT_SRC=$?
+	PT_MS=$((($(date +%s%N) - t0) / 1000000))
+	PT_CROW=$(result_row "$PT_CLI")
+	PT_SROW=$(result_row "$PT_SRV")
+}
+
 # perftest_dump CMD...: both outputs of the last perftest_run without
 # blank and ruler lines, each through CMD (head -40, tail -12), prefixed
 # with its side. perftest's errors go to stderr, unbuffered, so they land
