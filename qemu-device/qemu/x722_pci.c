@@ -9,6 +9,9 @@
  * Device properties:
  *   netdev=<id>   the QEMU netdev the port is attached to
  *   mac=<mac>     permanent MAC address (admin queue Manage MAC Read)
+ *   x-iwarp-drop-ppm=N  the engine's iWARP TCP segments to the wire are
+ *                 lost with probability N / 1000000 (0 .. 1000000; also
+ *                 qom-set at run time), as e810's (docs/hw-model.md)
  * and read with qom-get:
  *   x-stats       the model's counters, "name=value ..."
  *   x-pe-stats    the RDMA protocol engine's state and counters (CQP,
@@ -29,6 +32,7 @@
 #include "migration/blocker.h"
 #include "net/net.h"
 #include "qapi/error.h"
+#include "qapi/visitor.h"
 #include "qemu/log.h"
 #include "qemu/main-loop.h"
 #include "qemu/module.h"
@@ -57,6 +61,7 @@ struct X722State {
     QEMUBH *work_bh;
     QEMUTimer *pe_timer;        /* the engine's: iWARP retransmission */
     Error *migration_blocker;
+    uint32_t iwarp_drop_ppm;    /* applied to the engine at realize */
 
     X722Core core;
 };
@@ -287,6 +292,7 @@ static void x722_realize(PCIDevice *pdev, Error **errp)
     qemu_format_nic_info_str(qemu_get_queue(s->nic), s->conf.macaddr.a);
     x722_core_set_mac(&s->core, s->conf.macaddr.a);
     x722_core_set_link(&s->core, !qemu_get_queue(s->nic)->link_down);
+    e810_core_set_iwarp_drop_ppm(s->core.pe, s->iwarp_drop_ppm);
     return;
 
 err_msix:
@@ -384,6 +390,35 @@ static char *x722_get_iwarp_stats(Object *obj, Error **errp)
                                  e810_iw_format_stats);
 }
 
+static void x722_get_iwarp_drop_ppm(Object *obj, Visitor *v, const char *name,
+                                    void *opaque, Error **errp)
+{
+    X722State *s = X722(obj);
+
+    visit_type_uint32(v, name, &s->iwarp_drop_ppm, errp);
+}
+
+static void x722_set_iwarp_drop_ppm(Object *obj, Visitor *v, const char *name,
+                                    void *opaque, Error **errp)
+{
+    X722State *s = X722(obj);
+    uint32_t ppm;
+
+    if (!visit_type_uint32(v, name, &ppm, errp)) {
+        return;
+    }
+    if (ppm > E810_ROCE_DROP_PPM_MAX) {
+        error_setg(errp, "%s: %" PRIu32 " is above %u (parts per million)",
+                   name, ppm, E810_ROCE_DROP_PPM_MAX);
+        return;
+    }
+    s->iwarp_drop_ppm = ppm;
+    /* Before realize there is no engine yet: realize applies it. */
+    if (DEVICE(obj)->realized) {
+        e810_core_set_iwarp_drop_ppm(s->core.pe, ppm);
+    }
+}
+
 static const Property x722_properties[] = {
     DEFINE_NIC_PROPERTIES(X722State, conf),
 };
@@ -421,6 +456,12 @@ static void x722_class_init(ObjectClass *oc, void *data)
                                   x722_get_iwarp_stats, NULL);
     object_class_property_set_description(oc, "x-iwarp-stats",
         "debug: the engine's offloaded iWARP connections (as the E810's)");
+    object_class_property_add(oc, "x-iwarp-drop-ppm", "uint32",
+                              x722_get_iwarp_drop_ppm,
+                              x722_set_iwarp_drop_ppm, NULL, NULL);
+    object_class_property_set_description(oc, "x-iwarp-drop-ppm",
+        "test: lose the engine's iWARP TCP segments to the wire with "
+        "probability N / 1000000 (as the E810's)");
     set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
 }
 
