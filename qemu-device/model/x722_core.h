@@ -82,6 +82,23 @@ typedef struct X722Stats {
 } X722Stats;
 
 /* What the firmware remembers between commands. */
+/* The engine's GLPES_PF* counters (x722_rdma.c). */
+enum x722_pes {
+    X722_PES_IP4RXOCTS, X722_PES_IP4RXPKTS, X722_PES_IP4RXTRUNC,
+    X722_PES_IP4RXMCOCTS, X722_PES_IP4RXMCPKTS,
+    X722_PES_IP6RXOCTS, X722_PES_IP6RXPKTS, X722_PES_IP6RXTRUNC,
+    X722_PES_IP6RXMCOCTS, X722_PES_IP6RXMCPKTS,
+    X722_PES_IP4TXOCTS, X722_PES_IP4TXPKTS,
+    X722_PES_IP4TXMCOCTS, X722_PES_IP4TXMCPKTS,
+    X722_PES_IP6TXOCTS, X722_PES_IP6TXPKTS,
+    X722_PES_IP6TXMCOCTS, X722_PES_IP6TXMCPKTS,
+    X722_PES_TCPRXSEGS, X722_PES_TCPTXSEG, X722_PES_TCPRTXSEG,
+    X722_PES_RDMARXWRS, X722_PES_RDMARXRDS, X722_PES_RDMARXSNDS,
+    X722_PES_RDMATXWRS, X722_PES_RDMATXRDS, X722_PES_RDMATXSNDS,
+    X722_PES_RDMAVBND, X722_PES_RDMAVINV,
+    X722_PES_MAX
+};
+
 typedef struct X722Fw {
     bool lse_enabled;
     bool nvm_owned;             /* 0x0008 granted, not yet released */
@@ -121,6 +138,9 @@ typedef struct X722Core {
 
     /* The RDMA protocol engine: an E810 core run as GEN_1 (x722_rdma.c). */
     E810Core *pe;
+    E810CoreOps pe_ops;         /* the engine's: ours, counting its frames */
+    uint64_t pes[X722_PES_MAX]; /* GLPES_PF* (Reset: PE_CORER) */
+    uint64_t pes_rtx_base;      /* the engine's retransmissions at PE_CORER */
 
     X722TxQueue txq[X722_NUM_QUEUES];
     X722RxQueue rxq[X722_NUM_QUEUES];

@@ -86,6 +86,15 @@
 #define X722_GLPE_CPUSTATUS(i)      (0x00d040 + 4 * (i))
 
 /*
+ * The protocol engine's statistics (irdma i40iw_hw.h GLPES_PF*, the
+ * registers of i40iw_stat_offsets[]): 16 instances each, 32-bit counters
+ * 4 bytes apart, 48-bit ones (LO/HI) 8 bytes apart.
+ */
+#define X722_GLPES_FIRST            0x010000
+#define X722_GLPES_END              0x014c00
+#define X722_GLPES_INSTANCES        16
+
+/*
  * ---- the RDMA protocol engine (irdma GEN_1: i40iw_hw.c i40iw_regs[]) ----
  * Run by an E810 core in GEN_1 mode (x722_rdma.c); the fields are those
  * of the E810 registers (include/hw/e810_regs.h) they map to.

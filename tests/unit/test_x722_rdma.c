@@ -1075,6 +1075,95 @@ static void test_qp_on_vsi_queue_set(void **state)
     }
 }
 
+/* GLPES_PF* (irdma i40iw_hw.h), instance 0: LO of a 48-bit counter. */
+#define PES_IP4RXOCTS   0x10200
+#define PES_IP4RXPKTS   0x10400
+#define PES_IP4RXTRUNC  0x10700
+#define PES_IP4TXOCTS   0x11a00
+#define PES_IP4TXPKTS   0x11c00
+#define PES_TCPRXSEGS   0x13000
+#define PES_TCPTXSEG    0x13400
+#define PES_RDMARXSNDS  0x14000
+#define PES_RDMARXWRS   0x13c00
+
+/* irdma_cqp_gather_stats_gen1(): rd64 of instance hmc_fn_id (the PF's). */
+static uint64_t pes(Pe *p, uint32_t off)
+{
+    return x722_core_mmio_read(&p->r.core, off + 8 * p->r.core.pf_id, 8);
+}
+
+/*
+ * The engine's statistics registers irdma's GEN_1 reads: the ILQ's frames
+ * out and in count as IPv4 packets, octets (the datagram) and TCP
+ * segments, an FPDU's last segment as an RDMA message; other instances
+ * read 0; the registers are read-only, kept by a PF reset and cleared by
+ * a power-on reset.
+ */
+static void test_pe_stats_gen1(void **state)
+{
+    Pe *p = *state;
+    uint8_t f[128];
+    uint64_t q2, before;
+    unsigned pf = p->r.core.pf_id;
+    size_t n;
+    Ilq l;
+
+    ilq_make(p, &l);
+    assert_int_equal(pes(p, PES_IP4TXPKTS), 0);
+    n = ilq_frame(p, f, false, false, 0x12, 4);
+    memcpy(xr_ptr(&p->r, ILQ_TXBUF), f, n);
+    q2 = FIELD_PREP(E810_GEN1_UDA_MACLEN, 7) |
+         FIELD_PREP(E810_GEN1_UDA_IPLEN, 5) |
+         FIELD_PREP(E810_GEN1_UDA_L4T, E810_GEN1_UDA_L4T_TCP) |
+         FIELD_PREP(E810_GEN1_UDA_IIPT, E810_GEN1_UDA_IIPT_IPV4_CSUM) |
+         FIELD_PREP(E810_GEN1_UDA_L4LEN, 5);
+    ilq_send(p, &l, n, q2);
+    ilq_send(p, &l, n, q2);
+    assert_int_equal(p->r.tx_frames, 2);
+    assert_int_equal(pes(p, PES_IP4TXPKTS), 2);
+    assert_int_equal(pes(p, PES_IP4TXOCTS), 2 * 44);   /* not the padding */
+    assert_int_equal(pes(p, PES_TCPTXSEG), 2);
+    /* another function's instance, and the 32-bit read of the HI half */
+    assert_int_equal(x722_core_mmio_read(&p->r.core, PES_IP4TXPKTS +
+                                         8 * ((pf + 1) % 16), 8), 0);
+    assert_int_equal(xr_rd(&p->r, PES_IP4TXPKTS + 8 * pf + 4), 0);
+
+    /* in: a segment carrying one FPDU, an untagged RDMA Send (last) */
+    ilq_tcp_ena(p, true);
+    n = ilq_frame(p, f, true, false, 0x02, 28);
+    be16p(f + 54, 22);                  /* ULPDU: DDP/RDMAP 18 + 4 */
+    f[56] = 0x41;                       /* DDP: L, DV 1 */
+    f[57] = 0x43;                       /* RDMAP: RV 1, Send */
+    assert_int_equal(x722_core_receive(&p->r.core, f, n), n);
+    assert_int_equal(pes(p, PES_IP4RXPKTS), 1);
+    assert_int_equal(pes(p, PES_IP4RXOCTS), 20 + 20 + 28);
+    assert_int_equal(pes(p, PES_TCPRXSEGS), 1);
+    assert_int_equal(pes(p, PES_RDMARXSNDS), 1);
+    assert_int_equal(pes(p, PES_RDMARXWRS), 0);
+    /* not the last segment: no message */
+    f[56] = 0x01;
+    x722_core_receive(&p->r.core, f, n);
+    assert_int_equal(pes(p, PES_TCPRXSEGS), 2);
+    assert_int_equal(pes(p, PES_RDMARXSNDS), 1);
+    /* an IP length beyond the frame: the engine's steering leaves it */
+    be16p(f + 16, 200);
+    x722_core_receive(&p->r.core, f, n);
+    assert_int_equal(xr_rd(&p->r, PES_IP4RXTRUNC + 4 * pf), 0);
+    assert_int_equal(pes(p, PES_IP4RXPKTS), 2);
+
+    /* read-only */
+    before = p->r.core.stats.mmio_ro_write;
+    xr_wr(&p->r, PES_IP4TXPKTS + 8 * pf, 0);
+    assert_int_equal(pes(p, PES_IP4TXPKTS), 2);
+    assert_int_equal(p->r.core.stats.mmio_ro_write, before + 1);
+    /* PFR keeps them (Reset: PE_CORER); power-on clears them */
+    xr_wr(&p->r, X722_PFGEN_CTRL, X722_PFGEN_CTRL_PFSWR);
+    assert_int_equal(pes(p, PES_IP4TXPKTS), 2);
+    x722_core_reset(&p->r.core);
+    assert_int_equal(pes(p, PES_IP4TXPKTS), 0);
+    assert_int_equal(pes(p, PES_TCPRXSEGS), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1098,6 +1187,7 @@ int main(void)
         T(test_inline_layout_gen1),
         T(test_inline_too_long_gen1),
         T(test_qp_on_vsi_queue_set),
+        T(test_pe_stats_gen1),
 #undef T
     };
 
