@@ -1075,6 +1075,85 @@ static void test_qp_on_vsi_queue_set(void **state)
     }
 }
 
+/*
+ * GEN_1's SQ chunk is 2 quanta (i40iw_hw.h I40IW_MAX_QUANTA_PER_WR, uk.c
+ * irdma_qp_get_next_send_wqe() pads with NOPs to the next chunk): a
+ * 2-quantum WQE at an even index runs, one at an odd index crosses a
+ * chunk and fails the QP with an AE, as does a WQE of 4 fragments (3
+ * quanta; I40IW_MAX_WQ_FRAGMENT_COUNT is 3). GEN_2's chunk stays 8.
+ */
+static void test_sq_chunk_gen1(void **state)
+{
+    static const struct e810_hw_gen gen2 = E810_HW_GEN2;
+    Pe *p = *state;
+    uint8_t f[128];
+    uint64_t c[4], q2, pa;
+    size_t n;
+    Ilq l;
+
+    assert_int_equal(gen1.sq_chunk_quanta, 2);
+    assert_int_equal(gen2.sq_chunk_quanta, 8);
+    ilq_make(p, &l);
+    n = ilq_frame(p, f, false, false, 0x12, 4);
+    memcpy(xr_ptr(&p->r, ILQ_TXBUF), f, n);
+    q2 = FIELD_PREP(E810_GEN1_UDA_MACLEN, 7) |
+         FIELD_PREP(E810_GEN1_UDA_IPLEN, 5) |
+         FIELD_PREP(E810_GEN1_UDA_L4T, E810_GEN1_UDA_L4T_TCP) |
+         FIELD_PREP(E810_GEN1_UDA_IIPT, E810_GEN1_UDA_IIPT_IPV4_CSUM) |
+         FIELD_PREP(E810_GEN1_UDA_L4LEN, 5);
+    /* quanta 0-1: the frame and an empty second fragment */
+    memset(xr_ptr(&p->r, ILQ_SQ), 0, 0x100);
+    s64(p, ILQ_SQ, ILQ_TXBUF);
+    s64(p, ILQ_SQ + 8, FIELD_PREP(gen1.frag_len, n));
+    s64(p, ILQ_SQ + 16, q2);
+    s64(p, ILQ_SQ + 24, FIELD_PREP(E810_WQE_OPCODE, E810_OP_SEND) |
+        FIELD_PREP(E810_WQE_ADDFRAGCNT, 1) | E810_WQE_SIGCOMPL |
+        E810_WQE_VALID);
+    /* quantum 2: a NOP; quanta 3-4: the same 2-quantum SEND */
+    s64(p, ILQ_SQ + 88, FIELD_PREP(E810_WQE_OPCODE, E810_OP_NOP) |
+        E810_WQE_VALID);
+    pa = ILQ_SQ + 3 * 32;
+    s64(p, pa, ILQ_TXBUF);
+    s64(p, pa + 8, FIELD_PREP(gen1.frag_len, n));
+    s64(p, pa + 16, q2);
+    s64(p, pa + 24, FIELD_PREP(E810_WQE_OPCODE, E810_OP_SEND) |
+        FIELD_PREP(E810_WQE_ADDFRAGCNT, 1) | E810_WQE_SIGCOMPL |
+        E810_WQE_VALID);
+    xr_wr(&p->r, X722_PE_WQEALLOC, E810_ILQ_QPN);
+    x722_core_run_work(&p->r.core);
+    assert_int_equal(p->r.tx_frames, 1);        /* the even one only */
+    assert_true(ilq_cqe(p, &l, c));
+    assert_false(c[3] & E810_CQE_ERROR);
+    assert_int_equal(FIELD_GET(E810_CQE_WQEIDX, c[3]), 0);
+    assert_true(ilq_cqe(p, &l, c));
+    assert_true(c[3] & E810_CQE_ERROR);
+    assert_int_equal(FIELD_GET(E810_CQE_WQEIDX, c[3]), 3);
+    /* refused as a WQE, not by the ILQ's frame checks */
+    assert_int_equal(p->r.core.pe->rdma.iw.stats.ilq_tx_errors, 0);
+}
+
+/* A SEND of 4 fragments at index 0: 3 quanta, more than a GEN_1 chunk. */
+static void test_sq_frags_gen1(void **state)
+{
+    Pe *p = *state;
+    uint64_t c[4];
+    Ilq l;
+
+    ilq_make(p, &l);
+    memset(xr_ptr(&p->r, ILQ_SQ), 0, 0x100);
+    s64(p, ILQ_SQ, ILQ_TXBUF);
+    s64(p, ILQ_SQ + 8, FIELD_PREP(gen1.frag_len, 64));
+    s64(p, ILQ_SQ + 24, FIELD_PREP(E810_WQE_OPCODE, E810_OP_SEND) |
+        FIELD_PREP(E810_WQE_ADDFRAGCNT, 3) | E810_WQE_SIGCOMPL |
+        E810_WQE_VALID);
+    xr_wr(&p->r, X722_PE_WQEALLOC, E810_ILQ_QPN);
+    x722_core_run_work(&p->r.core);
+    assert_int_equal(p->r.tx_frames, 0);
+    assert_true(ilq_cqe(p, &l, c));
+    assert_true(c[3] & E810_CQE_ERROR);
+    assert_int_equal(p->r.core.pe->rdma.iw.stats.ilq_tx_errors, 0);
+}
+
 /* GLPES_PF* (irdma i40iw_hw.h), instance 0: LO of a 48-bit counter. */
 #define PES_IP4RXOCTS   0x10200
 #define PES_IP4RXPKTS   0x10400
@@ -1188,6 +1267,8 @@ int main(void)
         T(test_inline_too_long_gen1),
         T(test_qp_on_vsi_queue_set),
         T(test_pe_stats_gen1),
+        T(test_sq_chunk_gen1),
+        T(test_sq_frags_gen1),
 #undef T
     };
 
