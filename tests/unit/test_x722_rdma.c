@@ -1154,6 +1154,63 @@ static void test_sq_frags_gen1(void **state)
     assert_int_equal(p->r.core.pe->rdma.iw.stats.ilq_tx_errors, 0);
 }
 
+/*
+ * BIND_MW on GEN_1 (uk.c irdma_set_mw_bind_wqe_gen_1()): qword 1 has the
+ * window's STag where GEN_2 has the parent MR's and the other way round.
+ * The GEN_1 layout binds; GEN_2's, on GEN_1, names the MR as the window
+ * and is refused (AMP_MWBIND_OF_MR_STAG).
+ */
+static void test_bind_mw_gen1(void **state)
+{
+    Pe *p = *state;
+    E810Core *pe;
+    E810Qp *qp;
+    E810Mr *mr, *mw;
+    uint32_t mr_stag = 1u << 8 | 0x11, mw_stag = 2u << 8 | 0x22;
+    uint64_t q[4];
+
+    pe_bringup(p);
+    pe = p->r.core.pe;
+    qp = &pe->rdma.qp[3];
+    memset(qp->ctx, 0, sizeof(qp->ctx));
+    qp->ctx[E810_QW(E810_QPC_FLAGS_OFF)] = E810_QPC_BINDEN;
+    qp->ctx[E810_QW(E810_QPC_PKEY_OFF)] = FIELD_PREP(E810_QPC_PDIDX, 5);
+    mr = &pe->rdma.mr[e810_stag_index(pe, mr_stag >> 8)];
+    mw = &pe->rdma.mr[e810_stag_index(pe, mw_stag >> 8)];
+    memset(mr, 0, sizeof(*mr));
+    mr->valid = mr->registered = true;
+    mr->key = 0x11;
+    mr->pd = 5;
+    mr->rights = E810_ACCESS_LOCAL_READ | E810_ACCESS_LOCAL_WRITE |
+                 E810_ACCESS_BIND_WINDOW;
+    mr->va = 0x10000;
+    mr->len = 0x2000;
+    memset(mw, 0, sizeof(*mw));
+    mw->valid = mw->is_mw = mw->mw_type1 = true;
+    mw->pd = 5;
+
+    q[0] = 0x10800;
+    q[2] = FIELD_PREP(E810_WQE_BIND_LEN, 0x400);
+    q[3] = FIELD_PREP(E810_WQE_OPCODE, E810_OP_BIND_MW) |
+           FIELD_PREP(E810_WQE_STAGRIGHTS, E810_WQE_RIGHTS_REMOTE_READ) |
+           E810_WQE_VABASEDTO | E810_WQE_MEMWINDOWTYPE;
+    /* GEN_2's layout on GEN_1: the parent field is read as the window */
+    q[1] = FIELD_PREP(E810_WQE_BIND_PARENT_STAG, mr_stag) |
+           FIELD_PREP(E810_WQE_BIND_MW_STAG, mw_stag);
+    assert_int_equal(e810_mr_bind_mw(pe, qp, q),
+                     E810_AE_AMP_MWBIND_OF_MR_STAG);
+    assert_false(mw->mw_bound);
+    /* GEN_1's */
+    q[1] = FIELD_PREP(E810_WQE_BIND_PARENT_STAG, mw_stag) |
+           FIELD_PREP(E810_WQE_BIND_MW_STAG, mr_stag);
+    assert_int_equal(e810_mr_bind_mw(pe, qp, q), 0);
+    assert_true(mw->mw_bound);
+    assert_int_equal(mw->key, 0x22);
+    assert_true(&pe->rdma.mr[mw->mw_parent] == mr);
+    assert_int_equal(mw->mw_off, 0x800);
+    assert_int_equal(mr->bound_mws, 1);
+}
+
 /* GLPES_PF* (irdma i40iw_hw.h), instance 0: LO of a 48-bit counter. */
 #define PES_IP4RXOCTS   0x10200
 #define PES_IP4RXPKTS   0x10400
@@ -1269,6 +1326,7 @@ int main(void)
         T(test_pe_stats_gen1),
         T(test_sq_chunk_gen1),
         T(test_sq_frags_gen1),
+        T(test_bind_mw_gen1),
 #undef T
     };
 
