@@ -418,11 +418,29 @@ static uint64_t pe_now_ns(void *o)
     return core->ops->now_ns(core->opaque);
 }
 
+/* The glue's one timer: the earlier of the engine's and the reset's. */
+static void timer_arm(X722Core *core)
+{
+    core->ops->timer_mod(core->opaque, core->pe_deadline < core->grst_deadline ?
+                         core->pe_deadline : core->grst_deadline);
+}
+
 static void pe_timer_mod(void *o, uint64_t deadline_ns)
 {
     X722Core *core = o;
 
-    core->ops->timer_mod(core->opaque, deadline_ns);
+    core->pe_deadline = deadline_ns;
+    timer_arm(core);
+}
+
+bool x722_timer_grst(X722Core *core, uint64_t delay_ns)
+{
+    if (!core->ops->now_ns || !core->ops->timer_mod) {
+        return false;
+    }
+    core->grst_deadline = core->ops->now_ns(core->opaque) + delay_ns;
+    timer_arm(core);
+    return true;
 }
 
 static void pe_ops_init(X722Core *core)
@@ -431,6 +449,7 @@ static void pe_ops_init(X722Core *core)
     E810CoreOps *o = &core->pe_ops;
 
     memset(o, 0, sizeof(*o));
+    core->pe_deadline = core->grst_deadline = UINT64_MAX;
     o->dma_read = pe_dma_read;
     o->dma_write = pe_dma_write;
     if (p->dma_map && p->dma_unmap) {
@@ -608,7 +627,17 @@ void x722_rdma_run_work(X722Core *core)
 
 void x722_rdma_timer_fire(X722Core *core)
 {
-    e810_core_timer_fire(core->pe);
+    uint64_t now = core->ops->now_ns(core->opaque);
+
+    if (core->grst_deadline <= now) {
+        core->grst_deadline = UINT64_MAX;
+        x722_core_grst_done(core);
+    }
+    if (core->pe_deadline <= now) {
+        core->pe_deadline = UINT64_MAX;
+        e810_core_timer_fire(core->pe);     /* it arms its next deadline */
+    }
+    timer_arm(core);
 }
 
 void x722_rdma_format_stats(X722Core *core, char *out, size_t n)

@@ -68,6 +68,14 @@
 #define X722_GLGEN_RSTCTL           0x0b8180
 #define X722_GLGEN_RTRIG            0x0b8190
 #define X722_GLGEN_RSTAT            0x0b8188
+#define X722_GLGEN_RSTAT_DEVSTATE   (3u << 0)
+#define X722_GLGEN_RSTAT_TYPE_SHIFT 2           /* RESET_TYPE [3:2] */
+#define X722_GLGEN_RTRIG_CORER      (1u << 0)
+#define X722_GLGEN_RTRIG_GLOBR      (1u << 1)
+#define X722_GLGEN_RTRIG_EMPFWR     (1u << 2)
+/* GLGEN_RSTAT.RESET_TYPE (i40e_type.h enum i40e_reset_type) */
+#define X722_RESET_CORER            1
+#define X722_RESET_GLOBR            2
 #define X722_PFPCI_SUBSYSID         0x0be100
 #define X722_GLPCI_LBARCTRL         0x0be484
 #define X722_GLPCI_CNF2             0x0be494
@@ -132,6 +140,7 @@
 #define X722_DYN_CTL_SWINT_TRIG     (1u << 2)
 #define X722_DYN_CTL_INTENA_MSK     (1u << 31)
 #define X722_ICR0_INTEVENT          (1u << 0)
+#define X722_ICR0_GRST              (1u << 20)  /* reset warning */
 #define X722_ICR0_LINK_STAT_CHANGE  (1u << 25)
 #define X722_ICR0_ADMINQ            (1u << 30)
 #define X722_QINT_MSIX_INDX         0xffu

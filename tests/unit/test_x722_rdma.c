@@ -821,6 +821,60 @@ static void test_bind_mw_gen1(void **state)
     assert_int_equal(mr->bound_mws, 1);
 }
 
+/*
+ * GLGEN_RTRIG.CORER, as i40e_do_reset() asks for it: the warning first
+ * (GLGEN_RSTAT DEVSTATE 1 with the reset's type, PFINT_ICR0.GRST on
+ * vector 0, the trigger bit set), then the reset (the rig has no timer:
+ * at the next deferred work): DEVSTATE 0 with the type kept, the trigger
+ * clear, GLNVM_ULD done, the admin queue's registers kept, the engine and
+ * the function's firmware state gone. A GLOBR the same with type 2.
+ */
+static void test_core_global_reset(void **state)
+{
+    Pe *p = *state;
+    unsigned fired;
+    uint32_t atqlen = xr_rd(&p->r, X722_PF_ATQLEN);
+
+    pe_bringup(p);
+    ilq_tcp_ena(p, true);
+    assert_true(p->r.core.pe->rdma.cqp.created);
+    xr_wr(&p->r, X722_PFINT_ICR0_ENA, X722_ICR0_GRST | X722_ICR0_ADMINQ);
+    xr_wr(&p->r, X722_PFINT_DYN_CTL0, X722_DYN_CTL_INTENA);
+    fired = p->r.msix[0];
+
+    xr_wr(&p->r, X722_GLGEN_RTRIG, X722_GLGEN_RTRIG_CORER);
+    assert_int_equal(xr_rd(&p->r, X722_GLGEN_RSTAT),
+                     1 | X722_RESET_CORER << X722_GLGEN_RSTAT_TYPE_SHIFT);
+    assert_int_equal(xr_rd(&p->r, X722_GLGEN_RTRIG), X722_GLGEN_RTRIG_CORER);
+    assert_int_equal(p->r.msix[0], fired + 1);
+    assert_true(xr_rd(&p->r, X722_PFINT_ICR0) & X722_ICR0_GRST);
+    assert_true(p->r.core.pe->rdma.cqp.created);    /* not yet */
+
+    x722_core_run_work(&p->r.core);
+    assert_int_equal(xr_rd(&p->r, X722_GLGEN_RSTAT),
+                     X722_RESET_CORER << X722_GLGEN_RSTAT_TYPE_SHIFT);
+    assert_int_equal(xr_rd(&p->r, X722_GLGEN_RTRIG), 0);
+    assert_int_equal(xr_rd(&p->r, X722_GLNVM_ULD) & X722_GLNVM_ULD_DONE,
+                     X722_GLNVM_ULD_DONE);
+    assert_int_equal(xr_rd(&p->r, X722_PF_ATQLEN), atqlen);
+    assert_int_equal(xr_rd(&p->r, X722_PFINT_ICR0_ENA), 0);
+    assert_false(p->r.core.pe->rdma.cqp.created);
+    assert_false(p->r.core.fw.vsi_queue_opt & X722_VSI_TCP_ENA);
+    assert_int_equal(p->r.core.stats.core_resets, 1);
+    /* i40e_pf_reset() then: DEVSTATE 0, so its own PF reset */
+    xr_wr(&p->r, X722_PFGEN_CTRL, X722_PFGEN_CTRL_PFSWR);
+    assert_int_equal(p->r.core.stats.pf_resets, 1);
+
+    xr_wr(&p->r, X722_GLGEN_RTRIG, X722_GLGEN_RTRIG_GLOBR);
+    assert_int_equal(xr_rd(&p->r, X722_GLGEN_RSTAT),
+                     1 | X722_RESET_GLOBR << X722_GLGEN_RSTAT_TYPE_SHIFT);
+    x722_core_run_work(&p->r.core);
+    assert_int_equal(xr_rd(&p->r, X722_GLGEN_RSTAT),
+                     X722_RESET_GLOBR << X722_GLGEN_RSTAT_TYPE_SHIFT);
+    assert_int_equal(p->r.core.stats.global_resets, 1);
+    assert_int_equal(p->r.core.stats.core_resets, 1);
+}
+
 /* GLPES_PF* (irdma i40iw_hw.h), instance 0: LO of a 48-bit counter. */
 #define PES_IP4RXOCTS   0x10200
 #define PES_IP4RXPKTS   0x10400
@@ -937,6 +991,7 @@ int main(void)
         T(test_sq_chunk_gen1),
         T(test_sq_frags_gen1),
         T(test_bind_mw_gen1),
+        T(test_core_global_reset),
 #undef T
     };
 
