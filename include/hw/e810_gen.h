@@ -45,6 +45,9 @@
 #define E810_GEN1_INLINE_QN_BYTES	32
 #define E810_GEN1_MAX_INLINE		48
 
+/* GEN_1 SQ chunk: i40iw_hw.h I40IW_MAX_QUANTA_PER_WR (max_hw_sq_chunk). */
+#define E810_GEN1_SQ_CHUNK_QUANTA	2
+
 /*
  * GEN_1 iWARP QP context qword 3 (offset 24): the source MAC is an index
  * into the local MAC table (upstream IRDMAQPC_GEN1_SRCMACADDRIDX); GEN_2
@@ -145,6 +148,19 @@ struct e810_hw_gen {
 	__u8 inline_qn_bytes;
 	__u8 inline_valid_byte;		/* an extra quantum's last byte is it */
 	__u8 max_inline;
+	/*
+	 * No SQ WQE crosses a chunk of this many quanta (uk_attrs
+	 * max_hw_sq_chunk: the driver pads with NOPs to the next chunk), so
+	 * no WQE is longer: GEN_1 2 (i40iw_hw.h I40IW_MAX_QUANTA_PER_WR, 3
+	 * fragments at most), GEN_2 8.
+	 */
+	__u8 sq_chunk_quanta;
+	/*
+	 * BIND_MW qword 1: where the parent MR's and the window's STags are;
+	 * GEN_1 swaps them (uk.c irdma_set_mw_bind_wqe_gen_1()).
+	 */
+	__u64 bind_parent_stag;
+	__u64 bind_mw_stag;
 };
 
 #define E810_HW_GEN1 {							\
@@ -172,6 +188,9 @@ struct e810_hw_gen {
 	.inline_qn_bytes = E810_GEN1_INLINE_QN_BYTES,			\
 	.inline_valid_byte = 0,						\
 	.max_inline = E810_GEN1_MAX_INLINE,				\
+	.sq_chunk_quanta = E810_GEN1_SQ_CHUNK_QUANTA,			\
+	.bind_parent_stag = E810_WQE_BIND_MW_STAG,			\
+	.bind_mw_stag = E810_WQE_BIND_PARENT_STAG,			\
 }
 
 #define E810_HW_GEN2 {							\
@@ -202,6 +221,9 @@ struct e810_hw_gen {
 	.inline_valid_byte = 1,						\
 	/* what 8 quanta hold; irdma's own limit is E810_MAX_INLINE */	\
 	.max_inline = E810_INLINE_BYTES_IN(E810_SQ_MAX_QUANTA),		\
+	.sq_chunk_quanta = E810_SQ_CHUNK_QUANTA,			\
+	.bind_parent_stag = E810_WQE_BIND_PARENT_STAG,			\
+	.bind_mw_stag = E810_WQE_BIND_MW_STAG,				\
 }
 
 /* Quanta of an inline WQE of @len bytes on generation @g. */

@@ -34,6 +34,7 @@
 
 #include "e810_core.h"
 #include "e810_dp.h"
+#include "e810_iw.h"
 #include "e810_iwarp.h"
 
 #define ETH_HLEN        14
@@ -60,76 +61,6 @@ static void put32(uint8_t *p, uint32_t v)
     p[1] = v >> 16;
     p[2] = v >> 8;
     p[3] = v;
-}
-
-/* One's complement sum of @len bytes (big-endian words), added to @sum. */
-static uint32_t csum_add(uint32_t sum, const uint8_t *p, size_t len)
-{
-    size_t i;
-
-    for (i = 0; i + 1 < len; i += 2) {
-        sum += p[i] << 8 | p[i + 1];
-    }
-    if (len & 1) {
-        sum += p[len - 1] << 8;
-    }
-    return sum;
-}
-
-static uint16_t csum_fold(uint32_t sum)
-{
-    while (sum >> 16) {
-        sum = (sum & 0xffff) + (sum >> 16);
-    }
-    return ~sum;
-}
-
-/*
- * The TCP checksum of segment @tcp (@len bytes, checksum field zero) with
- * the pseudo header of @ipv4 / IPv6 addresses @sip, @dip (E810Ah words).
- */
-static uint16_t tcp_csum(bool ipv4, const uint32_t sip[4],
-                         const uint32_t dip[4], const uint8_t *tcp,
-                         uint32_t len)
-{
-    uint8_t ph[40];
-    size_t n;
-    unsigned i;
-
-    if (ipv4) {
-        put32(ph, sip[3]);
-        put32(ph + 4, dip[3]);
-        ph[8] = 0;
-        ph[9] = 6;
-        put16(ph + 10, len);
-        n = 12;
-    } else {
-        for (i = 0; i < 4; i++) {
-            put32(ph + 4 * i, sip[i]);
-            put32(ph + 16 + 4 * i, dip[i]);
-        }
-        put32(ph + 32, len);
-        ph[36] = ph[37] = ph[38] = 0;
-        ph[39] = 6;
-        n = 40;
-    }
-    return csum_fold(csum_add(csum_add(0, ph, n), tcp, len));
-}
-
-static bool mac_is_ours(E810Core *core, const uint8_t *mac)
-{
-    E810Rdma *r = &core->rdma;
-    unsigned i;
-
-    if (!memcmp(mac, core->mac, 6)) {
-        return true;
-    }
-    for (i = 0; i < E810_LOC_MAC_TABLE_SIZE; i++) {
-        if ((r->loc_mac_used & (1ull << i)) && !memcmp(mac, r->loc_mac[i], 6)) {
-            return true;
-        }
-    }
-    return false;
 }
 
 /* Fails an ILQ send with AE @ae (the QP goes to ERROR, as any UDA QP's). */
@@ -203,7 +134,7 @@ bool e810_ilq_send(E810Core *core, E810Qp *qp, const E810SendWqe *wqe)
         frame[l3 + 9] = 6;
         put32(frame + l3 + 12, ah->sip[3]);
         put32(frame + l3 + 16, ah->dip[3]);
-        put16(frame + l3 + 10, csum_fold(csum_add(0, frame + l3, IPV4_HLEN)));
+        put16(frame + l3 + 10, e810_iw_ip_csum(frame + l3, IPV4_HLEN));
     } else {
         put32(frame + l3, 6u << 28 | (uint32_t)ah->tc << 20 |
               (ah->flow_label & 0xfffff));
@@ -217,7 +148,10 @@ bool e810_ilq_send(E810Core *core, E810Qp *qp, const E810SendWqe *wqe)
     }
     /* TCP: the checksum over the pseudo header and the whole segment */
     put16(frame + l4 + 16, 0);
-    ck = tcp_csum(ah->ipv4, ah->sip, ah->dip, frame + l4, seglen);
+    ck = ah->ipv4 ? e810_iw_tcp_csum(true, frame + l3 + 12, frame + l3 + 16,
+                                     frame + l4, seglen)
+                  : e810_iw_tcp_csum(false, frame + l3 + 8, frame + l3 + 24,
+                                     frame + l4, seglen);
     put16(frame + l4 + 16, ck);
     flen = l4 + seglen;
     if (flen < ETH_ZLEN) {
@@ -226,7 +160,7 @@ bool e810_ilq_send(E810Core *core, E810Qp *qp, const E810SendWqe *wqe)
     }
     st->ilq_tx++;
     e810_dp_complete_sq(core, qp, wqe, 0, 0);
-    if (ah->loopback || mac_is_ours(core, frame)) {
+    if (ah->loopback || e810_iw_mac_is_ours(core, frame)) {
         E810IwRx where = e810_iw_steer(core, frame, flen);
 
         st->ilq_tx_loopback++;

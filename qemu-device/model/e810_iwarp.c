@@ -298,7 +298,7 @@ void e810_iw_qp_destroyed(E810Core *core, const E810Qp *qp, uint32_t qp_id,
 
 /* ---- Rx steering -------------------------------------------------------- */
 
-static bool iw_mac_is_ours(E810Core *core, const uint8_t *mac)
+bool e810_iw_mac_is_ours(E810Core *core, const uint8_t *mac)
 {
     E810Rdma *r = &core->rdma;
     unsigned i;
@@ -402,7 +402,7 @@ E810IwRx e810_iw_steer(E810Core *core, const uint8_t *frame, size_t len)
 
     if (!e810_iw_mode(core) || !core->aq.pe_filter ||
         !core->rdma.iw.apbvt_count || len < 14 || (frame[0] & 1) ||
-        !iw_mac_is_ours(core, frame) || !e810_iw_parse(frame, len, &s) ||
+        !e810_iw_mac_is_ours(core, frame) || !e810_iw_parse(frame, len, &s) ||
         !e810_apbvt_has(core, s.lport)) {
         return E810_IW_RX_LAN;
     }

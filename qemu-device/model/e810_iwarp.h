@@ -135,6 +135,13 @@ typedef struct E810IwSeg {
  */
 bool e810_iw_parse(const uint8_t *frame, size_t len, E810IwSeg *s);
 
+/*
+ * True if destination MAC @mac is the function's or a local MAC table
+ * entry's (the steering's test, also the ILQ's loopback test of both
+ * generations).
+ */
+bool e810_iw_mac_is_ours(struct E810Core *core, const uint8_t *mac);
+
 /* What the engine does with a frame from the wire (or looped back). */
 typedef enum E810IwRx {
     E810_IW_RX_LAN = 0,     /* not ours: the LAN queues, as in RoCE mode */

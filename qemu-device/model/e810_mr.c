@@ -324,8 +324,9 @@ uint16_t e810_mr_bind_mw(E810Core *core, E810Qp *qp, const uint64_t *q)
     uint64_t q1 = q[E810_QW(E810_WQE_FRAG0_DESC_OFF)];
     uint64_t addr = q[E810_QW(E810_WQE_FRAG0_ADDR_OFF)];
     uint64_t len = FIELD_GET(E810_WQE_BIND_LEN, q[E810_QW(E810_WQE_OPQ_OFF)]);
-    uint32_t mw_stag = FIELD_GET(E810_WQE_BIND_MW_STAG, q1);
-    uint32_t mr_stag = FIELD_GET(E810_WQE_BIND_PARENT_STAG, q1);
+    /* GEN_1 swaps the two (e810_hw_gen.bind_parent_stag/bind_mw_stag) */
+    uint32_t mw_stag = FIELD_GET(core->gen->bind_mw_stag, q1);
+    uint32_t mr_stag = FIELD_GET(core->gen->bind_parent_stag, q1);
     uint8_t rights = FIELD_GET(E810_WQE_STAGRIGHTS, hdr);
     bool type1 = hdr & E810_WQE_MEMWINDOWTYPE;
     bool zero_based = !(hdr & E810_WQE_VABASEDTO);

@@ -509,8 +509,9 @@ static bool fetch_wqe(E810Core *core, E810Qp *qp, uint64_t *q,
         return false;
     }
     *quanta = wqe_quanta(core->gen, q[3]);
-    if (!*quanta || (idx % E810_SQ_CHUNK_QUANTA) + *quanta >
-        E810_SQ_CHUNK_QUANTA) {
+    /* the generation's chunk (GEN_1: 2 quanta, so 3 fragments at most) */
+    if (!*quanta || (idx % core->gen->sq_chunk_quanta) + *quanta >
+        core->gen->sq_chunk_quanta) {
         wqe_failed(core, qp, idx, E810_AE_WQE_INVALID_FRAG_DATA);
         return false;
     }

@@ -218,13 +218,9 @@ static void regs_reset(X722Core *core, bool por)
     memset(core->vec_pending, 0, sizeof(core->vec_pending));
 }
 
-/* PFGEN_CTRL.PFSWR: the function's reset; PFSWR reads back 0 at once. */
-static void pf_reset(X722Core *core)
+/* What the firmware keeps of the function: gone with its reset. */
+static void fw_reset(X722Core *core)
 {
-    core->stats.pf_resets++;
-    regs_reset(core, false);
-    x722_lan_reset(core);
-    x722_rdma_reset(core, false);
     core->fw.lse_enabled = false;
     core->fw.nmacs = 0;
     core->fw.bcast = core->fw.uc_promisc = core->fw.mc_promisc = false;
@@ -235,8 +231,73 @@ static void pf_reset(X722Core *core)
     core->fw.rss_key_set = core->fw.rss_lut_set = false;
 }
 
+/* PFGEN_CTRL.PFSWR: the function's reset; PFSWR reads back 0 at once. */
+static void pf_reset(X722Core *core)
+{
+    core->stats.pf_resets++;
+    regs_reset(core, false);
+    x722_lan_reset(core);
+    x722_rdma_reset(core, false);
+    fw_reset(core);
+}
+
+/*
+ * GLGEN_RTRIG.CORER / GLOBR (i40e_do_reset()): the core (or global) reset
+ * of the device. First its warning: GLGEN_RSTAT says a reset of that type
+ * is under way (DEVSTATE 1, RESET_TYPE) and PFINT_ICR0.GRST is raised
+ * (i40e_intr() reads the type and counts it); the trigger bit reads back
+ * set. X722_GRST_DELAY_NS later the reset itself: every register but the
+ * admin queue's ("Reset: EMPR", as for the PF reset), the LAN HMC and
+ * queues, the firmware's switch state (filters, VSI options, RSS), the
+ * protocol engine and its statistics ("Reset: PE_CORER"); then DEVSTATE
+ * reads 0 with RESET_TYPE kept and GLNVM_ULD's done bits set, which
+ * i40e_pf_reset() polls for before its own PF reset. A GLOBR also resets
+ * the MAC and PHY; the link stays up here (the emulated wire does not go
+ * down). Only the function written is reset: each function is its own
+ * model (docs/hw-model-x722.md).
+ */
+static void grst_warn(X722Core *core, uint32_t val)
+{
+    unsigned type = (val & X722_GLGEN_RTRIG_GLOBR) ? X722_RESET_GLOBR :
+                    X722_RESET_CORER;
+
+    wr(core, X722_GLGEN_RTRIG, rd(core, X722_GLGEN_RTRIG) |
+       (val & (X722_GLGEN_RTRIG_CORER | X722_GLGEN_RTRIG_GLOBR)));
+    if (core->grst_type) {
+        core->grst_type = type > core->grst_type ? type : core->grst_type;
+        return;     /* one reset, the larger of the two */
+    }
+    core->grst_type = type;
+    wr(core, X722_GLGEN_RSTAT, 1u | type << X722_GLGEN_RSTAT_TYPE_SHIFT);
+    x722_icr0_cause(core, X722_ICR0_GRST);
+    if (!x722_timer_grst(core, X722_GRST_DELAY_NS)) {
+        core->ops->schedule_work(core->opaque);     /* no timer: at once */
+    }
+}
+
+void x722_core_grst_done(X722Core *core)
+{
+    unsigned type = core->grst_type;
+
+    if (!type) {
+        return;
+    }
+    core->grst_type = 0;
+    if (type == X722_RESET_GLOBR) {
+        core->stats.global_resets++;
+    } else {
+        core->stats.core_resets++;
+    }
+    regs_reset(core, false);
+    x722_lan_reset(core);
+    x722_rdma_reset(core, true);
+    fw_reset(core);
+    wr(core, X722_GLGEN_RSTAT, type << X722_GLGEN_RSTAT_TYPE_SHIFT);
+}
+
 void x722_core_reset(X722Core *core)
 {
+    core->grst_type = 0;
     regs_reset(core, true);
     x722_lan_reset(core);
     x722_aq_reset(core);
@@ -383,9 +444,12 @@ static void reg_write(X722Core *core, uint32_t off, uint32_t val)
         return;
     }
     if (off == X722_GLGEN_RTRIG) {
-        if (val & 7) {
-            x722_log(core, E810_LOG_UNIMP, "x722: GLGEN_RTRIG 0x%x: core, "
-                     "global and EMP resets are not modelled", val);
+        if (val & X722_GLGEN_RTRIG_EMPFWR) {
+            x722_log(core, E810_LOG_UNIMP, "x722: GLGEN_RTRIG 0x%x: the "
+                     "EMP reset is not modelled", val);
+        }
+        if (val & (X722_GLGEN_RTRIG_CORER | X722_GLGEN_RTRIG_GLOBR)) {
+            grst_warn(core, val);
         }
         return;
     }
@@ -476,6 +540,9 @@ void x722_core_run_work(X722Core *core)
         return;
     }
     core->running = true;
+    if (core->grst_type && !(core->ops->now_ns && core->ops->timer_mod)) {
+        x722_core_grst_done(core);  /* no timer: the reset at once */
+    }
     if (core->atq_pending) {
         core->atq_pending = false;
         x722_aq_process_atq(core);
@@ -505,7 +572,8 @@ void x722_core_format_stats(X722Core *core, char *out, size_t n)
 
     snprintf(out, n, "aq_commands=%llu aq_errors=%llu aq_unknown=%llu "
              "events_posted=%llu events_dropped=%llu mmio_bad_access=%llu "
-             "mmio_ro_write=%llu pf_resets=%llu dma_errors=%llu "
+             "mmio_ro_write=%llu pf_resets=%llu core_resets=%llu "
+             "global_resets=%llu dma_errors=%llu "
              "hmc_sd_writes=%llu hmc_faults=%llu bad_ctx=%llu "
              "tx_packets=%llu tx_bytes=%llu tx_bad_desc=%llu tx_dropped=%llu "
              "tx_tso_segs=%llu rx_packets=%llu rx_bytes=%llu rx_no_desc=%llu "
@@ -518,6 +586,8 @@ void x722_core_format_stats(X722Core *core, char *out, size_t n)
              (unsigned long long)s->mmio_bad_access,
              (unsigned long long)s->mmio_ro_write,
              (unsigned long long)s->pf_resets,
+             (unsigned long long)s->core_resets,
+             (unsigned long long)s->global_resets,
              (unsigned long long)s->dma_errors,
              (unsigned long long)s->hmc_sd_writes,
              (unsigned long long)s->hmc_faults,

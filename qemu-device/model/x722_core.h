@@ -72,7 +72,7 @@ typedef struct X722Stats {
     uint64_t aq_commands, aq_errors, aq_unknown;
     uint64_t events_posted, events_dropped;
     uint64_t mmio_bad_access, mmio_ro_write;
-    uint64_t pf_resets, dma_errors;
+    uint64_t pf_resets, core_resets, global_resets, dma_errors;
     uint64_t hmc_sd_writes, hmc_faults, bad_ctx;
     uint64_t tx_packets, tx_bytes, tx_bad_desc, tx_dropped, tx_tso_segs;
     uint64_t rx_packets, rx_bytes, rx_no_desc, rx_filtered, rx_oversize;
@@ -82,6 +82,23 @@ typedef struct X722Stats {
 } X722Stats;
 
 /* What the firmware remembers between commands. */
+/* The engine's GLPES_PF* counters (x722_rdma.c). */
+enum x722_pes {
+    X722_PES_IP4RXOCTS, X722_PES_IP4RXPKTS, X722_PES_IP4RXTRUNC,
+    X722_PES_IP4RXMCOCTS, X722_PES_IP4RXMCPKTS,
+    X722_PES_IP6RXOCTS, X722_PES_IP6RXPKTS, X722_PES_IP6RXTRUNC,
+    X722_PES_IP6RXMCOCTS, X722_PES_IP6RXMCPKTS,
+    X722_PES_IP4TXOCTS, X722_PES_IP4TXPKTS,
+    X722_PES_IP4TXMCOCTS, X722_PES_IP4TXMCPKTS,
+    X722_PES_IP6TXOCTS, X722_PES_IP6TXPKTS,
+    X722_PES_IP6TXMCOCTS, X722_PES_IP6TXMCPKTS,
+    X722_PES_TCPRXSEGS, X722_PES_TCPTXSEG, X722_PES_TCPRTXSEG,
+    X722_PES_RDMARXWRS, X722_PES_RDMARXRDS, X722_PES_RDMARXSNDS,
+    X722_PES_RDMATXWRS, X722_PES_RDMATXRDS, X722_PES_RDMATXSNDS,
+    X722_PES_RDMAVBND, X722_PES_RDMAVINV,
+    X722_PES_MAX
+};
+
 typedef struct X722Fw {
     bool lse_enabled;
     bool nvm_owned;             /* 0x0008 granted, not yet released */
@@ -121,6 +138,15 @@ typedef struct X722Core {
 
     /* The RDMA protocol engine: an E810 core run as GEN_1 (x722_rdma.c). */
     E810Core *pe;
+    E810CoreOps pe_ops;         /* the engine's: ours, counting its frames */
+    uint64_t pes[X722_PES_MAX]; /* GLPES_PF* (Reset: PE_CORER) */
+    uint64_t pes_rtx_base;      /* the engine's retransmissions at PE_CORER */
+    /*
+     * The one timer of the glue (E810CoreOps.timer_mod), shared by the
+     * engine's (pe_deadline) and a core or global reset's (grst_deadline).
+     */
+    uint64_t pe_deadline, grst_deadline;
+    uint8_t grst_type;          /* X722_RESET_*: warned, not yet done */
 
     X722TxQueue txq[X722_NUM_QUEUES];
     X722RxQueue rxq[X722_NUM_QUEUES];
@@ -165,6 +191,12 @@ bool x722_dma_write(X722Core *core, uint64_t addr, const void *buf,
 void x722_icr0_cause(X722Core *core, uint32_t cause);
 /* Raise MSI-X vector @v (>= 1) as a queue cause would. */
 void x722_vector_cause(X722Core *core, unsigned v);
+
+/* GLGEN_RTRIG's reset, GRST_DELAY_NS after its warning (x722_core.c). */
+#define X722_GRST_DELAY_NS      (100 * 1000 * 1000ull)
+void x722_core_grst_done(X722Core *core);
+/* Arms the reset's timer (x722_rdma.c); false when the glue has none. */
+bool x722_timer_grst(X722Core *core, uint64_t delay_ns);
 
 /* x722_aq.c */
 void x722_aq_reset(X722Core *core);

@@ -38,6 +38,7 @@
 
 #include "e810_core.h"
 #include "e810_dp.h"
+#include "e810_iw.h"
 #include "e810_iwarp.h"
 
 #define ETH_HLEN        14
@@ -60,27 +61,6 @@ static void put16(uint8_t *p, uint16_t v)
     p[1] = v;
 }
 
-static uint32_t csum_add(uint32_t sum, const uint8_t *p, size_t len)
-{
-    size_t i;
-
-    for (i = 0; i + 1 < len; i += 2) {
-        sum += p[i] << 8 | p[i + 1];
-    }
-    if (len & 1) {
-        sum += p[len - 1] << 8;
-    }
-    return sum;
-}
-
-static uint16_t csum_fold(uint32_t sum)
-{
-    while (sum >> 16) {
-        sum = (sum & 0xffff) + (sum >> 16);
-    }
-    return ~sum;
-}
-
 static bool tx_failed(E810Core *core, E810Qp *qp, const E810SendWqe *wqe,
                       uint16_t ae)
 {
@@ -89,23 +69,6 @@ static bool tx_failed(E810Core *core, E810Qp *qp, const E810SendWqe *wqe,
                   "%u: AE 0x%04x", wqe->qp_id, wqe->wqe_idx, ae);
     e810_dp_complete_sq(core, qp, wqe, ae, 0);
     return true;
-}
-
-static bool mac_is_ours(E810Core *core, const uint8_t *mac)
-{
-    E810Rdma *r = &core->rdma;
-    unsigned i;
-
-    if (!memcmp(mac, core->mac, 6)) {
-        return true;
-    }
-    for (i = 0; i < E810_LOC_MAC_TABLE_SIZE; i++) {
-        if ((r->loc_mac_used & (1ull << i)) &&
-            !memcmp(mac, r->loc_mac[i], 6)) {
-            return true;
-        }
-    }
-    return false;
 }
 
 bool e810_ilq_send_gen1(E810Core *core, E810Qp *qp, const E810SendWqe *wqe)
@@ -118,7 +81,6 @@ bool e810_ilq_send_gen1(E810Core *core, E810Qp *qp, const E810SendWqe *wqe)
     unsigned l4t = FIELD_GET(E810_GEN1_UDA_L4T, wqe->opq);
     uint8_t frame[GEN1_FRAME_MAX];
     uint32_t len = wqe->total_len, seglen;
-    uint8_t ph[40];
     uint16_t status, type;
     size_t flen, l3, l4;
     bool ipv4;
@@ -163,27 +125,17 @@ bool e810_ilq_send_gen1(E810Core *core, E810Qp *qp, const E810SendWqe *wqe)
         return tx_failed(core, qp, wqe, E810_AE_WQE_INVALID_PARAMETER);
     }
     /* Checksums: the IPv4 header's (IIPT 3) and TCP's, both left 0. */
+    put16(frame + l4 + 16, 0);
     if (ipv4) {
         put16(frame + l3 + 10, 0);
-        put16(frame + l3 + 10, csum_fold(csum_add(0, frame + l3, IPV4_HLEN)));
-        memcpy(ph, frame + l3 + 12, 8);
-        ph[8] = 0;
-        ph[9] = 6;
-        put16(ph + 10, seglen);
-        put16(frame + l4 + 16, 0);
-        put16(frame + l4 + 16, csum_fold(csum_add(csum_add(0, ph, 12),
-                                                  frame + l4, seglen)));
+        put16(frame + l3 + 10, e810_iw_ip_csum(frame + l3, IPV4_HLEN));
+        put16(frame + l4 + 16, e810_iw_tcp_csum(true, frame + l3 + 12,
+                                                frame + l3 + 16, frame + l4,
+                                                seglen));
     } else {
-        memcpy(ph, frame + l3 + 8, 32);
-        ph[32] = seglen >> 24;
-        ph[33] = seglen >> 16;
-        ph[34] = seglen >> 8;
-        ph[35] = seglen;
-        ph[36] = ph[37] = ph[38] = 0;
-        ph[39] = 6;
-        put16(frame + l4 + 16, 0);
-        put16(frame + l4 + 16, csum_fold(csum_add(csum_add(0, ph, 40),
-                                                  frame + l4, seglen)));
+        put16(frame + l4 + 16, e810_iw_tcp_csum(false, frame + l3 + 8,
+                                                frame + l3 + 24, frame + l4,
+                                                seglen));
     }
     flen = len;
     if (flen < ETH_ZLEN) {
@@ -192,7 +144,7 @@ bool e810_ilq_send_gen1(E810Core *core, E810Qp *qp, const E810SendWqe *wqe)
     }
     st->ilq_tx++;
     e810_dp_complete_sq(core, qp, wqe, 0, 0);
-    if ((wqe->hdr & E810_GEN1_UDA_DOLOOPBACK) || mac_is_ours(core, frame)) {
+    if ((wqe->hdr & E810_GEN1_UDA_DOLOOPBACK) || e810_iw_mac_is_ours(core, frame)) {
         E810IwRx where = e810_iw_steer(core, frame, flen);
 
         st->ilq_tx_loopback++;

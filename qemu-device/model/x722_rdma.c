@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "e810_iw.h"
 #include "e810_iwarp.h"
 #include "x722_core.h"
 
@@ -77,6 +78,398 @@ static bool pe_reg(uint32_t off, uint32_t *e810)
     return false;
 }
 
+/* ---- statistics (GLPES_PF*) ------------------------------------------------
+ *
+ * irdma's GEN_1 reads the engine's statistics from registers, no CQP op
+ * (utils.c irdma_cqp_gather_stats_gen1(): instance hmc_fn_id, 32-bit
+ * counters with rd32, 48-bit ones with rd64, each masked to its width by
+ * irdma_process_stats()). The counters are the engine's: every frame it
+ * transmits (its offloaded connections' segments and the ILQ's frames)
+ * and every frame the steering gives it (x722_rdma_receive()), counted on
+ * the wire as the E810 model counts its RoCE frames (e810_rdma_stats.c):
+ * IP packets and octets (the datagram), multicast, TCP segments; RDMA
+ * messages by the last segment of each (DDP L bit) in the FPDUs of a
+ * segment (RDMA Write, Read Request, the four Sends); retransmitted
+ * segments by the engine's TCP (E810IwConnStats); window binds and
+ * invalidations by the engine's own counters. Not modelled (read 0): the
+ * discards, fragments, "no route", VLAN, TCP option and protocol errors,
+ * UDP (iWARP only). Frames the engine turns back to itself (a connection
+ * to its own MAC) never reach the wire and are not counted. The
+ * registers are read-only; a PF reset keeps them (Reset: PE_CORER).
+ */
+typedef struct X722PesReg {
+    uint32_t off;       /* instance 0's */
+    uint8_t stat;       /* enum x722_pes, or X722_PES_MAX: reads 0 */
+    uint8_t bits;       /* 24, 32: 4-byte stride; 48: 8-byte, LO/HI */
+} X722PesReg;
+
+#define PES32(o, s, b)  { (o), (s), (b) }
+#define PES48(o, s)     { (o), (s), 48 }
+
+/* i40iw_hw.c i40iw_stat_offsets[] and the widths of i40iw_hw_stat_map[]. */
+static const X722PesReg pes_regs[] = {
+    PES32(0x10000, X722_PES_MAX, 24),            /* RXVLANERR */
+    PES48(0x10200, X722_PES_IP4RXOCTS),
+    PES48(0x10400, X722_PES_IP4RXPKTS),
+    PES32(0x10600, X722_PES_MAX, 32),            /* IP4RXDISCARD */
+    PES32(0x10700, X722_PES_IP4RXTRUNC, 32),
+    PES48(0x10800, X722_PES_MAX),                /* IP4RXFRAGS */
+    PES48(0x10a00, X722_PES_IP4RXMCOCTS),
+    PES48(0x10c00, X722_PES_IP4RXMCPKTS),
+    PES48(0x10e00, X722_PES_IP6RXOCTS),
+    PES48(0x11000, X722_PES_IP6RXPKTS),
+    PES32(0x11200, X722_PES_MAX, 32),            /* IP6RXDISCARD */
+    PES32(0x11300, X722_PES_IP6RXTRUNC, 32),
+    PES48(0x11400, X722_PES_MAX),                /* IP6RXFRAGS */
+    PES48(0x11600, X722_PES_IP6RXMCOCTS),
+    PES48(0x11800, X722_PES_IP6RXMCPKTS),
+    PES48(0x11a00, X722_PES_IP4TXOCTS),
+    PES48(0x11c00, X722_PES_IP4TXPKTS),
+    PES48(0x11e00, X722_PES_MAX),                /* IP4TXFRAGS */
+    PES48(0x12000, X722_PES_IP4TXMCOCTS),
+    PES48(0x12200, X722_PES_IP4TXMCPKTS),
+    PES48(0x12400, X722_PES_IP6TXOCTS),
+    PES48(0x12600, X722_PES_IP6TXPKTS),
+    PES48(0x12800, X722_PES_MAX),                /* IP6TXFRAGS */
+    PES48(0x12a00, X722_PES_IP6TXMCOCTS),
+    PES48(0x12c00, X722_PES_IP6TXMCPKTS),
+    PES32(0x12e00, X722_PES_MAX, 24),            /* IP4TXNOROUTE */
+    PES32(0x12f00, X722_PES_MAX, 24),            /* IP6TXNOROUTE */
+    PES48(0x13000, X722_PES_TCPRXSEGS),
+    PES32(0x13200, X722_PES_MAX, 24),            /* TCPRXOPTERR */
+    PES32(0x13300, X722_PES_MAX, 24),            /* TCPRXPROTOERR */
+    PES48(0x13400, X722_PES_TCPTXSEG),
+    PES32(0x13600, X722_PES_TCPRTXSEG, 32),
+    PES48(0x13800, X722_PES_MAX),                /* UDPRXPKTS */
+    PES48(0x13a00, X722_PES_MAX),                /* UDPTXPKTS */
+    PES48(0x13c00, X722_PES_RDMARXWRS),
+    PES48(0x13e00, X722_PES_RDMARXRDS),
+    PES48(0x14000, X722_PES_RDMARXSNDS),
+    PES48(0x14200, X722_PES_RDMATXWRS),
+    PES48(0x14400, X722_PES_RDMATXRDS),
+    PES48(0x14600, X722_PES_RDMATXSNDS),
+    PES48(0x14800, X722_PES_RDMAVBND),
+    PES48(0x14a00, X722_PES_RDMAVINV),
+};
+
+static uint64_t rstat_sum(X722Core *core, unsigned stat)
+{
+    uint64_t n = 0;
+    unsigned i;
+
+    for (i = 0; i <= E810_MAX_STATS_INST; i++) {
+        n += core->pe->rdma.rstat[i][stat];
+    }
+    return n;
+}
+
+static uint64_t iw_retransmits(X722Core *core)
+{
+    return core->pe->iw ? core->pe->iw->stats.retransmits : 0;
+}
+
+static uint64_t pes_value(X722Core *core, unsigned stat)
+{
+    switch (stat) {
+    case X722_PES_TCPRTXSEG:
+        return iw_retransmits(core) - core->pes_rtx_base;
+    case X722_PES_RDMAVBND:
+        return core->pes[stat] + rstat_sum(core, E810_RSTAT_RDMAVBND);
+    case X722_PES_RDMAVINV:
+        return core->pes[stat] + rstat_sum(core, E810_RSTAT_RDMAVINV);
+    default:
+        return stat < X722_PES_MAX ? core->pes[stat] : 0;
+    }
+}
+
+/* A GLPES_PF* register: true, with its value (0 for another instance). */
+static bool pes_read(X722Core *core, uint32_t off, uint32_t *val)
+{
+    size_t i;
+
+    if (off < X722_GLPES_FIRST || off >= X722_GLPES_END) {
+        return false;
+    }
+    for (i = 0; i < sizeof(pes_regs) / sizeof(pes_regs[0]); i++) {
+        const X722PesReg *r = &pes_regs[i];
+        unsigned stride = r->bits == 48 ? 8 : 4;
+        uint64_t v;
+
+        if (off < r->off || off >= r->off + stride * X722_GLPES_INSTANCES) {
+            continue;
+        }
+        if ((off - r->off) / stride != core->pf_id) {
+            *val = 0;   /* another function's instance */
+            return true;
+        }
+        v = pes_value(core, r->stat) & ((1ull << r->bits) - 1);
+        *val = (off - r->off) % stride ? (uint32_t)(v >> 32) : (uint32_t)v;
+        return true;
+    }
+    *val = 0;
+    return true;
+}
+
+static uint16_t be16(const uint8_t *p)
+{
+    return p[0] << 8 | p[1];
+}
+
+/* RDMA messages: the last DDP segment of each FPDU in a TCP payload. */
+static void pes_count_fpdus(X722Core *core, const uint8_t *p, size_t n,
+                            bool tx)
+{
+    while (n >= 2) {
+        size_t ulpdu = be16(p), fpdu = (2 + ulpdu + 3) / 4 * 4 + 4;
+        uint8_t ddp, op;
+        int s = -1;
+
+        /* An MPA request or reply ("MPA ID ...") never fits: not FPDUs. */
+        if (ulpdu < 14 || fpdu > n) {
+            return;
+        }
+        ddp = p[2];
+        op = p[3];
+        if ((ddp & 3) != 1 || (op >> 6) != 1) {
+            return;             /* not DDP/RDMAP version 1 */
+        }
+        if (ddp & 0x40) {       /* L: the message's last segment */
+            switch (op & 0xf) {
+            case 0:
+                s = tx ? X722_PES_RDMATXWRS : X722_PES_RDMARXWRS;
+                break;
+            case 1:
+                s = tx ? X722_PES_RDMATXRDS : X722_PES_RDMARXRDS;
+                break;
+            case 3: case 4: case 5: case 6:
+                s = tx ? X722_PES_RDMATXSNDS : X722_PES_RDMARXSNDS;
+                break;
+            }
+        }
+        if (s >= 0) {
+            core->pes[s]++;
+        }
+        p += fpdu;
+        n -= fpdu;
+    }
+}
+
+/* Counts one frame the engine sent (@tx) or took from the wire. */
+static void pes_count(X722Core *core, const uint8_t *f, size_t len, bool tx)
+{
+    size_t l3 = 14, iplen, l4, hl;
+    uint16_t type;
+    bool v4, mc;
+    uint8_t proto;
+
+    if (len < l3) {
+        return;
+    }
+    type = be16(f + 12);
+    if (type == 0x8100 && len >= 18) {
+        type = be16(f + 16);
+        l3 = 18;
+    }
+    if (type != 0x0800 && type != 0x86dd) {
+        return;
+    }
+    v4 = type == 0x0800;
+    hl = v4 ? 20 : 40;
+    if (len < l3 + hl) {
+        if (!tx) {
+            core->pes[v4 ? X722_PES_IP4RXTRUNC : X722_PES_IP6RXTRUNC]++;
+        }
+        return;
+    }
+    if (v4) {
+        iplen = be16(f + l3 + 2);
+        hl = (f[l3] & 0xf) * 4;
+        proto = f[l3 + 9];
+        mc = (f[l3 + 16] >> 4) == 0xe;
+    } else {
+        iplen = 40 + be16(f + l3 + 4);
+        proto = f[l3 + 6];
+        mc = f[l3 + 24] == 0xff;
+    }
+    if (iplen > len - l3 || iplen < hl) {
+        if (!tx) {
+            core->pes[v4 ? X722_PES_IP4RXTRUNC : X722_PES_IP6RXTRUNC]++;
+        }
+        return;
+    }
+    if (v4) {
+        core->pes[tx ? X722_PES_IP4TXPKTS : X722_PES_IP4RXPKTS]++;
+        core->pes[tx ? X722_PES_IP4TXOCTS : X722_PES_IP4RXOCTS] += iplen;
+        if (mc) {
+            core->pes[tx ? X722_PES_IP4TXMCPKTS : X722_PES_IP4RXMCPKTS]++;
+            core->pes[tx ? X722_PES_IP4TXMCOCTS :
+                      X722_PES_IP4RXMCOCTS] += iplen;
+        }
+    } else {
+        core->pes[tx ? X722_PES_IP6TXPKTS : X722_PES_IP6RXPKTS]++;
+        core->pes[tx ? X722_PES_IP6TXOCTS : X722_PES_IP6RXOCTS] += iplen;
+        if (mc) {
+            core->pes[tx ? X722_PES_IP6TXMCPKTS : X722_PES_IP6RXMCPKTS]++;
+            core->pes[tx ? X722_PES_IP6TXMCOCTS :
+                      X722_PES_IP6RXMCOCTS] += iplen;
+        }
+    }
+    if (proto != 6 || (v4 && (f[l3 + 6] & 0x3f || f[l3 + 7]))) {
+        return;         /* not TCP, or a fragment */
+    }
+    l4 = l3 + hl;
+    if (iplen < hl + 20 || (size_t)(f[l4 + 12] >> 4) * 4 > iplen - hl ||
+        (f[l4 + 12] >> 4) < 5) {
+        return;
+    }
+    core->pes[tx ? X722_PES_TCPTXSEG : X722_PES_TCPRXSEGS]++;
+    hl += (f[l4 + 12] >> 4) * 4;
+    pes_count_fpdus(core, f + l3 + hl, iplen - hl, tx);
+}
+
+/*
+ * The engine's embedder interface: the X722's (core->ops), with its
+ * transmit counted. The engine calls these with the X722 core as opaque.
+ */
+static int pe_dma_read(void *o, uint64_t addr, void *buf, size_t len)
+{
+    X722Core *core = o;
+
+    return core->ops->dma_read(core->opaque, addr, buf, len);
+}
+
+static int pe_dma_write(void *o, uint64_t addr, const void *buf, size_t len)
+{
+    X722Core *core = o;
+
+    return core->ops->dma_write(core->opaque, addr, buf, len);
+}
+
+static void *pe_dma_map(void *o, uint64_t addr, size_t *len, bool write)
+{
+    X722Core *core = o;
+
+    return core->ops->dma_map(core->opaque, addr, len, write);
+}
+
+static void pe_dma_unmap(void *o, void *ptr, size_t len, bool write,
+                         size_t access_len)
+{
+    X722Core *core = o;
+
+    core->ops->dma_unmap(core->opaque, ptr, len, write, access_len);
+}
+
+static void pe_msix_notify(void *o, unsigned vector)
+{
+    X722Core *core = o;
+
+    core->ops->msix_notify(core->opaque, vector);
+}
+
+static void pe_schedule_work(void *o)
+{
+    X722Core *core = o;
+
+    core->ops->schedule_work(core->opaque);
+}
+
+static void pe_transmit(void *o, const uint8_t *frame, size_t len)
+{
+    X722Core *core = o;
+
+    pes_count(core, frame, len, true);
+    core->ops->transmit(core->opaque, frame, len);
+}
+
+static void pe_rx_ready(void *o)
+{
+    X722Core *core = o;
+
+    core->ops->rx_ready(core->opaque);
+}
+
+static void pe_log(void *o, E810LogLevel level, const char *msg)
+{
+    X722Core *core = o;
+
+    core->ops->log(core->opaque, level, msg);
+}
+
+static bool pe_log_enabled(void *o, E810LogLevel level)
+{
+    X722Core *core = o;
+
+    return core->ops->log_enabled(core->opaque, level);
+}
+
+static void pe_trace(void *o, E810TraceEvent ev, uint64_t a, uint64_t b,
+                     uint64_t c)
+{
+    X722Core *core = o;
+
+    core->ops->trace(core->opaque, ev, a, b, c);
+}
+
+static uint64_t pe_now_ns(void *o)
+{
+    X722Core *core = o;
+
+    return core->ops->now_ns(core->opaque);
+}
+
+/* The glue's one timer: the earlier of the engine's and the reset's. */
+static void timer_arm(X722Core *core)
+{
+    core->ops->timer_mod(core->opaque, core->pe_deadline < core->grst_deadline ?
+                         core->pe_deadline : core->grst_deadline);
+}
+
+static void pe_timer_mod(void *o, uint64_t deadline_ns)
+{
+    X722Core *core = o;
+
+    core->pe_deadline = deadline_ns;
+    timer_arm(core);
+}
+
+bool x722_timer_grst(X722Core *core, uint64_t delay_ns)
+{
+    if (!core->ops->now_ns || !core->ops->timer_mod) {
+        return false;
+    }
+    core->grst_deadline = core->ops->now_ns(core->opaque) + delay_ns;
+    timer_arm(core);
+    return true;
+}
+
+static void pe_ops_init(X722Core *core)
+{
+    const E810CoreOps *p = core->ops;
+    E810CoreOps *o = &core->pe_ops;
+
+    memset(o, 0, sizeof(*o));
+    core->pe_deadline = core->grst_deadline = UINT64_MAX;
+    o->dma_read = pe_dma_read;
+    o->dma_write = pe_dma_write;
+    if (p->dma_map && p->dma_unmap) {
+        o->dma_map = pe_dma_map;
+        o->dma_unmap = pe_dma_unmap;
+    }
+    o->msix_notify = pe_msix_notify;
+    o->schedule_work = pe_schedule_work;
+    o->transmit = pe_transmit;
+    o->rx_ready = p->rx_ready ? pe_rx_ready : NULL;
+    o->log = p->log ? pe_log : NULL;
+    o->log_enabled = p->log_enabled ? pe_log_enabled : NULL;
+    o->trace = p->trace ? pe_trace : NULL;
+    if (p->now_ns && p->timer_mod) {
+        o->now_ns = pe_now_ns;
+        o->timer_mod = pe_timer_mod;
+    }
+    o->crc32 = p->crc32;
+}
+
 static bool is_int_ctl(uint32_t off)
 {
     return off == X722_PFINT_AEQCTL ||
@@ -91,7 +484,8 @@ int x722_rdma_init(X722Core *core)
     if (!pe) {
         return -ENOMEM;
     }
-    if (e810_core_init(pe, core->ops, core->opaque, core->pf_id) ||
+    pe_ops_init(core);
+    if (e810_core_init(pe, &core->pe_ops, core, core->pf_id) ||
         e810_core_set_gen(pe, E810_GEN_1, X722_PE_FIRST_SD) ||
         e810_core_set_hmc_sds(pe, X722_PE_SDS) ||
         e810_core_set_msix_vectors(pe, X722_MSIX_VECTORS)) {
@@ -126,6 +520,13 @@ static void cqp_counters_keep(X722Core *core)
 void x722_rdma_reset(X722Core *core, bool por)
 {
     cqp_counters_keep(core);
+    /* The engine's window and invalidation counters go with its reset. */
+    core->pes[X722_PES_RDMAVBND] += rstat_sum(core, E810_RSTAT_RDMAVBND);
+    core->pes[X722_PES_RDMAVINV] += rstat_sum(core, E810_RSTAT_RDMAVINV);
+    if (por) {
+        memset(core->pes, 0, sizeof(core->pes));
+        core->pes_rtx_base = iw_retransmits(core);
+    }
     /* The settings above take effect at the engine's HMC reset. */
     if (por) {
         e810_core_reset(core->pe);
@@ -149,6 +550,9 @@ bool x722_rdma_mmio_read(X722Core *core, uint32_t off, uint32_t *val)
 {
     uint32_t e;
 
+    if (pes_read(core, off, val)) {
+        return true;
+    }
     if (!pe_reg(off, &e)) {
         return false;
     }
@@ -165,6 +569,10 @@ bool x722_rdma_mmio_write(X722Core *core, uint32_t off, uint32_t val)
 {
     uint32_t e;
 
+    if (off >= X722_GLPES_FIRST && off < X722_GLPES_END) {
+        core->stats.mmio_ro_write++;    /* the statistics are read-only */
+        return true;
+    }
     if (!pe_reg(off, &e)) {
         return false;
     }
@@ -202,6 +610,7 @@ bool x722_rdma_receive(X722Core *core, const uint8_t *buf, size_t len)
     if (where == E810_IW_RX_LAN) {
         return false;
     }
+    pes_count(core, buf, len, false);
     e810_iw_receive(core->pe, where, buf, len);
     return true;
 }
@@ -218,7 +627,17 @@ void x722_rdma_run_work(X722Core *core)
 
 void x722_rdma_timer_fire(X722Core *core)
 {
-    e810_core_timer_fire(core->pe);
+    uint64_t now = core->ops->now_ns(core->opaque);
+
+    if (core->grst_deadline <= now) {
+        core->grst_deadline = UINT64_MAX;
+        x722_core_grst_done(core);
+    }
+    if (core->pe_deadline <= now) {
+        core->pe_deadline = UINT64_MAX;
+        e810_core_timer_fire(core->pe);     /* it arms its next deadline */
+    }
+    timer_arm(core);
 }
 
 void x722_rdma_format_stats(X722Core *core, char *out, size_t n)

@@ -68,6 +68,14 @@
 #define X722_GLGEN_RSTCTL           0x0b8180
 #define X722_GLGEN_RTRIG            0x0b8190
 #define X722_GLGEN_RSTAT            0x0b8188
+#define X722_GLGEN_RSTAT_DEVSTATE   (3u << 0)
+#define X722_GLGEN_RSTAT_TYPE_SHIFT 2           /* RESET_TYPE [3:2] */
+#define X722_GLGEN_RTRIG_CORER      (1u << 0)
+#define X722_GLGEN_RTRIG_GLOBR      (1u << 1)
+#define X722_GLGEN_RTRIG_EMPFWR     (1u << 2)
+/* GLGEN_RSTAT.RESET_TYPE (i40e_type.h enum i40e_reset_type) */
+#define X722_RESET_CORER            1
+#define X722_RESET_GLOBR            2
 #define X722_PFPCI_SUBSYSID         0x0be100
 #define X722_GLPCI_LBARCTRL         0x0be484
 #define X722_GLPCI_CNF2             0x0be494
@@ -84,6 +92,15 @@
 #define X722_GLLAN_RCTL_0           0x12a500
 /* The protocol engine's readiness (irdma i40iw_hw.h) */
 #define X722_GLPE_CPUSTATUS(i)      (0x00d040 + 4 * (i))
+
+/*
+ * The protocol engine's statistics (irdma i40iw_hw.h GLPES_PF*, the
+ * registers of i40iw_stat_offsets[]): 16 instances each, 32-bit counters
+ * 4 bytes apart, 48-bit ones (LO/HI) 8 bytes apart.
+ */
+#define X722_GLPES_FIRST            0x010000
+#define X722_GLPES_END              0x014c00
+#define X722_GLPES_INSTANCES        16
 
 /*
  * ---- the RDMA protocol engine (irdma GEN_1: i40iw_hw.c i40iw_regs[]) ----
@@ -123,6 +140,7 @@
 #define X722_DYN_CTL_SWINT_TRIG     (1u << 2)
 #define X722_DYN_CTL_INTENA_MSK     (1u << 31)
 #define X722_ICR0_INTEVENT          (1u << 0)
+#define X722_ICR0_GRST              (1u << 20)  /* reset warning */
 #define X722_ICR0_LINK_STAT_CHANGE  (1u << 25)
 #define X722_ICR0_ADMINQ            (1u << 30)
 #define X722_QINT_MSIX_INDX         0xffu

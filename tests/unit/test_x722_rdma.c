@@ -16,262 +16,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "x722_rig.h"
+#include "x722_pe_rig.h"
 #include "e810_iw_conn.h"
 #include "e810_iwarp.h"
 #include "hw/e810_ctx.h"
 #include "hw/e810_gen.h"
-
-/* Guest memory of the engine's structures: above the LAN rig's. */
-#define PE_BASE         (XR_MEM_BASE + 0x100000)
-#define PE_CTX          (PE_BASE + 0x0000)
-#define PE_SQ           (PE_BASE + 0x1000)     /* 512-aligned */
-#define PE_QUERY        (PE_BASE + 0x2000)
-#define PE_COMMIT       (PE_BASE + 0x2200)
-#define PE_CCQ          (PE_BASE + 0x3000)     /* 64 CQEs */
-#define PE_CCQ_SHADOW   (PE_BASE + 0x3800)
-#define PE_CEQ          (PE_BASE + 0x4000)     /* 64 CEQEs */
-#define PE_CQ1          (PE_BASE + 0x5000)
-#define PE_CQ1_SHADOW   (PE_BASE + 0x5800)
-#define PE_PD           (PE_BASE + 0x6000)     /* PD page of SD 16 */
-#define PE_PAGES        (PE_BASE + 0x10000)    /* backing pages */
-#define PE_SQ_SIZE      16
-#define PE_CCQ_SIZE     64
-#define PE_CTX_VAL      0xffff888012345678ull
-#define PE_CCQ_CTX      0x0123456789abcdeull
-
-/* The GEN_1 control-QP field positions (the test's "driver" side). */
-static const struct e810_hw_gen gen1 = E810_HW_GEN1;
-
-typedef struct Pe {
-    XRig r;
-    uint32_t head;
-    bool pol;
-    uint32_t ccq_head;
-    bool ccq_pol;
-    bool ccq;
-    uint64_t base[E810_HMC_OBJ_MAX];
-    uint32_t next_page;
-} Pe;
-
-static uint64_t m64(Pe *p, uint64_t pa)
-{
-    return xr_get64(xr_ptr(&p->r, pa));
-}
-
-static void s64(Pe *p, uint64_t pa, uint64_t v)
-{
-    xr_put64(xr_ptr(&p->r, pa), v);
-}
-
-static void pe_ctx(Pe *p, unsigned majver, unsigned proto)
-{
-    memset(xr_ptr(&p->r, PE_CTX), 0, 64);
-    /* SQSIZE code 3: 16 WQEs */
-    s64(p, PE_CTX + E810_CQPHC_CFG_OFF,
-        FIELD_PREP(E810_CQPHC_SQSIZE, 3) |
-        FIELD_PREP(E810_CQPHC_PROTOCOL_USED, proto));
-    s64(p, PE_CTX + E810_CQPHC_SQ_BASE_OFF, PE_SQ);
-    s64(p, PE_CTX + E810_CQPHC_COMPL_CTX_OFF, PE_CTX_VAL);
-    s64(p, PE_CTX + E810_CQPHC_VER_OFF,
-        FIELD_PREP(E810_CQPHC_HW_MAJVER, majver));
-}
-
-/* irdma_sc_cqp_init() + irdma_sc_cqp_create() with GEN_1's register map. */
-static uint32_t pe_create(Pe *p)
-{
-    xr_wr(&p->r, X722_PE_CQPTAIL, 0);
-    xr_wr(&p->r, X722_PE_CQPDB, 0);
-    xr_wr(&p->r, X722_PE_CCQPSTATUS, 0);
-    xr_wr(&p->r, X722_PE_CCQPHIGH, PE_CTX >> 32);
-    xr_wr(&p->r, X722_PE_CCQPLOW, (uint32_t)PE_CTX);
-    p->head = 0;
-    p->pol = false;
-    p->ccq = false;
-    return xr_rd(&p->r, X722_PE_CCQPSTATUS);
-}
-
-static uint32_t pe_post(Pe *p, unsigned op, uint64_t hdr, const uint64_t *q)
-{
-    uint32_t idx = p->head;
-    uint64_t pa = PE_SQ + (uint64_t)idx * E810_CQP_WQE_SIZE;
-    unsigned i;
-
-    if (idx == 0) {
-        p->pol = !p->pol;
-    }
-    p->head = (p->head + 1) % PE_SQ_SIZE;
-    for (i = 0; i < 8; i++) {
-        s64(p, pa + 8 * i, q && i != E810_QW(E810_CQPSQ_HDR_OFF) ? q[i] : 0);
-    }
-    s64(p, pa + E810_CQPSQ_HDR_OFF,
-        hdr | FIELD_PREP(E810_CQPSQ_OPCODE, op) |
-        (p->pol ? E810_CQPSQ_WQEVALID : 0));
-    xr_wr(&p->r, X722_PE_CQPDB, p->head);
-    x722_core_run_work(&p->r.core);
-    return idx;
-}
-
-/* One CCQ CQE, if there is one: its error flag and op_ret_val. */
-static bool pe_ccq_poll(Pe *p, bool *err, uint32_t *ret, uint32_t *minor)
-{
-    uint64_t pa = PE_CCQ + (uint64_t)p->ccq_head * E810_CQE_SIZE;
-    uint64_t hdr = m64(p, pa + E810_CQE_HDR_OFF);
-
-    if (!!(hdr & E810_CQE_VALID) != p->ccq_pol) {
-        return false;
-    }
-    assert_true(m64(p, pa + E810_CCQ_CQE_CTX_OFF) == PE_CTX_VAL);
-    *err = hdr & E810_CQE_ERROR;
-    *ret = FIELD_GET(E810_CCQ_OPRETVAL, m64(p, pa + E810_CCQ_CQE_RET_OFF));
-    if (minor) {
-        *minor = FIELD_GET(E810_CQE_MINERR, hdr);
-    }
-    p->ccq_head = (p->ccq_head + 1) % PE_CCQ_SIZE;
-    if (!p->ccq_head) {
-        p->ccq_pol = !p->ccq_pol;
-    }
-    s64(p, PE_CCQ_SHADOW + E810_CQ_DBSA_HEAD_OFF, p->ccq_head);
-    return true;
-}
-
-/* Runs one WQE; true if it succeeded (CCQ CQE, or CQPTAIL without one). */
-static bool pe_do(Pe *p, unsigned op, uint64_t hdr, const uint64_t *q,
-                  uint32_t *ret)
-{
-    uint32_t before = xr_rd(&p->r, X722_PE_CQPTAIL) & 0x7ff, tail, r = 0;
-    bool err;
-
-    pe_post(p, op, hdr, q);
-    if (p->ccq) {
-        assert_true(pe_ccq_poll(p, &err, &r, NULL));
-        if (ret) {
-            *ret = r;
-        }
-        return !err;
-    }
-    tail = xr_rd(&p->r, X722_PE_CQPTAIL);
-    assert_int_equal(tail & 0x7ff, (before + 1) % PE_SQ_SIZE);
-    return !(tail & E810_CQPTAIL_CQP_OP_ERR);
-}
-
-static void pe_query(Pe *p)
-{
-    uint64_t q[8] = { 0 };
-
-    q[E810_QW(E810_CQPSQ_FPM_FN_OFF)] = 0;
-    q[E810_QW(E810_CQPSQ_FPM_BUF_OFF)] = PE_QUERY;
-    assert_true(pe_do(p, E810_CQP_OP_QUERY_FPM_VAL, 0, q, NULL));
-}
-
-static const unsigned commit_off[E810_HMC_OBJ_MAX] = E810_FPM_COMMIT_OFFSETS;
-
-/* A small GEN_1 object set (the counts irdma_cfg_fpm_val() could pick). */
-static bool pe_commit(Pe *p, uint32_t fsimc)
-{
-    static const struct { unsigned t; uint32_t cnt; } want[] = {
-        { E810_HMC_QP, 8 }, { E810_HMC_CQ, 8 }, { E810_HMC_HTE, 64 },
-        { E810_HMC_ARP, 16 }, { E810_HMC_APBVT, 1 }, { E810_HMC_MR, 16 },
-        { E810_HMC_XF, 16 }, { E810_HMC_XFFL, 1 }, { E810_HMC_Q1, 16 },
-        { E810_HMC_Q1FL, 1 }, { E810_HMC_TIMER, 8 }, { E810_HMC_PBLE, 512 },
-    };
-    uint64_t q[8] = { 0 };
-    unsigned i;
-    bool ok;
-
-    memset(xr_ptr(&p->r, PE_COMMIT), 0, E810_FPM_BUF_SIZE);
-    for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-        s64(p, PE_COMMIT + commit_off[want[i].t], want[i].cnt);
-    }
-    s64(p, PE_COMMIT + commit_off[E810_HMC_FSIMC], fsimc);
-    q[E810_QW(E810_CQPSQ_FPM_FN_OFF)] = 0;
-    q[E810_QW(E810_CQPSQ_FPM_BUF_OFF)] = PE_COMMIT;
-    ok = pe_do(p, E810_CQP_OP_COMMIT_FPM_VAL,
-               FIELD_PREP(E810_CQPSQ_BUFSIZE, E810_FPM_BUF_SIZE), q, NULL);
-    for (i = 0; ok && i < E810_HMC_OBJ_MAX; i++) {
-        p->base[i] = FIELD_GET(E810_FPM_COMMIT_BASE,
-                               m64(p, PE_COMMIT + commit_off[i])) *
-                     E810_FPM_BASE_UNIT;
-    }
-    return ok;
-}
-
-static bool pe_sd(Pe *p, unsigned sd, uint64_t pa, bool direct)
-{
-    uint64_t q[8] = { 0 };
-
-    q[E810_QW(E810_CQPSQ_UPESD_BUF_OFF)] =
-        FIELD_PREP(E810_CQPSQ_UPESD_HMCFNID, 0);
-    q[E810_QW(E810_CQPSQ_UPESD_E0_CMD_OFF)] =
-        sd | E810_HMC_SDCMD_PARTSEL | E810_HMC_SDCMD_WR;
-    q[E810_QW(E810_CQPSQ_UPESD_E0_DATA_OFF)] =
-        pa | E810_HMC_SDDATA_VALID |
-        FIELD_PREP(E810_HMC_SDDATA_BPCOUNT, E810_HMC_MAX_BP_COUNT) |
-        FIELD_PREP(E810_HMC_SDDATA_TYPE, direct ? E810_HMC_SD_TYPE_DIRECT :
-                                                  E810_HMC_SD_TYPE_PAGED);
-    return pe_do(p, E810_CQP_OP_UPDATE_PE_SDS, 0, q, NULL);
-}
-
-/* Backs the page of object @t index @idx through the paged SD 16. */
-static void pe_back(Pe *p, unsigned t, uint32_t idx, uint32_t size)
-{
-    uint64_t fpm = p->base[t] + (uint64_t)idx * size;
-    unsigned pd = (fpm & (E810_HMC_SD_SIZE - 1)) >> E810_HMC_PD_SHIFT;
-    uint64_t page;
-
-    assert_int_equal(fpm >> E810_HMC_SD_SHIFT, X722_PE_FIRST_SD);
-    if (m64(p, PE_PD + 8 * pd) & E810_HMC_PDE_VALID) {
-        return;
-    }
-    page = PE_PAGES + 4096ull * p->next_page++;
-    s64(p, PE_PD + 8 * pd, page | E810_HMC_PDE_VALID);
-    /* irdma_invalidate_pf_hmc_pd() */
-    xr_wr(&p->r, X722_PFHMC_PDINV, X722_PE_FIRST_SD |
-          E810_PFHMC_PDINV_PMSDPARTSEL |
-          FIELD_PREP(E810_PFHMC_PDINV_PMPDIDX, pd));
-}
-
-/* CREATE_CQ with the GEN_1 CQ and CEQ id fields. */
-static uint64_t cq_hdr(uint32_t cq, uint32_t ceq)
-{
-    return FIELD_PREP(gen1.cq_cqid, cq) | FIELD_PREP(gen1.cq_ceqid, ceq) |
-           E810_CQPSQ_CQ_CEQIDVALID;
-}
-
-static void pe_ccq(Pe *p)
-{
-    uint64_t q[8] = { 0 };
-    bool err;
-    uint32_t ret;
-
-    memset(xr_ptr(&p->r, PE_CCQ), 0, PE_CCQ_SIZE * E810_CQE_SIZE);
-    q[E810_QW(E810_CQPSQ_CQ_SIZE_OFF)] = PE_CCQ_SIZE;
-    q[E810_QW(E810_CQPSQ_CQ_CTX_OFF)] = PE_CCQ_CTX;
-    q[E810_QW(E810_CQPSQ_CQ_THRESH_OFF)] = 16;
-    q[E810_QW(E810_CQPSQ_CQ_PA_OFF)] = PE_CCQ;
-    q[E810_QW(E810_CQPSQ_CQ_SHADOW_OFF)] = PE_CCQ_SHADOW;
-    pe_post(p, E810_CQP_OP_CREATE_CQ,
-            cq_hdr(0, 0) | E810_CQPSQ_CQ_CHKOVERFLOW, q);
-    p->ccq_pol = true;
-    p->ccq_head = 0;
-    /* The CCQ's own CREATE_CQ completes into it. */
-    assert_true(pe_ccq_poll(p, &err, &ret, NULL));
-    assert_false(err);
-    p->ccq = true;
-}
-
-/* Up to the CCQ: what irdma_ctrl_init_hw() does before CEQ 0. */
-static void pe_bringup(Pe *p)
-{
-    pe_ctx(p, E810_CQPHC_HW_MAJVER_GEN_1, 0);
-    assert_int_equal(pe_create(p), E810_CCQPSTATUS_CCQP_DONE);
-    pe_query(p);
-    assert_true(pe_commit(p, 0));
-    assert_true(pe_sd(p, X722_PE_FIRST_SD, PE_PD, false));
-    pe_back(p, E810_HMC_CQ, 0, 64);
-    pe_back(p, E810_HMC_CQ, 1, 64);
-    pe_ccq(p);
-}
 
 static int setup(void **state)
 {
@@ -583,145 +332,6 @@ static void test_ceqctl_msix0_refused(void **state)
                      3 | X722_QINT_CAUSE_ENA);
 }
 
-
-/* ---- the ILQ: GEN_1 frames (x722_ilq.c) ---- */
-
-#define ILQ_SQ          (PE_BASE + 0x7000)     /* 8 quanta */
-#define ILQ_RQ          (PE_BASE + 0x7400)     /* 8 x 32 bytes */
-#define ILQ_SHADOW      (PE_BASE + 0x7800)
-#define ILQ_CTX         (PE_BASE + 0x7900)
-#define ILQ_RXBUF       (PE_BASE + 0x8000)     /* 2 x 1024 */
-#define ILQ_TXBUF       (PE_BASE + 0x8800)
-#define ILQ_CTX_VAL     0xffff8880abcd0000ull
-#define ILQ_LPORT       7174
-#define ILQ_RPORT       40000
-#define ILQ_LIP         0xc0a80101u            /* 192.168.1.1: ours */
-#define ILQ_RIP         0xc0a80102u
-static const uint8_t ilq_peer[6] = { 0x52, 0x54, 0x00, 0x72, 0x20, 0x02 };
-
-typedef struct Ilq {
-    uint32_t sq_head, rq_head, cq_head;
-} Ilq;
-
-/* irdma_puda_qp_create() of the ILQ on CQ 1 (GEN_1: RQ LEN [31:0]). */
-static void ilq_make(Pe *p, Ilq *l)
-{
-    uint64_t q[8] = { 0 };
-    unsigned i;
-
-    pe_bringup(p);
-    pe_back(p, E810_HMC_QP, E810_ILQ_QPN, 512);
-    memset(xr_ptr(&p->r, PE_CQ1), 0, 32 * E810_CQE_SIZE);
-    q[E810_QW(E810_CQPSQ_CQ_SIZE_OFF)] = 32;
-    q[E810_QW(E810_CQPSQ_CQ_CTX_OFF)] = 0x1111;
-    q[E810_QW(E810_CQPSQ_CQ_THRESH_OFF)] = 16;
-    q[E810_QW(E810_CQPSQ_CQ_PA_OFF)] = PE_CQ1;
-    q[E810_QW(E810_CQPSQ_CQ_SHADOW_OFF)] = PE_CQ1_SHADOW;
-    assert_true(pe_do(p, E810_CQP_OP_CREATE_CQ, cq_hdr(1, 0), q, NULL));
-    memset(xr_ptr(&p->r, ILQ_SQ), 0, 0x1000);
-    memset(xr_ptr(&p->r, ILQ_CTX), 0, E810_QP_CTX_SIZE);
-    s64(p, ILQ_CTX + E810_QPC_SQADDR_OFF, ILQ_SQ);
-    s64(p, ILQ_CTX + E810_QPC_RQADDR_OFF, ILQ_RQ);
-    s64(p, ILQ_CTX + E810_QPC_SIZES_OFF, FIELD_PREP(E810_QPC_RQSIZE, 1) |
-        FIELD_PREP(E810_QPC_SQSIZE, 1));
-    s64(p, ILQ_CTX + E810_QPC_MSS_OFF, FIELD_PREP(E810_QPC_SNDMSS, 1024));
-    s64(p, ILQ_CTX + 64, 1);
-    s64(p, ILQ_CTX + E810_QPC_CQ_OFF, FIELD_PREP(E810_QPC_TXCQNUM, 1) |
-        FIELD_PREP(E810_QPC_RXCQNUM, 1));
-    s64(p, ILQ_CTX + E810_QPC_FLAGS_OFF, E810_QPC_PRIVEN);
-    s64(p, ILQ_CTX + E810_QPC_COMPL_CTX_OFF, ILQ_CTX_VAL);
-    /* the VSI's queue set (0x0212 qs_handle[0]), as i40e hands it over */
-    s64(p, ILQ_CTX + E810_QPC_QS_OFF, FIELD_PREP(E810_QPC_QSHANDLE, X722_QS_HANDLE));
-    memset(q, 0, sizeof(q));
-    q[E810_QW(E810_CQPSQ_QP_CTX_OFF)] = ILQ_CTX;
-    q[E810_QW(E810_CQPSQ_QP_DBSHADOW_OFF)] = ILQ_SHADOW;
-    assert_true(pe_do(p, E810_CQP_OP_CREATE_QP,
-                      FIELD_PREP(E810_CQPSQ_QP_QPID, E810_ILQ_QPN) |
-                      FIELD_PREP(E810_CQPSQ_QP_QPTYPE, E810_QP_TYPE_UDA) |
-                      FIELD_PREP(E810_CQPSQ_QP_NEXTIWSTATE,
-                                 E810_QP_STATE_RTS) |
-                      E810_CQPSQ_QP_CQNUMVALID, q, NULL));
-    /* two receive buffers (irdma_puda_post_recvbuf(), GEN_1 branch) */
-    for (i = 0; i < 2; i++) {
-        s64(p, ILQ_RQ + 32 * i, ILQ_RXBUF + 1024 * i);
-        s64(p, ILQ_RQ + 32 * i + 8, FIELD_PREP(gen1.frag_len, 1024));
-        s64(p, ILQ_RQ + 32 * i + 16, 0);
-        s64(p, ILQ_RQ + 32 * i + 24, E810_WQE_VALID);
-    }
-    memset(l, 0, sizeof(*l));
-    /* the CM's port and listener (irdma_add_apbvt(), irdma_manage_qhash()) */
-    memset(q, 0, sizeof(q));
-    q[E810_QW(E810_CQPSQ_MAPT_PORT_OFF)] = ILQ_LPORT;
-    assert_true(pe_do(p, E810_CQP_OP_MANAGE_APBVT, E810_CQPSQ_MAPT_ADDPORT,
-                      q, NULL));
-    memset(q, 0, sizeof(q));
-    q[E810_QW(E810_CQPSQ_QHASH_PORTS_OFF)] =
-        FIELD_PREP(E810_CQPSQ_QHASH_QPN, E810_ILQ_QPN) |
-        FIELD_PREP(E810_CQPSQ_QHASH_DEST_PORT, ILQ_LPORT);
-    q[E810_QW(E810_CQPSQ_QHASH_LIP23_OFF)] = ILQ_LIP;
-    assert_true(pe_do(p, E810_CQP_OP_MANAGE_QUAD_HASH_TABLE_ENTRY,
-                      FIELD_PREP(E810_CQPSQ_QHASH_MANAGE,
-                                 E810_QHASH_MANAGE_ADD) |
-                      FIELD_PREP(E810_CQPSQ_QHASH_ENTRYTYPE,
-                                 E810_QHASH_TYPE_TCP_SYN) |
-                      E810_CQPSQ_QHASH_IPV4VALID, q, NULL));
-}
-
-/* i40e_client_update_vsi_ctxt(): the VSI's TCP_ENA queueing option. */
-static void ilq_tcp_ena(Pe *p, bool on)
-{
-    uint8_t params[16] = { 0 }, props[128] = { 0 };
-
-    xr_put16(params, 390);                      /* the VSI's SEID */
-    xr_put16(props, 0x0080);                    /* QUEUE_OPT_VALID */
-    props[78] = on ? X722_VSI_TCP_ENA : 0;
-    assert_int_equal(xr_cmd(&p->r, 0x0211, params, props, sizeof(props),
-                            true, NULL), 0);
-}
-
-static void be16p(uint8_t *p, uint16_t v)
-{
-    p[0] = v >> 8;
-    p[1] = (uint8_t)v;
-}
-
-static void be32p(uint8_t *p, uint32_t v)
-{
-    be16p(p, v >> 16);
-    be16p(p + 2, (uint16_t)v);
-}
-
-/* A TCP/IPv4 frame from the peer to us (irdma_form_uda_cm_frame()'s
- * layout; @to_us: else from us), 802.1Q tagged if @vlan; checksums 0. */
-static size_t ilq_frame(Pe *p, uint8_t *f, bool to_us, bool vlan,
-                        uint8_t flags, unsigned plen)
-{
-    size_t l3 = vlan ? 18 : 14, l4 = l3 + 20;
-
-    memset(f, 0, l4 + 20 + plen);
-    memcpy(f, to_us ? p->r.core.mac : ilq_peer, 6);
-    memcpy(f + 6, to_us ? ilq_peer : p->r.core.mac, 6);
-    if (vlan) {
-        be16p(f + 12, 0x8100);
-        be16p(f + 14, 0x2007);
-    }
-    be16p(f + l3 - 2, 0x0800);
-    f[l3] = 0x45;
-    be16p(f + l3 + 2, 20 + 20 + plen);
-    be16p(f + l3 + 6, 0x4000);
-    f[l3 + 8] = 64;
-    f[l3 + 9] = 6;
-    be32p(f + l3 + 12, to_us ? ILQ_RIP : ILQ_LIP);
-    be32p(f + l3 + 16, to_us ? ILQ_LIP : ILQ_RIP);
-    be16p(f + l4, to_us ? ILQ_RPORT : ILQ_LPORT);
-    be16p(f + l4 + 2, to_us ? ILQ_LPORT : ILQ_RPORT);
-    be32p(f + l4 + 4, 0x11223344);
-    f[l4 + 12] = 5 << 4;
-    f[l4 + 13] = flags;
-    be16p(f + l4 + 14, 0xffff);
-    memset(f + l4 + 20, 0x5a, plen);
-    return l4 + 20 + plen;
-}
 
 /* The next CQE of CQ 1, host order, if there is one. */
 static bool ilq_cqe(Pe *p, Ilq *l, uint64_t c[4])
@@ -1075,6 +685,285 @@ static void test_qp_on_vsi_queue_set(void **state)
     }
 }
 
+/*
+ * GEN_1's SQ chunk is 2 quanta (i40iw_hw.h I40IW_MAX_QUANTA_PER_WR, uk.c
+ * irdma_qp_get_next_send_wqe() pads with NOPs to the next chunk): a
+ * 2-quantum WQE at an even index runs, one at an odd index crosses a
+ * chunk and fails the QP with an AE, as does a WQE of 4 fragments (3
+ * quanta; I40IW_MAX_WQ_FRAGMENT_COUNT is 3). GEN_2's chunk stays 8.
+ */
+static void test_sq_chunk_gen1(void **state)
+{
+    static const struct e810_hw_gen gen2 = E810_HW_GEN2;
+    Pe *p = *state;
+    uint8_t f[128];
+    uint64_t c[4], q2, pa;
+    size_t n;
+    Ilq l;
+
+    assert_int_equal(gen1.sq_chunk_quanta, 2);
+    assert_int_equal(gen2.sq_chunk_quanta, 8);
+    ilq_make(p, &l);
+    n = ilq_frame(p, f, false, false, 0x12, 4);
+    memcpy(xr_ptr(&p->r, ILQ_TXBUF), f, n);
+    q2 = FIELD_PREP(E810_GEN1_UDA_MACLEN, 7) |
+         FIELD_PREP(E810_GEN1_UDA_IPLEN, 5) |
+         FIELD_PREP(E810_GEN1_UDA_L4T, E810_GEN1_UDA_L4T_TCP) |
+         FIELD_PREP(E810_GEN1_UDA_IIPT, E810_GEN1_UDA_IIPT_IPV4_CSUM) |
+         FIELD_PREP(E810_GEN1_UDA_L4LEN, 5);
+    /* quanta 0-1: the frame and an empty second fragment */
+    memset(xr_ptr(&p->r, ILQ_SQ), 0, 0x100);
+    s64(p, ILQ_SQ, ILQ_TXBUF);
+    s64(p, ILQ_SQ + 8, FIELD_PREP(gen1.frag_len, n));
+    s64(p, ILQ_SQ + 16, q2);
+    s64(p, ILQ_SQ + 24, FIELD_PREP(E810_WQE_OPCODE, E810_OP_SEND) |
+        FIELD_PREP(E810_WQE_ADDFRAGCNT, 1) | E810_WQE_SIGCOMPL |
+        E810_WQE_VALID);
+    /* quantum 2: a NOP; quanta 3-4: the same 2-quantum SEND */
+    s64(p, ILQ_SQ + 88, FIELD_PREP(E810_WQE_OPCODE, E810_OP_NOP) |
+        E810_WQE_VALID);
+    pa = ILQ_SQ + 3 * 32;
+    s64(p, pa, ILQ_TXBUF);
+    s64(p, pa + 8, FIELD_PREP(gen1.frag_len, n));
+    s64(p, pa + 16, q2);
+    s64(p, pa + 24, FIELD_PREP(E810_WQE_OPCODE, E810_OP_SEND) |
+        FIELD_PREP(E810_WQE_ADDFRAGCNT, 1) | E810_WQE_SIGCOMPL |
+        E810_WQE_VALID);
+    xr_wr(&p->r, X722_PE_WQEALLOC, E810_ILQ_QPN);
+    x722_core_run_work(&p->r.core);
+    assert_int_equal(p->r.tx_frames, 1);        /* the even one only */
+    assert_true(ilq_cqe(p, &l, c));
+    assert_false(c[3] & E810_CQE_ERROR);
+    assert_int_equal(FIELD_GET(E810_CQE_WQEIDX, c[3]), 0);
+    assert_true(ilq_cqe(p, &l, c));
+    assert_true(c[3] & E810_CQE_ERROR);
+    assert_int_equal(FIELD_GET(E810_CQE_WQEIDX, c[3]), 3);
+    /* refused as a WQE, not by the ILQ's frame checks */
+    assert_int_equal(p->r.core.pe->rdma.iw.stats.ilq_tx_errors, 0);
+}
+
+/* A SEND of 4 fragments at index 0: 3 quanta, more than a GEN_1 chunk. */
+static void test_sq_frags_gen1(void **state)
+{
+    Pe *p = *state;
+    uint64_t c[4];
+    Ilq l;
+
+    ilq_make(p, &l);
+    memset(xr_ptr(&p->r, ILQ_SQ), 0, 0x100);
+    s64(p, ILQ_SQ, ILQ_TXBUF);
+    s64(p, ILQ_SQ + 8, FIELD_PREP(gen1.frag_len, 64));
+    s64(p, ILQ_SQ + 24, FIELD_PREP(E810_WQE_OPCODE, E810_OP_SEND) |
+        FIELD_PREP(E810_WQE_ADDFRAGCNT, 3) | E810_WQE_SIGCOMPL |
+        E810_WQE_VALID);
+    xr_wr(&p->r, X722_PE_WQEALLOC, E810_ILQ_QPN);
+    x722_core_run_work(&p->r.core);
+    assert_int_equal(p->r.tx_frames, 0);
+    assert_true(ilq_cqe(p, &l, c));
+    assert_true(c[3] & E810_CQE_ERROR);
+    assert_int_equal(p->r.core.pe->rdma.iw.stats.ilq_tx_errors, 0);
+}
+
+/*
+ * BIND_MW on GEN_1 (uk.c irdma_set_mw_bind_wqe_gen_1()): qword 1 has the
+ * window's STag where GEN_2 has the parent MR's and the other way round.
+ * The GEN_1 layout binds; GEN_2's, on GEN_1, names the MR as the window
+ * and is refused (AMP_MWBIND_OF_MR_STAG).
+ */
+static void test_bind_mw_gen1(void **state)
+{
+    Pe *p = *state;
+    E810Core *pe;
+    E810Qp *qp;
+    E810Mr *mr, *mw;
+    uint32_t mr_stag = 1u << 8 | 0x11, mw_stag = 2u << 8 | 0x22;
+    uint64_t q[4];
+
+    pe_bringup(p);
+    pe = p->r.core.pe;
+    qp = &pe->rdma.qp[3];
+    memset(qp->ctx, 0, sizeof(qp->ctx));
+    qp->ctx[E810_QW(E810_QPC_FLAGS_OFF)] = E810_QPC_BINDEN;
+    qp->ctx[E810_QW(E810_QPC_PKEY_OFF)] = FIELD_PREP(E810_QPC_PDIDX, 5);
+    mr = &pe->rdma.mr[e810_stag_index(pe, mr_stag >> 8)];
+    mw = &pe->rdma.mr[e810_stag_index(pe, mw_stag >> 8)];
+    memset(mr, 0, sizeof(*mr));
+    mr->valid = mr->registered = true;
+    mr->key = 0x11;
+    mr->pd = 5;
+    mr->rights = E810_ACCESS_LOCAL_READ | E810_ACCESS_LOCAL_WRITE |
+                 E810_ACCESS_BIND_WINDOW;
+    mr->va = 0x10000;
+    mr->len = 0x2000;
+    memset(mw, 0, sizeof(*mw));
+    mw->valid = mw->is_mw = mw->mw_type1 = true;
+    mw->pd = 5;
+
+    q[0] = 0x10800;
+    q[2] = FIELD_PREP(E810_WQE_BIND_LEN, 0x400);
+    q[3] = FIELD_PREP(E810_WQE_OPCODE, E810_OP_BIND_MW) |
+           FIELD_PREP(E810_WQE_STAGRIGHTS, E810_WQE_RIGHTS_REMOTE_READ) |
+           E810_WQE_VABASEDTO | E810_WQE_MEMWINDOWTYPE;
+    /* GEN_2's layout on GEN_1: the parent field is read as the window */
+    q[1] = FIELD_PREP(E810_WQE_BIND_PARENT_STAG, mr_stag) |
+           FIELD_PREP(E810_WQE_BIND_MW_STAG, mw_stag);
+    assert_int_equal(e810_mr_bind_mw(pe, qp, q),
+                     E810_AE_AMP_MWBIND_OF_MR_STAG);
+    assert_false(mw->mw_bound);
+    /* GEN_1's */
+    q[1] = FIELD_PREP(E810_WQE_BIND_PARENT_STAG, mw_stag) |
+           FIELD_PREP(E810_WQE_BIND_MW_STAG, mr_stag);
+    assert_int_equal(e810_mr_bind_mw(pe, qp, q), 0);
+    assert_true(mw->mw_bound);
+    assert_int_equal(mw->key, 0x22);
+    assert_true(&pe->rdma.mr[mw->mw_parent] == mr);
+    assert_int_equal(mw->mw_off, 0x800);
+    assert_int_equal(mr->bound_mws, 1);
+}
+
+/*
+ * GLGEN_RTRIG.CORER, as i40e_do_reset() asks for it: the warning first
+ * (GLGEN_RSTAT DEVSTATE 1 with the reset's type, PFINT_ICR0.GRST on
+ * vector 0, the trigger bit set), then the reset (the rig has no timer:
+ * at the next deferred work): DEVSTATE 0 with the type kept, the trigger
+ * clear, GLNVM_ULD done, the admin queue's registers kept, the engine and
+ * the function's firmware state gone. A GLOBR the same with type 2.
+ */
+static void test_core_global_reset(void **state)
+{
+    Pe *p = *state;
+    unsigned fired;
+    uint32_t atqlen = xr_rd(&p->r, X722_PF_ATQLEN);
+
+    pe_bringup(p);
+    ilq_tcp_ena(p, true);
+    assert_true(p->r.core.pe->rdma.cqp.created);
+    xr_wr(&p->r, X722_PFINT_ICR0_ENA, X722_ICR0_GRST | X722_ICR0_ADMINQ);
+    xr_wr(&p->r, X722_PFINT_DYN_CTL0, X722_DYN_CTL_INTENA);
+    fired = p->r.msix[0];
+
+    xr_wr(&p->r, X722_GLGEN_RTRIG, X722_GLGEN_RTRIG_CORER);
+    assert_int_equal(xr_rd(&p->r, X722_GLGEN_RSTAT),
+                     1 | X722_RESET_CORER << X722_GLGEN_RSTAT_TYPE_SHIFT);
+    assert_int_equal(xr_rd(&p->r, X722_GLGEN_RTRIG), X722_GLGEN_RTRIG_CORER);
+    assert_int_equal(p->r.msix[0], fired + 1);
+    assert_true(xr_rd(&p->r, X722_PFINT_ICR0) & X722_ICR0_GRST);
+    assert_true(p->r.core.pe->rdma.cqp.created);    /* not yet */
+
+    x722_core_run_work(&p->r.core);
+    assert_int_equal(xr_rd(&p->r, X722_GLGEN_RSTAT),
+                     X722_RESET_CORER << X722_GLGEN_RSTAT_TYPE_SHIFT);
+    assert_int_equal(xr_rd(&p->r, X722_GLGEN_RTRIG), 0);
+    assert_int_equal(xr_rd(&p->r, X722_GLNVM_ULD) & X722_GLNVM_ULD_DONE,
+                     X722_GLNVM_ULD_DONE);
+    assert_int_equal(xr_rd(&p->r, X722_PF_ATQLEN), atqlen);
+    assert_int_equal(xr_rd(&p->r, X722_PFINT_ICR0_ENA), 0);
+    assert_false(p->r.core.pe->rdma.cqp.created);
+    assert_false(p->r.core.fw.vsi_queue_opt & X722_VSI_TCP_ENA);
+    assert_int_equal(p->r.core.stats.core_resets, 1);
+    /* i40e_pf_reset() then: DEVSTATE 0, so its own PF reset */
+    xr_wr(&p->r, X722_PFGEN_CTRL, X722_PFGEN_CTRL_PFSWR);
+    assert_int_equal(p->r.core.stats.pf_resets, 1);
+
+    xr_wr(&p->r, X722_GLGEN_RTRIG, X722_GLGEN_RTRIG_GLOBR);
+    assert_int_equal(xr_rd(&p->r, X722_GLGEN_RSTAT),
+                     1 | X722_RESET_GLOBR << X722_GLGEN_RSTAT_TYPE_SHIFT);
+    x722_core_run_work(&p->r.core);
+    assert_int_equal(xr_rd(&p->r, X722_GLGEN_RSTAT),
+                     X722_RESET_GLOBR << X722_GLGEN_RSTAT_TYPE_SHIFT);
+    assert_int_equal(p->r.core.stats.global_resets, 1);
+    assert_int_equal(p->r.core.stats.core_resets, 1);
+}
+
+/* GLPES_PF* (irdma i40iw_hw.h), instance 0: LO of a 48-bit counter. */
+#define PES_IP4RXOCTS   0x10200
+#define PES_IP4RXPKTS   0x10400
+#define PES_IP4RXTRUNC  0x10700
+#define PES_IP4TXOCTS   0x11a00
+#define PES_IP4TXPKTS   0x11c00
+#define PES_TCPRXSEGS   0x13000
+#define PES_TCPTXSEG    0x13400
+#define PES_RDMARXSNDS  0x14000
+#define PES_RDMARXWRS   0x13c00
+
+/* irdma_cqp_gather_stats_gen1(): rd64 of instance hmc_fn_id (the PF's). */
+static uint64_t pes(Pe *p, uint32_t off)
+{
+    return x722_core_mmio_read(&p->r.core, off + 8 * p->r.core.pf_id, 8);
+}
+
+/*
+ * The engine's statistics registers irdma's GEN_1 reads: the ILQ's frames
+ * out and in count as IPv4 packets, octets (the datagram) and TCP
+ * segments, an FPDU's last segment as an RDMA message; other instances
+ * read 0; the registers are read-only, kept by a PF reset and cleared by
+ * a power-on reset.
+ */
+static void test_pe_stats_gen1(void **state)
+{
+    Pe *p = *state;
+    uint8_t f[128];
+    uint64_t q2, before;
+    unsigned pf = p->r.core.pf_id;
+    size_t n;
+    Ilq l;
+
+    ilq_make(p, &l);
+    assert_int_equal(pes(p, PES_IP4TXPKTS), 0);
+    n = ilq_frame(p, f, false, false, 0x12, 4);
+    memcpy(xr_ptr(&p->r, ILQ_TXBUF), f, n);
+    q2 = FIELD_PREP(E810_GEN1_UDA_MACLEN, 7) |
+         FIELD_PREP(E810_GEN1_UDA_IPLEN, 5) |
+         FIELD_PREP(E810_GEN1_UDA_L4T, E810_GEN1_UDA_L4T_TCP) |
+         FIELD_PREP(E810_GEN1_UDA_IIPT, E810_GEN1_UDA_IIPT_IPV4_CSUM) |
+         FIELD_PREP(E810_GEN1_UDA_L4LEN, 5);
+    ilq_send(p, &l, n, q2);
+    ilq_send(p, &l, n, q2);
+    assert_int_equal(p->r.tx_frames, 2);
+    assert_int_equal(pes(p, PES_IP4TXPKTS), 2);
+    assert_int_equal(pes(p, PES_IP4TXOCTS), 2 * 44);   /* not the padding */
+    assert_int_equal(pes(p, PES_TCPTXSEG), 2);
+    /* another function's instance, and the 32-bit read of the HI half */
+    assert_int_equal(x722_core_mmio_read(&p->r.core, PES_IP4TXPKTS +
+                                         8 * ((pf + 1) % 16), 8), 0);
+    assert_int_equal(xr_rd(&p->r, PES_IP4TXPKTS + 8 * pf + 4), 0);
+
+    /* in: a segment carrying one FPDU, an untagged RDMA Send (last) */
+    ilq_tcp_ena(p, true);
+    n = ilq_frame(p, f, true, false, 0x02, 28);
+    be16p(f + 54, 22);                  /* ULPDU: DDP/RDMAP 18 + 4 */
+    f[56] = 0x41;                       /* DDP: L, DV 1 */
+    f[57] = 0x43;                       /* RDMAP: RV 1, Send */
+    assert_int_equal(x722_core_receive(&p->r.core, f, n), n);
+    assert_int_equal(pes(p, PES_IP4RXPKTS), 1);
+    assert_int_equal(pes(p, PES_IP4RXOCTS), 20 + 20 + 28);
+    assert_int_equal(pes(p, PES_TCPRXSEGS), 1);
+    assert_int_equal(pes(p, PES_RDMARXSNDS), 1);
+    assert_int_equal(pes(p, PES_RDMARXWRS), 0);
+    /* not the last segment: no message */
+    f[56] = 0x01;
+    x722_core_receive(&p->r.core, f, n);
+    assert_int_equal(pes(p, PES_TCPRXSEGS), 2);
+    assert_int_equal(pes(p, PES_RDMARXSNDS), 1);
+    /* an IP length beyond the frame: the engine's steering leaves it */
+    be16p(f + 16, 200);
+    x722_core_receive(&p->r.core, f, n);
+    assert_int_equal(xr_rd(&p->r, PES_IP4RXTRUNC + 4 * pf), 0);
+    assert_int_equal(pes(p, PES_IP4RXPKTS), 2);
+
+    /* read-only */
+    before = p->r.core.stats.mmio_ro_write;
+    xr_wr(&p->r, PES_IP4TXPKTS + 8 * pf, 0);
+    assert_int_equal(pes(p, PES_IP4TXPKTS), 2);
+    assert_int_equal(p->r.core.stats.mmio_ro_write, before + 1);
+    /* PFR keeps them (Reset: PE_CORER); power-on clears them */
+    xr_wr(&p->r, X722_PFGEN_CTRL, X722_PFGEN_CTRL_PFSWR);
+    assert_int_equal(pes(p, PES_IP4TXPKTS), 2);
+    x722_core_reset(&p->r.core);
+    assert_int_equal(pes(p, PES_IP4TXPKTS), 0);
+    assert_int_equal(pes(p, PES_TCPRXSEGS), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1098,6 +987,11 @@ int main(void)
         T(test_inline_layout_gen1),
         T(test_inline_too_long_gen1),
         T(test_qp_on_vsi_queue_set),
+        T(test_pe_stats_gen1),
+        T(test_sq_chunk_gen1),
+        T(test_sq_frags_gen1),
+        T(test_bind_mw_gen1),
+        T(test_core_global_reset),
 #undef T
     };
 

@@ -20,7 +20,10 @@
 #    both ways (QMP x-iwarp-stats);
 #  - rping -V (payload verified) of 100 x 64 B, 50 x 4 KiB and 20 x
 #    64 KiB-1: both exit 0 with every iteration on both sides, the engine
-#    sent at least 2 x size x iterations;
+#    sent at least 2 x size x iterations; the ports' hw_counters (the
+#    engine's GLPES statistics): IPv4 octets out and in >= those bytes,
+#    TCP segments out and in >= 2 N, N RDMA READs out of the listener and into the
+#    client, N RDMA WRITEs the same;
 #  - 5 rpings (-C 1..5) one after the other on one listener port: all
 #    iterations, 5 offloads per side;
 #  - perftest over rdma_cm (-R): ib_write_bw, ib_read_bw, ib_send_bw at
@@ -179,12 +182,49 @@ rping_run() {
 	N_S=$(grep -o 'ping data: rdma-ping-[0-9]*:' /tmp/rping-s.log | sort -u | wc -l)
 	SECS=$((SECONDS - t0))
 }
+# The engine's statistics (GLPES_PF*, read by irdma's GEN_1 at each
+# `rdma statistic`): snapshots of both ports' hw_counters into HW_<tag>_*.
+HWC_NAMES="ip4OutOctets ip4InOctets tcpOutSegs tcpInSegs iwOutRdmaReads iwInRdmaReads iwOutRdmaWrites iwInRdmaWrites"
+hwc_snap() {
+	local i k ib
+	for i in 0 1; do
+		ib=ib$i
+		for k in $HWC_NAMES; do
+			eval "HW_$1_${k}_$i=$(hw_counter "${!ib}" "$k")"
+		done
+	done
+}
+hwc_d() { echo $(( $(eval echo "\${HW_b_$1_$2:-0}") - $(eval echo "\${HW_a_$1_$2:-0}") )); }
+# hwc_check SIZE N MOVED: rping's N iterations are N RDMA READs by the
+# listener (port 1) of the client's buffer and N RDMA WRITEs back; every
+# byte the engine sent is in some IPv4 datagram and TCP segment.
+hwc_check() {
+	local out=$(($(hwc_d ip4OutOctets 0) + $(hwc_d ip4OutOctets 1)))
+	local in=$(($(hwc_d ip4InOctets 0) + $(hwc_d ip4InOctets 1)))
+	local segs=$(($(hwc_d tcpOutSegs 0) + $(hwc_d tcpOutSegs 1)))
+	echo "hw_counters over rping -S $1: ip4OutOctets +$out ip4InOctets +$in tcpOutSegs +$segs" \
+		"reads out/in $(hwc_d iwOutRdmaReads 1)/$(hwc_d iwInRdmaReads 0)" \
+		"writes out/in $(hwc_d iwOutRdmaWrites 1)/$(hwc_d iwInRdmaWrites 0)"
+	[ "$out" -ge "$3" ] && [ "$in" -ge "$3" ] &&
+		ok "rping -S $1: ip4OutOctets +$out, ip4InOctets +$in (>= the $3 bytes sent)" ||
+		fail "rping -S $1: ip4OutOctets +$out, ip4InOctets +$in, the engine sent $3 bytes"
+	[ "$segs" -ge "$((2 * $2))" ] && [ "$(($(hwc_d tcpInSegs 0) + $(hwc_d tcpInSegs 1)))" -ge "$((2 * $2))" ] &&
+		ok "rping -S $1: tcpOutSegs +$segs, tcpInSegs +$(($(hwc_d tcpInSegs 0) + $(hwc_d tcpInSegs 1))) (>= 2 x $2)" ||
+		fail "rping -S $1: tcpOutSegs +$segs, tcpInSegs +$(($(hwc_d tcpInSegs 0) + $(hwc_d tcpInSegs 1)))"
+	expect_eq "rping -S $1: iwOutRdmaReads (listener), iwInRdmaReads (client)" \
+		"$2 $2" "$(hwc_d iwOutRdmaReads 1) $(hwc_d iwInRdmaReads 0)"
+	expect_eq "rping -S $1: iwOutRdmaWrites (listener), iwInRdmaWrites (client)" \
+		"$2 $2" "$(hwc_d iwOutRdmaWrites 1) $(hwc_d iwInRdmaWrites 0)"
+}
 PORT=7180
 for sc in 64:100 4096:50 65535:20; do
 	size=${sc%:*} n=${sc#*:}
 	b0=$(iw_sum tx_bytes) f0=$(iw_sum fpdus_tx)
+	hwc_snap a
 	rping_run "$size" "$n" $PORT
 	moved=$(($(iw_sum tx_bytes) - b0)) fp=$(($(iw_sum fpdus_tx) - f0))
+	hwc_snap b
+	hwc_check "$size" "$n" "$moved"
 	echo "rping -S $size -C $n: ${SECS} s, client $N_C, server $N_S iterations, $moved bytes in $fp FPDUs"
 	if [ "$RC_C $RC_S $N_C $N_S" = "0 0 $n $n" ]; then
 		ok "rping -V -S $size -C $n: both exit 0, $n iterations each side"
