@@ -760,6 +760,26 @@ iwarp_ours_pair() {
 	done
 }
 
+# iwarp_ours_teardown: the end of a scenario set up by iwarp_ours_pair:
+# within 30 s no connection node is left in either irdma (debugfs
+# iwarp), no offloaded connection in either function's model (conns),
+# APBVT and quad hash empty.
+iwarp_ours_teardown() {
+	local a d
+	for a in "$a0" "$a1"; do
+		wait_for "[ \"\$(iwdbg $a cm_nodes)\" = 0 ]" 30 &&
+			ok "$a: no connection node left" ||
+			fail "$a: nodes left: $(grep '^conn ' "/sys/kernel/debug/irdma/$a/iwarp" | tr '\n' ' ')"
+	done
+	for d in "$d0" "$d1"; do
+		wait_for "[ \"\$(iw_stat $d conns)\" = 0 ]" 30 &&
+			ok "$d: no offloaded connection left in the model" ||
+			fail "$d: model conns $(iw_stat "$d" conns)"
+		wait_for "iw_tables_empty $d" 30 && ok "$d: APBVT and quad hash empty" ||
+			fail "$d: left: $(iw_table "$d" apbvt_ports) / $(iw_table "$d" qhash_entries)"
+	done
+}
+
 # iw_stat DEV NAME: the iWARP engine's counter NAME (tx_segs,
 # tx_dropped_injected, retransmits, timeouts, terms_sent, ...; QMP
 # x-iwarp-stats, docs/hw-model.md) of PCI function DEV.
