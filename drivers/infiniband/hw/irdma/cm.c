@@ -208,6 +208,9 @@ enum irdma_cm_timer_kind {
  * @req: active: the MPA Request sent (its private data in @pd)
  * @pd: active: the private data of our Request
  * @pd_len: its length
+ * @peer_pd: active: the private data of the peer's MPA Reply, kept for
+ *	the CONNECT_REPLY at AE 0x050E
+ * @peer_pd_len: its length
  * @mpa: the peer's MPA frame as it comes in
  * @mpa_tx: our MPA Request as built
  * @timer: what @deadline is for
@@ -247,7 +250,6 @@ struct irdma_cm_node {
 	struct e810cm_mpa req;
 	u8 pd[E810CM_MPA_MAX_PD];
 	u16 pd_len;
-	/* the MPA Reply's, kept for the CONNECT_REPLY at AE 0x050E */
 	u8 peer_pd[E810CM_MPA_MAX_PD];
 	u16 peer_pd_len;
 	struct e810cm_mpa_rx mpa;
