@@ -733,10 +733,10 @@ static void irdma_cm_do(struct irdma_cm *cm, struct irdma_cm_node *n,
 		if (a & E810CM_ACT_QP_FLUSH) {
 			/*
 			 * The connection is over for the driver: no RST
-			 * (upstream irdma_handle_close_entry() marks it
-			 * closed, RESET_SENT, before the flush).
+			 * (upstream irdma_handle_close_entry() sets
+			 * hw_tcp_state CLOSED, RESET_SENT, before the flush).
 			 */
-			WRITE_ONCE(n->qp->iw_closed, true);
+			WRITE_ONCE(n->qp->hw_tcp_state, E810_TCPSTATE_CLOSED);
 			irdma_iw_qp_flush(n->qp);
 		}
 	}
