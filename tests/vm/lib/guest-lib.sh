@@ -912,7 +912,8 @@ IWSIW_IWS_KEYS="offloads tx_segs tx_bytes rx_segs rx_bytes fpdus_tx fpdus_rx
 	retransmits timeouts fast_retransmits rx_bad_csum rx_ooo rx_dup
 	crc_errors terms_sent terms_rcvd tx_rst rx_rst read_reqs read_resps"
 IWSIW_NSTAT_KEYS="TcpOutSegs TcpInSegs TcpRetransSegs TcpInCsumErrors TcpInErrs
-	TcpExtTCPLostRetransmit TcpExtTCPTimeouts TcpExtTCPOFOQueue"
+	TcpExtTCPLostRetransmit TcpExtTCPTimeouts TcpExtTCPOFOQueue
+	TcpExtTCPSynRetrans"
 declare -A IWSIW_C0
 iwsiw_bytes() { cat "/sys/class/net/$nd/statistics/$1_bytes"; }
 # iwsiw_snap: the counters of this side now (the model's engine on the
@@ -978,8 +979,14 @@ iwsiw_account() {
 			fail "$what: $nd rx bytes +$d, want >= $in"
 		expect_eq "$what: TCP checksum and input errors" "0 0" \
 			"$D_TcpInCsumErrors $D_TcpInErrs"
-		expect_eq "$what: TCP segments retransmitted, out-of-order queued" \
-			"0 0" "$D_TcpRetransSegs $D_TcpExtTCPOFOQueue"
+		# A SYN retransmitted is no data lost: a server that is
+		# between two listens (perftest -R's second connection) has
+		# its SYN dropped, as upstream irdma drops a SYN no listener
+		# takes (irdma_receive_ilq()).
+		expect_eq "$what: TCP data segments retransmitted, out-of-order queued" \
+			"0 0" "$((D_TcpRetransSegs - D_TcpExtTCPSynRetrans)) $D_TcpExtTCPOFOQueue"
+		[ "$D_TcpExtTCPSynRetrans" = 0 ] ||
+			echo "note: $what: $D_TcpExtTCPSynRetrans SYN(s) retransmitted"
 	fi
 }
 
