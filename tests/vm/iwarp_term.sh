@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # topology: hub2
 # parent: ice_lite
+# also-parent: ice
 # rdma-protocol: iwarp
 # timeout: 600
 # Our irdma's Terminate (docs/irdma.md "Terminate") between two of our
