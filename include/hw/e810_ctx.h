@@ -237,6 +237,23 @@ struct e810_aeqe {
 #define E810_AEQE_TCPSTATE		GENMASK_ULL(60, 57)
 #define E810_AEQE_Q2DATA		GENMASK_ULL(62, 61)
 #define E810_AEQE_VALID			BIT_ULL(63)
+
+/* TCP states of the AEQE's TCPSTATE (upstream irdma defs.h IRDMA_TCP_STATE_*). */
+#define E810_TCPSTATE_NON_EXISTENT	0
+#define E810_TCPSTATE_CLOSED		1
+#define E810_TCPSTATE_ESTABLISHED	5
+#define E810_TCPSTATE_CLOSE_WAIT	6
+#define E810_TCPSTATE_TIME_WAIT		11
+
+/*
+ * Whether the device still holds an open TCP connection in TCP state @st,
+ * one a move to ERROR resets (RESETCON): above CLOSED and not TIME_WAIT
+ * (upstream irdma_modify_qp(), IB_QPS_ERR: reset_tcp_conn).
+ */
+static inline int e810_tcpstate_open(unsigned int st)
+{
+	return st > E810_TCPSTATE_CLOSED && st != E810_TCPSTATE_TIME_WAIT;
+}
 #define E810_AEQ_ALIGN			256
 #define E810_AEQ_MAX_ENTRIES		524287
 

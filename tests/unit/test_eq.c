@@ -204,6 +204,7 @@ static void test_aeqe_format(void **state)
         .wqe_idx = 0x1abc,
         .ctx = 0xfeedfacecafebeefull,
         .qp_state = E810_QP_STATE_RTS,
+        .tcp_state = E810_TCPSTATE_CLOSE_WAIT,
     };
 
     rd_bringup(h, &d);
@@ -220,6 +221,7 @@ static void test_aeqe_format(void **state)
     assert_int_equal(FIELD_GET(E810_AEQE_AECODE, info), ae.code);
     assert_int_equal(FIELD_GET(E810_AEQE_AESRC, info), ae.source);
     assert_int_equal(FIELD_GET(E810_AEQE_IWSTATE, info), ae.qp_state);
+    assert_int_equal(FIELD_GET(E810_AEQE_TCPSTATE, info), ae.tcp_state);
     assert_false(info & E810_AEQE_OVERFLOW);
     assert_true(info & E810_AEQE_VALID);
     assert_int_equal(h->msix_count, 1);
@@ -279,6 +281,48 @@ static void test_ae_without_aeq(void **state)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, harness_setup, \
                                               harness_teardown)
 
+/*
+ * The AEQE's TCP state as the driver decodes it: a move to ERROR resets
+ * (RESETCON) an open connection only, above CLOSED and not TIME_WAIT
+ * (upstream irdma_modify_qp()), from the AEQE of each close the model
+ * reports.
+ */
+static void test_aeqe_tcpstate_open(void **state)
+{
+    Harness *h = *state;
+    RdmaDriver d;
+    uint64_t ring, info;
+    unsigned int st, i;
+    E810Ae ae = {
+        .code = E810_AE_LLP_CLOSE_COMPLETE,
+        .source = E810_AE_SOURCE_RSVD,
+        .id = 3,
+        .qp_state = E810_QP_STATE_RTS,
+    };
+
+    for (st = 0; st < 16; st++) {
+        assert_int_equal(!!e810_tcpstate_open(st),
+                         st > E810_TCPSTATE_CLOSED &&
+                         st != E810_TCPSTATE_TIME_WAIT);
+    }
+    rd_bringup(h, &d);
+    ring = mem_alloc_aligned(h, 8 * E810_AEQE_SIZE, 256);
+    assert_false(rd_create_aeq(&d, 8, ring).error);
+    for (i = 0; i < 4; i++) {
+        static const unsigned int states[4] = {
+            E810_TCPSTATE_TIME_WAIT, E810_TCPSTATE_CLOSED,
+            E810_TCPSTATE_CLOSE_WAIT, E810_TCPSTATE_ESTABLISHED,
+        };
+
+        ae.tcp_state = states[i];
+        assert_true(e810_aeq_post(&h->core, &ae));
+        info = rd_mem64(&d, ring + i * E810_AEQE_SIZE + 8);
+        assert_int_equal(FIELD_GET(E810_AEQE_TCPSTATE, info), states[i]);
+        assert_int_equal(!!e810_tcpstate_open(FIELD_GET(E810_AEQE_TCPSTATE,
+                                                        info)), i >= 2);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -289,6 +333,7 @@ int main(void)
         T(test_event_for_missing_ceq),
         T(test_aeq_create_checks),
         T(test_aeqe_format),
+        T(test_aeqe_tcpstate_open),
         T(test_aeqalloc_credits),
         T(test_ae_without_aeq),
     };

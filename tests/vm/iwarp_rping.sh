@@ -124,17 +124,8 @@ for a in "$a0" "$a1"; do
 	wait_for "[ \"\$(iwdbg $a cm_closes)\" = $CONNS ]" 30 &&
 		ok "$a: CLOSE posted for each connection" ||
 		fail "$a: cm_closes '$(iwdbg "$a" cm_closes)', want $CONNS"
-	wait_for "[ \"\$(iwdbg $a cm_nodes)\" = 0 ]" 30 &&
-		ok "$a: no connection node left" ||
-		fail "$a: nodes left: $(grep '^conn ' "/sys/kernel/debug/irdma/$a/iwarp" | tr '\n' ' ')"
 done
-for d in "$d0" "$d1"; do
-	wait_for "[ \"\$(iw_stat $d conns)\" = 0 ]" 30 &&
-		ok "$d: no offloaded connection left in the model" ||
-		fail "$d: model conns $(iw_stat "$d" conns)"
-	wait_for "iw_tables_empty $d" 30 && ok "$d: APBVT and quad hash empty" ||
-		fail "$d: left: $(iw_table "$d" apbvt_ports) / $(iw_table "$d" qhash_entries)"
-done
+iwarp_ours_teardown
 
 dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"
 finish

@@ -30,242 +30,12 @@
 # Prints the E810-to-siw ib_write_bw -R figure.
 . "$E810_LIB"
 
-expect_eq "nodes in the topology" 2 "$E810_NODES"
-E810=$((E810_NODE == 0))
-ROLE=siw
-[ $E810 = 1 ] && ROLE=e810
-MY_IP=192.168.90.$((E810_NODE + 1))
-PEER_IP=192.168.90.$((2 - E810_NODE))
-E810_IP=192.168.90.1
-SIW_IP=192.168.90.2
+iwsiw_setup stock
 RPING_RUNS="64:100 1000:100 4096:100 9000:50 65535:50"	# size:iterations
-BW_SIZE=65536
-BW_N=1000
-SRV_TIMEOUT=150
 
-mapfile -t devs < <(e810_pci_devs)
-expect_eq "e810 functions in this guest" 1 "${#devs[@]}"
-dev=${devs[0]}
-nd=$(e810_netdev_of "$dev")
-[ -n "$nd" ] || { fail "no netdev for $dev"; finish; }
-for t in rping ib_write_bw ib_read_bw ib_send_bw ibv_devinfo rdma nstat python3; do
-	command -v $t >/dev/null || fail "$t is not installed"
-done
-ip addr add "$MY_IP/24" dev "$nd" || fail "ip addr add $MY_IP"
-ip link set "$nd" up
-wait_carrier "$nd" 10 || fail "$nd has no carrier"
-dmesg_mark
-
-# ---- the RDMA device of each side ---------------------------------------
-if [ $E810 = 1 ]; then
-	aux=$(e810_aux_of "$dev")
-	case "$aux" in
-	ice.iwarp.*) ok "parent published $aux" ;;
-	*) fail "no ice.iwarp.<N> ('$aux')" ;;
-	esac
-	# The guest kernel's own irdma (outside the module tree, mkguest.sh).
-	modprobe -a ib_uverbs i40e && insmod /usr/lib/e810-stock/irdma.ko* ||
-		{ fail "loading the stock irdma"; finish; }
-	wait_for "[ -n \"\$(e810_ibdev_of $dev)\" ]" 30
-	ibd=$(e810_ibdev_of "$dev")
-	[ -n "$ibd" ] || { fail "no ib_device on $dev"; finish; }
-	rdma_wait_all_active 30 || fail "$ibd not ACTIVE: $(rdma link show)"
-	export RDMAV_DRIVERS=irdma	# the stock provider
-else
-	ibd=siw0
-	modprobe siw || { fail "modprobe siw"; finish; }
-	rdma link add siw0 type siw netdev "$nd" ||
-		{ fail "rdma link add siw0 type siw netdev $nd"; finish; }
-	wait_for "rdma link show siw0/1 | grep -q 'state ACTIVE'" 10 ||
-		fail "siw0/1 not ACTIVE: $(rdma link show siw0/1)"
-fi
-expect_eq "$ibd ibv_devinfo transport" "iWARP (1)" "$(ibv_attr "$ibd" transport)"
-wait_for "ping -c 1 -W 1 $PEER_IP >/dev/null 2>&1" 120 &&
-	ok "node $E810_NODE reaches $PEER_IP" || fail "$PEER_IP does not answer"
-
-# ---- counters ----------------------------------------------------------------
-bytes() { cat "/sys/class/net/$nd/statistics/$1_bytes"; }
-# iws NAME: the model's iWARP engine counter NAME (QMP x-iwarp-stats, node 0)
-iws() {
-	e810_qom_str "$(e810_qom_id "$dev")" x-iwarp-stats | tr ' ' '\n' |
-		sed -n "s/^$1=//p"
-}
-IWS_KEYS="offloads tx_segs tx_bytes rx_segs rx_bytes fpdus_tx fpdus_rx
-	retransmits timeouts fast_retransmits rx_bad_csum rx_ooo rx_dup
-	crc_errors terms_sent terms_rcvd tx_rst rx_rst read_reqs read_resps"
-NSTAT_KEYS="TcpOutSegs TcpInSegs TcpRetransSegs TcpInCsumErrors TcpInErrs
-	TcpExtTCPLostRetransmit TcpExtTCPTimeouts TcpExtTCPOFOQueue"
-declare -A C0
-# snap: the counters of this side now
-snap() {
-	local k s
-	C0[tx]=$(bytes tx) C0[rx]=$(bytes rx)
-	if [ $E810 = 1 ]; then
-		s=$(e810_qom_str "$(e810_qom_id "$dev")" x-iwarp-stats)
-		for k in $IWS_KEYS; do
-			C0[$k]=$(tr ' ' '\n' <<<"$s" | sed -n "s/^$k=//p")
-		done
-	else
-		for k in $NSTAT_KEYS; do
-			C0[$k]=$(nstat -az "$k" | awk -v k="$k" '$1 == k { print $2 }')
-		done
-	fi
-}
-# delta NAME: how much counter NAME grew since snap
-delta() {
-	local now
-	case $1 in
-	tx|rx) now=$(bytes "$1") ;;
-	Tcp*) now=$(nstat -az "$1" | awk -v k="$1" '$1 == k { print $2 }') ;;
-	*) now=$(iws "$1") ;;
-	esac
-	echo $((now - ${C0[$1]:-0}))
-}
-# account WHAT OUT IN: the frames of a run, this side: at least OUT
-# payload bytes went out and IN came in, nothing was lost or rejected.
-account() {
-	local what=$1 out=$2 in=$3 k d line=""
-	if [ $E810 = 1 ]; then
-		for k in $IWS_KEYS; do
-			d=$(delta "$k")
-			line+=" $k=$d"
-			eval "D_$k=$d"
-		done
-		echo "  model ($what):$line"
-		[ "$D_tx_bytes" -ge "$out" ] && [ "$D_rx_bytes" -ge "$in" ] &&
-			ok "$what: model sent $D_tx_bytes >= $out, received $D_rx_bytes >= $in stream bytes" ||
-			fail "$what: model sent $D_tx_bytes (want >= $out), received $D_rx_bytes (want >= $in)"
-		expect_eq "$what: model CRC errors, Terminates out/in, bad checksums, out-of-order" \
-			"0 0 0 0 0" "$D_crc_errors $D_terms_sent $D_terms_rcvd $D_rx_bad_csum $D_rx_ooo"
-		# A retransmission is not a loss: the engine's RTO is a fixed
-		# 200 ms (docs/hw-model.md, "iWARP engine"), which a TCG
-		# guest's delayed ACK can outlast. Loss shows on the receiving
-		# side (siw's kernel: out-of-order queue, below).
-		[ "$D_retransmits" = 0 ] ||
-			echo "note: $what: the model retransmitted $D_retransmits segment(s) ($D_timeouts timeout(s), $D_fast_retransmits fast)"
-	else
-		for k in $NSTAT_KEYS; do
-			d=$(delta "$k")
-			line+=" $k=$d"
-			eval "D_$k=$d"
-		done
-		echo "  kernel TCP ($what):$line"
-		d=$(delta tx)
-		[ "$d" -ge "$out" ] && ok "$what: $nd tx bytes +$d >= $out" ||
-			fail "$what: $nd tx bytes +$d, want >= $out"
-		d=$(delta rx)
-		[ "$d" -ge "$in" ] && ok "$what: $nd rx bytes +$d >= $in" ||
-			fail "$what: $nd rx bytes +$d, want >= $in"
-		expect_eq "$what: TCP checksum and input errors" "0 0" \
-			"$D_TcpInCsumErrors $D_TcpInErrs"
-		expect_eq "$what: TCP segments retransmitted, out-of-order queued" \
-			"0 0" "$D_TcpRetransSegs $D_TcpExtTCPOFOQueue"
-	fi
-}
-
-# The server opens a beacon on PORT + 1000 once it listens (busybox nc,
-# one connection); the client connects when the beacon answers (rping's
-# client does not exit after a refused connect).
-# listening PORT: the server of this side listens on PORT. siw listens on
-# a kernel TCP socket; the E810 in its APBVT (irdma's listener).
-listening() {
-	if [ $E810 = 1 ]; then
-		case ",$(iw_table "$dev" apbvt_ports)," in *",$1,"*) return 0 ;; esac
-		return 1
-	fi
-	ss -ltn | grep -q ":$1 "
-}
-serve() {
-	local port=$1
-	shift
-	timeout "$SRV_TIMEOUT" "$@" >"$OUT" 2>&1 &
-	SRV_PID=$!
-	wait_for "listening $port" 30 ||
-		echo "note: no listener on port $port after 30 s ($ROLE)"
-	timeout 150 busybox nc -l -p $((port + 1000)) </dev/null >/dev/null 2>&1 &
-}
-await() {
-	wait_for "(exec 3<>/dev/tcp/$1/$(($2 + 1000))) 2>/dev/null" 150 ||
-		echo "note: no beacon for port $2 from $1 after 150 s"
-}
-
-# ---- E810 client -> siw server: rping -V -------------------------------------
-port=19300
 start_all=$SECONDS
-for r in $RPING_RUNS; do
-	size=${r%:*} n=${r#*:}
-	port=$((port + 1))
-	OUT=$(mktemp)
-	snap
-	t0=$SECONDS
-	if [ $E810 = 0 ]; then
-		serve "$port" rping -s -a "$MY_IP" -p "$port" -S "$size" -V -v
-		wait $SRV_PID
-		rc=$?
-		cnt=$(grep -c '^server ping data: rdma-ping-' "$OUT")
-	else
-		await "$SIW_IP" "$port"
-		timeout 120 rping -c -a "$SIW_IP" -p "$port" -S "$size" -C "$n" \
-			-V -v >"$OUT" 2>&1
-		rc=$?
-		cnt=$(grep -c '^ping data: rdma-ping-' "$OUT")
-	fi
-	what="E810->siw rping -V -S $size -C $n"
-	if [ $rc -eq 0 ] && [ "$cnt" = "$n" ] && ! grep -qiE 'mismatch|error' "$OUT"; then
-		ok "$what ($ROLE): $cnt iterations, data valid ($((SECONDS - t0)) s)"
-	else
-		fail "$what ($ROLE): rc $rc, $cnt of $n iterations"
-		grep -v 'ping data' "$OUT" | tail -5 | sed "s/^/  $ROLE: /"
-	fi
-	rm -f "$OUT"
-	# The client's buffer goes to the server (READ responses), the
-	# server's WRITE comes back: SIZE bytes each way per iteration.
-	account "$what" $((size * n)) $((size * n))
-done
-
-# ---- E810 client -> siw server: perftest -R --------------------------------------
-port=19400
-payload=$((BW_SIZE * BW_N))
-for t in ib_write_bw ib_read_bw ib_send_bw; do
-	port=$((port + 10))
-	OUT=$(mktemp)
-	snap
-	argv=("$t" -R -d "$ibd" -s "$BW_SIZE" -n "$BW_N" -p "$port" -F)
-	t0=$SECONDS
-	if [ $E810 = 0 ]; then
-		serve "$port" "${argv[@]}"
-		wait $SRV_PID
-		rc=$?
-	else
-		await "$SIW_IP" "$port"
-		timeout 150 "${argv[@]}" "$SIW_IP" >"$OUT" 2>&1
-		rc=$?
-	fi
-	row=$(result_row "$OUT")
-	why=
-	if [ $rc -ne 0 ]; then
-		why="rc $rc"
-	elif bad_lines "$OUT" >/dev/null; then
-		why="error lines: $(bad_lines "$OUT" | head -2)"
-	else
-		why=$(perftest_bw_why "$BW_SIZE" "$BW_N" "$row")
-	fi
-	if [ -z "$why" ]; then
-		ok "E810->siw $t -R -s $BW_SIZE -n $BW_N ($ROLE): $(cut -d' ' -f4 <<<"$row") MB/s ($((SECONDS - t0)) s)"
-		[ "$t" = ib_write_bw ] && [ $E810 = 1 ] &&
-			echo "figure: E810-to-siw ib_write_bw -R $BW_SIZE B x $BW_N: $(cut -d' ' -f4 <<<"$row") MB/s"
-	else
-		fail "E810->siw $t -R ($ROLE): $why"
-		grep -vE '^ *$|^-+$' "$OUT" | tail -8 | sed "s/^/  $ROLE: /"
-	fi
-	rm -f "$OUT"
-	# READ: the server's buffer to the client; else client to server.
-	if [ "$t" = ib_read_bw ]; then
-		[ $E810 = 1 ] && account "$t" 0 "$payload" || account "$t" "$payload" 0
-	else
-		[ $E810 = 1 ] && account "$t" "$payload" 0 || account "$t" 0 "$payload"
-	fi
-done
+iwsiw_rpings siw 19300 "$RPING_RUNS"
+iwsiw_perftests siw 19400 65536 1000
 echo "time: $((SECONDS - start_all)) s of E810->siw traffic ($ROLE)"
 
 # ---- siw client -> E810 server ---------------------------------------------------
@@ -276,10 +46,10 @@ echo "time: $((SECONDS - start_all)) s of E810->siw traffic ($ROLE)"
 # siw's initiator sets MPA_V2_PEER_TO_PEER only when its compile-time
 # peer_to_peer is true (siw_connect()); it is false (siw_main.c).
 port=19500
-SRV_TIMEOUT=90
+IWSIW_SRV_TIMEOUT=90
 if [ $E810 = 1 ]; then
 	OUT=$(mktemp)
-	serve "$port" rping -s -a "$MY_IP" -p "$port" -S 64 -V -v
+	iwsiw_serve "$port" rping -s -a "$MY_IP" -p "$port" -S 64 -V -v
 	# The listener stays up until the siw client gave up (or timeout).
 	wait $SRV_PID
 	cnt=$(grep -c '^server ping data' "$OUT")
@@ -323,7 +93,7 @@ while True:
 EOF
 	cpid=$!
 	sleep 2
-	await "$E810_IP" "$port"
+	iwsiw_await "$E810_IP" "$port"
 	OUT=$(mktemp)
 	t0=$SECONDS
 	timeout 60 rping -c -a "$E810_IP" -p "$port" -S 64 -C 5 -V -v >"$OUT" 2>&1
@@ -351,18 +121,5 @@ EOF
 	rm -f "$OUT" "$cap"
 fi
 
-# ---- teardown and the kernel log -----------------------------------------------
-if [ $E810 = 0 ]; then
-	wait_for "[ -z \"\$(rdma resource show qp link siw0/1 2>/dev/null)\" ]" 10 ||
-		fail "siw0 still holds QPs: $(rdma resource show qp link siw0/1)"
-	rdma link delete siw0 || fail "rdma link delete siw0"
-	rmmod siw && ok "siw unloads" || fail "rmmod siw"
-	# (siw may be the first out-of-tree module of the boot: the taint)
-	bad=$(new_dmesg | grep -iE 'siw|QP\[|MPA' |
-		grep -vE 'SoftiWARP (attached|detached)|taints kernel|module verification failed')
-	[ -z "$bad" ] && ok "no kernel line from siw but attach/detach" ||
-		{ fail "siw logged:"; head -10 <<<"$bad"; }
-fi
-dmesg_clean >/dev/null && ok "no oops, warning or leak in dmesg" ||
-	{ fail "dmesg shows problems"; dmesg_clean | head -10; }
+iwsiw_teardown
 finish

@@ -786,6 +786,26 @@ iwarp_ours_pair() {
 	done
 }
 
+# iwarp_ours_teardown: the end of a scenario set up by iwarp_ours_pair:
+# within 30 s no connection node is left in either irdma (debugfs
+# iwarp), no offloaded connection in either function's model (conns),
+# APBVT and quad hash empty.
+iwarp_ours_teardown() {
+	local a d
+	for a in "$a0" "$a1"; do
+		wait_for "[ \"\$(iwdbg $a cm_nodes)\" = 0 ]" 30 &&
+			ok "$a: no connection node left" ||
+			fail "$a: nodes left: $(grep '^conn ' "/sys/kernel/debug/irdma/$a/iwarp" | tr '\n' ' ')"
+	done
+	for d in "$d0" "$d1"; do
+		wait_for "[ \"\$(iw_stat $d conns)\" = 0 ]" 30 &&
+			ok "$d: no offloaded connection left in the model" ||
+			fail "$d: model conns $(iw_stat "$d" conns)"
+		wait_for "iw_tables_empty $d" 30 && ok "$d: APBVT and quad hash empty" ||
+			fail "$d: left: $(iw_table "$d" apbvt_ports) / $(iw_table "$d" qhash_entries)"
+	done
+}
+
 # iw_stat DEV NAME: the iWARP engine's counter NAME (tx_segs,
 # tx_dropped_injected, retransmits, timeouts, terms_sent, ...; QMP
 # x-iwarp-stats, docs/hw-model.md) of PCI function DEV.
@@ -856,4 +876,299 @@ cm_data_check() {
 	done
 	[ $f = 0 ] && ok "$label: every payload checked: $cmd_cli; $cmd_srv"
 	return $f
+}
+
+# ---- an E810 against soft-iWARP over the pair's wire ------------------------
+# (iwarp_siw: the stock irdma; iwarp_siw_ours: ours.) Node 0 is the E810
+# (192.168.90.1) in iWARP mode, node 1 runs siw (tools/build-siw.sh) on
+# its e810 netdev with no irdma bound (192.168.90.2).
+
+# iwsiw_setup DRIVER: this node's side, DRIVER (stock|ours) the irdma
+# node 0 loads. Sets E810 (1 on node 0), ROLE, MY_IP, PEER_IP, E810_IP,
+# SIW_IP, dev, nd, ibd; both RNICs iWARP and ACTIVE, the peer answers.
+iwsiw_setup() {
+	local devs t aux
+	expect_eq "nodes in the topology" 2 "$E810_NODES"
+	E810=$((E810_NODE == 0))
+	ROLE=siw
+	[ $E810 = 1 ] && ROLE=e810
+	MY_IP=192.168.90.$((E810_NODE + 1))
+	PEER_IP=192.168.90.$((2 - E810_NODE))
+	E810_IP=192.168.90.1
+	SIW_IP=192.168.90.2
+	mapfile -t devs < <(e810_pci_devs)
+	expect_eq "e810 functions in this guest" 1 "${#devs[@]}"
+	dev=${devs[0]}
+	nd=$(e810_netdev_of "$dev")
+	[ -n "$nd" ] || { fail "no netdev for $dev"; finish; }
+	for t in rping ib_write_bw ib_read_bw ib_send_bw ibv_devinfo rdma nstat python3; do
+		command -v $t >/dev/null || fail "$t is not installed"
+	done
+	ip addr add "$MY_IP/24" dev "$nd" || fail "ip addr add $MY_IP"
+	ip link set "$nd" up
+	wait_carrier "$nd" 10 || fail "$nd has no carrier"
+	dmesg_mark
+	if [ $E810 = 1 ]; then
+		aux=$(e810_aux_of "$dev")
+		case "$aux" in
+		*.iwarp.*) ok "parent published $aux" ;;
+		*) fail "no <parent>.iwarp.<N> ('$aux')" ;;
+		esac
+		E810_RDMA_DRIVER=$1 irdma_load ||
+			{ fail "loading the $1 irdma"; finish; }
+		wait_for "[ -n \"\$(e810_ibdev_of $dev)\" ]" 30
+		ibd=$(e810_ibdev_of "$dev")
+		[ -n "$ibd" ] || { fail "no ib_device on $dev"; finish; }
+		rdma_wait_all_active 30 || fail "$ibd not ACTIVE: $(rdma link show)"
+		export RDMAV_DRIVERS=irdma
+	else
+		ibd=siw0
+		modprobe siw || { fail "modprobe siw"; finish; }
+		rdma link add siw0 type siw netdev "$nd" ||
+			{ fail "rdma link add siw0 type siw netdev $nd"; finish; }
+		wait_for "rdma link show siw0/1 | grep -q 'state ACTIVE'" 10 ||
+			fail "siw0/1 not ACTIVE: $(rdma link show siw0/1)"
+	fi
+	expect_eq "$ibd ibv_devinfo transport" "iWARP (1)" "$(ibv_attr "$ibd" transport)"
+	wait_for "ping -c 1 -W 1 $PEER_IP >/dev/null 2>&1" 120 &&
+		ok "node $E810_NODE reaches $PEER_IP" || fail "$PEER_IP does not answer"
+}
+
+IWSIW_IWS_KEYS="offloads tx_segs tx_bytes rx_segs rx_bytes fpdus_tx fpdus_rx
+	retransmits timeouts fast_retransmits rx_bad_csum rx_ooo rx_dup
+	crc_errors terms_sent terms_rcvd tx_rst rx_rst read_reqs read_resps"
+IWSIW_NSTAT_KEYS="TcpOutSegs TcpInSegs TcpRetransSegs TcpInCsumErrors TcpInErrs
+	TcpExtTCPLostRetransmit TcpExtTCPTimeouts TcpExtTCPOFOQueue
+	TcpExtTCPSynRetrans"
+declare -A IWSIW_C0
+iwsiw_bytes() { cat "/sys/class/net/$nd/statistics/$1_bytes"; }
+# iwsiw_snap: the counters of this side now (the model's engine on the
+# E810, the kernel's TCP on siw's node, the netdev's bytes on both)
+iwsiw_snap() {
+	local k s
+	IWSIW_C0[tx]=$(iwsiw_bytes tx) IWSIW_C0[rx]=$(iwsiw_bytes rx)
+	if [ $E810 = 1 ]; then
+		s=$(e810_qom_str "$(e810_qom_id "$dev")" x-iwarp-stats)
+		for k in $IWSIW_IWS_KEYS; do
+			IWSIW_C0[$k]=$(tr ' ' '\n' <<<"$s" | sed -n "s/^$k=//p")
+		done
+	else
+		for k in $IWSIW_NSTAT_KEYS; do
+			IWSIW_C0[$k]=$(nstat -az "$k" | awk -v k="$k" '$1 == k { print $2 }')
+		done
+	fi
+}
+# iwsiw_delta NAME: how much counter NAME grew since iwsiw_snap
+iwsiw_delta() {
+	local now
+	case $1 in
+	tx|rx) now=$(iwsiw_bytes "$1") ;;
+	Tcp*) now=$(nstat -az "$1" | awk -v k="$1" '$1 == k { print $2 }') ;;
+	*) now=$(iw_stat "$dev" "$1") ;;
+	esac
+	echo $((now - ${IWSIW_C0[$1]:-0}))
+}
+# iwsiw_account WHAT OUT IN: the frames of a run, this side: at least OUT
+# payload bytes went out and IN came in, nothing was lost or rejected.
+iwsiw_account() {
+	local what=$1 out=$2 in=$3 k d line=""
+	if [ $E810 = 1 ]; then
+		for k in $IWSIW_IWS_KEYS; do
+			d=$(iwsiw_delta "$k")
+			line+=" $k=$d"
+			eval "D_$k=$d"
+		done
+		echo "  model ($what):$line"
+		[ "$D_tx_bytes" -ge "$out" ] && [ "$D_rx_bytes" -ge "$in" ] &&
+			ok "$what: model sent $D_tx_bytes >= $out, received $D_rx_bytes >= $in stream bytes" ||
+			fail "$what: model sent $D_tx_bytes (want >= $out), received $D_rx_bytes (want >= $in)"
+		expect_eq "$what: model CRC errors, Terminates out/in, bad checksums, out-of-order" \
+			"0 0 0 0 0" "$D_crc_errors $D_terms_sent $D_terms_rcvd $D_rx_bad_csum $D_rx_ooo"
+		# A retransmission is not a loss: the engine's RTO is a fixed
+		# 200 ms (docs/hw-model.md, "iWARP engine"), which a TCG
+		# guest's delayed ACK can outlast. Loss shows on the receiving
+		# side (siw's kernel: out-of-order queue, below).
+		[ "$D_retransmits" = 0 ] ||
+			echo "note: $what: the model retransmitted $D_retransmits segment(s) ($D_timeouts timeout(s), $D_fast_retransmits fast)"
+	else
+		for k in $IWSIW_NSTAT_KEYS; do
+			d=$(iwsiw_delta "$k")
+			line+=" $k=$d"
+			eval "D_$k=$d"
+		done
+		echo "  kernel TCP ($what):$line"
+		d=$(iwsiw_delta tx)
+		[ "$d" -ge "$out" ] && ok "$what: $nd tx bytes +$d >= $out" ||
+			fail "$what: $nd tx bytes +$d, want >= $out"
+		d=$(iwsiw_delta rx)
+		[ "$d" -ge "$in" ] && ok "$what: $nd rx bytes +$d >= $in" ||
+			fail "$what: $nd rx bytes +$d, want >= $in"
+		expect_eq "$what: TCP checksum and input errors" "0 0" \
+			"$D_TcpInCsumErrors $D_TcpInErrs"
+		# A SYN retransmitted is no data lost: a server that is
+		# between two listens (perftest -R's second connection) has
+		# its SYN dropped, as upstream irdma drops a SYN no listener
+		# takes (irdma_receive_ilq()).
+		expect_eq "$what: TCP data segments retransmitted, out-of-order queued" \
+			"0 0" "$((D_TcpRetransSegs - D_TcpExtTCPSynRetrans)) $D_TcpExtTCPOFOQueue"
+		[ "$D_TcpExtTCPSynRetrans" = 0 ] ||
+			echo "note: $what: $D_TcpExtTCPSynRetrans SYN(s) retransmitted"
+	fi
+}
+
+# The server opens a beacon on PORT + 1000 once it listens (busybox nc,
+# one connection); the client connects when the beacon answers (rping's
+# client does not exit after a refused connect).
+# iwsiw_listening PORT: the server of this side listens on PORT: siw on
+# a kernel TCP socket, the E810 in its APBVT (irdma's listener).
+iwsiw_listening() {
+	if [ $E810 = 1 ]; then
+		case ",$(iw_table "$dev" apbvt_ports)," in *",$1,"*) return 0 ;; esac
+		return 1
+	fi
+	ss -ltn | grep -q ":$1 "
+}
+# iwsiw_serve PORT CMD...: CMD in the background (IWSIW_SRV_TIMEOUT,
+# output in $OUT, pid SRV_PID), the beacon once it listens on PORT.
+iwsiw_serve() {
+	local port=$1
+	shift
+	timeout "${IWSIW_SRV_TIMEOUT:-150}" "$@" >"$OUT" 2>&1 &
+	SRV_PID=$!
+	wait_for "iwsiw_listening $port" 30 ||
+		echo "note: no listener on port $port after 30 s ($ROLE)"
+	timeout 150 busybox nc -l -p $((port + 1000)) </dev/null >/dev/null 2>&1 &
+}
+# iwsiw_await IP PORT: until the beacon of the server at IP, PORT answers
+iwsiw_await() {
+	wait_for "(exec 3<>/dev/tcp/$1/$(($2 + 1000))) 2>/dev/null" 150 ||
+		echo "note: no beacon for port $2 from $1 after 150 s"
+}
+
+# iwsiw_serves SERVER: this node is the server (SERVER: e810 or siw)
+iwsiw_serves() {
+	[ "$1" = "$ROLE" ]
+}
+# iwsiw_label SERVER: "E810->siw" (the E810 the client) or "siw->E810"
+iwsiw_label() {
+	[ "$1" = siw ] && echo "E810->siw" || echo "siw->E810"
+}
+
+# iwsiw_rpings SERVER PORT RUNS: rping -V -v of each SIZE:ITERATIONS of
+# RUNS on ports PORT + 1, ..., the server on SERVER's node: every
+# iteration the server READs the client's buffer and WRITEs it back, the
+# client compares (both directions of the data checked), both sides count
+# the iterations; then iwsiw_account (SIZE x ITERATIONS each way).
+# IWSIW_CONNS counts the connections.
+iwsiw_rpings() {
+	local srv=$1 port=$2 r size n rc cnt t0 what sip
+	sip=$E810_IP
+	[ "$srv" = siw ] && sip=$SIW_IP
+	for r in $3; do
+		size=${r%:*} n=${r#*:}
+		port=$((port + 1))
+		OUT=$(mktemp)
+		iwsiw_snap
+		t0=$SECONDS
+		if iwsiw_serves "$srv"; then
+			iwsiw_serve "$port" rping -s -a "$MY_IP" -p "$port" -S "$size" -V -v
+			wait $SRV_PID
+			rc=$?
+			cnt=$(grep -c '^server ping data: rdma-ping-' "$OUT")
+		else
+			iwsiw_await "$sip" "$port"
+			timeout 120 rping -c -a "$sip" -p "$port" -S "$size" -C "$n" \
+				-V -v >"$OUT" 2>&1
+			rc=$?
+			cnt=$(grep -c '^ping data: rdma-ping-' "$OUT")
+		fi
+		IWSIW_CONNS=$((${IWSIW_CONNS:-0} + 1))
+		what="$(iwsiw_label "$srv") rping -V -S $size -C $n"
+		if [ $rc -eq 0 ] && [ "$cnt" = "$n" ] && ! grep -qiE 'mismatch|error' "$OUT"; then
+			ok "$what ($ROLE): $cnt iterations, data valid ($((SECONDS - t0)) s)"
+		else
+			fail "$what ($ROLE): rc $rc, $cnt of $n iterations"
+			grep -v 'ping data' "$OUT" | tail -5 | sed "s/^/  $ROLE: /"
+		fi
+		rm -f "$OUT"
+		iwsiw_account "$what" $((size * n)) $((size * n))
+	done
+}
+
+# iwsiw_perftests SERVER PORT SIZE N: ib_write_bw, ib_read_bw, ib_send_bw
+# -R of N x SIZE on ports PORT + 10, + 20, + 30, the server on SERVER's
+# node: exit 0, the row for the size and iterations with a non-zero
+# average, then iwsiw_account (the payload in the direction it flows:
+# READ the server's buffer to the client, else the client's to the
+# server). Prints a "figure:" line for the E810's side of ib_write_bw.
+iwsiw_perftests() {
+	local srv=$1 port=$2 size=$3 n=$4 t argv t0 rc row why payload sip lbl sends
+	payload=$((size * n))
+	sip=$E810_IP
+	[ "$srv" = siw ] && sip=$SIW_IP
+	lbl=$(iwsiw_label "$srv")
+	for t in ib_write_bw ib_read_bw ib_send_bw; do
+		port=$((port + 10))
+		OUT=$(mktemp)
+		iwsiw_snap
+		argv=("$t" -R -d "$ibd" -s "$size" -n "$n" -p "$port" -F)
+		t0=$SECONDS
+		if iwsiw_serves "$srv"; then
+			iwsiw_serve "$port" "${argv[@]}"
+			wait $SRV_PID
+			rc=$?
+		else
+			iwsiw_await "$sip" "$port"
+			timeout 150 "${argv[@]}" "$sip" >"$OUT" 2>&1
+			rc=$?
+		fi
+		IWSIW_CONNS=$((${IWSIW_CONNS:-0} + 1))
+		row=$(result_row "$OUT")
+		why=
+		if [ $rc -ne 0 ]; then
+			why="rc $rc"
+		elif bad_lines "$OUT" >/dev/null; then
+			why="error lines: $(bad_lines "$OUT" | head -2)"
+		else
+			why=$(perftest_bw_why "$size" "$n" "$row")
+		fi
+		if [ -z "$why" ]; then
+			ok "$lbl $t -R -s $size -n $n ($ROLE): $(cut -d' ' -f4 <<<"$row") MB/s ($((SECONDS - t0)) s)"
+			[ "$t" = ib_write_bw ] && [ $E810 = 1 ] &&
+				echo "figure: $lbl ib_write_bw -R $size B x $n: $(cut -d' ' -f4 <<<"$row") MB/s"
+		else
+			fail "$lbl $t -R ($ROLE): $why"
+			grep -vE '^ *$|^-+$' "$OUT" | tail -8 | sed "s/^/  $ROLE: /"
+		fi
+		rm -f "$OUT"
+		# this node sends the payload when it is the client (WRITE,
+		# SEND) or the server (READ)
+		sends=0
+		iwsiw_serves "$srv" && sends=1
+		[ "$t" = ib_read_bw ] || sends=$((1 - sends))
+		if [ $sends = 1 ]; then
+			iwsiw_account "$t" "$payload" 0
+		else
+			iwsiw_account "$t" 0 "$payload"
+		fi
+	done
+}
+
+# iwsiw_teardown: siw's node: no QP left on siw0, siw0 deleted, siw
+# unloaded, no kernel line from siw but attach/detach; both: clean dmesg.
+iwsiw_teardown() {
+	local bad
+	if [ $E810 = 0 ]; then
+		wait_for "[ -z \"\$(rdma resource show qp link siw0/1 2>/dev/null)\" ]" 10 ||
+			fail "siw0 still holds QPs: $(rdma resource show qp link siw0/1)"
+		rdma link delete siw0 || fail "rdma link delete siw0"
+		rmmod siw && ok "siw unloads" || fail "rmmod siw"
+		# (siw may be the first out-of-tree module of the boot: the taint)
+		bad=$(new_dmesg | grep -iE 'siw|QP\[|MPA' |
+			grep -vE 'SoftiWARP (attached|detached)|taints kernel|module verification failed')
+		[ -z "$bad" ] && ok "no kernel line from siw but attach/detach" ||
+			{ fail "siw logged:"; head -10 <<<"$bad"; }
+	fi
+	dmesg_clean >/dev/null && ok "no oops, warning or leak in dmesg" ||
+		{ fail "dmesg shows problems"; dmesg_clean | head -10; }
 }

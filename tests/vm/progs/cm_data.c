@@ -36,7 +36,8 @@
  * which the server's device refuses (a bad STag: on iWARP the server's
  * driver answers with a Terminate, docs/irdma.md "Terminate"). The READ
  * must complete with an error; both sides then wait for DISCONNECTED.
- * The client prints "cm_data client: bad rkey read status=N (NAME)".
+ * The client prints "cm_data client: bad rkey read status=N (NAME)
+ * vendor_err=0xV wr_id=N".
  * Without private data in the accept the client takes rkey 0x00bad100
  * (an STag the server never made) and remote address 0.
  *
@@ -905,8 +906,9 @@ static int client_badkey(void)
 	g.rkey ^= 0x5a;
 	post_send(WR_STEP, IBV_WR_RDMA_READ, &addr, &len, 1, g.raddr, 0);
 	get_wc(&wc, "bad rkey read");
-	printf("cm_data client: bad rkey read status=%d (%s) wr_id=%" PRIu64 "\n",
-	       wc.status, ibv_wc_status_str(wc.status), wc.wr_id);
+	printf("cm_data client: bad rkey read status=%d (%s) vendor_err=0x%x wr_id=%" PRIu64 "\n",
+	       wc.status, ibv_wc_status_str(wc.status), wc.vendor_err,
+	       wc.wr_id);
 	fflush(stdout);
 	if (wc.status == IBV_WC_SUCCESS)
 		die("READ through a wrong rkey succeeded");

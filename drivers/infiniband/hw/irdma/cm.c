@@ -421,28 +421,30 @@ static int irdma_cm_node_setup(struct irdma_pci_f *rf, struct irdma_cm_node *n)
 	return 0;
 }
 
-static void irdma_cm_exec_ah_destroy(struct irdma_pci_f *rf,
-				     struct irdma_cm_node *n, u64 *q)
+/* The node's address handle, once its segments no longer need it. */
+static void irdma_cm_ah_release(struct irdma_pci_f *rf,
+				struct irdma_cm_node *n)
 {
-	irdma_cqp_exec(rf, E810_CQP_OP_DESTROY_ADDR_HANDLE,
-		       FIELD_PREP(E810_CQPSQ_AH_AVIDX, n->ah_id), q, NULL);
+	u64 q[8] = { };
+
+	if (!n->ah_valid)
+		return;
+	if (!rf->resetting)
+		irdma_cqp_exec(rf, E810_CQP_OP_DESTROY_ADDR_HANDLE,
+			       FIELD_PREP(E810_CQPSQ_AH_AVIDX, n->ah_id), q,
+			       NULL);
+	irdma_hmc_id_free(rf, E810_HMC_FSIAV, n->ah_id);
+	n->ah_valid = false;
 }
 
 /* Undoes irdma_cm_node_setup() and the port; the node stays allocated. */
 static void irdma_cm_node_release(struct irdma_pci_f *rf,
 				  struct irdma_cm_node *n)
 {
-	u64 q[8] = { };
-
 	if (n->qh_added && !rf->resetting)
 		irdma_qhash_op(rf, &n->qh, IRDMA_QHASH_DEL);
 	n->qh_added = false;
-	if (n->ah_valid) {
-		if (!rf->resetting)
-			irdma_cm_exec_ah_destroy(rf, n, q);
-		irdma_hmc_id_free(rf, E810_HMC_FSIAV, n->ah_id);
-		n->ah_valid = false;
-	}
+	irdma_cm_ah_release(rf, n);
 	if (n->arp_idx > 0)
 		irdma_arp_put(rf, n->arp_idx);
 	n->arp_idx = -ENOENT;
@@ -733,10 +735,10 @@ static void irdma_cm_do(struct irdma_cm *cm, struct irdma_cm_node *n,
 		if (a & E810CM_ACT_QP_FLUSH) {
 			/*
 			 * The connection is over for the driver: no RST
-			 * (upstream irdma_handle_close_entry() marks it
-			 * closed, RESET_SENT, before the flush).
+			 * (upstream irdma_handle_close_entry() sets
+			 * hw_tcp_state CLOSED, RESET_SENT, before the flush).
 			 */
-			WRITE_ONCE(n->qp->iw_closed, true);
+			WRITE_ONCE(n->qp->hw_tcp_state, E810_TCPSTATE_CLOSED);
 			irdma_iw_qp_flush(n->qp);
 		}
 	}
@@ -866,7 +868,6 @@ static int irdma_cm_offload(struct irdma_cm *cm, struct irdma_cm_node *n,
 {
 	struct irdma_pci_f *rf = cm->rf;
 	struct irdma_iw_tcp t = { };
-	u64 q[8] = { };
 	int err;
 
 	if (!n->qp || n->arp_idx <= 0)
@@ -902,12 +903,7 @@ static int irdma_cm_offload(struct irdma_cm *cm, struct irdma_cm_node *n,
 	cm->stats.offloads++;
 	n->timer = IRDMA_CM_TIMER_NONE;
 	n->qh_added = false;
-	if (n->ah_valid) {
-		if (!rf->resetting)
-			irdma_cm_exec_ah_destroy(rf, n, q);
-		irdma_hmc_id_free(rf, E810_HMC_FSIAV, n->ah_id);
-		n->ah_valid = false;
-	}
+	irdma_cm_ah_release(rf, n);
 	return 0;
 }
 

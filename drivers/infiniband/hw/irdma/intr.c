@@ -242,7 +242,9 @@ static bool irdma_ae_dispatch(struct irdma_pci_f *rf, u64 info, u32 id)
 			return false;
 		return irdma_qp_ae(rf, id, code, src,
 				   FIELD_GET(E810_AEQE_WQDESCIDX, info),
-				   FIELD_GET(E810_AEQE_Q2DATA, info));
+				   FIELD_GET(E810_AEQE_Q2DATA, info),
+				   FIELD_GET(E810_AEQE_TCPSTATE, info),
+				   FIELD_GET(E810_AEQE_IWSTATE, info));
 	}
 }
 

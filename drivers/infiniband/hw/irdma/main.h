@@ -700,7 +700,7 @@ void irdma_ib_port_event(struct irdma_pci_f *rf, bool active);
 void irdma_cq_ceq_event(struct irdma_pci_f *rf, u32 cq_id);
 bool irdma_cq_ae(struct irdma_pci_f *rf, u32 cq_id, u16 code);
 bool irdma_qp_ae(struct irdma_pci_f *rf, u32 qp_id, u16 code, u8 src,
-		 u32 wqe_idx, u8 q2);
+		 u32 wqe_idx, u8 q2, u8 tcp_state, u8 iw_state);
 
 /* tc.c: traffic-class changes (parent events BEFORE/AFTER_TC_CHANGE) */
 void irdma_tc_init(struct irdma_pci_f *rf, const struct irdma_qos *qos);

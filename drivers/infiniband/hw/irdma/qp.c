@@ -360,12 +360,13 @@ static int irdma_qp_to_hw_err(struct irdma_qp *qp)
 	if (qp->hw_state == E810_QP_STATE_ERROR)
 		return 0;
 	/*
-	 * An offloaded connection still open is reset (upstream
-	 * irdma_modify_qp(), IB_QPS_ERR: reset_tcp_conn): the device sends
-	 * an RST.
+	 * An offloaded connection the device's last AEQE left open is reset
+	 * (upstream irdma_modify_qp(), IB_QPS_ERR: reset_tcp_conn from
+	 * hw_tcp_state): the device sends an RST.
 	 */
 	return irdma_qp_hw_modify(qp, E810_QP_STATE_ERROR,
-				  qp->iw_offloaded && !READ_ONCE(qp->iw_closed) ?
+				  qp->iw_offloaded &&
+				  e810_tcpstate_open(READ_ONCE(qp->hw_tcp_state)) ?
 				  E810_CQPSQ_QP_RESETCON : 0);
 }
 
@@ -723,7 +724,7 @@ static void irdma_term_send(struct irdma_qp *qp)
 	if (qp->term_flags & (IRDMA_TERM_SENT | IRDMA_TERM_DONE))
 		return;
 	if (qp->hw_state != E810_QP_STATE_RTS || qp->state == IB_QPS_ERR ||
-	    READ_ONCE(qp->iw_closed)) {
+	    !e810_tcpstate_open(READ_ONCE(qp->hw_tcp_state))) {
 		irdma_term_done(qp, false);
 		return;
 	}
@@ -1989,6 +1990,9 @@ int irdma_iw_qp_offload(struct irdma_qp *qp, const struct irdma_iw_tcp *tcp)
 	}
 	qp->iw_tcp = *tcp;
 	qp->iw_offloaded = true;
+	/* Upstream irdma_modify_qp() to RTS. */
+	WRITE_ONCE(qp->hw_tcp_state, E810_TCPSTATE_ESTABLISHED);
+	WRITE_ONCE(qp->hw_iwarp_state, E810_QP_STATE_RTS);
 	err = irdma_qp_hw_modify(qp, E810_QP_STATE_RTS,
 				 E810_CQPSQ_QP_TOECTXVALID |
 				 E810_CQPSQ_QP_ORDVALID |
@@ -2105,8 +2109,19 @@ static void irdma_qp_ae_work(struct work_struct *work)
 	mutex_lock(&qp->mutex);
 	/* The Terminate exchange of an iWARP QP (see irdma_term_send()). */
 	if (!qp->rf->resetting && qp->state != IB_QPS_RESET) {
-		if (test_bit(IRDMA_QP_AE_TERM, &qp->ae_flags))
-			irdma_term_send(qp);
+		/*
+		 * Upstream irdma_process_aeq(): a Terminate only from RTS
+		 * or TERMINATE as the error AE's AEQE reported them.
+		 */
+		if (test_bit(IRDMA_QP_AE_TERM, &qp->ae_flags)) {
+			u8 st = READ_ONCE(qp->hw_iwarp_state);
+
+			if (st == E810_QP_STATE_RTS ||
+			    st == E810_QP_STATE_TERMINATE)
+				irdma_term_send(qp);
+			else
+				irdma_term_done(qp, false);
+		}
 		clear_bit(IRDMA_QP_AE_TERM, &qp->ae_flags);
 		if (test_and_clear_bit(IRDMA_QP_AE_TERM_RCVD, &qp->ae_flags))
 			irdma_term_rcvd(qp);
@@ -2205,7 +2220,6 @@ static bool irdma_iw_qp_ae(struct irdma_qp *qp, u16 code, u8 q2)
 		case E810_AE_LLP_CONNECTION_RESET:
 		case E810_AE_RESET_SENT:
 		case E810_AE_BAD_CLOSE:
-			WRITE_ONCE(qp->iw_closed, true);
 			set_bit(IRDMA_QP_AE_TERM_DONE, &qp->ae_flags);
 			queue_work(system_wq, &qp->ae_work);
 			return true;
@@ -2222,7 +2236,6 @@ static bool irdma_iw_qp_ae(struct irdma_qp *qp, u16 code, u8 q2)
 	case E810_AE_LLP_CONNECTION_RESET:
 	case E810_AE_RESET_SENT:
 	case E810_AE_BAD_CLOSE:
-		WRITE_ONCE(qp->iw_closed, true);
 		break;
 	case E810_AE_TERMINATE_SENT:
 		set_bit(IRDMA_QP_AE_TERM_FIN, &qp->ae_flags);
@@ -2252,6 +2265,8 @@ static bool irdma_iw_qp_ae(struct irdma_qp *qp, u16 code, u8 q2)
  * @src: AE source
  * @wqe_idx: WQE index of the AEQE
  * @q2: the AEQE's Q2DATA (iWARP: a segment was written to Q2)
+ * @tcp_state: the AEQE's TCPSTATE (iWARP: E810_TCPSTATE_*)
+ * @iw_state: the AEQE's IWSTATE (the QP's state in the device)
  *
  * Error AEs raise the IB event and move the QP to ERR (work queue: the
  * CQP ops sleep).
@@ -2260,7 +2275,7 @@ static bool irdma_iw_qp_ae(struct irdma_qp *qp, u16 code, u8 q2)
  * Return: true if the QP exists.
  */
 bool irdma_qp_ae(struct irdma_pci_f *rf, u32 qp_id, u16 code, u8 src,
-		 u32 wqe_idx, u8 q2)
+		 u32 wqe_idx, u8 q2, u8 tcp_state, u8 iw_state)
 {
 	struct ib_event ev = { };
 	struct irdma_qp *qp;
@@ -2271,8 +2286,13 @@ bool irdma_qp_ae(struct irdma_pci_f *rf, u32 qp_id, u16 code, u8 src,
 	qp = xa_load(&rf->qps, qp_id);
 	if (qp) {
 		qp->last_ae = code;
-		if (qp->hw_type == E810_QP_TYPE_IWARP && irdma_iw_qp_ae(qp, code, q2))
-			goto out;
+		if (qp->hw_type == E810_QP_TYPE_IWARP) {
+			/* Upstream irdma_process_aeq(): every QP AE. */
+			WRITE_ONCE(qp->hw_tcp_state, tcp_state);
+			WRITE_ONCE(qp->hw_iwarp_state, iw_state);
+			if (irdma_iw_qp_ae(qp, code, q2))
+				goto out;
+		}
 		if (code == E810_AE_QP_SUSPEND_COMPLETE &&
 		    READ_ONCE(qp->suspend_pending)) {
 			WRITE_ONCE(qp->suspend_pending, false);

@@ -145,8 +145,13 @@ struct irdma_qp_av {
  * @iw_tcp: iWARP: the connection handed to the device, valid with
  *	@iw_offloaded (the context's TCP group is written from then on)
  * @iw_offloaded: iWARP: MODIFY_QP to RTS with TOECTXVALID was sent
- * @iw_closed: iWARP: the device reported the TCP connection closed or
- *	reset (AE 0x0501, 0x0502): no RESETCON on the way to ERROR
+ * @hw_tcp_state: iWARP: the TCP state (E810_TCPSTATE_*) of the QP's last
+ *	AEQE, ESTABLISHED from the offload, CLOSED once the connection
+ *	manager let it go (upstream hw_tcp_state): a move to ERROR resets
+ *	the connection while it is open (e810_tcpstate_open())
+ * @hw_iwarp_state: iWARP: the QP state of the QP's last AEQE (upstream
+ *	hw_iwarp_state): an error AE in RTS or TERMINATE is answered with a
+ *	Terminate, in any other state with ERROR
  * @iw_refs: iWARP: iw_cm's references (iw_add_ref/iw_rem_ref)
  * @iw_free: iWARP: completed when @iw_refs drops to 0
  * @lsmm: iWARP, passive side: the MPA Reply the LSMM WQE sends
@@ -205,7 +210,8 @@ struct irdma_qp {
 	struct list_head ws_link;
 	struct irdma_iw_tcp iw_tcp;
 	bool iw_offloaded;
-	bool iw_closed;
+	u8 hw_tcp_state;
+	u8 hw_iwarp_state;
 	refcount_t iw_refs;
 	struct completion iw_free;
 	struct irdma_dma lsmm;
