@@ -43,10 +43,12 @@ static int wq_depth(uint32_t wr, unsigned int shift, uint32_t rsvd,
 	return 0;
 }
 
+static const struct e810_wq_geom geom_gen1 = E810_WQ_GEOM_GEN1;
 static const struct e810_wq_geom geom_gen2 = E810_WQ_GEOM_GEN2;
 
 /* Adding a generation: its include/hw entry here, and its encoder rules. */
 static const struct e810_wq_geom *const geoms[] = {
+	[E810_GEN_1] = &geom_gen1,
 	[E810_GEN_2] = &geom_gen2,
 };
 
