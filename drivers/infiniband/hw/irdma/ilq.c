@@ -59,8 +59,8 @@ static int irdma_ilq_cq_cqp(struct irdma_ilq *ilq, u8 op)
 		FIELD_PREP(E810_CQPSQ_CQ_CQCTX, IRDMA_ILQ_CQ_ID);
 	q[E810_QW(E810_CQPSQ_CQ_SHADOW_OFF)] = ilq->cqmem.pa +
 					       IRDMA_ILQ_CQ_BYTES;
-	hdr = FIELD_PREP(E810_CQPSQ_CQ_CQID, IRDMA_ILQ_CQ_ID) |
-	      FIELD_PREP(E810_CQPSQ_CQ_CEQID, 0) | E810_CQPSQ_CQ_CEQIDVALID |
+	hdr = irdma_cq_hdr_ids(rf, IRDMA_ILQ_CQ_ID) |
+	      irdma_cq_hdr_ceq(rf, 0) | E810_CQPSQ_CQ_CEQIDVALID |
 	      E810_CQPSQ_CQ_ENCEQEMASK;
 	if (op == E810_CQP_OP_CREATE_CQ) {
 		/* upstream irdma_puda_cq_create(): a quarter of the ring */
@@ -149,7 +149,7 @@ static void irdma_ilq_arm(struct irdma_ilq *ilq)
 	irdma_set64(&sh, E810_CQ_DBSA_ARM_OFF, arm);
 	/* The shadow write must be visible before the doorbell. */
 	wmb();
-	irdma_wr32(ilq->rf, E810_CQARM,
+	irdma_wr32(ilq->rf, IRDMA_REG(ilq->rf, cqarm),
 		   FIELD_PREP(E810_CQARM_CQID, IRDMA_ILQ_CQ_ID));
 }
 
@@ -234,7 +234,7 @@ bool irdma_ilq_ceq_event(struct irdma_pci_f *rf, u32 cq_id)
 		irdma_ilq_poll(ilq);
 	}
 	spin_unlock(&ilq->lock);
-	irdma_wr32(rf, E810_CQACK, FIELD_PREP(E810_CQACK_CQID, cq_id));
+	irdma_wr32(rf, IRDMA_REG(rf, cqack), FIELD_PREP(E810_CQACK_CQID, cq_id));
 	return true;
 }
 
@@ -292,7 +292,7 @@ int irdma_ilq_send(struct irdma_pci_f *rf, u32 ah_id, const void *seg,
 		    FIELD_PREP(E810_WQE_VALID, ilq->sq_pol));
 	/* The WQE must be visible before the doorbell. */
 	wmb();
-	irdma_wr32(rf, E810_WQEALLOC, IRDMA_ILQ_QP_ID);
+	irdma_wr32(rf, IRDMA_REG(rf, wqealloc), IRDMA_ILQ_QP_ID);
 	ilq->stats.tx++;
 	spin_unlock_irqrestore(&ilq->lock, flags);
 	return 0;
@@ -351,7 +351,7 @@ int irdma_ilq_create(struct irdma_pci_f *rf)
 	if (err)
 		goto err_free;
 
-	ilq->ring.geom = e810u_geom(E810_GEN_2);
+	ilq->ring.geom = irdma_geom(rf);
 	ilq->ring.rq = ilq->qmem.va + IRDMA_ILQ_SQ_BYTES;
 	ilq->ring.rq_size = IRDMA_ILQ_RQ_SIZE;
 	ilq->ring.rq_shift = 0;

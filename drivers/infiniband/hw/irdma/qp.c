@@ -82,7 +82,7 @@
 static int irdma_qp_sizes(struct irdma_qp *qp, struct ib_qp_cap *cap,
 			  bool raw)
 {
-	const struct e810_wq_geom *g = e810u_geom(E810_GEN_2);
+	const struct e810_wq_geom *g = irdma_geom(qp->rf);
 	const struct e810u_wq_caps caps = E810U_WQ_CAPS(cap);
 	struct e810u_wq_sizes s;
 	int err;
@@ -216,7 +216,7 @@ static int irdma_qp_kernel_init(struct irdma_qp *qp)
 	qp->sq_addr = qp->kbuf.pa;
 	qp->rq_addr = qp->kbuf.pa + sq;
 	qp->shadow_pa = qp->kbuf.pa + sq + rq;
-	r->geom = e810u_geom(E810_GEN_2);
+	r->geom = irdma_geom(rf);
 	r->sq = qp->kbuf.va;
 	r->sq_quanta = qp->sq_depth;
 	r->rq = qp->kbuf.va + sq;
@@ -230,7 +230,7 @@ static int irdma_qp_kernel_init(struct irdma_qp *qp)
 	r->qp_id = qp->qp_id;
 	/* No doorbell skipping: every post that wrote WQEs rings. */
 	r->shadow = NULL;
-	r->sq_db = (u32 __iomem *)(rf->hw_addr + E810_WQEALLOC);
+	r->sq_db = (u32 __iomem *)(rf->hw_addr + IRDMA_REG(rf, wqealloc));
 	r->owner = qp;
 	/* iWARP: the connection WQEs take the first slots (cm.c). */
 	if (qp->hw_type == E810_QP_TYPE_IWARP)
