@@ -235,7 +235,7 @@ static int sq_reserve(struct e810u_qp *qp, unsigned int quanta, uint32_t *idx)
 	 */
 	if (g->gen == E810_GEN_1 && quanta == 1 && (qp->sq_head & 1))
 		e810u_put64(sq_at(qp, qp->sq_head), E810_WQE_HDR_OFF,
-			    FIELD_PREP(E810_WQE_VALID, !qp->sq_pol));
+			    FIELD_PREP(E810_WQE_VALID, qp->sq_pol ? 0 : 1));
 	return 0;
 }
 

@@ -133,6 +133,27 @@ static int irdma_cq_user_init(struct irdma_cq *cq, u32 entries,
 			  req.user_cq_buf);
 		return -EPROTO;
 	}
+	/*
+	 * Without the CQ resize feature (GEN_1) the provider puts the shadow
+	 * area in the page after the ring, in the same buffer (upstream
+	 * irdma_reg_user_mr() for a CQ: cqmr->shadow).
+	 */
+	if (irdma_is_gen1(cq->rf)) {
+		err = irdma_cq_user_ring(cq, cq->qb, entries);
+		if (!err && cq->qb->npages <= cq->qb->cq_pages)
+			err = -EINVAL;
+		if (!err && cq->qb->contig)
+			cq->shadow_pa = cq->qb->pa +
+					(u64)cq->qb->cq_pages * IRDMA_QBUF_PAGE;
+		else if (!err)
+			err = irdma_qbuf_page(cq->qb, cq->qb->cq_pages,
+					      &cq->shadow_pa);
+		if (err)
+			goto err_ring;
+		cq->uctx = uctx;
+		cq->user = true;
+		return 0;
+	}
 	cq->qb_shadow = irdma_qbuf_claim(uctx, req.user_shadow_area,
 					 IRDMA_MEMREG_TYPE_CQ);
 	if (!cq->qb_shadow) {
@@ -161,7 +182,8 @@ err_ring:
 
 static void irdma_cq_user_fini(struct irdma_cq *cq)
 {
-	irdma_qbuf_release(cq->uctx, cq->qb_shadow);
+	if (cq->qb_shadow)	/* none on GEN_1: in the ring's buffer */
+		irdma_qbuf_release(cq->uctx, cq->qb_shadow);
 	irdma_qbuf_release(cq->uctx, cq->qb);
 	cq->qb_shadow = NULL;
 	cq->qb = NULL;

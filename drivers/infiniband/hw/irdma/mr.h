@@ -165,6 +165,7 @@ int irdma_stag_alloc(struct irdma_pci_f *rf, u32 *stag);
 void irdma_stag_free(struct irdma_pci_f *rf, u32 stag);
 int irdma_stag_dealloc(struct irdma_pci_f *rf, u32 stag, u32 pd_id,
 		       bool is_mr);
+int irdma_qbuf_page(struct irdma_qbuf *qb, u32 idx, u64 *pa);
 u64 irdma_mr_reg_wqe(const struct irdma_pci_f *rf, const struct irdma_mr *mr,
 		     u32 pd_id, u64 *q);
 
