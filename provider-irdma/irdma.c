@@ -99,7 +99,13 @@ static int e810p_negotiate(struct e810p_context *ctx,
 static int e810p_take_limits(struct e810p_context *ctx,
 			     const struct e810p_get_context_resp *resp)
 {
-	ctx->geom = e810u_geom(resp->hw_rev);
+	/*
+	 * The ring layer has GEN_1's geometry now, but this provider does
+	 * not yet lay out GEN_1's CQs (shadow area after the ring, no
+	 * extended CQEs) or check its WQE limits: GEN_2 only for now.
+	 */
+	ctx->geom = resp->hw_rev == E810_GEN_2 ? e810u_geom(resp->hw_rev) :
+						 NULL;
 	if (!ctx->geom) {
 		verbs_err(&ctx->vctx,
 			  "e810: hw_rev %u not supported (GEN_2 only)\n",

@@ -226,6 +226,90 @@ struct e810_hw_gen {
 	.bind_mw_stag = E810_WQE_BIND_MW_STAG,				\
 }
 
+/*
+ * The PE registers a driver of each generation writes, as BAR0 offsets
+ * (upstream i40iw_regs[] of i40iw_hw.c, icrdma_regs[] of icrdma_hw.c).
+ * Interrupt vector v's dynamic control register is dyn_ctl + 4 * (v -
+ * dyn_ctl_first): GEN_1's PFINT_DYN_CTLN(v - 1), GEN_2's GLINT_DYN_CTL(v).
+ * GEN_1 also links each CEQ into its vector's cause list (lnklstn, upstream
+ * i40iw_config_ceq()); 0 there: no such register. sdcmd 0: the PE's SDs
+ * cannot be read back (GEN_1: PFHMC_SDCMD is the LAN HMC's).
+ */
+struct e810_pe_regs {
+	__u32 cqptail;
+	__u32 cqpdb;
+	__u32 ccqpstatus;
+	__u32 ccqphigh;
+	__u32 ccqplow;
+	__u32 cqperrcodes;
+	__u32 cqarm;
+	__u32 cqack;
+	__u32 aeqalloc;
+	__u32 wqealloc;
+	__u32 dyn_ctl;
+	__u32 dyn_ctl_first;
+	__u32 ceqctl;
+	__u32 aeqctl;
+	__u32 lnklstn;
+	__u32 pdinv;
+	__u32 sdcmd;
+	__u32 sddatalow;
+	__u32 sddatahigh;
+	__u32 lbarctrl;
+	__u32 cpustatus[3];
+	__u32 db_addr;		/* the user doorbell page */
+};
+
+/* X722 PF offsets (i40iw_hw.h, i40e_register.h). */
+#define E810_PE_REGS_GEN1 {						\
+	.cqptail = 0x00008080, .cqpdb = 0x00008000,			\
+	.ccqpstatus = 0x00008100, .ccqphigh = 0x00008200,		\
+	.ccqplow = 0x00008180, .cqperrcodes = 0x00008880,		\
+	.cqarm = 0x00131080, .cqack = 0x00131100,			\
+	.aeqalloc = 0x00131180, .wqealloc = 0x00138C00,			\
+	.dyn_ctl = 0x00034800, .dyn_ctl_first = 1,			\
+	.ceqctl = 0x00036800, .aeqctl = 0x00038700,			\
+	.lnklstn = 0x00035000, .pdinv = 0x000C0300,			\
+	.sdcmd = 0, .sddatalow = 0, .sddatahigh = 0,			\
+	.lbarctrl = 0x000BE484,						\
+	.cpustatus = { 0x0000D040, 0x0000D044, 0x0000D048 },		\
+	.db_addr = 0x003F0000,						\
+}
+
+/* E810 PF offsets: the E810_* of e810_regs.h, which a user includes. */
+#define E810_PE_REGS_GEN2 {						\
+	.cqptail = E810_CQPTAIL, .cqpdb = E810_CQPDB,			\
+	.ccqpstatus = E810_CCQPSTATUS, .ccqphigh = E810_CCQPHIGH,	\
+	.ccqplow = E810_CCQPLOW, .cqperrcodes = E810_CQPERRCODES,	\
+	.cqarm = E810_CQARM, .cqack = E810_CQACK,			\
+	.aeqalloc = E810_AEQALLOC, .wqealloc = E810_WQEALLOC,		\
+	.dyn_ctl = E810_GLINT_DYN_CTL(0), .dyn_ctl_first = 0,		\
+	.ceqctl = E810_GLINT_CEQCTL(0), .aeqctl = E810_PFINT_AEQCTL,	\
+	.lnklstn = 0, .pdinv = E810_PFHMC_PDINV,			\
+	.sdcmd = E810_PFHMC_SDCMD, .sddatalow = E810_PFHMC_SDDATALOW,	\
+	.sddatahigh = E810_PFHMC_SDDATAHIGH,				\
+	.lbarctrl = E810_GLPCI_LBARCTRL,				\
+	.cpustatus = { E810_GLPE_CPUSTATUS0, E810_GLPE_CPUSTATUS1,	\
+		       E810_GLPE_CPUSTATUS2 },				\
+	.db_addr = E810_DB_ADDR_OFFSET,					\
+}
+
+/* GEN_1's PFINT_LNKLSTN: the first cause of the vector (a PE CEQ). */
+#define E810_GEN1_LNKLSTN_FIRSTQ_INDX	GENMASK(10, 0)
+#define E810_GEN1_LNKLSTN_FIRSTQ_TYPE	GENMASK(12, 11)
+#define E810_GEN1_QUEUE_TYPE_PE_CEQ	2
+/* GEN_1's PFINT_CEQCTL: the end of a vector's cause list. */
+#define E810_GEN1_CEQCTL_NEXTQ_INDX	GENMASK(26, 16)
+#define E810_GEN1_CEQCTL_NEXTQ_NONE	0x7FF
+
+/* GEN_1 limits (i40iw_hw.h, i40iw_init_hw()). */
+#define E810_GEN1_MAX_WQ_FRAGS		3
+#define E810_GEN1_MAX_SGE_RD		1
+#define E810_GEN1_MAX_IRD		63
+#define E810_GEN1_MAX_ORD		127
+#define E810_GEN1_MAX_WQ_ENTRIES	2048
+#define E810_GEN1_MAX_PDS		32768
+
 /* Quanta of an inline WQE of @len bytes on generation @g. */
 static inline __u32 e810_gen_inline_quanta(const struct e810_hw_gen *g,
 					   __u32 len)

@@ -315,6 +315,46 @@ struct e810_wq_geom {
 	.bind_mw_stag = E810_WQE_BIND_MW_STAG,				\
 }
 
+/*
+ * GEN_1 (X722; upstream i40iw_hw.h: I40IW_MAX_QUANTA_PER_WR,
+ * I40IW_MAX_WQ_FRAGMENT_COUNT, I40IW_MAX_INLINE_DATA_SIZE,
+ * I40IW_MIN_WQ_SIZE, I40IW_QP_SW_MAX_WQ_QUANTA; the reserves and the CQ
+ * limits are common to both generations). The fragment and inline
+ * layouts are e810_gen.h's E810_GEN1_*; no CQE takes two entries (no
+ * extended CQEs); BIND_MW's STags swapped (irdma_set_mw_bind_wqe_gen_1()).
+ */
+#define E810_GEN1_SQ_CHUNK_QUANTA	2
+#define E810_GEN1_MIN_WQ_QUANTA		4
+#define E810_GEN1_MAX_WQ_QUANTA		2048
+
+#define E810_WQ_GEOM_GEN1 {						\
+	.gen = E810_GEN_1,						\
+	.chunk_quanta = E810_GEN1_SQ_CHUNK_QUANTA,			\
+	.max_sq_quanta = E810_GEN1_SQ_CHUNK_QUANTA,			\
+	.max_frags = 3,							\
+	.max_inline = 48,						\
+	.sq_rsvd_quanta = E810_SQ_RSVD_QUANTA,				\
+	.rq_rsvd_quanta = E810_RQ_RSVD_QUANTA,				\
+	.sq_slack_quanta = E810_SQ_SLACK_QUANTA,			\
+	.min_wq_quanta = E810_GEN1_MIN_WQ_QUANTA,			\
+	.max_wq_quanta = E810_GEN1_MAX_WQ_QUANTA,			\
+	.min_cq_entries = E810_MIN_CQ_ENTRIES,				\
+	.max_cq_entries = E810_MAX_CQ_ENTRIES,				\
+	.cqe_slots = 1,							\
+	.clear_ahead_quanta = E810_CLEAR_AHEAD_QUANTA,			\
+	.frag_stag = GENMASK_ULL(63, 32),				\
+	.frag_len = GENMASK_ULL(31, 0),					\
+	.frag_valid = 0,						\
+	.frag_pad = 0,							\
+	.imm_frag = 0,							\
+	.inline_q0_off = 0,						\
+	.inline_q0_bytes = 16,						\
+	.inline_qn_bytes = 32,						\
+	.inline_valid_byte = 0,						\
+	.bind_parent_stag = E810_WQE_BIND_MW_STAG,			\
+	.bind_mw_stag = E810_WQE_BIND_PARENT_STAG,			\
+}
+
 /* ---- CQ ring (5.6) ------------------------------------------------------- */
 
 /* Major error codes of CQEs beyond flush (E810_CQE_MAJ_FLUSH, e810_ctx.h). */

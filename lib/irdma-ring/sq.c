@@ -43,10 +43,12 @@ static int wq_depth(uint32_t wr, unsigned int shift, uint32_t rsvd,
 	return 0;
 }
 
+static const struct e810_wq_geom geom_gen1 = E810_WQ_GEOM_GEN1;
 static const struct e810_wq_geom geom_gen2 = E810_WQ_GEOM_GEN2;
 
 /* Adding a generation: its include/hw entry here, and its encoder rules. */
 static const struct e810_wq_geom *const geoms[] = {
+	[E810_GEN_1] = &geom_gen1,
 	[E810_GEN_2] = &geom_gen2,
 };
 
@@ -71,9 +73,24 @@ int e810u_wq_sizes(const struct e810_wq_geom *g,
 		max_sq_quanta = g->max_wq_quanta;
 	if (max_rq_quanta > g->max_wq_quanta)
 		max_rq_quanta = g->max_wq_quanta;
-	/* the SQ reserves room for the immediate-data fragment */
-	s.sq_shift = e810_wqe_shift(caps->max_send_sge + 1, caps->max_inline);
-	s.rq_shift = e810_wqe_shift(caps->max_recv_sge, 0);
+	if (g->gen == E810_GEN_1) {
+		/*
+		 * GEN_1 (upstream irdma_get_wqe_shift(),
+		 * irdma_uk_calc_shift_wq()): no immediate-data fragment,
+		 * 2 quanta up to 3 fragments and 48 inline bytes; RQ WQEs
+		 * of 4 quanta (IRDMA_MAX_RQ_WQE_SHIFT_GEN1, ABI 5).
+		 */
+		s.sq_shift = caps->max_send_sge <= 1 &&
+			     caps->max_inline <= g->inline_q0_bytes ? 0 :
+			     caps->max_send_sge < 4 &&
+			     caps->max_inline <= g->max_inline ? 1 : 2;
+		s.rq_shift = 2;
+	} else {
+		/* the SQ reserves room for the immediate-data fragment */
+		s.sq_shift = e810_wqe_shift(caps->max_send_sge + 1,
+					    caps->max_inline);
+		s.rq_shift = e810_wqe_shift(caps->max_recv_sge, 0);
+	}
 	ret = wq_depth(caps->max_send_wr, s.sq_shift, g->sq_rsvd_quanta,
 		       min_quanta, max_sq_quanta, exact, &s.sq_depth);
 	if (ret)
@@ -209,6 +226,16 @@ static int sq_reserve(struct e810u_qp *qp, unsigned int quanta, uint32_t *idx)
 	while (pad--)
 		sq_write_nop(qp);
 	*idx = sq_take(qp, quanta);
+	/*
+	 * GEN_1's one encoder rule (upstream irdma_qp_get_next_send_wqe()):
+	 * after a one-quantum WQE that leaves the head odd, the next
+	 * quantum's header gets the other pass's valid bit, so that the
+	 * device, which reads quanta in pairs, never takes its old contents
+	 * for a WQE.
+	 */
+	if (g->gen == E810_GEN_1 && quanta == 1 && (qp->sq_head & 1))
+		e810u_put64(sq_at(qp, qp->sq_head), E810_WQE_HDR_OFF,
+			    FIELD_PREP(E810_WQE_VALID, qp->sq_pol ? 0 : 1));
 	return 0;
 }
 

@@ -319,6 +319,48 @@ static void send_sges(Fix *f, unsigned nsge, uint32_t len, unsigned seed,
     assert_int_equal(c.bytes, len);
 }
 
+/*
+ * GEN_1's table entry (X722; upstream i40iw_hw.h, irdma_get_wqe_shift(),
+ * irdma_uk_calc_shift_wq()): 3 fragments, 48 inline bytes, no immediate
+ * fragment in the SQ shift, 128-byte RQ WQEs, max_qp_wr (2048 - 258) / 2.
+ */
+static void test_gen1_geometry(void **state)
+{
+    const struct e810_wq_geom *g = e810u_geom(E810_GEN_1);
+    struct e810u_wq_caps caps = {
+        .max_send_wr = 8, .max_recv_wr = 8,
+        .max_send_sge = 1, .max_recv_sge = 1, .max_inline = 16,
+    };
+    struct e810u_wq_sizes s;
+
+    (void)state;
+    assert_non_null(g);
+    assert_int_equal(g->gen, E810_GEN_1);
+    assert_int_equal(e810u_max_qp_wr(g), 895);
+    assert_int_equal(e810u_wq_sizes(g, &caps, g->min_wq_quanta,
+                                    g->max_wq_quanta, g->max_wq_quanta,
+                                    false, &s), 0);
+    assert_int_equal(s.sq_shift, 0);    /* GEN_2 would take 1 here */
+    assert_int_equal(s.rq_shift, 2);
+    caps.max_send_sge = 3;
+    caps.max_inline = 48;
+    assert_int_equal(e810u_wq_sizes(g, &caps, g->min_wq_quanta,
+                                    g->max_wq_quanta, g->max_wq_quanta,
+                                    false, &s), 0);
+    assert_int_equal(s.sq_shift, 1);
+    caps.max_inline = 49;
+    assert_int_not_equal(e810u_wq_sizes(g, &caps, g->min_wq_quanta,
+                                        g->max_wq_quanta, g->max_wq_quanta,
+                                        false, &s), 0);
+    caps.max_inline = 0;
+    caps.max_send_sge = 4;
+    assert_int_not_equal(e810u_wq_sizes(g, &caps, g->min_wq_quanta,
+                                        g->max_wq_quanta, g->max_wq_quanta,
+                                        false, &s), 0);
+    /* no extended CQEs: a CQE takes one ring entry */
+    assert_int_equal(e810u_cq_entries(g, 99), 100);
+}
+
 static void test_send_sges(void **state)
 {
     Fix *f = *state;
@@ -648,6 +690,7 @@ static void test_rq_early_header(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gen1_geometry),
         cmocka_unit_test_setup_teardown(test_send_sges, setup, teardown),
         cmocka_unit_test_setup_teardown(test_write_imm_read, setup, teardown),
         cmocka_unit_test_setup_teardown(test_inline, setup, teardown),

@@ -370,6 +370,11 @@ static int irdma_cm_ah_create(struct irdma_pci_f *rf, struct irdma_cm_node *n)
 	n->arp_idx = irdma_arp_get(rf, qh->rip, qh->ipv4, n->rmac);
 	if (n->arp_idx < 0)
 		return n->arp_idx;
+	/* GEN_1: no AHs; the ILQ frames the segments (irdma_cm_send()). */
+	if (!irdma_has_ops(rf, E810_GEN_OP_AH)) {
+		n->ah_valid = true;
+		return 0;
+	}
 	id = irdma_hmc_id_alloc(rf, E810_HMC_FSIAV, 1);
 	if (id < 0)
 		return id == -ENOSPC ? -ENOMEM : id;
@@ -427,8 +432,11 @@ static void irdma_cm_ah_release(struct irdma_pci_f *rf,
 {
 	u64 q[8] = { };
 
-	if (!n->ah_valid)
+	/* GEN_1's node has none (irdma_cm_ah_create()). */
+	if (!n->ah_valid || !irdma_has_ops(rf, E810_GEN_OP_AH)) {
+		n->ah_valid = false;
 		return;
+	}
 	if (!rf->resetting)
 		irdma_cqp_exec(rf, E810_CQP_OP_DESTROY_ADDR_HANDLE,
 			       FIELD_PREP(E810_CQPSQ_AH_AVIDX, n->ah_id), q,
@@ -511,6 +519,26 @@ static struct irdma_cm_node *irdma_cm_find(struct irdma_cm *cm,
 
 /* ---- sending ------------------------------------------------------------- */
 
+/*
+ * One segment out through the ILQ: behind the node's AH, or on GEN_1 in a
+ * frame addressed as the AH would have done it.
+ */
+static int irdma_cm_send(struct irdma_pci_f *rf, struct irdma_cm_node *n,
+			 const void *seg, u32 len, u32 hlen)
+{
+	struct irdma_ilq_l2 l2 = { };
+
+	if (irdma_has_ops(rf, E810_GEN_OP_AH))
+		return irdma_ilq_send(rf, n->ah_id, seg, len, hlen);
+	ether_addr_copy(l2.dmac, n->rmac);
+	l2.vlan = n->qh.vlan;
+	l2.ipv4 = n->qh.ipv4;
+	memcpy(l2.lip, n->qh.lip, sizeof(l2.lip));
+	memcpy(l2.rip, n->qh.rip, sizeof(l2.rip));
+	l2.loopback = !memcmp(n->qh.lip, n->qh.rip, sizeof(n->qh.lip));
+	return irdma_ilq_send_gen1(rf, &l2, seg, len, hlen);
+}
+
 /* Builds and sends one segment; a frame awaiting an ACK is kept. */
 static int irdma_cm_xmit(struct irdma_cm *cm, struct irdma_cm_node *n,
 			 u8 flags, const u8 *payload, u32 len, bool keep)
@@ -524,7 +552,7 @@ static int irdma_cm_xmit(struct irdma_cm *cm, struct irdma_cm_node *n,
 			    sizeof(n->seg));
 	if (seg < 0)
 		return seg;
-	err = irdma_ilq_send(rf, n->ah_id, n->seg, seg, seg - len);
+	err = irdma_cm_send(rf, n, n->seg, seg, seg - len);
 	if (err)
 		cm->stats.tx_errors++;
 	if (keep) {
@@ -673,8 +701,8 @@ static void irdma_cm_do(struct irdma_cm *cm, struct irdma_cm_node *n,
 	if (a & E810CM_ACT_SEND_SYNACK) {
 		/* Again (the peer's SYN again): same sequence number. */
 		if (n->sent && n->retx_len) {
-			irdma_ilq_send(cm->rf, n->ah_id, n->retx, n->retx_len,
-				       n->retx_hlen);
+			irdma_cm_send(cm->rf, n, n->retx, n->retx_len,
+				      n->retx_hlen);
 			cm->stats.retransmits++;
 		} else {
 			irdma_cm_xmit(cm, n, E810CM_TCP_SYN | E810CM_TCP_ACK,
@@ -964,6 +992,15 @@ static void irdma_cm_rx_mpa(struct irdma_cm *cm, struct irdma_cm_node *n,
 		if (ret) {
 			irdma_cm_connect_reply(cm, n, ret, &mpa);
 			irdma_cm_offload_failed(cm, n, ret);
+			return;
+		}
+		/*
+		 * GEN_1 has no RTS AE: upstream irdma_cm_event_connected()
+		 * answers the connect with the offload.
+		 */
+		if (irdma_is_gen1(cm->rf)) {
+			cm->stats.established++;
+			irdma_cm_connect_reply(cm, n, 0, NULL);
 			return;
 		}
 		irdma_cm_timer_arm(cm, n, IRDMA_CM_TIMER_EST, IRDMA_CM_EST_MS);
@@ -1401,8 +1438,8 @@ static void irdma_cm_timer_work(struct work_struct *work)
 			/* Upstream irdma_cm_timer_tick(): send it again. */
 			n->sent++;
 			if (!n->acked) {
-				irdma_ilq_send(cm->rf, n->ah_id, n->retx,
-					       n->retx_len, n->retx_hlen);
+				irdma_cm_send(cm->rf, n, n->retx,
+					      n->retx_len, n->retx_hlen);
 				cm->stats.retransmits++;
 			}
 			n->deadline = now + msecs_to_jiffies(ms);
@@ -1601,6 +1638,15 @@ int irdma_cm_accept(struct iw_cm_id *cm_id, struct iw_cm_conn_param *param)
 	err = len < 0 ? len : irdma_cm_offload(cm, n, buf, len);
 	if (err) {
 		irdma_cm_offload_failed(cm, n, err);
+		goto out;
+	}
+	/*
+	 * GEN_1 has no RTS AE: upstream irdma_accept() waits for it only
+	 * with IRDMA_FEATURE_RTS_AE; the connection is up with the offload.
+	 */
+	if (irdma_is_gen1(rf)) {
+		irdma_cm_step(cm, n, E810CM_EV_HW_ESTABLISHED, NULL);
+		err = n->established ? 0 : -ECONNRESET;
 		goto out;
 	}
 	/* The node stays ours while the accept waits for the AE. */

@@ -68,13 +68,13 @@ static int irdma_cq_cqp_ring(struct irdma_cq *cq, u8 op, u32 size, u64 pa)
 	if (cq->virt)
 		q[E810_QW(E810_CQPSQ_CQ_PBL_OFF)] =
 			FIELD_PREP(E810_CQPSQ_CQ_FIRSTPMPBLIDX, cq->pble);
-	hdr = FIELD_PREP(E810_CQPSQ_CQ_CQID, cq->cq_id) |
+	hdr = irdma_cq_hdr_ids(rf, cq->cq_id) |
 	      E810_CQPSQ_CQ_ENCEQEMASK;
 	if (cq->virt)
 		hdr |= FIELD_PREP(E810_CQPSQ_CQ_LPBLSIZE, E810_LPBL_LEVEL1) |
 		       E810_CQPSQ_CQ_VIRTMAP;
 	if (op != E810_CQP_OP_MODIFY_CQ)
-		hdr |= FIELD_PREP(E810_CQPSQ_CQ_CEQID, cq->ceq_id) |
+		hdr |= irdma_cq_hdr_ceq(rf, cq->ceq_id) |
 		       E810_CQPSQ_CQ_CEQIDVALID;
 	if (op != E810_CQP_OP_DESTROY_CQ) {
 		q[E810_QW(E810_CQPSQ_CQ_THRESH_OFF)] =
@@ -133,6 +133,27 @@ static int irdma_cq_user_init(struct irdma_cq *cq, u32 entries,
 			  req.user_cq_buf);
 		return -EPROTO;
 	}
+	/*
+	 * Without the CQ resize feature (GEN_1) the provider puts the shadow
+	 * area in the page after the ring, in the same buffer (upstream
+	 * irdma_reg_user_mr() for a CQ: cqmr->shadow).
+	 */
+	if (irdma_is_gen1(cq->rf)) {
+		err = irdma_cq_user_ring(cq, cq->qb, entries);
+		if (!err && cq->qb->npages <= cq->qb->cq_pages)
+			err = -EINVAL;
+		if (!err && cq->qb->contig)
+			cq->shadow_pa = cq->qb->pa +
+					(u64)cq->qb->cq_pages * IRDMA_QBUF_PAGE;
+		else if (!err)
+			err = irdma_qbuf_page(cq->qb, cq->qb->cq_pages,
+					      &cq->shadow_pa);
+		if (err)
+			goto err_ring;
+		cq->uctx = uctx;
+		cq->user = true;
+		return 0;
+	}
 	cq->qb_shadow = irdma_qbuf_claim(uctx, req.user_shadow_area,
 					 IRDMA_MEMREG_TYPE_CQ);
 	if (!cq->qb_shadow) {
@@ -161,7 +182,8 @@ err_ring:
 
 static void irdma_cq_user_fini(struct irdma_cq *cq)
 {
-	irdma_qbuf_release(cq->uctx, cq->qb_shadow);
+	if (cq->qb_shadow)	/* none on GEN_1: in the ring's buffer */
+		irdma_qbuf_release(cq->uctx, cq->qb_shadow);
 	irdma_qbuf_release(cq->uctx, cq->qb);
 	cq->qb_shadow = NULL;
 	cq->qb = NULL;
@@ -255,7 +277,7 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		return -EOPNOTSUPP;
 	/* User: ring entries the provider sized; kernel: CQEs wanted. */
 	if (attr->cqe < 1 ||
-	    attr->cqe > (udata ? IRDMA_MAX_CQ_RING : irdma_max_cq_req()))
+	    attr->cqe > (udata ? IRDMA_MAX_CQ_RING : irdma_max_cq_req(rf)))
 		return -EINVAL;
 	cq->rf = rf;
 	spin_lock_init(&cq->lock);
@@ -269,7 +291,7 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		/* The provider already sized the ring for extended CQEs. */
 		entries = attr->cqe;
 	} else {
-		entries = e810u_cq_entries(irdma_geom(), attr->cqe);
+		entries = e810u_cq_entries(irdma_geom(rf), attr->cqe);
 	}
 	cq->size = entries;
 
@@ -462,15 +484,16 @@ err_restore:
 int irdma_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
 {
 	struct irdma_cq *cq = to_irdma_cq(ibcq);
+	struct irdma_pci_f *rf = cq->rf;
 	u32 n;
 	int err;
 
 	if (!!udata != cq->user)
 		return -EINVAL;
 	if (entries < 1 ||
-	    entries > (udata ? IRDMA_MAX_CQ_RING : irdma_max_cq_req()))
+	    entries > (udata ? IRDMA_MAX_CQ_RING : irdma_max_cq_req(rf)))
 		return -EINVAL;
-	n = udata ? entries : e810u_cq_entries(irdma_geom(), entries);
+	n = udata ? entries : e810u_cq_entries(irdma_geom(rf), entries);
 	mutex_lock(&cq->resize_lock);
 	err = udata ? irdma_resize_user_cq(cq, n, udata) :
 		      irdma_resize_kernel_cq(cq, n);
@@ -638,7 +661,7 @@ int irdma_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 	cq->armed = true;
 	/* The shadow write must be visible before the doorbell. */
 	wmb();
-	irdma_wr32(cq->rf, E810_CQARM, FIELD_PREP(E810_CQARM_CQID, cq->cq_id));
+	irdma_wr32(cq->rf, IRDMA_REG(cq->rf, cqarm), FIELD_PREP(E810_CQARM_CQID, cq->cq_id));
 	if ((flags & IB_CQ_REPORT_MISSED_EVENTS) &&
 	    (irdma_cq_has_cqe(cq) || irdma_cq_flush_pending(cq)))
 		ret = 1;
@@ -719,7 +742,7 @@ void irdma_cq_ceq_event(struct irdma_pci_f *rf, u32 cq_id)
 	if (!cq)
 		dev_dbg_ratelimited(irdma_rf_to_dev(rf),
 				    "CEQE for unknown CQ %u\n", cq_id);
-	irdma_wr32(rf, E810_CQACK, FIELD_PREP(E810_CQACK_CQID, cq_id));
+	irdma_wr32(rf, IRDMA_REG(rf, cqack), FIELD_PREP(E810_CQACK_CQID, cq_id));
 }
 
 /**

@@ -22,21 +22,22 @@
 struct irdma_qbuf;
 
 /*
- * The ring geometry of the E810 (include/hw's table, through the ring
- * layer): the provider sizes its rings from the same entry.
+ * The ring geometry of the function's generation (include/hw's table,
+ * through the ring layer): the provider sizes its rings from the same
+ * entry.
  */
-static inline const struct e810_wq_geom *irdma_geom(void)
+static inline const struct e810_wq_geom *irdma_geom(const struct irdma_pci_f *rf)
 {
-	return e810u_geom(E810_GEN_2);
+	return e810u_geom(rf->gen->hw.gen);
 }
 
 /*
  * CQEs a consumer may ask for: query_device's max_cqe, as upstream
- * reports it (max_hw_cq_size - 1, icrdma_init_hw()).
+ * reports it (max_hw_cq_size - 1, irdma_sc_dev_init()).
  */
-static inline u32 irdma_max_cq_req(void)
+static inline u32 irdma_max_cq_req(const struct irdma_pci_f *rf)
 {
-	return irdma_geom()->max_cq_entries - 1;
+	return irdma_geom(rf)->max_cq_entries - 1;
 }
 
 /*

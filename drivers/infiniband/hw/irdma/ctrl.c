@@ -30,6 +30,7 @@
 #include "events.h"
 
 #define IRDMA_CQP_SQ_SIZE	2048	/* hw-reference 2.7 */
+#define IRDMA_GEN1_FW_VER	2	/* upstream IRDMA_FW_VER_DEFAULT */
 #define IRDMA_CCQ_SIZE		2049
 #define IRDMA_CCQ_CTX		0	/* the CCQ is CQ 0: its CEQE ctx */
 #define IRDMA_CCQ_SHADOW_THRESH	16
@@ -114,7 +115,7 @@ static void irdma_cqp_async_wd(struct work_struct *work)
 	struct irdma_cqp_req *req = NULL;
 	u64 c = READ_ONCE(cqp->stats.completed);
 	unsigned long flags;
-	u32 t = irdma_rd32(rf, E810_CQPTAIL);
+	u32 t = irdma_rd32(rf, IRDMA_REG(rf, cqptail));
 	bool stuck;
 
 	if (READ_ONCE(cqp->hung) || READ_ONCE(rf->resetting)) {
@@ -149,7 +150,7 @@ static void irdma_cqp_async_wd(struct work_struct *work)
 		dev_err(irdma_rf_to_dev(rf),
 			"CQP hung: %s (request %u) not completed, CQPTAIL 0x%08x, CQPERRCODES 0x%08x (nobody waiting)\n",
 			irdma_cqp_op_name(req->op), req->id, t,
-			irdma_rd32(rf, E810_CQPERRCODES));
+			irdma_rd32(rf, IRDMA_REG(rf, cqperrcodes)));
 		req->cb(rf, req->id, -EIO, 0);
 		kfree(req);
 	}
@@ -202,11 +203,15 @@ int irdma_cqp_create(struct irdma_pci_f *rf)
 	if (err)
 		goto err_fpm;
 
-	/* The mode lasts as long as the CQP (upstream irdma_sc_cqp_create()). */
+	/*
+	 * The mode lasts as long as the CQP (upstream irdma_sc_cqp_create()).
+	 * GEN_1 is iWARP only and has neither the protocol nor the RTO
+	 * policy field: both stay 0 there.
+	 */
 	irdma_set64(&cqp->ctx, E810_CQPHC_CFG_OFF,
 		    FIELD_PREP(E810_CQPHC_SQSIZE,
 			       irdma_cqp_sq_enc(cqp->sq_size)) |
-		    (rf->iwarp ?
+		    (rf->gen->hw.iwarp_only ? 0 : rf->iwarp ?
 		     FIELD_PREP(E810_CQPHC_PROTOCOL_USED,
 				E810_PROTOCOL_IWARP_ONLY) :
 		     FIELD_PREP(E810_CQPHC_PROTOCOL_USED,
@@ -218,18 +223,18 @@ int irdma_cqp_create(struct irdma_pci_f *rf)
 	irdma_set64(&cqp->ctx, E810_CQPHC_COMPL_CTX_OFF, IRDMA_CQP_COMPL_CTX);
 	irdma_set64(&cqp->ctx, E810_CQPHC_VER_OFF,
 		    FIELD_PREP(E810_CQPHC_HW_MAJVER,
-			       E810_CQPHC_HW_MAJVER_GEN_2));
+			       rf->gen->hw.cqp_hw_majver));
 
 	/* Like irdma_sc_cqp_init(): clear, then the context PA, high first. */
-	irdma_wr32(rf, E810_CQPTAIL, 0);
-	irdma_wr32(rf, E810_CQPDB, 0);
-	irdma_wr32(rf, E810_CCQPSTATUS, 0);
-	irdma_wr32(rf, E810_CCQPHIGH, upper_32_bits(cqp->ctx.pa));
-	irdma_wr32(rf, E810_CCQPLOW, lower_32_bits(cqp->ctx.pa));
-	err = readl_poll_timeout(rf->hw_addr + E810_CCQPSTATUS, status, status,
+	irdma_wr32(rf, IRDMA_REG(rf, cqptail), 0);
+	irdma_wr32(rf, IRDMA_REG(rf, cqpdb), 0);
+	irdma_wr32(rf, IRDMA_REG(rf, ccqpstatus), 0);
+	irdma_wr32(rf, IRDMA_REG(rf, ccqphigh), upper_32_bits(cqp->ctx.pa));
+	irdma_wr32(rf, IRDMA_REG(rf, ccqplow), lower_32_bits(cqp->ctx.pa));
+	err = readl_poll_timeout(rf->hw_addr + IRDMA_REG(rf, ccqpstatus), status, status,
 				 IRDMA_POLL_US, IRDMA_POLL_TIMEOUT_US);
 	if (err || (status & E810_CCQPSTATUS_CCQP_ERR)) {
-		u32 codes = irdma_rd32(rf, E810_CQPERRCODES);
+		u32 codes = irdma_rd32(rf, IRDMA_REG(rf, cqperrcodes));
 
 		dev_err(dev, "CQP create failed: CCQPSTATUS 0x%08x, major 0x%04lx minor 0x%04lx\n",
 			status, FIELD_GET(E810_CQPERRCODES_MAJOR, codes),
@@ -241,8 +246,8 @@ int irdma_cqp_create(struct irdma_pci_f *rf)
 	return 0;
 
 err_regs:
-	irdma_wr32(rf, E810_CCQPHIGH, 0);
-	irdma_wr32(rf, E810_CCQPLOW, 0);
+	irdma_wr32(rf, IRDMA_REG(rf, ccqphigh), 0);
+	irdma_wr32(rf, IRDMA_REG(rf, ccqplow), 0);
 	irdma_dma_free(rf, &cqp->feat_buf);
 err_fpm:
 	irdma_dma_free(rf, &cqp->fpm_buf);
@@ -268,9 +273,9 @@ void irdma_cqp_destroy(struct irdma_pci_f *rf)
 	u32 status;
 
 	if (!rf->resetting) {
-		irdma_wr32(rf, E810_CCQPHIGH, 0);
-		irdma_wr32(rf, E810_CCQPLOW, 0);
-		if (readl_poll_timeout(rf->hw_addr + E810_CCQPSTATUS, status,
+		irdma_wr32(rf, IRDMA_REG(rf, ccqphigh), 0);
+		irdma_wr32(rf, IRDMA_REG(rf, ccqplow), 0);
+		if (readl_poll_timeout(rf->hw_addr + IRDMA_REG(rf, ccqpstatus), status,
 				       !(status & E810_CCQPSTATUS_CCQP_DONE),
 				       IRDMA_POLL_US, IRDMA_POLL_TIMEOUT_US))
 			dev_warn(irdma_rf_to_dev(rf),
@@ -326,7 +331,7 @@ static int irdma_cqp_post_locked(struct irdma_pci_f *rf, u8 op, u64 hdr,
 	cqp->stats.posted[op & E810_CQP_OP_MAX]++;
 	/* Header before the doorbell. */
 	wmb();
-	irdma_wr32(rf, E810_CQPDB, cqp->head);
+	irdma_wr32(rf, IRDMA_REG(rf, cqpdb), cqp->head);
 	return idx;
 }
 
@@ -451,7 +456,7 @@ void irdma_ccq_arm(struct irdma_pci_f *rf)
 	spin_unlock_irqrestore(&cqp->lock, flags);
 	/* The arm word before the doorbell. */
 	wmb();
-	irdma_wr32(rf, E810_CQARM, FIELD_PREP(E810_CQARM_CQID, 0));
+	irdma_wr32(rf, IRDMA_REG(rf, cqarm), FIELD_PREP(E810_CQARM_CQID, 0));
 }
 
 /* Posts under the lock with a fresh id registered for @req. */
@@ -513,7 +518,7 @@ static bool irdma_cqp_hung(struct irdma_pci_f *rf, struct irdma_cqp_req *req)
 	dev_err(irdma_rf_to_dev(rf),
 		"CQP hung: %s (request %u) not completed, CQPTAIL 0x%08x, CQPERRCODES 0x%08x, SQ head %u, in flight %u, CCQ head %u%s\n",
 		irdma_cqp_op_name(req->op), req->id,
-		irdma_rd32(rf, E810_CQPTAIL), irdma_rd32(rf, E810_CQPERRCODES),
+		irdma_rd32(rf, IRDMA_REG(rf, cqptail)), irdma_rd32(rf, IRDMA_REG(rf, cqperrcodes)),
 		head, in_flight, ccq_head,
 		ccq_valid ? " (CQE waiting: completion event lost)" : "");
 	irdma_schedule_reset(rf, "CQP hung");
@@ -530,7 +535,7 @@ static int irdma_cqp_wait(struct irdma_pci_f *rf, struct irdma_cqp_req *req)
 	struct irdma_cqp *cqp = &rf->cqp;
 	unsigned long last = jiffies;
 	u64 seen = READ_ONCE(cqp->stats.completed), c;
-	u32 tail = irdma_rd32(rf, E810_CQPTAIL), t;
+	u32 tail = irdma_rd32(rf, IRDMA_REG(rf, cqptail)), t;
 
 	for (;;) {
 		if (cqp->mode == IRDMA_CQP_IRQ) {
@@ -543,7 +548,7 @@ static int irdma_cqp_wait(struct irdma_pci_f *rf, struct irdma_cqp_req *req)
 				return 0;
 			usleep_range(IRDMA_POLL_US, 2 * IRDMA_POLL_US);
 		}
-		t = irdma_rd32(rf, E810_CQPTAIL);
+		t = irdma_rd32(rf, IRDMA_REG(rf, cqptail));
 		c = READ_ONCE(cqp->stats.completed);
 		if (c != seen || t != tail) {
 			seen = c;
@@ -570,13 +575,13 @@ static int irdma_cqp_exec_tail(struct irdma_pci_f *rf, u8 op, u64 hdr,
 
 	if (cqp->hung || rf->resetting)
 		return -EIO;
-	before = FIELD_GET(E810_CQPTAIL_WQTAIL, irdma_rd32(rf, E810_CQPTAIL));
+	before = FIELD_GET(E810_CQPTAIL_WQTAIL, irdma_rd32(rf, IRDMA_REG(rf, cqptail)));
 	spin_lock_irqsave(&cqp->lock, flags);
 	ret = irdma_cqp_post_locked(rf, op, hdr, q, 0);
 	spin_unlock_irqrestore(&cqp->lock, flags);
 	if (ret < 0)
 		return ret;
-	ret = readl_poll_timeout(rf->hw_addr + E810_CQPTAIL, tail,
+	ret = readl_poll_timeout(rf->hw_addr + IRDMA_REG(rf, cqptail), tail,
 				 FIELD_GET(E810_CQPTAIL_WQTAIL, tail) != before ||
 				 (tail & E810_CQPTAIL_CQP_OP_ERR),
 				 IRDMA_POLL_US, IRDMA_POLL_TIMEOUT_US);
@@ -593,7 +598,7 @@ static int irdma_cqp_exec_tail(struct irdma_pci_f *rf, u8 op, u64 hdr,
 		return ret;
 	}
 	if (tail & E810_CQPTAIL_CQP_OP_ERR) {
-		u32 codes = irdma_rd32(rf, E810_CQPERRCODES);
+		u32 codes = irdma_rd32(rf, IRDMA_REG(rf, cqperrcodes));
 
 		cqp->stats.errors++;
 		dev_err(irdma_rf_to_dev(rf),
@@ -748,8 +753,8 @@ int irdma_ccq_create(struct irdma_pci_f *rf)
 	q[E810_QW(E810_CQPSQ_CQ_SHADOW_OFF)] = cqp->ccq_shadow.pa;
 	cqp->mode = IRDMA_CQP_POLL_CCQ;
 	err = irdma_cqp_exec(rf, E810_CQP_OP_CREATE_CQ,
-			     FIELD_PREP(E810_CQPSQ_CQ_CQID, 0) |
-			     FIELD_PREP(E810_CQPSQ_CQ_CEQID, 0) |
+			     irdma_cq_hdr_ids(rf, 0) |
+			     irdma_cq_hdr_ceq(rf, 0) |
 			     E810_CQPSQ_CQ_CEQIDVALID |
 			     E810_CQPSQ_CQ_CHKOVERFLOW, q, NULL);
 	if (err) {
@@ -789,8 +794,8 @@ void irdma_ccq_destroy(struct irdma_pci_f *rf)
 	q[E810_QW(E810_CQPSQ_CQ_SHADOW_OFF)] = cqp->ccq_shadow.pa;
 	if (!rf->resetting)
 		irdma_cqp_exec(rf, E810_CQP_OP_DESTROY_CQ,
-			       FIELD_PREP(E810_CQPSQ_CQ_CQID, 0) |
-			       FIELD_PREP(E810_CQPSQ_CQ_CEQID, 0) |
+			       irdma_cq_hdr_ids(rf, 0) |
+			       irdma_cq_hdr_ceq(rf, 0) |
 			       E810_CQPSQ_CQ_CEQIDVALID, q, NULL);
 	irdma_dma_free(rf, &cqp->ccq_shadow);
 	irdma_dma_free(rf, &cqp->ccq_ring);
@@ -810,6 +815,15 @@ int irdma_query_features(struct irdma_pci_f *rf)
 	u64 v;
 	int err;
 
+	/*
+	 * GEN_1 has no QUERY_RDMA_FEATURES: upstream keeps its default
+	 * firmware info there, version 0.2 (IRDMA_FW_VER_DEFAULT).
+	 */
+	if (!irdma_has_ops(rf, E810_GEN_OP_RDMA_FEATURES)) {
+		rf->fw_major = 0;
+		rf->fw_minor = IRDMA_GEN1_FW_VER;
+		return 0;
+	}
 	memset(buf->va, 0, buf->size);
 	q[E810_QW(E810_CQPSQ_QRF_BUF_OFF)] = buf->pa;
 	err = irdma_cqp_exec(rf, E810_CQP_OP_QUERY_RDMA_FEATURES,

@@ -38,12 +38,36 @@ static const struct irdma_reg_name irdma_dbg_regs[] = {
 	IRDMA_REG_NAME(CQPERRCODES),
 };
 
-/* One line per register: name, BAR0 offset, value read now. */
+static void irdma_dbg_reg(struct seq_file *m, struct irdma_pci_f *rf,
+			  const char *name, u32 offset)
+{
+	seq_printf(m, "%-16s 0x%08x 0x%08x\n", name, offset,
+		   irdma_rd32(rf, offset));
+}
+
+/*
+ * One line per register: name, BAR0 offset, value read now. GEN_1 (X722):
+ * the PE's own registers only, at their GEN_1 offsets.
+ */
 static int irdma_regs_show(struct seq_file *m, void *unused)
 {
 	struct irdma_pci_f *rf = m->private;
+	const struct e810_pe_regs *r = &rf->gen->regs;
 	unsigned int i;
 
+	if (irdma_is_gen1(rf)) {
+		for (i = 0; i < ARRAY_SIZE(r->cpustatus); i++) {
+			char name[20];
+
+			snprintf(name, sizeof(name), "GLPE_CPUSTATUS%u", i);
+			irdma_dbg_reg(m, rf, name, r->cpustatus[i]);
+		}
+		irdma_dbg_reg(m, rf, "GLPCI_LBARCTRL", r->lbarctrl);
+		irdma_dbg_reg(m, rf, "CQPTAIL", r->cqptail);
+		irdma_dbg_reg(m, rf, "CCQPSTATUS", r->ccqpstatus);
+		irdma_dbg_reg(m, rf, "CQPERRCODES", r->cqperrcodes);
+		return 0;
+	}
 	for (i = 0; i < ARRAY_SIZE(irdma_dbg_regs); i++)
 		seq_printf(m, "%-16s 0x%08x 0x%08x\n", irdma_dbg_regs[i].name,
 			   irdma_dbg_regs[i].offset,

@@ -43,6 +43,7 @@ MODULE_PARM_DESC(limits_sel,
 		 "Resource profile 0-7: QPs 128, 1K, 2K, 4K, 16K, 64K, 128K, 256K (capped by the device and its HMC space; default 7)");
 
 #define IRDMA_MAX_HW_IRD	127	/* hw-reference 2.7 */
+#define IRDMA_GEN1_LIMITS_SEL	5
 #define IRDMA_FPM_MAX_LOOPS	2000
 #define IRDMA_FPM_MULTIPLIER	1024	/* upstream FPM_MULTIPLIER */
 #define IRDMA_FPM_FAR_SDS	128	/* "far over": halve, do not trim */
@@ -66,6 +67,23 @@ static const char * const irdma_hmc_obj_names[E810_HMC_OBJ_MAX] = {
 static const u8 irdma_fpm_query_off[E810_HMC_OBJ_MAX] = E810_FPM_QUERY_OFFSETS;
 
 static const u8 irdma_fpm_commit_off[E810_HMC_OBJ_MAX] = E810_FPM_COMMIT_OFFSETS;
+
+/* Object type @t exists on the function's generation. */
+static bool irdma_hmc_has(const struct irdma_pci_f *rf, unsigned int t)
+{
+	return rf->gen->hw.fpm_objs & E810_HMC_OBJ_BIT(t);
+}
+
+/*
+ * The query buffer qword at @off, or 0 beyond what the generation writes
+ * (GEN_1: offsets 0..120, irdma_sc_parse_fpm_query_buf()).
+ */
+static u64 irdma_hmc_query_val(const struct irdma_pci_f *rf, size_t off)
+{
+	if (off + 8 > rf->gen->hw.fpm_query_len)
+		return 0;
+	return irdma_get64(&rf->cqp.fpm_buf, off);
+}
 
 static bool irdma_hmc_is_fl(unsigned int t)
 {
@@ -94,10 +112,18 @@ static int irdma_hmc_query(struct irdma_pci_f *rf)
 	v = irdma_get64(buf, E810_FPM_QUERY_SD_OFF);
 	hmc->first_sd = FIELD_GET(E810_FPM_FIRST_PE_SD_INDEX, v);
 	hmc->max_sds = FIELD_GET(E810_FPM_MAX_PE_SDS, v);
+	/*
+	 * Where the SDs share one table with the LAN HMC's (GEN_1), the
+	 * bases COMMIT_FPM_VAL returns start at FIRST_PE_SD_INDEX: index
+	 * the SDs as the device does, the LAN's below first_sd unused.
+	 */
+	hmc->sd_slots = hmc->max_sds;
+	if (rf->gen->hw.sds_shared_with_lan)
+		hmc->sd_slots += hmc->first_sd;
 	for (t = 0; t < E810_HMC_OBJ_MAX; t++) {
-		if (!irdma_fpm_query_off[t])
+		if (!irdma_fpm_query_off[t] || !irdma_hmc_has(rf, t))
 			continue;
-		v = irdma_get64(buf, irdma_fpm_query_off[t]);
+		v = irdma_hmc_query_val(rf, irdma_fpm_query_off[t]);
 		hmc->obj[t].max = FIELD_GET(E810_FPM_MAX_CNT, v);
 		lg = FIELD_GET(E810_FPM_OBJ_SIZE_LOG2, v);
 		if (!irdma_hmc_is_fl(t) && t != E810_HMC_PBLE)
@@ -119,10 +145,11 @@ static int irdma_hmc_query(struct irdma_pci_f *rf)
 	hmc->q1_block = FIELD_GET(E810_FPM_BLOCK_SIZE,
 				  irdma_get64(buf, E810_FPM_QUERY_Q1FL_OFF));
 	hmc->rrf_block = FIELD_GET(E810_FPM_BLOCK_SIZE,
-				   irdma_get64(buf, E810_FPM_QUERY_RRFFL_OFF));
-	hmc->ooiscf_block = FIELD_GET(E810_FPM_BLOCK_SIZE,
-				      irdma_get64(buf,
-						  E810_FPM_QUERY_OOISCFFL_OFF));
+				   irdma_hmc_query_val(rf,
+						       E810_FPM_QUERY_RRFFL_OFF));
+	hmc->ooiscf_block =
+		FIELD_GET(E810_FPM_BLOCK_SIZE,
+			  irdma_hmc_query_val(rf, E810_FPM_QUERY_OOISCFFL_OFF));
 	v = irdma_get64(buf, E810_FPM_QUERY_MISC_OFF);
 	hmc->max_ceqs = FIELD_GET(E810_FPM_MAX_CEQS, v);
 	hmc->ht_mult = FIELD_GET(E810_FPM_HTMULTIPLIER, v);
@@ -153,10 +180,12 @@ static u32 irdma_hmc_est_sds(struct irdma_hmc *hmc)
 	return DIV_ROUND_UP_ULL(size, E810_HMC_SD_SIZE);
 }
 
-/* Q1 entries for @qp QPs: upstream irdma_q1_cnt() for GEN_2. */
-static u32 irdma_hmc_q1_cnt(bool iwarp, u32 qp)
+/* Q1 entries for @qp QPs: upstream irdma_q1_cnt(). */
+static u32 irdma_hmc_q1_cnt(const struct irdma_pci_f *rf, u32 qp)
 {
-	if (iwarp)
+	if (irdma_is_gen1(rf))
+		return roundup_pow_of_two(E810_GEN1_MAX_IRD * 2 * qp);
+	if (rf->iwarp)
 		return IRDMA_MAX_HW_IRD * 2 * qp;
 	return roundup_pow_of_two(IRDMA_MAX_HW_IRD * 2 * qp + 512);
 }
@@ -213,13 +242,16 @@ static int irdma_hmc_size(struct irdma_pci_f *rf)
 
 	for (t = 0; t < E810_HMC_OBJ_MAX; t++)
 		o[t].cnt = o[t].max;
-	hmc->qp_wanted = irdma_qp_limits[min_t(unsigned int, limits_sel,
+	/* GEN_1 always asks for profile 5 (upstream i40iw_fill_device_info()). */
+	hmc->qp_wanted = irdma_qp_limits[irdma_is_gen1(rf) ?
+					 IRDMA_GEN1_LIMITS_SEL :
+					 min_t(unsigned int, limits_sel,
 					       ARRAY_SIZE(irdma_qp_limits) - 1)];
 	qp = min(hmc->qp_wanted, o[E810_HMC_QP].max);
 	if (!qp)
 		return -EIO;
 	qp = rounddown_pow_of_two(qp);
-	while (qp > 1 && irdma_hmc_q1_cnt(rf->iwarp, qp) > o[E810_HMC_Q1].max)
+	while (qp > 1 && irdma_hmc_q1_cnt(rf, qp) > o[E810_HMC_Q1].max)
 		qp /= 2;
 	mr = o[E810_HMC_MR].max;
 	pble = o[E810_HMC_PBLE].max;
@@ -233,8 +265,14 @@ static int irdma_hmc_size(struct irdma_pci_f *rf)
 		o[E810_HMC_HTE].cnt =
 			roundup_pow_of_two(round_up(qp + o[E810_HMC_FSIMC].cnt,
 						    512)) * hmc->ht_mult;
-		o[E810_HMC_XF].cnt = 4 * hmc->xf_block * qp;
-		o[E810_HMC_HDR].cnt = qp;
+		/* upstream cfg_fpm_value_gen_1() / _gen_2() */
+		if (irdma_is_gen1(rf))
+			o[E810_HMC_XF].cnt = roundup_pow_of_two(qp *
+						E810_GEN1_MAX_WQ_ENTRIES);
+		else
+			o[E810_HMC_XF].cnt = 4 * hmc->xf_block * qp;
+		if (irdma_hmc_has(rf, E810_HMC_HDR))
+			o[E810_HMC_HDR].cnt = qp;
 		if (o[E810_HMC_RRF].max)
 			o[E810_HMC_RRF].cnt = 32 * qp;
 		if (o[E810_HMC_RRFFL].max)
@@ -245,7 +283,7 @@ static int irdma_hmc_size(struct irdma_pci_f *rf)
 		if (o[E810_HMC_OOISCFFL].max)
 			o[E810_HMC_OOISCFFL].cnt = o[E810_HMC_OOISC].cnt /
 						   hmc->ooiscf_block;
-		o[E810_HMC_Q1].cnt = irdma_hmc_q1_cnt(rf->iwarp, qp);
+		o[E810_HMC_Q1].cnt = irdma_hmc_q1_cnt(rf, qp);
 		o[E810_HMC_XFFL].cnt = o[E810_HMC_XF].cnt / hmc->xf_block;
 		o[E810_HMC_Q1FL].cnt = o[E810_HMC_Q1].cnt / hmc->q1_block;
 		o[E810_HMC_TIMER].cnt = (round_up(qp, 512) / 512 + 1) *
@@ -282,7 +320,8 @@ static int irdma_hmc_commit(struct irdma_pci_f *rf)
 
 	memset(buf->va, 0, buf->size);
 	for (t = 0; t < E810_HMC_OBJ_MAX; t++)
-		if (t != E810_HMC_SRQ && t != E810_HMC_APBVT)
+		if (t != E810_HMC_SRQ && t != E810_HMC_APBVT &&
+		    irdma_hmc_has(rf, t))
 			irdma_set64(buf, irdma_fpm_commit_off[t],
 				    FIELD_PREP(E810_FPM_COMMIT_CNT, o[t].cnt));
 	q[E810_QW(E810_CQPSQ_FPM_FN_OFF)] =
@@ -295,13 +334,15 @@ static int irdma_hmc_commit(struct irdma_pci_f *rf)
 		return err;
 
 	for (t = 0; t < E810_HMC_OBJ_MAX; t++) {
-		if (t == E810_HMC_SRQ)
+		if (t == E810_HMC_SRQ || !irdma_hmc_has(rf, t)) {
+			o[t].cnt = 0;
 			continue;
+		}
 		v = irdma_get64(buf, irdma_fpm_commit_off[t]);
 		if (t == E810_HMC_QP)
 			o[t].cnt = FIELD_GET(E810_FPM_COMMIT_QPCNT, v);
 		else if (t == E810_HMC_CQ)
-			o[t].cnt = FIELD_GET(E810_FPM_COMMIT_CQCNT, v);
+			o[t].cnt = irdma_fget(rf->gen->hw.fpm_commit_cqcnt, v);
 		else if (t == E810_HMC_APBVT)
 			o[t].cnt = 1;
 		else
@@ -313,10 +354,10 @@ static int irdma_hmc_commit(struct irdma_pci_f *rf)
 			max_end = end;
 	}
 	hmc->sd_cnt = DIV_ROUND_UP_ULL(max_end, E810_HMC_SD_SIZE);
-	if (hmc->sd_cnt > hmc->max_sds) {
+	if (hmc->sd_cnt > hmc->sd_slots) {
 		dev_err(irdma_rf_to_dev(rf),
 			"COMMIT_FPM_VAL: layout spans %u SDs, the function has %u\n",
-			hmc->sd_cnt, hmc->max_sds);
+			hmc->sd_cnt, hmc->sd_slots);
 		return -EIO;
 	}
 	return 0;
@@ -483,7 +524,7 @@ static void irdma_hmc_unback(struct irdma_pci_f *rf)
 
 	if (!hmc->sd)
 		return;
-	for (i = 0; i < hmc->max_sds; i++) {
+	for (i = 0; i < hmc->sd_slots; i++) {
 		if (hmc->sd[i].valid && !rf->resetting &&
 		    irdma_hmc_update_sds(rf, i, 1, false))
 			dev_warn(irdma_rf_to_dev(rf),
@@ -539,7 +580,7 @@ int irdma_hmc_back_page(struct irdma_pci_f *rf, u64 fpm)
 		    (page->pa & E810_HMC_PDE_ADDR) | E810_HMC_PDE_VALID);
 	/* The PD entry is in memory before the invalidate makes it visible. */
 	wmb();
-	irdma_wr32(rf, E810_PFHMC_PDINV,
+	irdma_wr32(rf, IRDMA_REG(rf, pdinv),
 		   FIELD_PREP(E810_PFHMC_PDINV_PMSDIDX, idx) |
 		   E810_PFHMC_PDINV_PMSDPARTSEL |
 		   FIELD_PREP(E810_PFHMC_PDINV_PMPDIDX, pd));
@@ -655,11 +696,11 @@ static u64 irdma_hmc_read_sd(struct irdma_pci_f *rf, u32 idx)
 	u64 v;
 
 	mutex_lock(&irdma_sdcmd_mutex);
-	irdma_wr32(rf, E810_PFHMC_SDCMD,
+	irdma_wr32(rf, IRDMA_REG(rf, sdcmd),
 		   FIELD_PREP(E810_HMC_SDCMD_IDX, idx) |
 		   E810_HMC_SDCMD_PARTSEL);
-	v = ((u64)irdma_rd32(rf, E810_PFHMC_SDDATAHIGH) << 32) |
-	    irdma_rd32(rf, E810_PFHMC_SDDATALOW);
+	v = ((u64)irdma_rd32(rf, IRDMA_REG(rf, sddatahigh)) << 32) |
+	    irdma_rd32(rf, IRDMA_REG(rf, sddatalow));
 	mutex_unlock(&irdma_sdcmd_mutex);
 	return v;
 }
@@ -689,7 +730,7 @@ int irdma_hmc_setup(struct irdma_pci_f *rf)
 	err = irdma_hmc_commit(rf);
 	if (err)
 		return err;
-	hmc->sd = kcalloc(hmc->max_sds, sizeof(*hmc->sd), GFP_KERNEL);
+	hmc->sd = kcalloc(hmc->sd_slots, sizeof(*hmc->sd), GFP_KERNEL);
 	if (!hmc->sd)
 		return -ENOMEM;
 	err = irdma_hmc_back(rf);
@@ -742,8 +783,8 @@ void irdma_hmc_teardown(struct irdma_pci_f *rf)
 	}
 	irdma_hmc_unback(rf);
 	/* What the device still has: nothing, or memory would leak into it. */
-	if (rf->hmc.sd && !rf->resetting) {
-		for (i = 0; i < rf->hmc.max_sds; i++)
+	if (rf->hmc.sd && !rf->resetting && IRDMA_REG(rf, sdcmd)) {
+		for (i = 0; i < rf->hmc.sd_slots; i++)
 			if (irdma_hmc_read_sd(rf, i) & E810_HMC_SDDATA_VALID)
 				left++;
 		if (left)
@@ -753,7 +794,8 @@ void irdma_hmc_teardown(struct irdma_pci_f *rf)
 		irdma_ev_inc(rf, left ? IRDMA_EV_HMC_TEARDOWNS_LEFTOVER :
 				 IRDMA_EV_HMC_TEARDOWNS_CLEAN);
 	} else if (rf->hmc.sd) {
-		irdma_ev_inc(rf, IRDMA_EV_HMC_TEARDOWNS_RESET);
+		irdma_ev_inc(rf, rf->resetting ? IRDMA_EV_HMC_TEARDOWNS_RESET :
+				 IRDMA_EV_HMC_TEARDOWNS_CLEAN);
 	}
 	kfree(rf->hmc.sd);
 	rf->hmc.sd = NULL;
@@ -789,7 +831,7 @@ int irdma_hmc_show(struct seq_file *m, struct irdma_pci_f *rf)
 
 		if (irdma_hmc_obj_sds(o, &first, &last)) {
 			snprintf(sds, sizeof(sds), "%u-%u", first, last);
-			if (hmc->sd && first < hmc->max_sds)
+			if (hmc->sd && first < hmc->sd_slots)
 				type = !hmc->sd[first].valid ? "none" :
 				       hmc->sd[first].direct ? "direct" :
 				       "paged";
@@ -802,8 +844,8 @@ int irdma_hmc_show(struct seq_file *m, struct irdma_pci_f *rf)
 		return 0;
 	irdma_pble_show(m, rf);
 	seq_puts(m, "sd   driver  device_data\n");
-	for (i = 0; i < hmc->max_sds; i++) {
-		dev_sd = irdma_hmc_read_sd(rf, i);
+	for (i = 0; i < hmc->sd_slots; i++) {
+		dev_sd = IRDMA_REG(rf, sdcmd) ? irdma_hmc_read_sd(rf, i) : 0;
 		if (!hmc->sd[i].valid && !(dev_sd & E810_HMC_SDDATA_VALID))
 			continue;
 		seq_printf(m, "%-4u %-7s 0x%016llx %s\n", i,

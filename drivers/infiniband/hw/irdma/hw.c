@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * irdma: checks that the GEN_2 protocol engine is usable before any
- * control structure is built (docs/hw-reference.md chapter 1, 2.1).
+ * irdma: the hardware generations as data, and the checks that the
+ * protocol engine is usable before any control structure is built
+ * (docs/hw-reference.md chapter 1, 2.1; upstream irdma_sc_dev_init()).
  */
 
 #include <linux/bitfield.h>
@@ -18,32 +19,38 @@
 #define IRDMA_PE_READY_RETRIES	14
 #define IRDMA_PE_READY_WAIT_MS	1000
 
-static const struct irdma_reg_name irdma_pe_cpustatus[] = {
-	IRDMA_REG_NAME(GLPE_CPUSTATUS0),
-	IRDMA_REG_NAME(GLPE_CPUSTATUS1),
-	IRDMA_REG_NAME(GLPE_CPUSTATUS2),
+/* The generations (include/hw/e810_gen.h). */
+const struct irdma_gen irdma_gen_1 = {
+	.hw = E810_HW_GEN1,
+	.regs = E810_PE_REGS_GEN1,
 };
+
+const struct irdma_gen irdma_gen_2 = {
+	.hw = E810_HW_GEN2,
+	.regs = E810_PE_REGS_GEN2,
+};
+
+#define IRDMA_PE_CPUS	ARRAY_SIZE(((struct e810_pe_regs *)NULL)->cpustatus)
 
 /**
  * irdma_pe_not_ready() - find a protocol-engine CPU that is not ready
  * @rf: per-function state
  * @val: the value read from the register returned
  *
- * Return: the first GLPE_CPUSTATUSn entry that does not read
- * %E810_GLPE_CPUSTATUS_READY, or NULL if all of them do.
+ * Return: the index n of the first GLPE_CPUSTATUSn that does not read
+ * %E810_GLPE_CPUSTATUS_READY, or -1 if all of them do.
  */
-static const struct irdma_reg_name *irdma_pe_not_ready(struct irdma_pci_f *rf,
-						       u32 *val)
+static int irdma_pe_not_ready(struct irdma_pci_f *rf, u32 *val)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(irdma_pe_cpustatus); i++) {
-		*val = irdma_rd32(rf, irdma_pe_cpustatus[i].offset);
+	for (i = 0; i < IRDMA_PE_CPUS; i++) {
+		*val = irdma_rd32(rf, IRDMA_REG(rf, cpustatus[i]));
 		if (*val != E810_GLPE_CPUSTATUS_READY)
-			return &irdma_pe_cpustatus[i];
+			return i;
 	}
 
-	return NULL;
+	return -1;
 }
 
 /**
@@ -55,13 +62,13 @@ static const struct irdma_reg_name *irdma_pe_not_ready(struct irdma_pci_f *rf,
  */
 static int irdma_wait_pe_ready(struct irdma_pci_f *rf)
 {
-	const struct irdma_reg_name *reg;
 	unsigned int retry;
+	int cpu;
 	u32 val;
 
 	for (retry = 0; ; retry++) {
-		reg = irdma_pe_not_ready(rf, &val);
-		if (!reg)
+		cpu = irdma_pe_not_ready(rf, &val);
+		if (cpu < 0)
 			return 0;
 		if (retry == IRDMA_PE_READY_RETRIES)
 			break;
@@ -69,8 +76,9 @@ static int irdma_wait_pe_ready(struct irdma_pci_f *rf)
 	}
 
 	dev_err(irdma_rf_to_dev(rf),
-		"PE not ready: %s (0x%08x) reads 0x%08x, want 0x%02x\n",
-		reg->name, reg->offset, val, E810_GLPE_CPUSTATUS_READY);
+		"PE not ready: GLPE_CPUSTATUS%d (0x%08x) reads 0x%08x, want 0x%02x\n",
+		cpu, IRDMA_REG(rf, cpustatus[cpu]), val,
+		E810_GLPE_CPUSTATUS_READY);
 	return -ENODEV;
 }
 
@@ -82,7 +90,7 @@ static int irdma_wait_pe_ready(struct irdma_pci_f *rf)
  */
 static int irdma_check_db_size(struct irdma_pci_f *rf)
 {
-	u32 val = irdma_rd32(rf, E810_GLPCI_LBARCTRL);
+	u32 val = irdma_rd32(rf, IRDMA_REG(rf, lbarctrl));
 	u32 db_size = FIELD_GET(E810_GLPCI_LBARCTRL_PE_DB_SIZE, val);
 
 	if (db_size == E810_PE_DB_SIZE_4M || db_size == E810_PE_DB_SIZE_8M)
@@ -90,7 +98,7 @@ static int irdma_check_db_size(struct irdma_pci_f *rf)
 
 	dev_err(irdma_rf_to_dev(rf),
 		"GLPCI_LBARCTRL (0x%08x) reads 0x%08x: bad PE_DB_SIZE %u\n",
-		E810_GLPCI_LBARCTRL, val, db_size);
+		IRDMA_REG(rf, lbarctrl), val, db_size);
 	return -ENODEV;
 }
 
@@ -104,12 +112,12 @@ static int irdma_check_bar(struct irdma_pci_f *rf)
 {
 	resource_size_t len = pci_resource_len(rf->pcidev, E810_BAR0);
 
-	if (len >= E810_DB_ADDR_OFFSET + E810_DB_PAGE_SIZE)
+	if (len >= IRDMA_REG(rf, db_addr) + E810_DB_PAGE_SIZE)
 		return 0;
 
 	dev_err(irdma_rf_to_dev(rf),
 		"BAR0 (%pa bytes) does not cover the doorbell page at 0x%08x\n",
-		&len, E810_DB_ADDR_OFFSET);
+		&len, IRDMA_REG(rf, db_addr));
 	return -ENODEV;
 }
 

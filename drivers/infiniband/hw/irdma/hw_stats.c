@@ -137,6 +137,9 @@ int irdma_hw_stats_init(struct irdma_pci_f *rf)
 	struct irdma_hw_stats *st;
 	int err;
 
+	/* GEN_1 has no GATHER_STATS (its GLPES_PF* registers: not read). */
+	if (!irdma_has_ops(rf, E810_GEN_OP_STATS))
+		return 0;
 	st = kzalloc(sizeof(*st), GFP_KERNEL);
 	if (!st)
 		return -ENOMEM;

@@ -185,7 +185,7 @@ static bool irdma_ice_state_lost(struct irdma_pci_f *rf)
 
 	if (rf->state < IRDMA_INIT_CQP)
 		return false;
-	status = irdma_rd32(rf, E810_CCQPSTATUS);
+	status = irdma_rd32(rf, IRDMA_REG(rf, ccqpstatus));
 	return status == U32_MAX || !(status & E810_CCQPSTATUS_CCQP_DONE);
 }
 

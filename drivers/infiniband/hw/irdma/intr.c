@@ -154,17 +154,62 @@ const char *irdma_ae_name(u16 code)
 	return "unknown AE";
 }
 
+/*
+ * The dynamic control register of @eq's vector: GEN_2's GLINT_DYN_CTL(v),
+ * GEN_1's PFINT_DYN_CTLN(v - 1) (upstream irdma_ena_intr(),
+ * i40iw_ena_irq()); the fields are the same.
+ */
+static u32 irdma_eq_dyn_ctl(const struct irdma_eq *eq)
+{
+	const struct e810_pe_regs *r = &eq->rf->gen->regs;
+
+	return r->dyn_ctl + 4 * (eq->vector - r->dyn_ctl_first);
+}
+
 /* Re-enables the vector of @eq (the device masked it when it fired). */
 static void irdma_eq_enable(struct irdma_eq *eq)
 {
-	irdma_wr32(eq->rf, E810_GLINT_DYN_CTL(eq->vector),
+	irdma_wr32(eq->rf, irdma_eq_dyn_ctl(eq),
 		   E810_GLINT_DYN_CTL_INTENA | E810_GLINT_DYN_CTL_CLEARPBA |
 		   FIELD_PREP(E810_GLINT_DYN_CTL_ITR_INDX, E810_ITR_IDX_NONE));
 }
 
 static void irdma_eq_disable(struct irdma_eq *eq)
 {
-	irdma_wr32(eq->rf, E810_GLINT_DYN_CTL(eq->vector), 0);
+	irdma_wr32(eq->rf, irdma_eq_dyn_ctl(eq), 0);
+}
+
+/*
+ * Routes CEQ @eq's events to its vector (or, @on false, stops them):
+ * GLINT_CEQCTL on GEN_2; on GEN_1 PFINT_CEQCTL ending the vector's cause
+ * list, which PFINT_LNKLSTN starts with the CEQ (upstream
+ * i40iw_config_ceq()).
+ */
+static void irdma_ceq_route(struct irdma_pci_f *rf, struct irdma_eq *eq,
+			    bool on)
+{
+	u32 ctl = IRDMA_REG(rf, ceqctl) + 4 * eq->id;
+
+	if (!on) {
+		irdma_wr32(rf, ctl, 0);
+		return;
+	}
+	if (IRDMA_REG(rf, lnklstn)) {
+		irdma_wr32(rf, IRDMA_REG(rf, lnklstn) +
+			   4 * (eq->vector - IRDMA_REG(rf, dyn_ctl_first)),
+			   FIELD_PREP(E810_GEN1_LNKLSTN_FIRSTQ_INDX, eq->id) |
+			   FIELD_PREP(E810_GEN1_LNKLSTN_FIRSTQ_TYPE,
+				      E810_GEN1_QUEUE_TYPE_PE_CEQ));
+		irdma_wr32(rf, ctl, E810_INT_CTL_CAUSE_ENA |
+			   FIELD_PREP(E810_INT_CTL_MSIX_INDX, eq->vector) |
+			   FIELD_PREP(E810_INT_CTL_ITR_INDX, E810_ITR_IDX_NONE) |
+			   FIELD_PREP(E810_GEN1_CEQCTL_NEXTQ_INDX,
+				      E810_GEN1_CEQCTL_NEXTQ_NONE));
+		return;
+	}
+	irdma_wr32(rf, ctl, E810_INT_CTL_CAUSE_ENA |
+		   FIELD_PREP(E810_INT_CTL_MSIX_INDX, eq->vector) |
+		   FIELD_PREP(E810_INT_CTL_ITR_INDX, E810_ITR_IDX_NONE));
 }
 
 static void irdma_eq_advance(struct irdma_eq *eq)
@@ -202,7 +247,7 @@ static void irdma_ceq_drain(struct irdma_eq *eq)
 	}
 	if (ccq) {
 		irdma_ccq_process(rf);
-		irdma_wr32(rf, E810_CQACK, FIELD_PREP(E810_CQACK_CQID, 0));
+		irdma_wr32(rf, IRDMA_REG(rf, cqack), FIELD_PREP(E810_CQACK_CQID, 0));
 		irdma_ccq_arm(rf);
 		/* Anything that came before the arm took effect. */
 		irdma_ccq_process(rf);
@@ -283,7 +328,7 @@ static void irdma_aeq_drain(struct irdma_eq *eq)
 			irdma_schedule_reset(rf, irdma_ae_name(code));
 	}
 	if (n)
-		irdma_wr32(rf, E810_AEQALLOC, n);
+		irdma_wr32(rf, IRDMA_REG(rf, aeqalloc), n);
 }
 
 /* The AEQ's own vector's tasklet (upstream's irdma_dpc(), not shared). */
@@ -451,9 +496,7 @@ int irdma_ceq0_setup(struct irdma_pci_f *rf)
 		err = irdma_eq_irq(rf, eq, 1, irdma_ceq_dpc, "ceq0");
 	if (err)
 		goto err_destroy;
-	irdma_wr32(rf, E810_GLINT_CEQCTL(0), E810_INT_CTL_CAUSE_ENA |
-		   FIELD_PREP(E810_INT_CTL_MSIX_INDX, eq->vector) |
-		   FIELD_PREP(E810_INT_CTL_ITR_INDX, E810_ITR_IDX_NONE));
+	irdma_ceq_route(rf, eq, true);
 	irdma_eq_enable(eq);
 	/* From now on CQP completions come by interrupt. */
 	rf->cqp.mode = IRDMA_CQP_IRQ;
@@ -480,7 +523,7 @@ err_destroy:
  */
 void irdma_ceq0_quiesce(struct irdma_pci_f *rf)
 {
-	irdma_wr32(rf, E810_GLINT_CEQCTL(0), 0);
+	irdma_ceq_route(rf, &rf->ceq, false);
 	irdma_eq_free_irq(&rf->ceq);
 	rf->cqp.mode = IRDMA_CQP_POLL_CCQ;
 }
@@ -531,7 +574,7 @@ int irdma_aeq_setup(struct irdma_pci_f *rf)
 		if (err)
 			goto err_destroy;
 	}
-	irdma_wr32(rf, E810_PFINT_AEQCTL, E810_INT_CTL_CAUSE_ENA |
+	irdma_wr32(rf, IRDMA_REG(rf, aeqctl), E810_INT_CTL_CAUSE_ENA |
 		   FIELD_PREP(E810_INT_CTL_MSIX_INDX, eq->vector) |
 		   FIELD_PREP(E810_INT_CTL_ITR_INDX, E810_ITR_IDX_NONE));
 	if (!rf->msix_shared)
@@ -555,7 +598,7 @@ void irdma_aeq_teardown(struct irdma_pci_f *rf)
 {
 	struct irdma_eq *eq = &rf->aeq;
 
-	irdma_wr32(rf, E810_PFINT_AEQCTL, 0);
+	irdma_wr32(rf, IRDMA_REG(rf, aeqctl), 0);
 	if (rf->aeq_on_ceq0) {
 		/*
 		 * Normally CEQ 0's interrupt is gone already (quiesce); if
@@ -613,9 +656,7 @@ int irdma_ceqs_setup(struct irdma_pci_f *rf)
 			irdma_eq_destroy(rf, eq, false);
 			goto err_unwind;
 		}
-		irdma_wr32(rf, E810_GLINT_CEQCTL(eq->id), E810_INT_CTL_CAUSE_ENA |
-			   FIELD_PREP(E810_INT_CTL_MSIX_INDX, eq->vector) |
-			   FIELD_PREP(E810_INT_CTL_ITR_INDX, E810_ITR_IDX_NONE));
+		irdma_ceq_route(rf, eq, true);
 		irdma_eq_enable(eq);
 		rf->ceq_cnt = k + 1;
 	}
@@ -640,7 +681,7 @@ void irdma_ceqs_teardown(struct irdma_pci_f *rf)
 	for (k = rf->ceq_cnt; k-- > 0;) {
 		struct irdma_eq *eq = &rf->ceqs[k];
 
-		irdma_wr32(rf, E810_GLINT_CEQCTL(eq->id), 0);
+		irdma_ceq_route(rf, eq, false);
 		irdma_eq_free_irq(eq);
 		irdma_eq_destroy(rf, eq, false);
 	}

@@ -92,6 +92,7 @@ struct irdma_ilq_stats {
  * @cq_created: the CQ exists in the device
  * @lock: SQ, CQ polling, @stats
  * @stats: counters
+ * @rx_frame: GEN_1: a received frame's segment, laid out as GEN_2's
  */
 struct irdma_ilq {
 	struct irdma_pci_f *rf;
@@ -110,6 +111,7 @@ struct irdma_ilq {
 	bool cq_created;
 	spinlock_t lock;	/* SQ, CQ, stats */
 	struct irdma_ilq_stats stats;
+	u8 *rx_frame;
 };
 
 /* MANAGE field of MANAGE_QUAD_HASH_TABLE_ENTRY, and its entry types. */
@@ -169,6 +171,29 @@ void irdma_ilq_destroy(struct irdma_pci_f *rf);
 bool irdma_ilq_ceq_event(struct irdma_pci_f *rf, u32 cq_id);
 int irdma_ilq_send(struct irdma_pci_f *rf, u32 ah_id, const void *seg,
 		   u32 len, u32 tcp_hlen);
+
+/**
+ * struct irdma_ilq_l2 - GEN_1: the addressing of a frame the ILQ builds
+ * @dmac: next hop's MAC
+ * @vlan: 802.1Q TCI, or 0xffff for none
+ * @ipv4: IPv4 (else IPv6)
+ * @lip: source address (struct irdma_qhash's word order)
+ * @rip: destination address
+ * @ip_id: IPv4 identification
+ * @loopback: to ourselves: the device turns the frame around
+ */
+struct irdma_ilq_l2 {
+	u8 dmac[ETH_ALEN];
+	u16 vlan;
+	bool ipv4;
+	u32 lip[4];
+	u32 rip[4];
+	u16 ip_id;
+	bool loopback;
+};
+
+int irdma_ilq_send_gen1(struct irdma_pci_f *rf, const struct irdma_ilq_l2 *l2,
+			const void *seg, u32 len, u32 tcp_hlen);
 void irdma_ilq_show(struct seq_file *m, struct irdma_pci_f *rf);
 
 /* iw.c */

@@ -183,7 +183,7 @@ void irdma_sq_ring(struct irdma_qp *qp)
 	/* WQEs visible before the doorbell. */
 	wmb();
 	qp->ring.unrung = 0;
-	irdma_wr32(qp->rf, E810_WQEALLOC, qp->qp_id);
+	irdma_wr32(qp->rf, IRDMA_REG(qp->rf, wqealloc), qp->qp_id);
 }
 
 /**

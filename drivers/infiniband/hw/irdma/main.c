@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * irdma: RDMA (RoCEv2) driver for the Intel E810 protocol engine (GEN_2).
+ * irdma: RDMA driver for the Intel E810 protocol engine (GEN_2, RoCEv2 and
+ * iWARP) and the X722's (GEN_1, iWARP).
  *
  * Module init/exit and the parent-independent part of probe/remove. The
  * auxiliary driver of each parent kind lives in its own *_if.c file and
@@ -419,7 +420,8 @@ void irdma_remove_pf(struct irdma_pci_f *rf)
 
 /**
  * irdma_bind() - common part of a parent binding's probe
- * @rf: per-function state (kzalloc'ed), with the generic fields filled in
+ * @rf: per-function state (kzalloc'ed), with the generic fields filled in;
+ *	@rf->gen unset means GEN_2
  * @qos: the parent's QoS at probe
  *
  * Takes ownership of @rf: on failure it is freed.
@@ -431,6 +433,8 @@ int irdma_bind(struct irdma_pci_f *rf, const struct irdma_qos *qos)
 {
 	int err;
 
+	if (!rf->gen)
+		rf->gen = &irdma_gen_2;
 	irdma_tc_init(rf, qos);
 	irdma_ws_init(rf);
 	auxiliary_set_drvdata(rf->adev, rf);
@@ -520,8 +524,16 @@ static int __init irdma_init_module(void)
 		goto err_ice_lite;
 	}
 
+	err = irdma_i40e_register();
+	if (err) {
+		pr_err("cannot register the i40e auxiliary driver: %d\n", err);
+		goto err_ice;
+	}
+
 	return 0;
 
+err_ice:
+	irdma_ice_unregister();
 err_ice_lite:
 	irdma_ice_lite_unregister();
 err_inet6_nb:
@@ -538,6 +550,7 @@ err_dbg_exit:
 
 static void __exit irdma_exit_module(void)
 {
+	irdma_i40e_unregister();
 	irdma_ice_unregister();
 	irdma_ice_lite_unregister();
 	unregister_inet6addr_notifier(&irdma_inet6addr_nb);
@@ -551,7 +564,7 @@ static void __exit irdma_exit_module(void)
 module_init(irdma_init_module);
 module_exit(irdma_exit_module);
 
-MODULE_DESCRIPTION("RDMA driver for the Intel E810 (GEN_2) protocol engine");
+MODULE_DESCRIPTION("RDMA driver for the Intel E810 (GEN_2) and X722 (GEN_1) protocol engines");
 MODULE_LICENSE("GPL");
 /* User space reaches the device through uverbs; load it with us. */
 MODULE_SOFTDEP("pre: ib_uverbs");

@@ -7,6 +7,7 @@
 
 #include <linux/atomic.h>
 #include <linux/auxiliary_bus.h>
+#include <linux/bitops.h>
 #include <linux/completion.h>
 #include <linux/idr.h>
 #include <linux/if_ether.h>
@@ -23,16 +24,34 @@
 #include <rdma/ib_verbs.h>
 
 #include <hw/e810_cqp.h>
+#include <hw/e810_gen.h>
 #include <hw/e810_hmc.h>
 
 struct dentry;
 struct seq_file;
+struct i40e_info;
 struct ice_lite_rdma_dev_info;
 struct ice_pf;
 struct iidc_rdma_core_dev_info;
 struct irdma_fn_events;
 struct irdma_pci_f;
 struct irdma_pble_pool;
+
+/**
+ * struct irdma_gen - what differs between the hardware generations, as data
+ * @hw: formats and operations (include/hw/e810_gen.h)
+ * @regs: the PE registers' offsets in BAR0
+ */
+struct irdma_gen {
+	struct e810_hw_gen hw;
+	struct e810_pe_regs regs;
+};
+
+extern const struct irdma_gen irdma_gen_1;
+extern const struct irdma_gen irdma_gen_2;
+
+/* BAR0 offset of PE register @r (a field of struct e810_pe_regs). */
+#define IRDMA_REG(rf, r)	((rf)->gen->regs.r)
 
 /* User priorities and traffic classes (IEEE 802.1Qaz). */
 #define IRDMA_MAX_UP		8
@@ -77,6 +96,8 @@ struct irdma_hmc_sd {
  * @obj: per object type, from QUERY_FPM_VAL and COMMIT_FPM_VAL
  * @first_sd: FIRST_PE_SD_INDEX
  * @max_sds: MAX_PE_SDS (SDs the function may use)
+ * @sd_slots: entries of @sd: @max_sds, or with SDs shared with the LAN
+ *	HMC (GEN_1) @first_sd + @max_sds
  * @max_ceqs: CEQs the function may create
  * @ht_mult: hash table multiplier
  * @timer_bucket: timer buckets
@@ -97,6 +118,7 @@ struct irdma_hmc {
 	struct irdma_hmc_obj obj[E810_HMC_OBJ_MAX];
 	u32 first_sd;
 	u32 max_sds;
+	u32 sd_slots;
 	u32 max_ceqs;
 	u32 ht_mult;
 	u32 timer_bucket;
@@ -483,6 +505,7 @@ static inline struct irdma_pd *to_irdma_pd(struct ib_pd *ibpd)
  * @aeq_on_ceq0: with @msix_shared, the AEQ exists and CEQ 0's handler
  *	drains it
  * @pf_id: PF number
+ * @gen: the hardware generation (irdma_bind() defaults it to GEN_2)
  * @dbg_dir: debugfs directory of this function
  * @events: the function's event counters (events.c), or NULL
  * @ice_lite_info: parent data when the parent is ice_lite; only
@@ -491,6 +514,10 @@ static inline struct irdma_pd *to_irdma_pd(struct ib_pd *ibpd)
  *	only ice_if.c looks inside it
  * @ice_cdev: the parent when it is the stock ice of Linux 6.16+; only
  *	ice_rdma_if.c looks inside it
+ * @i40e_ldev: the parent when it is the stock i40e (X722, GEN_1); only
+ *	i40e_if.c looks inside it
+ * @qs_handle: GEN_1: the VSI's queue set for user priority 0, which the
+ *	parent made (no work-scheduler nodes on GEN_1)
  * @ice_reset_asked: ice_rdma_if.c: ice took our function-reset request,
  *	so its next withdrawal of the device is that reset
  * @netdev: the parent's Ethernet netdev
@@ -544,11 +571,14 @@ struct irdma_pci_f {
 	bool msix_shared;
 	bool aeq_on_ceq0;
 	u8 pf_id;
+	const struct irdma_gen *gen;
 	struct dentry *dbg_dir;
 	struct irdma_fn_events *events;
 	struct ice_lite_rdma_dev_info *ice_lite_info;
 	struct ice_pf *ice_pf;
 	struct iidc_rdma_core_dev_info *ice_cdev;
+	struct i40e_info *i40e_ldev;
+	u16 qs_handle;
 	bool ice_reset_asked;
 	struct net_device *netdev;
 	u16 vsi_id;
@@ -586,6 +616,46 @@ struct irdma_pci_f {
 	struct irdma_ilq *ilq;
 	struct irdma_iw iw;
 };
+
+/* The function's engine is GEN_1 (X722). */
+static inline bool irdma_is_gen1(const struct irdma_pci_f *rf)
+{
+	return rf->gen->hw.gen == E810_GEN_1;
+}
+
+/* The function's engine has optional CQP operations @ops (E810_GEN_OP_*). */
+static inline bool irdma_has_ops(const struct irdma_pci_f *rf, u32 ops)
+{
+	return (rf->gen->hw.ops & ops) == ops;
+}
+
+/* FIELD_PREP()/FIELD_GET() for a mask known at run time (generation data). */
+static inline u64 irdma_fprep(u64 mask, u64 val)
+{
+	return (val << __ffs64(mask)) & mask;
+}
+
+static inline u64 irdma_fget(u64 mask, u64 v)
+{
+	return (v & mask) >> __ffs64(mask);
+}
+
+/* A CQ's id and CEQ id in a CREATE/MODIFY/DESTROY_CQ header. */
+static inline u64 irdma_cq_hdr_ids(const struct irdma_pci_f *rf, u32 cq_id)
+{
+	return irdma_fprep(rf->gen->hw.cq_cqid, cq_id);
+}
+
+static inline u64 irdma_cq_hdr_ceq(const struct irdma_pci_f *rf, u32 ceq_id)
+{
+	return irdma_fprep(rf->gen->hw.cq_ceqid, ceq_id);
+}
+
+/* The PD id of an ALLOC_STAG / REG_MR / DEALLOC_STAG request. */
+static inline u64 irdma_stag_pdid(const struct irdma_pci_f *rf, u32 pd_id)
+{
+	return irdma_fprep(rf->gen->hw.stag_pdid, pd_id);
+}
 
 static inline struct device *irdma_rf_to_dev(struct irdma_pci_f *rf)
 {
@@ -735,6 +805,21 @@ void irdma_events_show(struct seq_file *m, struct irdma_fn_events *ev);
 /* ice_lite_if.c */
 int irdma_ice_lite_register(void);
 void irdma_ice_lite_unregister(void);
+
+/* i40e_if.c: the binding to the stock i40e (X722, GEN_1) */
+#ifdef IRDMA_I40E
+int irdma_i40e_register(void);
+void irdma_i40e_unregister(void);
+#else
+static inline int irdma_i40e_register(void)
+{
+	return 0;
+}
+
+static inline void irdma_i40e_unregister(void)
+{
+}
+#endif
 
 /*
  * The binding to the stock ice (IRDMA_ICE, see Kbuild): ice_if.c when

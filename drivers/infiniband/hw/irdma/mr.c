@@ -161,6 +161,7 @@ static u64 irdma_mr_pbl_fields(const struct irdma_mr *mr, u64 *q)
 
 /**
  * irdma_mr_reg_wqe() - the REG_MR WQE body and header bits of an MR
+ * @rf: per-function state
  * @mr: the MR (a VA-based, non-shared MR under mr->stag, hw-reference 2.5)
  * @pd_id: its PD
  * @q: the 8 qwords, zeroed by the caller
@@ -170,7 +171,8 @@ static u64 irdma_mr_pbl_fields(const struct irdma_mr *mr, u64 *q)
  * Context: Any context.
  * Return: the header bits besides opcode and valid.
  */
-u64 irdma_mr_reg_wqe(const struct irdma_mr *mr, u32 pd_id, u64 *q)
+u64 irdma_mr_reg_wqe(const struct irdma_pci_f *rf, const struct irdma_mr *mr,
+		     u32 pd_id, u64 *q)
 {
 	u64 rights = irdma_mr_rights(mr->access);
 	u64 hdr;
@@ -178,7 +180,7 @@ u64 irdma_mr_reg_wqe(const struct irdma_mr *mr, u32 pd_id, u64 *q)
 	q[E810_QW(E810_CQPSQ_STAG_VA_OFF)] = mr->iova;
 	q[E810_QW(E810_CQPSQ_STAG_LEN_OFF)] =
 		FIELD_PREP(E810_CQPSQ_STAG_STAGLEN, mr->len) |
-		FIELD_PREP(E810_CQPSQ_STAG_PDID, pd_id);
+		irdma_stag_pdid(rf, pd_id);
 	q[E810_QW(E810_CQPSQ_STAG_IDX_OFF)] =
 		FIELD_PREP(E810_CQPSQ_STAG_KEY, mr->stag & 0xff) |
 		FIELD_PREP(E810_CQPSQ_STAG_IDX, mr->stag >> 8);
@@ -194,7 +196,7 @@ u64 irdma_mr_reg_wqe(const struct irdma_mr *mr, u32 pd_id, u64 *q)
 static int irdma_mr_reg(struct irdma_pci_f *rf, struct irdma_mr *mr, u32 pd_id)
 {
 	u64 q[8] = { };
-	u64 hdr = irdma_mr_reg_wqe(mr, pd_id, q);
+	u64 hdr = irdma_mr_reg_wqe(rf, mr, pd_id, q);
 
 	return irdma_cqp_exec(rf, E810_CQP_OP_REG_MR, hdr, q, NULL);
 }
@@ -208,7 +210,7 @@ static int irdma_mr_alloc_stag(struct irdma_pci_f *rf, struct irdma_mr *mr,
 
 	q[E810_QW(E810_CQPSQ_STAG_LEN_OFF)] =
 		FIELD_PREP(E810_CQPSQ_STAG_STAGLEN, mr->len) |
-		FIELD_PREP(E810_CQPSQ_STAG_PDID, pd_id);
+		irdma_stag_pdid(rf, pd_id);
 	q[E810_QW(E810_CQPSQ_STAG_IDX_OFF)] =
 		FIELD_PREP(E810_CQPSQ_STAG_IDX, mr->stag >> 8);
 	hdr = E810_CQPSQ_STAG_MR |
@@ -233,7 +235,7 @@ int irdma_stag_dealloc(struct irdma_pci_f *rf, u32 stag, u32 pd_id,
 	u64 q[8] = { };
 
 	q[E810_QW(E810_CQPSQ_STAG_LEN_OFF)] =
-		FIELD_PREP(E810_CQPSQ_STAG_PDID, pd_id);
+		irdma_stag_pdid(rf, pd_id);
 	q[E810_QW(E810_CQPSQ_STAG_IDX_OFF)] =
 		FIELD_PREP(E810_CQPSQ_STAG_IDX, stag >> 8);
 	return irdma_cqp_exec(rf, E810_CQP_OP_DEALLOC_STAG,

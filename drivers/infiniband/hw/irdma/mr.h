@@ -165,7 +165,9 @@ int irdma_stag_alloc(struct irdma_pci_f *rf, u32 *stag);
 void irdma_stag_free(struct irdma_pci_f *rf, u32 stag);
 int irdma_stag_dealloc(struct irdma_pci_f *rf, u32 stag, u32 pd_id,
 		       bool is_mr);
-u64 irdma_mr_reg_wqe(const struct irdma_mr *mr, u32 pd_id, u64 *q);
+int irdma_qbuf_page(struct irdma_qbuf *qb, u32 idx, u64 *pa);
+u64 irdma_mr_reg_wqe(const struct irdma_pci_f *rf, const struct irdma_mr *mr,
+		     u32 pd_id, u64 *q);
 
 /* ah.c */
 int irdma_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,

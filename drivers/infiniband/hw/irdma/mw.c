@@ -48,7 +48,7 @@ static int irdma_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
 	if (err)
 		return err;
 	q[E810_QW(E810_CQPSQ_STAG_LEN_OFF)] =
-		FIELD_PREP(E810_CQPSQ_STAG_PDID, irdma_mw_pd_id(ibmw));
+		irdma_stag_pdid(rf, irdma_mw_pd_id(ibmw));
 	q[E810_QW(E810_CQPSQ_STAG_IDX_OFF)] =
 		FIELD_PREP(E810_CQPSQ_STAG_IDX, stag >> 8);
 	if (ibmw->type == IB_MW_TYPE_1)

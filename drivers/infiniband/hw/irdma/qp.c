@@ -82,7 +82,7 @@
 static int irdma_qp_sizes(struct irdma_qp *qp, struct ib_qp_cap *cap,
 			  bool raw)
 {
-	const struct e810_wq_geom *g = e810u_geom(E810_GEN_2);
+	const struct e810_wq_geom *g = irdma_geom(qp->rf);
 	const struct e810u_wq_caps caps = E810U_WQ_CAPS(cap);
 	struct e810u_wq_sizes s;
 	int err;
@@ -104,7 +104,7 @@ static int irdma_qp_sizes(struct irdma_qp *qp, struct ib_qp_cap *cap,
 /* ---- user and kernel queue memory ---------------------------------------- */
 
 /* DMA address of 4 KiB page @idx of a user buffer that is not contiguous. */
-static int irdma_qbuf_page(struct irdma_qbuf *qb, u32 idx, u64 *pa)
+int irdma_qbuf_page(struct irdma_qbuf *qb, u32 idx, u64 *pa)
 {
 	struct ib_block_iter biter;
 	u32 n = 0;
@@ -216,7 +216,7 @@ static int irdma_qp_kernel_init(struct irdma_qp *qp)
 	qp->sq_addr = qp->kbuf.pa;
 	qp->rq_addr = qp->kbuf.pa + sq;
 	qp->shadow_pa = qp->kbuf.pa + sq + rq;
-	r->geom = e810u_geom(E810_GEN_2);
+	r->geom = irdma_geom(rf);
 	r->sq = qp->kbuf.va;
 	r->sq_quanta = qp->sq_depth;
 	r->rq = qp->kbuf.va + sq;
@@ -230,11 +230,12 @@ static int irdma_qp_kernel_init(struct irdma_qp *qp)
 	r->qp_id = qp->qp_id;
 	/* No doorbell skipping: every post that wrote WQEs rings. */
 	r->shadow = NULL;
-	r->sq_db = (u32 __iomem *)(rf->hw_addr + E810_WQEALLOC);
+	r->sq_db = (u32 __iomem *)(rf->hw_addr + IRDMA_REG(rf, wqealloc));
 	r->owner = qp;
 	/* iWARP: the connection WQEs take the first slots (cm.c). */
 	if (qp->hw_type == E810_QP_TYPE_IWARP)
-		r->conn_wqes = E810U_CONN_WQES_RTS_AE;
+		r->conn_wqes = irdma_is_gen1(rf) ? E810U_CONN_WQES :
+						   E810U_CONN_WQES_RTS_AE;
 	e810u_qp_reset(r);
 	/* Kernel QPs are named by id in CQEs: 0 marks a cleaned CQE. */
 	qp->compl_ctx = qp->qp_id;
@@ -1910,11 +1911,13 @@ static void *irdma_iw_qp_sq_map(struct irdma_qp *qp, struct page **pg)
 int irdma_iw_qp_conn_wqes(struct irdma_qp *qp, const void *lsmm, u32 len,
 			  bool rtr)
 {
+	const struct e810_hw_gen *g = &qp->rf->gen->hw;
+	/* GEN_1: the LSMM/RTR only (no RTS AE feature, upstream). */
+	int i, err, n = irdma_is_gen1(qp->rf) ? 1 : 3;
 	u64 w[3][4] = { };
 	struct ib_mr *mr;
 	struct page *pg;
 	u8 *sq;
-	int i, err;
 
 	if (lsmm) {
 		if (qp->lsmm_mr)
@@ -1930,19 +1933,18 @@ int irdma_iw_qp_conn_wqes(struct irdma_qp *qp, const void *lsmm, u32 len,
 		}
 		qp->lsmm_mr = mr;
 		w[0][0] = qp->lsmm.pa;
-		w[0][1] = FIELD_PREP(E810_WQE_FRAG_LEN, len) |
-			  FIELD_PREP(E810_WQE_FRAG_STAG, mr->lkey) |
-			  E810_WQE_FRAG_VALID;
+		w[0][1] = irdma_fprep(g->frag_len, len) |
+			  irdma_fprep(g->frag_stag, mr->lkey) | g->frag_valid;
 		w[0][3] = FIELD_PREP(E810_WQE_OPCODE, E810_OP_SEND) |
 			  E810_WQE_STREAMMODE |
 			  (rtr ? E810_WQE_WAITFORRCVPDU : 0);
 	} else if (rtr) {
-		w[0][1] = FIELD_PREP(E810_WQE_FRAG_STAG, IRDMA_RTR_READ_LKEY) |
-			  E810_WQE_FRAG_VALID;
+		w[0][1] = irdma_fprep(g->frag_stag, IRDMA_RTR_READ_LKEY) |
+			  g->frag_valid;
 		w[0][3] = FIELD_PREP(E810_WQE_REMSTAG, IRDMA_RTR_READ_RKEY) |
 			  FIELD_PREP(E810_WQE_OPCODE, E810_OP_RDMA_READ);
 	} else {
-		w[0][1] = E810_WQE_FRAG_VALID;
+		w[0][1] = g->frag_valid;
 		w[0][3] = FIELD_PREP(E810_WQE_OPCODE, E810_OP_RDMA_WRITE);
 	}
 	w[1][3] = FIELD_PREP(E810_WQE_OPCODE, E810_OP_NOP) |
@@ -1952,7 +1954,7 @@ int irdma_iw_qp_conn_wqes(struct irdma_qp *qp, const void *lsmm, u32 len,
 	if (!sq)
 		return -EINVAL;
 	/* First pass of the ring: valid bit 1. */
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < n; i++) {
 		__le64 *q = (__le64 *)(sq + i * E810_WQE_QUANTUM);
 
 		q[0] = cpu_to_le64(w[i][0]);

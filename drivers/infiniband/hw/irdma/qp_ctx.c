@@ -322,8 +322,18 @@ static void irdma_qp_ctx_iwarp(const struct irdma_qp *qp, u64 *c)
 	c[E810_QW(E810_QPC_STAT_OFF)] |=
 		FIELD_PREP(IRDMA_IWQPC_Q2ADDR,
 			   (qp->ctx.pa + IRDMA_IW_Q2_OFF) >> 8);
-	c[E810_QW(E810_QPC_MAC_OFF)] |=
-		FIELD_PREP(E810_QPC_MACADDRESS, ether_addr_to_u64(qp->rf->mac));
+	/*
+	 * GEN_1 names the source MAC by its local MAC table entry (upstream
+	 * irdma_sc_qp_setctx(): IRDMAQPC_GEN1_SRCMACADDRIDX) and leaves the
+	 * MAC field 0.
+	 */
+	if (irdma_is_gen1(qp->rf))
+		c[E810_QW(E810_QPC_SIZES_OFF)] |=
+			FIELD_PREP(E810_GEN1_QPC_SRCMACADDRIDX, qp->rf->mac_idx);
+	else
+		c[E810_QW(E810_QPC_MAC_OFF)] |=
+			FIELD_PREP(E810_QPC_MACADDRESS,
+				   ether_addr_to_u64(qp->rf->mac));
 	c[E810_QW(E810_QPC_QS_OFF)] |=
 		FIELD_PREP(IRDMA_IWQPC_EXCEPTION_LAN_QUEUE, IRDMA_IW_IEQ_QP_ID);
 	flags = E810_QPC_WRRDRSPOK | E810_QPC_RDOK | E810_QPC_BINDEN |

@@ -73,7 +73,7 @@ bool irdma_engine_may_reach(struct irdma_pci_f *rf)
  */
 static bool irdma_engine_idle(struct irdma_pci_f *rf)
 {
-	u32 status = irdma_rd32(rf, E810_CCQPSTATUS);
+	u32 status = irdma_rd32(rf, IRDMA_REG(rf, ccqpstatus));
 
 	return status != U32_MAX && !(status & E810_CCQPSTATUS_CCQP_DONE);
 }
@@ -231,7 +231,7 @@ void irdma_quarantine_release(struct irdma_pci_f *rf)
 		if (!n && !irdma_engine_idle(rf)) {
 			dev_warn(irdma_rf_to_dev(rf),
 				 "the engine was not reset: held memory stays held (CCQPSTATUS 0x%08x)\n",
-				 irdma_rd32(rf, E810_CCQPSTATUS));
+				 irdma_rd32(rf, IRDMA_REG(rf, ccqpstatus)));
 			break;
 		}
 		bytes += e->umem ? e->umem->length : e->dma.size;

@@ -104,7 +104,8 @@ int irdma_fill_res_mr_entry_raw(struct sk_buff *msg, struct ib_mr *ibmr)
 	unsigned int i;
 
 	q[E810_QW(E810_CQPSQ_HDR_OFF)] =
-		irdma_mr_reg_wqe(mr, pd ? pd->pd_id : 0, q);
+		irdma_mr_reg_wqe(to_iwdev(ibmr->device)->rf, mr,
+				 pd ? pd->pd_id : 0, q);
 	for (i = 0; i < ARRAY_SIZE(raw); i++)
 		raw[i] = cpu_to_le64(q[i]);
 	return nla_put(msg, RDMA_NLDEV_ATTR_RES_RAW, sizeof(raw), raw);

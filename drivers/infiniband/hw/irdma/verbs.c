@@ -42,7 +42,12 @@
 /* Values the E810 kernel driver reports to the provider (hw-reference 6.2). */
 #define IRDMA_FEATURE_RTS_AE	BIT_ULL(0)
 #define IRDMA_FEATURE_CQ_RESIZE	BIT_ULL(1)
-#define IRDMA_HW_REV_GEN_2	2
+
+/* PD ids the generation's STag PD field holds (GEN_1: 15 bits). */
+static u32 irdma_max_pds(const struct irdma_pci_f *rf)
+{
+	return irdma_is_gen1(rf) ? E810_GEN1_MAX_PDS : IRDMA_MAX_PDS;
+}
 
 /* An mmap-able BAR0 range (the doorbell page). */
 struct irdma_mmap_entry {
@@ -54,8 +59,8 @@ static int irdma_query_device(struct ib_device *ibdev,
 			      struct ib_device_attr *props,
 			      struct ib_udata *udata)
 {
-	const struct e810_wq_geom *g = irdma_geom();
 	struct irdma_pci_f *rf = to_iwdev(ibdev)->rf;
+	const struct e810_wq_geom *g = irdma_geom(rf);
 	struct irdma_hmc_obj *o = rf->hmc.obj;
 	struct pci_dev *pdev = rf->pcidev;
 
@@ -75,7 +80,10 @@ static int irdma_query_device(struct ib_device *ibdev,
 	props->vendor_id = pdev->vendor;
 	props->vendor_part_id = pdev->device;
 	props->hw_ver = pdev->revision;
-	props->page_size_cap = SZ_4K | SZ_2M | SZ_1G;
+	/* GEN_1: 4K and 2M pages (i40iw_init_hw()) */
+	props->page_size_cap = SZ_4K | SZ_2M;
+	if (!irdma_is_gen1(rf))
+		props->page_size_cap |= SZ_1G;
 	props->max_mr_size = IRDMA_MAX_MR_SIZE;
 	/*
 	 * As upstream, what is left after the ids the driver keeps: QP 0-1,
@@ -85,18 +93,22 @@ static int irdma_query_device(struct ib_device *ibdev,
 	props->max_qp_wr = e810u_max_qp_wr(g);
 	props->max_send_sge = g->max_frags;
 	props->max_recv_sge = g->max_frags;
-	props->max_sge_rd = g->max_frags;
+	props->max_sge_rd = irdma_is_gen1(rf) ? E810_GEN1_MAX_SGE_RD :
+					       g->max_frags;
 	props->max_cq = o[E810_HMC_CQ].cnt - 1;
-	props->max_cqe = irdma_max_cq_req();
+	props->max_cqe = irdma_max_cq_req(rf);
 	props->max_mr = o[E810_HMC_MR].cnt - 1;
 	/* Windows take their STags from the same index space. */
 	props->max_mw = props->max_mr;
 	/* PD 0 is never handed out (irdma_alloc_pd()). */
-	props->max_pd = IRDMA_MAX_PDS - 1;
-	props->max_qp_rd_atom = IRDMA_MAX_IRD;
-	props->max_qp_init_rd_atom = IRDMA_MAX_ORD;
+	props->max_pd = irdma_max_pds(rf) - 1;
+	props->max_qp_rd_atom = irdma_is_gen1(rf) ? E810_GEN1_MAX_IRD :
+						    IRDMA_MAX_IRD;
+	props->max_qp_init_rd_atom = irdma_is_gen1(rf) ? E810_GEN1_MAX_ORD :
+							 IRDMA_MAX_ORD;
 	props->atomic_cap = IB_ATOMIC_NONE;
-	props->max_ah = o[E810_HMC_FSIAV].cnt - 1;
+	/* GEN_1 has no address handles nor multicast groups (FSIAV, FSIMC). */
+	props->max_ah = o[E810_HMC_FSIAV].cnt ? o[E810_HMC_FSIAV].cnt - 1 : 0;
 	/*
 	 * A group is an FSIMC object (mcast.c hands out indexes below its
 	 * committed count), so that is how many there can be. Upstream's
@@ -206,7 +218,7 @@ static int irdma_alloc_ucontext(struct ib_ucontext *uctx,
 {
 	struct irdma_ucontext *ucontext = to_irdma_uctx(uctx);
 	struct irdma_pci_f *rf = to_iwdev(uctx->device)->rf;
-	const struct e810_wq_geom *g = irdma_geom();
+	const struct e810_wq_geom *g = irdma_geom(rf);
 	struct irdma_alloc_ucontext_resp resp = { };
 	struct irdma_alloc_ucontext_req req = { };
 	struct irdma_mmap_entry *entry;
@@ -236,7 +248,7 @@ static int irdma_alloc_ucontext(struct ib_ucontext *uctx,
 	entry = kzalloc(sizeof(*entry), GFP_KERNEL);
 	if (!entry)
 		return -ENOMEM;
-	entry->bar_offset = E810_DB_ADDR_OFFSET;
+	entry->bar_offset = IRDMA_REG(rf, db_addr);
 	err = rdma_user_mmap_entry_insert(uctx, &entry->rdma_entry,
 					  E810_DB_PAGE_SIZE);
 	if (err) {
@@ -246,7 +258,10 @@ static int irdma_alloc_ucontext(struct ib_ucontext *uctx,
 	ucontext->db_entry = &entry->rdma_entry;
 
 	resp.kernel_ver = req.userspace_ver;
-	resp.feature_flags = IRDMA_FEATURE_RTS_AE | IRDMA_FEATURE_CQ_RESIZE;
+	/* GEN_1 has neither (upstream sets them in icrdma_init_hw() only). */
+	if (!irdma_is_gen1(rf))
+		resp.feature_flags = IRDMA_FEATURE_RTS_AE |
+				     IRDMA_FEATURE_CQ_RESIZE;
 	resp.db_mmap_key = rdma_user_mmap_get_offset(ucontext->db_entry);
 	/* the provider's ring layer sizes from the same table entry */
 	resp.max_hw_wq_frags = g->max_frags;
@@ -257,7 +272,7 @@ static int irdma_alloc_ucontext(struct ib_ucontext *uctx,
 	resp.min_hw_cq_size = 1;
 	resp.max_hw_cq_size = g->max_cq_entries;
 	resp.max_hw_sq_chunk = g->chunk_quanta;
-	resp.hw_rev = IRDMA_HW_REV_GEN_2;
+	resp.hw_rev = rf->gen->hw.gen;
 	/* create_qp takes the consumer's capabilities (raw attributes). */
 	resp.comp_mask |= IRDMA_ALLOC_UCTX_USE_RAW_ATTR;
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
@@ -330,7 +345,8 @@ static int irdma_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 
 	if (udata && udata->outlen < sizeof(resp))
 		return -EINVAL;
-	id = ida_alloc_range(&iwdev->pd_ida, 1, IRDMA_MAX_PDS - 1, GFP_KERNEL);
+	id = ida_alloc_range(&iwdev->pd_ida, 1, irdma_max_pds(iwdev->rf) - 1,
+			     GFP_KERNEL);
 	if (id < 0)
 		return id;
 	pd->pd_id = id;
@@ -464,7 +480,8 @@ int irdma_ib_register(struct irdma_pci_f *rf)
 	}
 	ib_set_device_ops(ibdev, &irdma_dev_ops);
 	ib_set_device_ops(ibdev, &irdma_mem_ops);
-	ib_set_device_ops(ibdev, &irdma_stats_ops);
+	if (irdma_has_ops(rf, E810_GEN_OP_STATS))
+		ib_set_device_ops(ibdev, &irdma_stats_ops);
 	ib_set_device_ops(ibdev, &irdma_mw_ops);
 
 	err = ib_device_set_netdev(ibdev, rf->netdev, 1);

@@ -210,6 +210,12 @@ static int irdma_ws_get(struct irdma_pci_f *rf, u8 tc)
 
 	lockdep_assert_held(&rf->ws.lock);
 
+	/* GEN_1: no tree; the parent's VSI queue set is the leaf. */
+	if (!irdma_has_ops(rf, E810_GEN_OP_WS)) {
+		l->qs_handle = rf->qs_handle;
+		l->refs++;
+		return 0;
+	}
 	if (!l->refs) {
 		if (rf->resetting)
 			return -EBUSY;
@@ -228,7 +234,8 @@ static void irdma_ws_put(struct irdma_pci_f *rf, u8 tc)
 
 	lockdep_assert_held(&rf->ws.lock);
 
-	if (!WARN_ON_ONCE(!l->refs) && !--l->refs)
+	if (!WARN_ON_ONCE(!l->refs) && !--l->refs &&
+	    irdma_has_ops(rf, E810_GEN_OP_WS))
 		irdma_ws_del_leaf(rf, tc);
 }
 
