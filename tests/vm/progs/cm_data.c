@@ -367,12 +367,43 @@ static void get_wc(struct ibv_wc *wc, const char *what)
 	g.cqes++;
 }
 
+/*
+ * Successful completions that came while another was awaited. One CQ
+ * serves both queues, and nothing orders a send queue's completions
+ * against the receive queue's: the peer's answer to a SEND may complete
+ * a receive before the SEND's own completion is written (siw writes it
+ * from its transmit path, after the data went to TCP). Each is taken by
+ * the expect_wc() that awaits its wr_id; one left at the end is an error
+ * (no_stray_wc()).
+ */
+#define WC_EARLY_MAX	8
+static struct ibv_wc wc_early[WC_EARLY_MAX];
+static unsigned wc_early_n;
+
 /* A completion that must be wr_id/opcode/byte_len, successful. */
 static void expect_wc(struct ibv_wc *wc, uint64_t wr_id,
 		      enum ibv_wc_opcode opcode, uint32_t byte_len,
 		      const char *what)
 {
-	get_wc(wc, what);
+	unsigned i;
+
+	for (;;) {
+		for (i = 0; i < wc_early_n; i++)
+			if (wc_early[i].wr_id == wr_id)
+				break;
+		if (i < wc_early_n) {
+			*wc = wc_early[i];
+			wc_early[i] = wc_early[--wc_early_n];
+			break;
+		}
+		get_wc(wc, what);
+		if (wc->wr_id == wr_id || wc->status != IBV_WC_SUCCESS)
+			break;
+		if (wc_early_n == WC_EARLY_MAX)
+			die("%s: %u completions of other work requests wait, then wr_id %" PRIu64,
+			    what, wc_early_n, wc->wr_id);
+		wc_early[wc_early_n++] = *wc;
+	}
 	if (wc->status != IBV_WC_SUCCESS)
 		die("%s: completion status %s (%d), vendor_err 0x%x",
 		    what, ibv_wc_status_str(wc->status), wc->status,
@@ -389,6 +420,14 @@ static void expect_wc(struct ibv_wc *wc, uint64_t wr_id,
 	if (wc->qp_num != g.qp->qp_num)
 		die("%s: completion of QP %u, want %u", what, wc->qp_num,
 		    g.qp->qp_num);
+}
+
+/* At the end of a run: every completion was awaited. */
+static void no_stray_wc(void)
+{
+	if (wc_early_n)
+		die("a completion no step awaited: wr_id %" PRIu64 " opcode %d",
+		    wc_early[0].wr_id, wc_early[0].opcode);
 }
 
 /* ---- posting ------------------------------------------------------------- */
@@ -888,6 +927,7 @@ static int run_server(void)
 	}
 	ev = cm_wait(RDMA_CM_EVENT_DISCONNECTED);
 	rdma_ack_cm_event(ev);
+	no_stray_wc();
 	summary();
 	return g.errors ? 1 : 0;
 }
@@ -987,6 +1027,7 @@ static int run_client(void)
 	if (rdma_disconnect(g.id))
 		die("rdma_disconnect: %s", strerror(errno));
 	rdma_ack_cm_event(cm_wait(RDMA_CM_EVENT_DISCONNECTED));
+	no_stray_wc();
 	summary();
 	return g.errors ? 1 : 0;
 }
