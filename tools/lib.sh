@@ -92,3 +92,18 @@ qmp_sock() {
 	}
 	echo "$sock"
 }
+
+# guest_modules_dir K: where tools/mkguest-debian.sh builds our modules
+# for guest kernel K (6.1, 7): a scratch copy of the module sources with
+# the objects built against that kernel; for 7 inside tools/kroot.sh's
+# trixie root, one per checkout (worktrees share the cache).
+# guest7_src_in: that directory's path inside the root.
+guest7_src_in() {
+	echo "/build/guest-7-$(printf '%s' "$TOP" | sha256sum | cut -c1-12)"
+}
+guest_modules_dir() {
+	case "$1" in
+	7) echo "$CACHE/kroot-$KVER_NEW$(guest7_src_in)" ;;
+	*) echo "$BUILD/guest-$1-modules" ;;
+	esac
+}

@@ -44,13 +44,12 @@ MODULE_DIRS=(drivers/net/ethernet/intel/ice_lite drivers/infiniband/hw/irdma)
 ICE_O=ice_if.o
 if [ "$K" = 7 ]; then
 	KROOT=$("$TOP/tools/kroot.sh")
-	# in the root, one per checkout (worktrees share the cache)
-	SRC_IN=/build/guest-7-$(printf '%s' "$TOP" | sha256sum | cut -c1-12)
+	SRC_IN=$(guest7_src_in)
 	SRC=$KROOT$SRC_IN
 	HDR=$KROOT/usr/src/linux-headers-$REL
 	ICE_O=ice_rdma_if.o
 else
-	SRC=$BUILD/guest-$K-modules
+	SRC=$(guest_modules_dir "$K")
 	HDR=/usr/src/linux-headers-$REL
 	ICE_DIR=$CACHE/linux-source-$REL/drivers/net/ethernet/intel/ice
 	ICE_KO_FILE=$CACHE/ice-ko-$REL/ice.ko

@@ -16,10 +16,19 @@
 #  * Debian's dkms itself: dkms add, build and install of that source for
 #    the guest kernel, with its trees under build/install-test/ (dkms
 #    --sourcetree/--dkmstree/--installtree); the installed module records
-#    the guest kernel's ice build id and is kept as dkms-irdma.ko.xz for
-#    the rdma_install scenario, which boots it. dkms signs what it builds
-#    and makes its key (/var/lib/dkms/mok.*) the first time, as on any
-#    host; nothing else is written outside build/.
+#    the guest kernel's ice build id and is kept as
+#    <release>/dkms-irdma.ko.xz for the rdma_install scenario, which boots
+#    it. dkms signs what it builds and makes its key (/var/lib/dkms/mok.*)
+#    the first time, as on any host; nothing else is written outside
+#    build/.
+#
+#   tests/install/run.sh            all of the above, for the 6.12 guest
+#   tests/install/run.sh dkms 6.1   only Debian's dkms, for bookworm's 6.1
+#                                   (rdma_install under tools/vm --kernel
+#                                   6.1; about a minute of compiling, so
+#                                   not in make check)
+# The 7.x kernel's headers build only in tools/kroot.sh's trixie root,
+# which has no dkms: rdma_install skips its dkms step there.
 # The two module builds keep their objects between runs (dkms itself starts
 # from a fresh copy), so only the first run compiles everything.
 # Ends with "install: N passed, M failed" (also in build/install-test/summary).
@@ -73,7 +82,66 @@ expect_refusal() {
 	fi
 }
 
+# dkms_real RELEASE ICE_DIR: Debian's dkms add, build and install of the
+# staged source $SRC (version $VER) for RELEASE (headers in
+# /usr/src/linux-headers-RELEASE), its trees under $T/dkms-real; the
+# installed module is kept as $T/RELEASE/dkms-irdma.ko.xz (dkms compresses
+# as the kernel's config does: 6.12's modules are xz, 6.1's are not, and
+# that one is kept xz-compressed, rdma_install unpacks it).
+dkms_real() {
+	local krel=$1 ice_dir=$2 R=$T/dkms-real DKO ice_ko
+	local -a DKMS
+	rm -rf "$R" "$T/$krel/dkms-irdma.ko.xz"
+	mkdir -p "$R/src" "$R/tree" "$R/inst/$krel" "$T/$krel"
+	# dkms status says "installed" only when readlink -f of its kernel-KVER
+	# link equals the tree path it was given (_is_module_installed()): give
+	# it the path without symlinks, as a checkout reached through one has.
+	R=$(cd "$R" && pwd -P)
+	cp -a "$SRC" "$R/src/"
+	DKMS=(dkms -m irdma-e810 -v "$VER" -k "$krel" --sourcetree "$R/src"
+	      --dkmstree "$R/tree" --installtree "$R/inst")
+	check "dkms add ($krel)" "${DKMS[@]}" add
+	# PRE_BUILD finds the ice source through ICE_SRC (tools/dkms-ice-src.sh).
+	check "dkms build ($krel)" env ICE_SRC="$ice_dir" "${DKMS[@]}" build
+	check "dkms install ($krel)" "${DKMS[@]}" install --no-depmod
+	# What dkms said goes into last.log, so a failure shows it.
+	check "dkms status: installed ($krel)" \
+		grep "irdma-e810/$VER, $krel, x86_64: installed" <("${DKMS[@]}" status 2>&1)
+	DKO=$(ls "$R/inst/$krel/updates/dkms/irdma.ko"* 2>/dev/null | head -n 1 || true)
+	check "dkms installed updates/dkms/irdma.ko* ($krel)" [ -f "$DKO" ]
+	ice_ko=$(ls /lib/modules/"$krel"/kernel/$SUB/ice.ko* "$CACHE/ice-ko-$krel"/ice.ko* 2>/dev/null | head -n 1 || true)
+	check "dkms module records the kernel's ice build id ($krel)" \
+		[ "$(modinfo -F ice_build_id "$DKO" 2>/dev/null)" = "$(tools/ko-build-id.sh "$ice_ko")" ]
+	check "dkms module binds to ice.roce ($krel)" \
+		grep -qx 'auxiliary:ice.roce' <(modinfo -F alias "$DKO" 2>/dev/null)
+	check "dkms module is built for $krel" \
+		grep -q "^$krel " <(modinfo -F vermagic "$DKO" 2>/dev/null)
+	case $DKO in
+	*.ko.xz) cp "$DKO" "$T/$krel/dkms-irdma.ko.xz" ;;
+	*.ko) xz --check=crc32 -c "$DKO" >"$T/$krel/dkms-irdma.ko.xz" ;;
+	esac
+}
+SUB=drivers/net/ethernet/intel/ice
+VER=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
+
 mkdir -p "$T"
+if [ "${1:-}" = dkms ]; then
+	case ${2:-} in
+	6.1) krel=$KVER_OLD ;;
+	*) die "usage: $0 [dkms 6.1]" ;;
+	esac
+	ice_dir=$CACHE/linux-source-$krel/$SUB
+	[ -d "/usr/src/linux-headers-$krel" ] || die "no headers of $krel: run 'make deps'"
+	[ -f "$ice_dir/ice.h" ] || die "$ice_dir missing: run 'make deps'"
+	D=$T/dkms-root-$krel
+	rm -rf "$D"
+	check "make dkms-source" make -s dkms-source DESTDIR="$D"
+	SRC=$D/usr/src/irdma-e810-$VER
+	dkms_real "$krel" "$ice_dir"
+	echo "install (dkms $krel): $pass passed, $fail failed"
+	[ "$fail" = 0 ]
+	exit
+fi
 [ -d "$KHDR" ] || die "$KHDR missing: run 'tools/deps.sh host'"
 [ -f "$ICE_DIR/ice.h" ] || die "$ICE_DIR missing: run 'tools/deps.sh host'"
 
@@ -168,7 +236,6 @@ check "no e810 directory left" [ ! -e "$P/$LIBDIR/libibverbs/e810" ]
 D=$T/dkms-root
 rm -rf "$D"
 check "make dkms-source" make -s dkms-source DESTDIR="$D"
-VER=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
 SRC=$D/usr/src/irdma-e810-$VER
 check "dkms.conf at the top" [ -f "$SRC/dkms.conf" ]
 check "PRE_BUILD script executable" [ -x "$SRC/tools/dkms-ice-src.sh" ]
@@ -195,7 +262,6 @@ check "BUILD_EXCLUSIVE_KERNEL refuses 6.0 and 5.10" \
 mkdir -p "$BUILD_DIR"
 cp -a "$SRC"/. "$BUILD_DIR"/
 pre_build() { (cd "$BUILD_DIR" && E810_SRC_ROOT=$1 $(conf PRE_BUILD)) 2>&1; }
-SUB=drivers/net/ethernet/intel/ice
 sublevel=$(make -s -C "$KHDR" kernelversion)
 USRC=$T/usr-src
 rm -rf "$USRC"
@@ -248,30 +314,8 @@ check "PRE_BUILD for 7.3 needs no ice source" \
 		tools/dkms-ice-src.sh 7.3.4+deb13-amd64 "$NEWK" 2>&1)
 
 # ---- Debian's dkms -------------------------------------------------------
-R=$T/dkms-real
-rm -rf "$R" "$T/dkms-irdma.ko.xz"
-mkdir -p "$R/src" "$R/tree" "$R/inst/$KVER"
-# dkms status says "installed" only when readlink -f of its kernel-KVER
-# link equals the tree path it was given (_is_module_installed()): give
-# it the path without symlinks, as a checkout reached through one has.
-R=$(cd "$R" && pwd -P)
-cp -a "$SRC" "$R/src/"
-DKMS=(dkms -m irdma-e810 -v "$VER" -k "$KVER" --sourcetree "$R/src"
-      --dkmstree "$R/tree" --installtree "$R/inst")
-check "dkms add" "${DKMS[@]}" add
-# PRE_BUILD finds the ice source through ICE_SRC (tools/dkms-ice-src.sh).
-check "dkms build" env ICE_SRC="$ICE_DIR" "${DKMS[@]}" build
-check "dkms install" "${DKMS[@]}" install --no-depmod
-# What dkms said goes into last.log, so a failure shows it.
-check "dkms status: installed" \
-	grep "irdma-e810/$VER, $KVER, x86_64: installed" <("${DKMS[@]}" status 2>&1)
-DKO=$R/inst/$KVER/updates/dkms/irdma.ko.xz
-check "dkms installed updates/dkms/irdma.ko.xz" [ -f "$DKO" ]
-ICE_KO_FILE=$(ls /lib/modules/"$KVER"/kernel/$SUB/ice.ko* "$CACHE/ice-ko-$KVER"/ice.ko* 2>/dev/null | head -n 1)
-check "dkms module records the kernel's ice build id" \
-	[ "$(modinfo -F ice_build_id "$DKO" 2>/dev/null)" = "$(tools/ko-build-id.sh "$ICE_KO_FILE")" ]
-check "dkms module binds to ice.roce" grep -qx 'auxiliary:ice.roce' <(modinfo -F alias "$DKO" 2>/dev/null)
-[ -f "$DKO" ] && cp "$DKO" "$T/dkms-irdma.ko.xz"
+rm -f "$T/dkms-irdma.ko.xz"	# before the file moved to $T/<release>/
+dkms_real "$KVER" "$ICE_DIR"
 
 echo "install: $pass passed, $fail failed" | tee "$T/summary"
 [ "$fail" = 0 ]
