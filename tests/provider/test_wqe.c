@@ -382,9 +382,13 @@ static void test_geometry(void **state)
 	struct e810u_wq_sizes s;
 
 	(void)state;
-	/* the generations the layer has a table entry for: GEN_2 only */
+	/*
+	 * The generations the layer has a table entry for: GEN_2 and GEN_1
+	 * (the latter's rules are tests/unit's test_gen1_geometry).
+	 */
 	assert_non_null(g);
-	assert_null(e810u_geom(E810_GEN_1));
+	assert_non_null(e810u_geom(E810_GEN_1));
+	assert_int_equal(e810u_geom(E810_GEN_1)->gen, E810_GEN_1);
 	assert_null(e810u_geom(200));
 	/*
 	 * The kernel (irdma_qp_sizes(), irdma_query_device(), the
