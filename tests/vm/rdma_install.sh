@@ -45,7 +45,9 @@ M=/lib/modules/$REL
 INTREE=kernel/drivers/infiniband/hw/irdma
 LIBDIR=/usr/lib/x86_64-linux-gnu
 DRIVER_FILE=/etc/libibverbs.d/irdma.driver
-OURS_DESC="RDMA driver for the Intel E810 (GEN_2) protocol engine"
+# ours, as the module the host built says (not the stock irdma's)
+OURS_DESC=$(modinfo -F description "$K/drivers/infiniband/hw/irdma/irdma.ko")
+[ -n "$OURS_DESC" ] || fail "the built irdma.ko has no description"
 
 # hi STEP: tools/host-install.sh STEP for this kernel, as 'make install
 # KRELEASE=$(uname -r)' (or uninstall, install-provider, ...) runs it; its
