@@ -56,8 +56,9 @@ if make -s all progs; then
 	else
 		add_counts "qemu-patches: 0 passed, 1 failed"
 	fi
-	# The runner's helpers, with the QEMU just built (tests/tools/).
-	tests/tools/run.sh || true
+	# The runner's helpers, with the QEMU just built (tests/tools/);
+	# seconds, bounded so that no helper left waiting can hold the run.
+	timeout -k 10 600 tests/tools/run.sh || true
 	add_counts "$(cat build/tools-test/summary 2>/dev/null || echo 'tools: 0 passed, 1 failed')"
 	echo "== VM scenarios"
 	tools/vm check || true

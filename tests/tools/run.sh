@@ -50,18 +50,24 @@ fi
 
 if [ -x "$QEMU" ]; then
 	rm -f "$sock"
-	"$QEMU" -M none -display none -nodefaults -S \
+	# QEMU waits at -S for ever: if the client below fails, the bound
+	# of `timeout` is what ends it, never the CI run's own limit.
+	timeout -k 5 120 "$QEMU" -M none -display none -nodefaults -S \
 		-qmp "unix:$sock,server=on,wait=off" >"$T/qemu.log" 2>&1 &
 	qpid=$!
-	reply=$(python3 - "$sock" <<-'PY'
+	reply=$(timeout -k 5 90 python3 - "$sock" 2>"$T/qmp-client.log" <<-'PY'
 	import json, socket, sys, time
-	for _ in range(100):
+	deadline = time.monotonic() + 60
+	while True:
+	    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+	    s.settimeout(20)
 	    try:
-	        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-	        s.settimeout(10)
 	        s.connect(sys.argv[1])
 	        break
-	    except OSError:
+	    except OSError as e:
+	        s.close()
+	        if time.monotonic() > deadline:
+	            sys.exit("no QMP socket after 60 s: %s" % e)
 	        time.sleep(0.1)
 	f = s.makefile("rw")
 	greeting = json.loads(f.readline())
@@ -73,9 +79,10 @@ if [ -x "$QEMU" ]; then
 	print(greeting["QMP"]["version"]["qemu"]["major"], status["return"]["status"])
 	PY
 	)
-	wait "$qpid"
+	[ -n "$reply" ] || kill "$qpid" 2>/dev/null || true
+	wait "$qpid" || true
 	if [ "$reply" = "${QEMU_UPSTREAM%%.*} prelaunch" ]; then ok; else
-		bad "QMP from a ${#node}-byte node directory: '$reply' ($(tail -n 2 "$T/qemu.log"))"
+		bad "QMP from a ${#node}-byte node directory: '$reply' ($(tail -n 2 "$T/qmp-client.log" "$T/qemu.log"))"
 	fi
 	[ ! -e "$sock" ] && ok || bad "QEMU left $sock behind"
 else
@@ -94,7 +101,7 @@ cat >"$T/k61.sh" <<'EOF2'
 # kernel: 6.1
 EOF2
 sed '/^# kernel:/d' "$T/k61.sh" >"$T/k612.sh"
-runs() { E810_VM_LIST=1 tools/vm check "$@" 2>&1 | xargs; }
+runs() { E810_VM_LIST=1 timeout -k 5 120 tools/vm check "$@" 2>&1 | xargs; }
 want="k61@ice_lite k61@ice k61@stock k61@ice@6.1 k61@stock@6.1"
 got=$(runs "$T/k61.sh")
 [ "$got" = "$want" ] && ok || bad "runs of a '# kernel: 6.1' scenario: '$got', want '$want'"
