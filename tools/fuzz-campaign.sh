@@ -9,9 +9,12 @@
 # 3600); one call gives each unfinished harness at most CAMPAIGN_SLICE
 # seconds (default 600) of wall time, niced, one at a time, so the
 # campaign goes on over as many calls as the machine has quiet time for.
-# What persists, in CACHE/fuzz-campaign/<harness>/: the working corpus
-# (libFuzzer adds what grows coverage), the totals (executions, CPU
-# seconds, wall seconds, slices) and every crash input. After each slice
+# What persists: in CACHE/fuzz-campaign/<harness>/ the working corpus
+# (libFuzzer adds what grows coverage) and every crash input; in the
+# checkout, tests/fuzz/campaign/<harness>.totals, the totals (executions,
+# CPU seconds, wall seconds, slices), to be committed with what the slice
+# found: a cache is lost with its machine, the account of what the
+# campaign has given each harness must not be. After each slice
 # the corpus is merged (-merge=1: only inputs that add coverage) into
 # tests/fuzz/corpus-found/<harness>/ of the checkout, which make fuzz
 # also starts from, so that what a campaign found stays in the tests.
@@ -26,6 +29,7 @@ CPU_GOAL=${CAMPAIGN_CPU:-3600}
 SLICE=${CAMPAIGN_SLICE:-600}
 OUT=$BUILD/fuzz
 STATE=$CACHE/fuzz-campaign
+TOTALS=$TOP/tests/fuzz/campaign
 FOUND=$TOP/tests/fuzz/corpus-found
 
 make -s -C tests/fuzz all
@@ -34,11 +38,11 @@ harnesses=("$@")
 	mapfile -t harnesses < <(cd tests/fuzz && ls fuzz_*.c | sed 's/\.c$//')
 
 # total H FIELD: a field of harness H's totals (0 if none yet).
-total() { sed -n "s/^$2=//p" "$STATE/$1/totals" 2>/dev/null | grep . || echo 0; }
+total() { sed -n "s/^$2=//p" "$TOTALS/$1.totals" 2>/dev/null | grep . || echo 0; }
 
 run_slice() {
 	local h=$1 d=$STATE/$1 f=$OUT/$1 left secs cpu execs t0 t
-	mkdir -p "$d/corpus" "$d/crashes" "$FOUND/$h"
+	mkdir -p "$d/corpus" "$d/crashes" "$FOUND/$h" "$TOTALS"
 	# A fresh corpus starts from the seeds and what earlier campaigns found.
 	if [ -z "$(ls -A "$d/corpus")" ]; then
 		cp tests/fuzz/corpus/"$h"/* "$FOUND/$h"/* "$d/corpus/" 2>/dev/null || true
@@ -61,12 +65,13 @@ run_slice() {
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$OUT/$h.campaign.log")
 	[ -n "$execs" ] || execs=$(grep -ao '^#[0-9]*' "$OUT/$h.campaign.log" | tail -n 1 | tr -d '#')
 	{
+		sed -n '/^#/p' "$TOTALS/$h.totals" 2>/dev/null || true
 		echo "execs=$(( $(total "$h" execs) + ${execs:-0} ))"
 		echo "cpu=$(( $(total "$h" cpu) + ${cpu:-0} ))"
 		echo "wall=$(( $(total "$h" wall) + SECONDS - t0 ))"
 		echo "slices=$(( $(total "$h" slices) + 1 ))"
-	} >"$d/totals.new"
-	mv "$d/totals.new" "$d/totals"
+	} >"$TOTALS/$h.totals.new"
+	mv "$TOTALS/$h.totals.new" "$TOTALS/$h.totals"
 	merge_found "$h" "$d"
 }
 
