@@ -71,8 +71,8 @@ int e810u_wq_sizes(const struct e810_wq_geom *g,
 		return -EINVAL;
 	if (max_sq_quanta > g->max_wq_quanta)
 		max_sq_quanta = g->max_wq_quanta;
-	if (max_rq_quanta > g->max_wq_quanta)
-		max_rq_quanta = g->max_wq_quanta;
+	if (max_rq_quanta > g->max_rq_quanta)
+		max_rq_quanta = g->max_rq_quanta;
 	if (g->gen == E810_GEN_1) {
 		/*
 		 * GEN_1 (upstream irdma_get_wqe_shift(),
@@ -397,6 +397,11 @@ static int check_wr(const struct e810u_qp *qp, const struct e810u_swr *wr,
 	/* bound the list before walking it */
 	if (wr->num_sge > g->max_frags + 2u ||
 	    (!wr->inline_data && wr->num_sge > qp->max_sq_frags))
+		return -EINVAL;
+	/* GEN_1 reads into one buffer only (max_hw_read_sges) */
+	if ((wr->op == E810_OP_RDMA_READ ||
+	     wr->op == E810_OP_RDMA_READ_LOC_INV) &&
+	    wr->num_sge > g->max_read_sges)
 		return -EINVAL;
 	*bytes = sg_bytes(wr->sg, wr->num_sge);
 	if (wr->inline_data) {
