@@ -119,6 +119,22 @@ uint32_t e810u_cq_entries(const struct e810_wq_geom *g, uint32_t cqe)
 	return n < g->min_cq_entries ? g->min_cq_entries : (uint32_t)n;
 }
 
+void e810u_cq_bufs(const struct e810_wq_geom *g, bool resize_feature,
+		   uint32_t cqe, uint32_t page_size, struct e810u_cq_bufs *out)
+{
+	uint32_t entries = e810u_cq_entries(g, cqe);
+	uint64_t ring = (uint64_t)entries * E810_CQE_SIZE;
+
+	out->entries = entries;
+	out->cq_pages = (ring + page_size - 1) / page_size;
+	out->ring_len = (size_t)out->cq_pages * page_size;
+	out->shadow_off = 0;
+	if (!resize_feature) {
+		out->shadow_off = out->ring_len;
+		out->ring_len += page_size;
+	}
+}
+
 /* Fragment 0 in quantum 0, two per extra quantum (hw-reference 5.3). */
 uint32_t e810u_frag_quanta(const struct e810_wq_geom *g, uint32_t frags)
 {
