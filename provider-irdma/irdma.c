@@ -7,7 +7,8 @@
  * RDMA_DRIVER_IRDMA, uverbs ABI 5), with the E810/E82x and X722 PCI ids as
  * a fallback for kernels that do not report the driver id. A context is
  * opened for a generation the ring layer has the geometry of
- * (e810u_geom(): GEN_2, hw_rev 2).
+ * (e810u_geom(): GEN_1 X722, hw_rev 1, and GEN_2 E810, hw_rev 2); the
+ * legacy libi40iw ABI (a kernel that reports no hw_rev) is not spoken.
  */
 #include <config.h>
 
@@ -100,15 +101,13 @@ static int e810p_take_limits(struct e810p_context *ctx,
 			     const struct e810p_get_context_resp *resp)
 {
 	/*
-	 * The ring layer has GEN_1's geometry now, but this provider does
-	 * not yet lay out GEN_1's CQs (shadow area after the ring, no
-	 * extended CQEs) or check its WQE limits: GEN_2 only for now.
+	 * hw_rev 0 is the i40iw kernel's legacy ABI (upstream
+	 * i40iw_set_hw_attrs()), which this provider does not speak.
 	 */
-	ctx->geom = resp->hw_rev == E810_GEN_2 ? e810u_geom(resp->hw_rev) :
-						 NULL;
+	ctx->geom = resp->hw_rev ? e810u_geom(resp->hw_rev) : NULL;
 	if (!ctx->geom) {
 		verbs_err(&ctx->vctx,
-			  "e810: hw_rev %u not supported (GEN_2 only)\n",
+			  "e810: hw_rev %u not supported (GEN_1 or GEN_2)\n",
 			  resp->hw_rev);
 		return EOPNOTSUPP;
 	}
@@ -128,8 +127,12 @@ static int e810p_take_limits(struct e810p_context *ctx,
 	/* keep the ring layer inside what the WQE format can express */
 	if (ctx->max_frags > ctx->geom->max_frags)
 		ctx->max_frags = ctx->geom->max_frags;
-	if (ctx->max_read_sges > ctx->geom->max_frags)
-		ctx->max_read_sges = ctx->geom->max_frags;
+	if (ctx->max_read_sges > ctx->geom->max_read_sges)
+		ctx->max_read_sges = ctx->geom->max_read_sges;
+	if (ctx->max_rq_quanta > ctx->geom->max_rq_quanta)
+		ctx->max_rq_quanta = ctx->geom->max_rq_quanta;
+	if (ctx->max_wq_quanta > ctx->geom->max_wq_quanta)
+		ctx->max_wq_quanta = ctx->geom->max_wq_quanta;
 	if (ctx->max_inline > ctx->geom->max_inline)
 		ctx->max_inline = ctx->geom->max_inline;
 	if (!ctx->min_wq_quanta)

@@ -19,16 +19,19 @@
 	 IBV_WC_EX_WITH_SLID | IBV_WC_EX_WITH_SL | \
 	 IBV_WC_EX_WITH_DLID_PATH_BITS)
 
+/* The ring, and on GEN_1 the shadow area in the page after it. */
 static int cq_ring_alloc(struct e810p_context *ctx, struct e810p_qbuf *b,
-			 uint32_t entries)
+			 const struct e810u_cq_bufs *l)
 {
-	struct irdma_mem_reg_req req = { .reg_type = IRDMA_MEMREG_TYPE_CQ };
+	struct irdma_mem_reg_req req = {
+		.reg_type = IRDMA_MEMREG_TYPE_CQ,
+		.cq_pages = l->cq_pages,
+	};
 	int ret;
 
-	ret = e810p_qbuf_alloc(b, (size_t)entries * E810_CQE_SIZE);
+	ret = e810p_qbuf_alloc(b, l->ring_len);
 	if (ret)
 		return ret;
-	req.cq_pages = b->len / E810P_PAGE;
 	ret = e810p_qbuf_register(b, ctx->queue_pd, &req);
 	if (ret)
 		e810p_qbuf_free(b);
@@ -347,7 +350,9 @@ static struct e810p_cq *cq_create(struct ibv_context *ibctx,
 	struct ib_uverbs_ex_create_cq_resp *uresp;
 	struct e810p_create_cq_resp resp = {};
 	struct e810p_create_cq cmd = {};
-	uint32_t want = attr->cqe, entries;
+	bool resize = ctx->features & E810P_FEAT_CQ_RESIZE;
+	uint32_t want = attr->cqe;
+	struct e810u_cq_bufs l;
 	struct e810p_cq *cq;
 	int ret;
 
@@ -362,8 +367,11 @@ static struct e810p_cq *cq_create(struct ibv_context *ibctx,
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
-	if (!(ctx->features & E810P_FEAT_CQ_RESIZE)) {
-		/* the shadow must then follow the ring; not done here */
+	/*
+	 * GEN_1 has no extended CQ in the stock provider either (upstream
+	 * ucreate_cq() refuses ext_cq on IRDMA_GEN_1); ibv_create_cq() works.
+	 */
+	if (ext && ctx->geom->gen == E810_GEN_1) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
@@ -373,18 +381,24 @@ static struct e810p_cq *cq_create(struct ibv_context *ibctx,
 	ret = pthread_spin_init(&cq->lock, PTHREAD_PROCESS_PRIVATE);
 	if (ret)
 		goto err_free;
-	/* a CQE may take two slots (extended part), as the kernel sizes */
-	entries = e810u_cq_entries(ctx->geom, want);
-	ret = cq_ring_alloc(ctx, &cq->ring, entries);
+	/*
+	 * a CQE may take two slots (extended part) on GEN_2, as the kernel
+	 * sizes; without resize (GEN_1) the shadow follows the ring
+	 */
+	e810u_cq_bufs(ctx->geom, resize, want, E810P_PAGE, &l);
+	ret = cq_ring_alloc(ctx, &cq->ring, &l);
 	if (ret)
 		goto err_lock;
-	ret = cq_shadow_alloc(ctx, &cq->shadow);
-	if (ret)
-		goto err_ring;
+	if (resize) {
+		ret = cq_shadow_alloc(ctx, &cq->shadow);
+		if (ret)
+			goto err_ring;
+	}
 
 	cmd.user_cq_buf = (uintptr_t)cq->ring.va;
-	cmd.user_shadow_area = (uintptr_t)cq->shadow.va;
-	attr->cqe = entries;
+	cmd.user_shadow_area = resize ? (uintptr_t)cq->shadow.va :
+			       (uintptr_t)cq->ring.va + l.shadow_off;
+	attr->cqe = l.entries;
 	uresp = &resp.ibv_resp;
 	ret = ibv_cmd_create_cq_ex(ibctx, attr, &cq->vcq, &cmd.ibv_cmd,
 				   sizeof(cmd), uresp, sizeof(resp), 0);
@@ -395,10 +409,10 @@ static struct e810p_cq *cq_create(struct ibv_context *ibctx,
 	/* report what the application asked for, not the doubled ring */
 	cq->vcq.cq.cqe = want;
 	cq->uk.ring.buf = cq->ring.va;
-	cq->uk.ring.size = entries;
+	cq->uk.ring.size = l.entries;
 	cq->uk.ring.head = 0;
 	cq->uk.ring.pol = 1;
-	cq->uk.shadow = cq->shadow.va;
+	cq->uk.shadow = (E810U_SHADOW *)(uintptr_t)cmd.user_shadow_area;
 	cq->uk.arm_db = (volatile uint32_t *)((uint8_t *)ctx->db +
 					      E810_DB_CQ_OFFSET);
 	cq->uk.cq_id = resp.cq_id;
@@ -468,16 +482,22 @@ int e810p_resize_cq(struct ibv_cq *ibcq, int cqe)
 	struct e810p_cq *cq = to_ecq(ibcq);
 	struct ib_uverbs_resize_cq_resp resp;
 	struct e810p_resize_cq cmd = {};
+	struct e810u_cq_bufs l;
 	struct e810p_qbuf nb;
-	uint32_t entries;
 	int ret;
 
+	/*
+	 * GEN_1 cannot resize (upstream irdma_uresize_cq() without
+	 * IRDMA_FEATURE_CQ_RESIZE): its shadow area lives in the ring's pages
+	 */
+	if (!(ctx->features & E810P_FEAT_CQ_RESIZE))
+		return EOPNOTSUPP;
 	if (cqe <= 0 || (uint32_t)cqe >= ctx->max_cq_size)
 		return EINVAL;
-	entries = e810u_cq_entries(ctx->geom, cqe);
-	if (entries == cq->uk.ring.size)
+	e810u_cq_bufs(ctx->geom, true, cqe, E810P_PAGE, &l);
+	if (l.entries == cq->uk.ring.size)
 		return 0;
-	ret = cq_ring_alloc(ctx, &nb, entries);
+	ret = cq_ring_alloc(ctx, &nb, &l);
 	if (ret)
 		return ret;
 	if (pthread_spin_lock(&cq->lock)) {
@@ -495,13 +515,13 @@ int e810p_resize_cq(struct ibv_cq *ibcq, int cqe)
 		goto err_unlock;
 	}
 	cmd.user_cq_buffer = (uintptr_t)nb.va;
-	ret = ibv_cmd_resize_cq(ibcq, entries, &cmd.ibv_cmd, sizeof(cmd),
+	ret = ibv_cmd_resize_cq(ibcq, l.entries, &cmd.ibv_cmd, sizeof(cmd),
 				&resp, sizeof(resp));
 	if (ret)
 		goto err_unlock;
 	cq->old_ring = cq->ring;
 	cq->ring = nb;
-	e810u_cq_resize_begin(&cq->uk, nb.va, entries);
+	e810u_cq_resize_begin(&cq->uk, nb.va, l.entries);
 	ibcq->cqe = cqe;
 	pthread_spin_unlock(&cq->lock);
 	return 0;

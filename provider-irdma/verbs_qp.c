@@ -125,6 +125,13 @@ static int qp_setup_rings(struct e810p_context *ctx, struct e810p_qp *qp,
 	qp->sq_size = resp->actual_sq_size;
 	qp->rq_size = resp->actual_rq_size;
 	qp->caps = resp->qp_caps;
+	/*
+	 * GEN_1 WQEs have no immediate data (upstream uk.c imm_support is
+	 * GEN_2 on; its SQ sizing leaves no room): the kernel's WRITE with
+	 * immediate cap names the verb, not what the ring can carry
+	 */
+	if (!ctx->geom->imm_frag)
+		qp->caps &= ~(E810P_QP_CAP_WRITE_IMM | E810P_QP_CAP_SEND_IMM);
 	return 0;
 }
 

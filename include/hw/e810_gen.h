@@ -304,7 +304,6 @@ struct e810_pe_regs {
 
 /* GEN_1 limits (i40iw_hw.h, i40iw_init_hw()). */
 #define E810_GEN1_MAX_WQ_FRAGS		3
-#define E810_GEN1_MAX_SGE_RD		1
 #define E810_GEN1_MAX_IRD		63
 #define E810_GEN1_MAX_ORD		127
 #define E810_GEN1_MAX_WQ_ENTRIES	2048

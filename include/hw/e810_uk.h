@@ -266,7 +266,9 @@ struct e810_wq_geom {
 	__u16 rq_rsvd_quanta;
 	__u16 sq_slack_quanta;		/* never outstanding */
 	__u16 min_wq_quanta;		/* fewest WQEs of an SQ or RQ */
-	__u32 max_wq_quanta;		/* largest SQ or RQ */
+	__u32 max_wq_quanta;		/* largest SQ (max_hw_wq_quanta) */
+	__u32 max_rq_quanta;		/* largest RQ (max_hw_rq_quanta) */
+	__u8 max_read_sges;		/* RDMA READ list (max_hw_read_sges) */
 	__u32 min_cq_entries;		/* smallest CQ ring a QP sizes */
 	__u32 max_cq_entries;		/* max_hw_cq_size */
 	__u8 cqe_slots;			/* ring entries a CQE may take */
@@ -298,6 +300,8 @@ struct e810_wq_geom {
 	.sq_slack_quanta = E810_SQ_SLACK_QUANTA,			\
 	.min_wq_quanta = E810_MIN_WQ_QUANTA,				\
 	.max_wq_quanta = E810_MAX_WQ_QUANTA,				\
+	.max_rq_quanta = E810_MAX_WQ_QUANTA,				\
+	.max_read_sges = E810_MAX_FRAGS,				\
 	.min_cq_entries = E810_MIN_CQ_ENTRIES,				\
 	.max_cq_entries = E810_MAX_CQ_ENTRIES,				\
 	.cqe_slots = 2,							\
@@ -318,14 +322,17 @@ struct e810_wq_geom {
 /*
  * GEN_1 (X722; upstream i40iw_hw.h: I40IW_MAX_QUANTA_PER_WR,
  * I40IW_MAX_WQ_FRAGMENT_COUNT, I40IW_MAX_INLINE_DATA_SIZE,
- * I40IW_MIN_WQ_SIZE, I40IW_QP_SW_MAX_WQ_QUANTA; the reserves and the CQ
- * limits are common to both generations). The fragment and inline
+ * I40IW_MIN_WQ_SIZE, I40IW_QP_SW_MAX_WQ_QUANTA, I40IW_QP_SW_MAX_RQ_QUANTA,
+ * I40IW_MAX_SGE_RD; the reserves and the CQ limits are common to both
+ * generations). The fragment and inline
  * layouts are e810_gen.h's E810_GEN1_*; no CQE takes two entries (no
  * extended CQEs); BIND_MW's STags swapped (irdma_set_mw_bind_wqe_gen_1()).
  */
 #define E810_GEN1_SQ_CHUNK_QUANTA	2
 #define E810_GEN1_MIN_WQ_QUANTA		4
 #define E810_GEN1_MAX_WQ_QUANTA		2048
+#define E810_GEN1_MAX_RQ_QUANTA		16384
+#define E810_GEN1_MAX_SGE_RD		1
 
 #define E810_WQ_GEOM_GEN1 {						\
 	.gen = E810_GEN_1,						\
@@ -338,6 +345,8 @@ struct e810_wq_geom {
 	.sq_slack_quanta = E810_SQ_SLACK_QUANTA,			\
 	.min_wq_quanta = E810_GEN1_MIN_WQ_QUANTA,			\
 	.max_wq_quanta = E810_GEN1_MAX_WQ_QUANTA,			\
+	.max_rq_quanta = E810_GEN1_MAX_RQ_QUANTA,			\
+	.max_read_sges = E810_GEN1_MAX_SGE_RD,				\
 	.min_cq_entries = E810_MIN_CQ_ENTRIES,				\
 	.max_cq_entries = E810_MAX_CQ_ENTRIES,				\
 	.cqe_slots = 1,							\

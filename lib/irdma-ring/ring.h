@@ -187,6 +187,25 @@ int e810u_wq_sizes(const struct e810_wq_geom *g,
 uint32_t e810u_max_qp_wr(const struct e810_wq_geom *g);
 /* CQ ring entries for @cqe completions: a CQE may take cqe_slots. */
 uint32_t e810u_cq_entries(const struct e810_wq_geom *g, uint32_t cqe);
+
+/*
+ * The memory of a user CQ (hw-reference 6.4): the ring in whole pages and
+ * its 64-byte shadow area. With the CQ resize feature (alloc_ucontext
+ * feature_flags; GEN_2) the shadow is a buffer registered on its own, as
+ * a resize replaces the ring only. Without it (GEN_1) the shadow is the
+ * page after the ring, in the ring's registration, whose cq_pages count
+ * the ring's pages only: the kernel takes the shadow from the page after
+ * them (upstream rdma-core ucreate_cq(), irdma_reg_user_mr()).
+ */
+struct e810u_cq_bufs {
+	uint32_t entries;	/* ring entries: the create command's cqe */
+	uint32_t cq_pages;	/* irdma_mem_reg_req cq_pages of the ring */
+	size_t ring_len;	/* bytes of the ring's buffer/registration */
+	size_t shadow_off;	/* shadow in the ring's buffer; 0: its own */
+};
+
+void e810u_cq_bufs(const struct e810_wq_geom *g, bool resize_feature,
+		   uint32_t cqe, uint32_t page_size, struct e810u_cq_bufs *out);
 /* Quanta of a WQE with @frags fragments (the immediate counted). */
 uint32_t e810u_frag_quanta(const struct e810_wq_geom *g, uint32_t frags);
 

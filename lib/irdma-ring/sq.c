@@ -71,8 +71,8 @@ int e810u_wq_sizes(const struct e810_wq_geom *g,
 		return -EINVAL;
 	if (max_sq_quanta > g->max_wq_quanta)
 		max_sq_quanta = g->max_wq_quanta;
-	if (max_rq_quanta > g->max_wq_quanta)
-		max_rq_quanta = g->max_wq_quanta;
+	if (max_rq_quanta > g->max_rq_quanta)
+		max_rq_quanta = g->max_rq_quanta;
 	if (g->gen == E810_GEN_1) {
 		/*
 		 * GEN_1 (upstream irdma_get_wqe_shift(),
@@ -117,6 +117,22 @@ uint32_t e810u_cq_entries(const struct e810_wq_geom *g, uint32_t cqe)
 	uint64_t n = ((uint64_t)cqe + 1) * g->cqe_slots;
 
 	return n < g->min_cq_entries ? g->min_cq_entries : (uint32_t)n;
+}
+
+void e810u_cq_bufs(const struct e810_wq_geom *g, bool resize_feature,
+		   uint32_t cqe, uint32_t page_size, struct e810u_cq_bufs *out)
+{
+	uint32_t entries = e810u_cq_entries(g, cqe);
+	uint64_t ring = (uint64_t)entries * E810_CQE_SIZE;
+
+	out->entries = entries;
+	out->cq_pages = (ring + page_size - 1) / page_size;
+	out->ring_len = (size_t)out->cq_pages * page_size;
+	out->shadow_off = 0;
+	if (!resize_feature) {
+		out->shadow_off = out->ring_len;
+		out->ring_len += page_size;
+	}
 }
 
 /* Fragment 0 in quantum 0, two per extra quantum (hw-reference 5.3). */
@@ -397,6 +413,11 @@ static int check_wr(const struct e810u_qp *qp, const struct e810u_swr *wr,
 	/* bound the list before walking it */
 	if (wr->num_sge > g->max_frags + 2u ||
 	    (!wr->inline_data && wr->num_sge > qp->max_sq_frags))
+		return -EINVAL;
+	/* GEN_1 reads into one buffer only (max_hw_read_sges) */
+	if ((wr->op == E810_OP_RDMA_READ ||
+	     wr->op == E810_OP_RDMA_READ_LOC_INV) &&
+	    wr->num_sge > g->max_read_sges)
 		return -EINVAL;
 	*bytes = sg_bytes(wr->sg, wr->num_sge);
 	if (wr->inline_data) {

@@ -102,25 +102,11 @@ expect_eq "connections offloaded (client, listener side)" "1 1" \
 	"$(iw_stat "${devs[0]}" offloads) $(iw_stat "${devs[1]}" offloads)"
 all_gone "after one rping"
 
-rping_run() {
-	local sp
-	(timeout 200 rping -s -a 192.168.81.2 -p "$3" -v -V -S "$1" -C "$2" \
-		2>/tmp/rping-s.err | cut -c1-48 >/tmp/rping-s.log
-	exit "${PIPESTATUS[0]}") &
-	sp=$!
-	wait_for "[ \"\$(iw_table ${devs[1]} apbvt_ports)\" = $3 ]" 20
-	timeout 180 rping -c -a 192.168.81.2 -p "$3" -v -V -S "$1" -C "$2" \
-		2>/tmp/rping-c.err | cut -c1-48 >/tmp/rping-c.log
-	RC_C=${PIPESTATUS[0]}
-	wait "$sp"
-	RC_S=$?
-	N_C=$(grep -o 'ping data: rdma-ping-[0-9]*:' /tmp/rping-c.log | sort -u | wc -l)
-	N_S=$(grep -o 'ping data: rdma-ping-[0-9]*:' /tmp/rping-s.log | sort -u | wc -l)
-}
 PORT=7180
 for sc in 64:50 4096:20; do
 	size=${sc%:*} n=${sc#*:}
-	rping_run "$size" "$n" $PORT
+	rping_verified "$size" "$n" $PORT 192.168.81.2 \
+		"[ \"\$(iw_table ${devs[1]} apbvt_ports)\" = $PORT ]"
 	if [ "$RC_C $RC_S $N_C $N_S" = "0 0 $n $n" ]; then
 		ok "rping -V -S $size -C $n: both exit 0, $n iterations each side"
 	else

@@ -86,18 +86,8 @@ for i in 0 1; do
 	done
 done
 t0=$SECONDS
-(timeout 200 rping -s -a 192.168.81.2 -p $PORT -v -V -S $SIZE -C $N \
-	2>/tmp/rping-s.err | cut -c1-48 >/tmp/rping-s.log
-exit "${PIPESTATUS[0]}") &
-sp=$!
-wait_for "[ \"\$(iw_table ${devs[1]} apbvt_ports)\" = $PORT ]" 20
-timeout 180 rping -c -a 192.168.81.2 -p $PORT -v -V -S $SIZE -C $N \
-	2>/tmp/rping-c.err | cut -c1-48 >/tmp/rping-c.log
-RC_C=${PIPESTATUS[0]}
-wait "$sp"
-RC_S=$?
-N_C=$(grep -o 'ping data: rdma-ping-[0-9]*:' /tmp/rping-c.log | sort -u | wc -l)
-N_S=$(grep -o 'ping data: rdma-ping-[0-9]*:' /tmp/rping-s.log | sort -u | wc -l)
+rping_verified $SIZE $N $PORT 192.168.81.2 \
+	"[ \"\$(iw_table ${devs[1]} apbvt_ports)\" = $PORT ]"
 moved=$(($(iw_sum tx_bytes) - b0))
 echo "rping -V -S $SIZE -C $N: $((SECONDS - t0)) s, the engine sent $moved bytes"
 if [ "$RC_C $RC_S $N_C $N_S" = "0 0 $N $N" ]; then

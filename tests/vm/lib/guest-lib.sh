@@ -814,6 +814,56 @@ iw_stat() {
 		sed -n "s/^$2=//p"
 }
 
+# rping_verified SIZE COUNT PORT SERVER_IP WAIT: a verified rping (-V)
+# of COUNT iterations of SIZE bytes, the server on SERVER_IP, the client
+# started once shell command WAIT succeeds (an iWARP listener has no
+# socket: e.g. its port in the model's APBVT). Sets RC_C, RC_S (exit
+# statuses) and N_C, N_S (the distinct iterations each side printed).
+rping_verified() {
+	local sp
+	(timeout 200 rping -s -a "$4" -p "$3" -v -V -S "$1" -C "$2" \
+		2>/tmp/rping-s.err | cut -c1-48 >/tmp/rping-s.log
+	exit "${PIPESTATUS[0]}") &
+	sp=$!
+	wait_for "$5" 20 || echo "note: no listener on port $3 after 20 s"
+	timeout 180 rping -c -a "$4" -p "$3" -v -V -S "$1" -C "$2" \
+		2>/tmp/rping-c.err | cut -c1-48 >/tmp/rping-c.log
+	RC_C=${PIPESTATUS[0]}
+	wait "$sp"
+	RC_S=$?
+	N_C=$(grep -o 'ping data: rdma-ping-[0-9]*:' /tmp/rping-c.log | sort -u | wc -l)
+	N_S=$(grep -o 'ping data: rdma-ping-[0-9]*:' /tmp/rping-s.log | sort -u | wc -l)
+}
+
+# iw_bw_run TEST SIZE ITERS SERVER_IP WAIT MOVED WHAT: one perftest
+# bandwidth run over rdma_cm (perftest_iw_run on PORT, which it then
+# advances), judged: both exit 0, the rows are SIZE x ITERS with a
+# bandwidth, and shell command MOVED (the bytes the sending engine moved
+# since the run began: it is evaluated before and after) grew by at
+# least SIZE x ITERS; ok/fail lines start with WHAT.
+iw_bw_run() {
+	local b0 moved why
+	b0=$(eval "$6")
+	PERFTEST_PORT=$PORT perftest_iw_run "$1" "$2" "$3" "$4" "$5"
+	moved=$(($(eval "$6") - b0))
+	if [ $PT_CRC != 0 ] || [ $PT_SRC != 0 ]; then
+		why="exit $PT_CRC/$PT_SRC"
+	else
+		why=$(perftest_bw_why "$2" "$3" "$PT_CROW" client ||
+			perftest_bw_why "$2" "$3" "$PT_SROW" server)
+	fi
+	[ -z "$why" ] && [ "$moved" -lt $(($2 * $3)) ] &&
+		why="the sending engine moved $moved bytes, want >= $(($2 * $3))"
+	if [ -z "$why" ]; then
+		ok "$7 $1 -R -s $2 -n $3: $(cut -d' ' -f4 <<<"$PT_CROW") MB/s"
+	else
+		fail "$7 $1 -R -s $2 -n $3: $why"
+		perftest_dump tail -n 12
+	fi
+	perftest_clean
+	PORT=$((PORT + 1))
+}
+
 # cm_data_run SERVER_ADDR CLIENT_ADDR PORT TIMEOUT [CLIENT_ARGS...]: the
 # data-checking RDMA-CM pair (progs/cm_data, docs/testing.md): a server
 # on SERVER_ADDR (in namespace $CM_DATA_NS when set), a client from

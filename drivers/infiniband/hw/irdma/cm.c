@@ -322,6 +322,15 @@ static int irdma_cm_neigh_mac(struct irdma_pci_f *rf,
 	bool valid;
 	int i;
 
+	/*
+	 * A peer at our own address has no neighbour entry: it is this
+	 * port, with our MAC, reached by loopback (upstream
+	 * irdma_resolve_neigh_lpb_chk(), irdma_ipv4_is_lpb()).
+	 */
+	if (!memcmp(qh->lip, qh->rip, sizeof(qh->lip))) {
+		ether_addr_copy(mac, rf->netdev->dev_addr);
+		return 0;
+	}
 	if (qh->ipv4) {
 		a4 = htonl(qh->rip[0]);
 		neigh = neigh_lookup(&arp_tbl, &a4, rf->netdev);

@@ -88,7 +88,7 @@ static int irdma_qp_sizes(struct irdma_qp *qp, struct ib_qp_cap *cap,
 	int err;
 
 	err = e810u_wq_sizes(g, &caps, g->min_wq_quanta, g->max_wq_quanta,
-			     g->max_wq_quanta, !raw, &s);
+			     g->max_rq_quanta, !raw, &s);
 	if (err)
 		return err;
 	qp->sq_shift = s.sq_shift;

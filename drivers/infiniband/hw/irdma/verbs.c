@@ -93,8 +93,7 @@ static int irdma_query_device(struct ib_device *ibdev,
 	props->max_qp_wr = e810u_max_qp_wr(g);
 	props->max_send_sge = g->max_frags;
 	props->max_recv_sge = g->max_frags;
-	props->max_sge_rd = irdma_is_gen1(rf) ? E810_GEN1_MAX_SGE_RD :
-					       g->max_frags;
+	props->max_sge_rd = g->max_read_sges;
 	props->max_cq = o[E810_HMC_CQ].cnt - 1;
 	props->max_cqe = irdma_max_cq_req(rf);
 	props->max_mr = o[E810_HMC_MR].cnt - 1;
@@ -265,9 +264,9 @@ static int irdma_alloc_ucontext(struct ib_ucontext *uctx,
 	resp.db_mmap_key = rdma_user_mmap_get_offset(ucontext->db_entry);
 	/* the provider's ring layer sizes from the same table entry */
 	resp.max_hw_wq_frags = g->max_frags;
-	resp.max_hw_read_sges = g->max_frags;
+	resp.max_hw_read_sges = g->max_read_sges;
 	resp.max_hw_inline = g->max_inline;
-	resp.max_hw_rq_quanta = g->max_wq_quanta;
+	resp.max_hw_rq_quanta = g->max_rq_quanta;
 	resp.max_hw_wq_quanta = g->max_wq_quanta;
 	resp.min_hw_cq_size = 1;
 	resp.max_hw_cq_size = g->max_cq_entries;
