@@ -238,6 +238,13 @@ for E810_PROVIDER in ${PROVIDERS_OVERRIDE:-stock ours}; do
 	if [ "$failed" != 0 ] || [ "$errors" != 0 ]; then
 		grep -A 24 -E '^(FAIL|ERROR):' "$out" | head -n 200
 	fi
+	# The RDMA-CM tests fork two players; the traceback above only says
+	# "Exception in active/passive side occurred". What each player
+	# raised is its own line (rdma-core's _rdmacm_exception_handler()):
+	# keep it, with the test it came in.
+	awk '/^test[a-z_0-9]* \(/ { t = $1 }
+	     /Player (active|passive) got:/ { print "  " t ": " $0 }' "$out" |
+		head -n 20
 	echo "$p: skip reasons:"
 	grep -oE "\.\.\. skipped .*" "$out" | sort | uniq -c | sort -rn |
 		sed 's/^/  /'
