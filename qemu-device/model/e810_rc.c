@@ -8,9 +8,9 @@
  * ACK. Recovery is go-back-N from the first PSN not known delivered: on a
  * PSN sequence NAK at once, on the retransmission timer (QP context RTOMIN,
  * retried REXMIT_THRESH times), after an RNR NAK's delay (RNRNAK_THRESH
- * times, 7 = forever). A partially answered READ is asked again for the
- * rest only. WQEs complete in PSN order when acknowledged (a READ when its
- * last response arrived).
+ * times, 7 = forever; counted retries back off, rnr_wait_ns()). A
+ * partially answered READ is asked again for the rest only. WQEs complete
+ * in PSN order when acknowledged (a READ when its last response arrived).
  *
  * Responder: accepts only the expected PSN. Older PSNs are duplicates (a
  * READ is executed again, anything else re-acknowledged if it asks);
@@ -32,6 +32,29 @@ static const uint32_t rnr_timer_10us[32] = {
     256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288,
     16384, 24576, 32768, 49152,
 };
+
+/*
+ * The wait after the @n-th RNR NAK in a row for one message (@n 0 when
+ * RNRNAK_THRESH is 7 and nothing counts): the NAK's timer @t10us,
+ * quadrupled for each earlier one, at most IB's longest timer (655.36
+ * ms). IB sets only the least wait (a requester waits at least the
+ * timer). The timer is the device's own (E810_XPORT_RNR_TIMER, 1.28 ms;
+ * the GEN_2 context has no minimum RNR timer) and runs on the host's
+ * clock, while a TCG guest runs far slower than a host CPU: a guest that
+ * posts the receive 10 ms after answering (a vCPU the host did not run)
+ * used up rdma_cm's RNR retry count of 5 (pyverbs' ConnParam) in 8 ms.
+ * Backed off, five retries span about 0.44 s; an unlimited count
+ * (perftest) keeps the plain timer.
+ */
+static uint64_t rnr_wait_ns(uint32_t t10us, unsigned n)
+{
+    uint64_t t = (uint64_t)t10us * 10000;
+
+    while (n-- > 1 && t < E810_XPORT_RNR_WAIT_MAX_NS) {
+        t <<= 2;
+    }
+    return t < E810_XPORT_RNR_WAIT_MAX_NS ? t : E810_XPORT_RNR_WAIT_MAX_NS;
+}
 
 static E810XWqe *wq_at(E810XQp *x, uint32_t i)
 {
@@ -591,7 +614,7 @@ static void rx_ack(E810Core *core, E810Qp *qp, E810XQp *x,
         x->rnr_wait = true;
         x->send_psn = p->psn;
         e810_xport_set_deadline(core, x, e810_xport_now(core) +
-                                (uint64_t)rnr * 10000);
+                                rnr_wait_ns(rnr, x->rnr_retries));
         return;
     }
     if ((p->syndrome & 0x1f) == E810_NAK_PSN_SEQ) {

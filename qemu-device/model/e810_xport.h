@@ -46,6 +46,8 @@ struct E810Qp;
 #define E810_XPORT_CWND_MIN     16
 /* RNR NAK timer code the responder sends (IB encoding 14 = 1.28 ms). */
 #define E810_XPORT_RNR_TIMER    14
+/* The longest RNR wait: IB's longest RNR NAK timer (code 0, 655.36 ms). */
+#define E810_XPORT_RNR_WAIT_MAX_NS 655360000ull
 /* READ response packets sent per step; the rest continue from work. */
 #define E810_XPORT_READ_BURST   256
 /*

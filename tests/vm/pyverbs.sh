@@ -18,9 +18,10 @@
 
 tests=/usr/share/doc/rdma-core/tests
 [ -f "$tests/run_tests.py" ] || skip "rdma-core tests not installed in the guest"
-# It runs alone ("jobs: alone"): beside another guest, in one run of
-# three, test_rdmacm_async_traffic_external_qp (our provider) ended in
-# "Exception in active/passive side occurred" (2026-11-25).
+# It runs alone ("jobs: alone"): it keeps both vCPUs busy for minutes.
+# (test_rdmacm_async_traffic_external_qp answers before the peer has
+# reposted its receive and relies on RNR retries; on a loaded host they
+# ran out until the model backed them off, docs/hw-model.md.)
 # Extra unittest arguments (e.g. "-k test_cq"), for focused runs only.
 PYVERBS_ARGS=${PYVERBS_ARGS:-}
 # Allowed skip reasons: a Python regex, a tab, the reason. A reason that
@@ -99,7 +100,6 @@ kernel:ours	tests.test_mr.MRTest.test_mr_rereg_addr	our irdma refuses RESET -> I
 kernel:stock	tests.test_rdmacm.CMTestCase.test_rdmacm_async_ex_multicast_traffic	OPEN: intermittent under the stock irdma (one of the three rdmacm multicast tests errors in about half the runs, "Exception in active/passive side"; our irdma passes them every run); once the model refused a MODIFY_MCAST_GRP for a group not yet created (irdma_attach_mcast() posts it outside its list lock), not always; see docs/hw-model.md
 kernel:stock	tests.test_rdmacm.CMTestCase.test_rdmacm_async_ex_leave_multicast_traffic	OPEN: intermittent under the stock irdma (as above)
 kernel:stock	tests.test_rdmacm.CMTestCase.test_rdmacm_async_multicast_traffic	OPEN: intermittent under the stock irdma (as above; the third of the three, seen under the 7.x stock irdma with our provider)
-kernel:stock	tests.test_rdmacm.CMTestCase.test_rdmacm_async_traffic_external_qp	OPEN: intermittent under the stock irdma (as above; seen once)
 kernel:stock	tests.test_mr.MRTest.test_mr_rereg_atomic	under the stock irdma (which accepts REMOTE_ATOMIC in an MR's access and ignores it) the test gets as far as posting an atomic, which the stock provider refuses on GEN_2 with EINVAL instead of letting the responder fail it (E810 has no atomics)
 kernel:ours	tests.test_mr.MRTest.test_mr_rereg_atomic	our irdma accepts REMOTE_ATOMIC in an MR's access and ignores it, as the stock irdma does; the test then posts an atomic, which both providers refuse on GEN_2 with EINVAL (E810 has no atomics)
 EOF
@@ -238,6 +238,13 @@ for E810_PROVIDER in ${PROVIDERS_OVERRIDE:-stock ours}; do
 	if [ "$failed" != 0 ] || [ "$errors" != 0 ]; then
 		grep -A 24 -E '^(FAIL|ERROR):' "$out" | head -n 200
 	fi
+	# The RDMA-CM tests fork two players; the traceback above only says
+	# "Exception in active/passive side occurred". What each player
+	# raised is its own line (rdma-core's _rdmacm_exception_handler()):
+	# keep it, with the test it came in.
+	awk '/^test[a-z_0-9]* \(/ { t = $1 }
+	     /Player (active|passive) got:/ { print "  " t ": " $0 }' "$out" |
+		head -n 20
 	echo "$p: skip reasons:"
 	grep -oE "\.\.\. skipped .*" "$out" | sort | uniq -c | sort -rn |
 		sed 's/^/  /'

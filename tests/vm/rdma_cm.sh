@@ -66,6 +66,21 @@ e810_two_hosts "$nd0" "$nd1" || { fail "could not set up the two hosts"; finish;
 # The peer must be reachable over the hub before the CM resolves it.
 ping -c 2 -W 2 192.168.81.2 >/dev/null || fail "no IP path to 192.168.81.2"
 
+# listening PORT: waits until an RDMA-CM id listens on 192.168.81.2:PORT
+# (rdma_cm's restrack entry, state LISTEN), at most 10 s. A client
+# started before its server listens gets a REJ (a SIDR REP "unsupported",
+# RDMA_CM_EVENT_UNREACHABLE, for udaddy) and fails; a fixed sleep lost
+# that race on a loaded host.
+listening() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		rdma resource show cm_id 2>/dev/null | grep 'state LISTEN' |
+			grep -Eq "192\.168\.81\.2:$1( |\$)" && return 0
+		nap 0.1
+	done
+	echo "no RDMA-CM listener on port $1 after 10 s"
+}
+
 # Expected rping client lines for COUNT pings of SIZE bytes: the message
 # "rdma-ping-N: " then letters from 'A' + N (wrapping 'z' -> 'A'), SIZE - 1
 # bytes in all (rping ends the buffer with NUL).
@@ -95,7 +110,7 @@ run_rping() {
 	ip netns exec peer timeout 40 rping -s -a 192.168.81.2 -p 7174 \
 		-C "$RPING_COUNT" -S "$size" -v -V >"$srv" 2>"$srv.err" &
 	sp=$!
-	sleep 1
+	listening 7174
 	timeout 30 rping -c -a 192.168.81.2 -p 7174 -C "$RPING_COUNT" \
 		-S "$size" -v -V >"$cli" 2>"$cli.err"
 	crc=$?
@@ -118,15 +133,16 @@ run_rping() {
 	rm -f "$srv" "$cli" "$exp" "$srv.err" "$cli.err"
 }
 
-# run_cm TOOL: TOOL (ucmatose or udaddy) server in "peer", client here;
+# run_cm TOOL PORT: TOOL (ucmatose or udaddy, listening on PORT: their
+# fixed ports) server in "peer", client here;
 # CM_CONN connections of CM_MSGS messages each way.
 run_cm() {
-	local tool=$1 srv cli sp crc src
+	local tool=$1 port=$2 srv cli sp crc src
 	srv=$(mktemp) cli=$(mktemp)
 	ip netns exec peer timeout 50 "$tool" -b 192.168.81.2 -c "$CM_CONN" \
 		-C "$CM_MSGS" >"$srv" 2>&1 &
 	sp=$!
-	sleep 1
+	listening "$port"
 	timeout 40 "$tool" -s 192.168.81.2 -b 192.168.81.1 -c "$CM_CONN" \
 		-C "$CM_MSGS" >"$cli" 2>&1
 	crc=$?
@@ -150,8 +166,8 @@ for E810_PROVIDER in ${PROVIDERS_OVERRIDE:-stock ours}; do
 	for s in $RPING_SIZES; do
 		run_rping "$s"
 	done
-	run_cm ucmatose
-	run_cm udaddy
+	run_cm ucmatose 7471
+	run_cm udaddy 7174
 done
 
 # ---- a send error on QP 1: ib_mad's SQE -> RTS recovery ---------------
@@ -163,7 +179,7 @@ gsi_send_error() {
 	ip netns exec peer timeout 90 rping -s -a 192.168.81.2 -p 7175 \
 		-C "$RPING_COUNT" -S 64 -v >"$srv" 2>&1 &
 	sp=$!
-	sleep 1
+	listening 7175
 	# The CM REQ of this one is the MAD that fails.
 	timeout 30 rping -c -a 192.168.81.2 -p 7175 -C "$RPING_COUNT" -S 64 \
 		-v >/dev/null 2>&1
@@ -175,7 +191,7 @@ gsi_send_error() {
 		ip netns exec peer timeout 60 rping -s -a 192.168.81.2 -p 7175 \
 			-C "$RPING_COUNT" -S 64 -v >"$srv" 2>&1 &
 		sp=$!
-		sleep 1
+		listening 7175
 	fi
 	reply=$(host_qmp '{"execute":"qom-get","arguments":{"path":"/machine/peripheral/e810-0","property":"x-inject-ud-send-error"}}')
 	case "$reply" in
