@@ -191,6 +191,8 @@ enum irdma_cm_timer_kind {
  * @ah_valid: the AH exists in the device
  * @rmac: the peer's MAC
  * @listener: passive: the listener, until iw_cm has the request
+ * @parent: passive: the listener whose SYN made us, held until we close
+ *	(irdma_listener_child_gone())
  * @cm_id: the id the connection reports to (a reference held): active
  *	from the connect, passive from the accept, until CONNECT_REPLY with
  *	an error or CLOSE
@@ -237,6 +239,7 @@ struct irdma_cm_node {
 	bool ah_valid;
 	u8 rmac[ETH_ALEN];
 	struct irdma_listener *listener;
+	struct irdma_listener *parent;
 	struct iw_cm_id *cm_id;
 	bool replied;
 	bool established;
@@ -864,6 +867,9 @@ static void irdma_cm_close_node(struct irdma_cm *cm, struct irdma_cm_node *n)
 	cm->stats.nodes--;
 	irdma_cm_node_release(cm->rf, n);
 	n->listener = NULL;
+	if (n->parent)
+		irdma_listener_child_gone(cm->rf, n->parent);
+	n->parent = NULL;
 	irdma_cm_node_put(n);
 }
 
@@ -1103,7 +1109,8 @@ static struct irdma_listener *irdma_cm_listener(struct irdma_pci_f *rf,
 
 	lockdep_assert_held(&rf->iw.lock);
 	list_for_each_entry(l, &rf->iw.listeners, node) {
-		if (l->port != s->lport)
+		/* A destroyed one's SYNs are dropped (upstream: PASSIVE). */
+		if (l->port != s->lport || l->gone)
 			continue;
 		for (i = 0; i < l->nqh; i++)
 			if (l->qh[i].ipv4 == s->ipv4 &&
@@ -1158,6 +1165,8 @@ static void irdma_cm_rx_syn(struct irdma_cm *cm, struct irdma_listener *l,
 		goto err_release;
 	n->apbvt = true;
 	list_add_tail(&n->list, &cm->nodes);
+	n->parent = l;
+	l->children++;
 	cm->stats.nodes++;
 	cm->stats.nodes_created++;
 	irdma_cm_step(cm, n, E810CM_EV_RX_SYN, NULL);
