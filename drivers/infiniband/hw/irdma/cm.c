@@ -315,7 +315,13 @@ static struct neigh_table *irdma_cm_nd_tbl(void)
 #endif
 }
 
-/* The peer's MAC from the kernel's neighbour table (a valid entry). */
+/*
+ * The peer's MAC from the kernel's neighbour table (a valid entry); ours
+ * for a connection to our own address, which the neighbour table never
+ * holds (upstream irdma_make_cm_node(): irdma_ipv4_is_lpb() or
+ * irdma_ipv6_is_lpb(), the ARP cache entry irdma_inetaddr_event() made
+ * for the local address; the AH loops back, irdma_cm_ah_create()).
+ */
 static int irdma_cm_neigh_mac(struct irdma_pci_f *rf,
 			      const struct irdma_qhash *qh, u8 *mac)
 {
@@ -325,6 +331,10 @@ static int irdma_cm_neigh_mac(struct irdma_pci_f *rf,
 	bool valid;
 	int i;
 
+	if (!memcmp(qh->lip, qh->rip, sizeof(qh->lip))) {
+		ether_addr_copy(mac, rf->netdev->dev_addr);
+		return 0;
+	}
 	if (qh->ipv4) {
 		a4 = htonl(qh->rip[0]);
 		neigh = neigh_lookup(&arp_tbl, &a4, rf->netdev);
