@@ -208,7 +208,7 @@ enum irdma_cm_timer_kind {
  * @provider: iw_cm's id holds the node (CONNECT_REQUEST to accept/reject)
  * @neg: IRD, ORD and RTR, asked and agreed
  * @req: active: the MPA Request sent (its private data in @pd)
- * @pd: active: the private data of our Request
+ * @pd: the private data of our Request (active) or Reject (passive)
  * @pd_len: its length
  * @peer_pd: active: the private data of the peer's MPA Reply, kept for
  *	the CONNECT_REPLY at AE 0x050E (upstream irdma_cm_event_connected())
@@ -689,7 +689,6 @@ static void irdma_cm_do(struct irdma_cm *cm, struct irdma_cm_node *n,
 {
 	u32 a = out->actions;
 	bool keep_syn = a & E810CM_ACT_START_RETX;
-	u8 buf[E810CM_MPA_HDR_LEN + E810CM_MPA_V2_RTR_LEN];
 	struct e810cm_mpa rej;
 	int len, i;
 
@@ -743,11 +742,15 @@ static void irdma_cm_do(struct irdma_cm *cm, struct irdma_cm_node *n,
 		rej.crc = true;
 		rej.reject = true;
 		rej.enhanced = rej.rev == 2;
-		len = e810cm_mpa_build(buf, sizeof(buf), &rej);
+		rej.pd = n->pd;
+		rej.pd_len = n->pd_len;
+		/* passive: @mpa_tx holds no Request */
+		len = e810cm_mpa_build(n->mpa_tx, sizeof(n->mpa_tx), &rej);
 		if (len > 0)
 			irdma_cm_xmit(cm, n, E810CM_TCP_ACK |
 				      ((a & E810CM_ACT_SEND_FIN) ?
-				       E810CM_TCP_FIN : 0), buf, len, true);
+				       E810CM_TCP_FIN : 0), n->mpa_tx, len,
+				      true);
 		cm->stats.mpa_rej_sent++;
 	} else if (a & E810CM_ACT_SEND_FIN) {
 		irdma_cm_xmit(cm, n, E810CM_TCP_FIN | E810CM_TCP_ACK, NULL, 0,
@@ -1691,7 +1694,7 @@ out:
 /**
  * irdma_cm_reject() - iw_cm reject of a CONNECT_REQUEST
  * @cm_id: the new id iw_cm made for the request
- * @pdata: private data for the Reject (not sent yet)
+ * @pdata: private data for the Reject
  * @pdata_len: its length
  *
  * An MPA Reply with the R flag, with FIN; the node then closes on its
@@ -1715,6 +1718,10 @@ int irdma_cm_reject(struct iw_cm_id *cm_id, const void *pdata, u8 pdata_len)
 		return -EINVAL;
 	}
 	n->listener = NULL;
+	/* The Reject carries it (upstream irdma_send_mpa_reject()). */
+	n->pd_len = min_t(u16, pdata_len, E810CM_MPA_MAX_PD -
+			  E810CM_MPA_V2_RTR_LEN);
+	memcpy(n->pd, pdata, n->pd_len);
 	if (n->sm.state == E810CM_MPAREQ_RCVD)
 		irdma_cm_step(cm, n, E810CM_EV_USER_REJECT, NULL);
 	irdma_cm_node_put(n);
