@@ -2,17 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # topology: hub2
 # parent: ice
-# rdma-driver: stock
+# rdma-driver: stock ours
 # rdma-protocol: iwarp
 # timeout: 900
 # rdma-core 56.1's own RDMA-CM tests (tests/run_tests.py -k rdmacm, as
 # pyverbs runs the whole suite) against irdma0 in iWARP mode: the stock ice
-# switched to iWARP (devlink), the stock irdma, with the stock provider and
-# then with ours (provider_env; as pyverbs.sh, one verdict each), the
-# port with an address in init_net (the suite connects a passive and an
-# active rdma_cm_id on that one address: the stock irdma's CM pairs them
-# as a loopback connection and the model's engine carries the traffic
-# back to the same port). Zero failures and errors bar the known one
+# switched to iWARP (devlink), the stock irdma or ours, with the stock
+# provider and then with ours (provider_env; as pyverbs.sh, one verdict
+# each), the port with an address in init_net (the suite connects a
+# passive and an active rdma_cm_id on that one address: the irdma's CM
+# pairs them as a loopback connection and the model's engine carries the
+# traffic back to the same port). Zero failures and errors bar the known one
 # (listed, a test that expects IB's event flow); every skip's reason in
 # the list below for that test (docs/testing.md "pyverbs" says why for
 # each); the connection, reject, READ and WRITE tests run and pass.

@@ -191,6 +191,8 @@ enum irdma_cm_timer_kind {
  * @ah_valid: the AH exists in the device
  * @rmac: the peer's MAC
  * @listener: passive: the listener, until iw_cm has the request
+ * @parent: passive: the listener whose SYN made us, held until we close
+ *	(irdma_listener_child_gone())
  * @cm_id: the id the connection reports to (a reference held): active
  *	from the connect, passive from the accept, until CONNECT_REPLY with
  *	an error or CLOSE
@@ -206,7 +208,7 @@ enum irdma_cm_timer_kind {
  * @provider: iw_cm's id holds the node (CONNECT_REQUEST to accept/reject)
  * @neg: IRD, ORD and RTR, asked and agreed
  * @req: active: the MPA Request sent (its private data in @pd)
- * @pd: active: the private data of our Request
+ * @pd: the private data of our Request (active) or Reject (passive)
  * @pd_len: its length
  * @peer_pd: active: the private data of the peer's MPA Reply, kept for
  *	the CONNECT_REPLY at AE 0x050E (upstream irdma_cm_event_connected())
@@ -237,6 +239,7 @@ struct irdma_cm_node {
 	bool ah_valid;
 	u8 rmac[ETH_ALEN];
 	struct irdma_listener *listener;
+	struct irdma_listener *parent;
 	struct iw_cm_id *cm_id;
 	bool replied;
 	bool established;
@@ -312,7 +315,13 @@ static struct neigh_table *irdma_cm_nd_tbl(void)
 #endif
 }
 
-/* The peer's MAC from the kernel's neighbour table (a valid entry). */
+/*
+ * The peer's MAC from the kernel's neighbour table (a valid entry); ours
+ * for a connection to our own address, which the neighbour table never
+ * holds (upstream irdma_make_cm_node(): irdma_ipv4_is_lpb() or
+ * irdma_ipv6_is_lpb(), the ARP cache entry irdma_inetaddr_event() made
+ * for the local address; the AH loops back, irdma_cm_ah_create()).
+ */
 static int irdma_cm_neigh_mac(struct irdma_pci_f *rf,
 			      const struct irdma_qhash *qh, u8 *mac)
 {
@@ -322,11 +331,6 @@ static int irdma_cm_neigh_mac(struct irdma_pci_f *rf,
 	bool valid;
 	int i;
 
-	/*
-	 * A peer at our own address has no neighbour entry: it is this
-	 * port, with our MAC, reached by loopback (upstream
-	 * irdma_resolve_neigh_lpb_chk(), irdma_ipv4_is_lpb()).
-	 */
 	if (!memcmp(qh->lip, qh->rip, sizeof(qh->lip))) {
 		ether_addr_copy(mac, rf->netdev->dev_addr);
 		return 0;
@@ -685,7 +689,6 @@ static void irdma_cm_do(struct irdma_cm *cm, struct irdma_cm_node *n,
 {
 	u32 a = out->actions;
 	bool keep_syn = a & E810CM_ACT_START_RETX;
-	u8 buf[E810CM_MPA_HDR_LEN + E810CM_MPA_V2_RTR_LEN];
 	struct e810cm_mpa rej;
 	int len, i;
 
@@ -739,11 +742,15 @@ static void irdma_cm_do(struct irdma_cm *cm, struct irdma_cm_node *n,
 		rej.crc = true;
 		rej.reject = true;
 		rej.enhanced = rej.rev == 2;
-		len = e810cm_mpa_build(buf, sizeof(buf), &rej);
+		rej.pd = n->pd;
+		rej.pd_len = n->pd_len;
+		/* passive: @mpa_tx holds no Request */
+		len = e810cm_mpa_build(n->mpa_tx, sizeof(n->mpa_tx), &rej);
 		if (len > 0)
 			irdma_cm_xmit(cm, n, E810CM_TCP_ACK |
 				      ((a & E810CM_ACT_SEND_FIN) ?
-				       E810CM_TCP_FIN : 0), buf, len, true);
+				       E810CM_TCP_FIN : 0), n->mpa_tx, len,
+				      true);
 		cm->stats.mpa_rej_sent++;
 	} else if (a & E810CM_ACT_SEND_FIN) {
 		irdma_cm_xmit(cm, n, E810CM_TCP_FIN | E810CM_TCP_ACK, NULL, 0,
@@ -873,6 +880,9 @@ static void irdma_cm_close_node(struct irdma_cm *cm, struct irdma_cm_node *n)
 	cm->stats.nodes--;
 	irdma_cm_node_release(cm->rf, n);
 	n->listener = NULL;
+	if (n->parent)
+		irdma_listener_child_gone(cm->rf, n->parent);
+	n->parent = NULL;
 	irdma_cm_node_put(n);
 }
 
@@ -1112,7 +1122,8 @@ static struct irdma_listener *irdma_cm_listener(struct irdma_pci_f *rf,
 
 	lockdep_assert_held(&rf->iw.lock);
 	list_for_each_entry(l, &rf->iw.listeners, node) {
-		if (l->port != s->lport)
+		/* A destroyed one's SYNs are dropped (upstream: PASSIVE). */
+		if (l->port != s->lport || l->gone)
 			continue;
 		for (i = 0; i < l->nqh; i++)
 			if (l->qh[i].ipv4 == s->ipv4 &&
@@ -1167,6 +1178,8 @@ static void irdma_cm_rx_syn(struct irdma_cm *cm, struct irdma_listener *l,
 		goto err_release;
 	n->apbvt = true;
 	list_add_tail(&n->list, &cm->nodes);
+	n->parent = l;
+	l->children++;
 	cm->stats.nodes++;
 	cm->stats.nodes_created++;
 	irdma_cm_step(cm, n, E810CM_EV_RX_SYN, NULL);
@@ -1681,7 +1694,7 @@ out:
 /**
  * irdma_cm_reject() - iw_cm reject of a CONNECT_REQUEST
  * @cm_id: the new id iw_cm made for the request
- * @pdata: private data for the Reject (not sent yet)
+ * @pdata: private data for the Reject
  * @pdata_len: its length
  *
  * An MPA Reply with the R flag, with FIN; the node then closes on its
@@ -1705,6 +1718,10 @@ int irdma_cm_reject(struct iw_cm_id *cm_id, const void *pdata, u8 pdata_len)
 		return -EINVAL;
 	}
 	n->listener = NULL;
+	/* The Reject carries it (upstream irdma_send_mpa_reject()). */
+	n->pd_len = min_t(u16, pdata_len, E810CM_MPA_MAX_PD -
+			  E810CM_MPA_V2_RTR_LEN);
+	memcpy(n->pd, pdata, n->pd_len);
 	if (n->sm.state == E810CM_MPAREQ_RCVD)
 		irdma_cm_step(cm, n, E810CM_EV_USER_REJECT, NULL);
 	irdma_cm_node_put(n);

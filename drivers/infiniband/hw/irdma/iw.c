@@ -250,6 +250,57 @@ static void irdma_listener_unhash(struct irdma_pci_f *rf,
 			irdma_qhash_op(rf, &l->qh[n], IRDMA_QHASH_DEL);
 }
 
+static void irdma_listener_resync(struct irdma_pci_f *rf,
+				  struct irdma_listener *l,
+				  struct irdma_qhash *now, u32 n);
+
+/*
+ * A listener iw_cm destroyed while connections it took were alive, on
+ * port @port of family @ipv4: a listen there adopts it, its entries
+ * brought to the new listen's addresses (upstream irdma_make_listen_node()
+ * reuses a PASSIVE listener irdma_find_listener() matches).
+ */
+static struct irdma_listener *
+irdma_listener_lingering(struct irdma_pci_f *rf, bool ipv4, u16 port)
+{
+	struct irdma_listener *l;
+
+	lockdep_assert_held(&rf->iw.lock);
+	list_for_each_entry(l, &rf->iw.listeners, node)
+		if (l->gone && l->port == port && l->ipv4 == ipv4)
+			return l;
+	return NULL;
+}
+
+/* @l listens for @cm_id from now on. */
+static int irdma_listener_start(struct irdma_listener *l,
+				struct iw_cm_id *cm_id, int backlog)
+{
+	struct e810cm_out out;
+	int err;
+
+	e810cm_conn_init(&l->sm, 2);
+	err = e810cm_step(&l->sm, E810CM_EV_USER_LISTEN, &out);
+	if (err)
+		return err;
+	l->cm_id = cm_id;
+	l->backlog = backlog;
+	cm_id->add_ref(cm_id);
+	cm_id->provider_data = l;
+	return 0;
+}
+
+/* Out of the list and the tables (rf->iw.lock held), then freed. */
+static void irdma_listener_free(struct irdma_pci_f *rf,
+				struct irdma_listener *l)
+{
+	list_del_rcu(&l->node);
+	irdma_listener_unhash(rf, l, l->nqh);
+	irdma_apbvt_put(rf, l->port);
+	synchronize_rcu();
+	kfree(l);
+}
+
 /**
  * irdma_create_listen() - iw_cm create_listen
  * @cm_id: the listening id (its mapped local address)
@@ -264,8 +315,8 @@ static void irdma_listener_unhash(struct irdma_pci_f *rf,
 static int irdma_create_listen(struct iw_cm_id *cm_id, int backlog)
 {
 	struct irdma_pci_f *rf = to_iwdev(cm_id->device)->rf;
+	struct irdma_listener *l, *old;
 	struct irdma_qhash *qh;
-	struct irdma_listener *l;
 	struct e810cm_out out;
 	u32 ip[4], n, i;
 	bool ipv4;
@@ -291,6 +342,22 @@ static int irdma_create_listen(struct iw_cm_id *cm_id, int backlog)
 		qh[i].lport = port;
 		qh[i].vlan = 0xffff;
 	}
+	mutex_lock(&rf->iw.lock);
+	old = irdma_listener_lingering(rf, ipv4, port);
+	if (old) {
+		/* Its port is in the APBVT, its entries need no CQP op. */
+		old->wildcard = l->wildcard;
+		irdma_listener_resync(rf, old, qh, n);
+		err = irdma_listener_start(old, cm_id, backlog);
+		if (!err) {
+			old->gone = false;
+			rf->iw.listens++;
+		}
+		mutex_unlock(&rf->iw.lock);
+		kfree(l);
+		return err;
+	}
+	mutex_unlock(&rf->iw.lock);
 	l->cm_id = cm_id;
 	l->port = port;
 	l->backlog = backlog;
@@ -345,16 +412,40 @@ static int irdma_destroy_listen(struct iw_cm_id *cm_id)
 		return 0;
 	mutex_lock(&rf->iw.lock);
 	irdma_cm_listener_gone(rf, l);
-	list_del_rcu(&l->node);
-	irdma_listener_unhash(rf, l, l->nqh);
-	mutex_unlock(&rf->iw.lock);
-	synchronize_rcu();
 	e810cm_step(&l->sm, E810CM_EV_USER_CLOSE, &out);
-	irdma_apbvt_put(rf, l->port);
+	l->cm_id = NULL;
 	cm_id->provider_data = NULL;
+	/*
+	 * Connections it took hold its entries (upstream
+	 * irdma_cm_del_listen(): the listener goes PASSIVE, its quad hash
+	 * entries and port go with its last reference): a SYN to it until
+	 * then is dropped by us, not reset by the host stack, and the peer
+	 * tries again (perftest -R's server listens on the port again).
+	 */
+	if (l->children)
+		l->gone = true;
+	else
+		irdma_listener_free(rf, l);
+	mutex_unlock(&rf->iw.lock);
 	cm_id->rem_ref(cm_id);
-	kfree(l);
 	return 0;
+}
+
+/**
+ * irdma_listener_child_gone() - a connection @l's SYN made is closed
+ * @rf: per-function state
+ * @l: its listener
+ *
+ * Context: Process context, rf->iw.lock held.
+ */
+void irdma_listener_child_gone(struct irdma_pci_f *rf,
+			       struct irdma_listener *l)
+{
+	lockdep_assert_held(&rf->iw.lock);
+	if (!WARN_ON(!l->children) && --l->children)
+		return;
+	if (l->gone)
+		irdma_listener_free(rf, l);
 }
 
 static bool irdma_qh_in(const struct irdma_qhash *e,
@@ -369,7 +460,7 @@ static bool irdma_qh_in(const struct irdma_qhash *e,
 	return false;
 }
 
-/* Brings one wildcard listener's entries in line with @now (@n addresses). */
+/* Brings one listener's entries in line with @now (@n addresses). */
 static void irdma_listener_resync(struct irdma_pci_f *rf,
 				  struct irdma_listener *l,
 				  struct irdma_qhash *now, u32 n)
@@ -620,8 +711,9 @@ int irdma_iw_show(struct seq_file *m, struct irdma_pci_f *rf)
 		listeners++;
 	seq_printf(m, "listeners %u\nlistens %llu\n", listeners, iw->listens);
 	list_for_each_entry(l, &iw->listeners, node)
-		seq_printf(m, "listener port %u addrs %u state %s\n", l->port,
-			   l->nqh, e810cm_state_name(l->sm.state));
+		seq_printf(m, "listener port %u addrs %u state %s conns %u%s\n",
+			   l->port, l->nqh, e810cm_state_name(l->sm.state),
+			   l->children, l->gone ? " destroyed" : "");
 	irdma_cm_show(m, rf);
 	mutex_unlock(&iw->lock);
 	mutex_lock(&iw->apbvt_lock);

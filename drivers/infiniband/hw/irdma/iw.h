@@ -150,6 +150,13 @@ struct irdma_qhash {
  * @wildcard: bound to the wildcard address of its family: its entries
  *	follow the netdev's addresses (irdma_iw_addr_work())
  * @ipv4: its family
+ * @children: passive connections its SYNs made that are not closed: its
+ *	listen entries, APBVT reference and memory stay while there are any
+ *	(upstream's listener refcount, irdma_dec_refcnt_listen())
+ * @gone: iw_cm destroyed it while it had @children: it takes no SYN (the
+ *	engine still steers them to the ILQ, where they are dropped) until
+ *	a listen on the same address and port adopts it (upstream
+ *	IRDMA_CM_LISTENER_PASSIVE_STATE and reused_node)
  * @nqh: entries in @qh
  * @qh: its listen entries in the quad hash
  */
@@ -161,6 +168,8 @@ struct irdma_listener {
 	int backlog;
 	bool wildcard;
 	bool ipv4;
+	u32 children;
+	bool gone;
 	u32 nqh;
 	struct irdma_qhash qh[];
 };
@@ -207,6 +216,8 @@ void irdma_iw_addrs_changed(struct irdma_pci_f *rf);
 void irdma_iw_rx(struct irdma_pci_f *rf, const struct irdma_ilq_rx *rx);
 void irdma_iw_set_device_ops(struct ib_device *ibdev);
 int irdma_iw_show(struct seq_file *m, struct irdma_pci_f *rf);
+void irdma_listener_child_gone(struct irdma_pci_f *rf,
+			       struct irdma_listener *l);
 
 /* cm.c: connections */
 int irdma_cm_init(struct irdma_pci_f *rf);

@@ -1756,6 +1756,17 @@ int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	if (err)
 		return err;
 	mutex_lock(&qp->mutex);
+	/*
+	 * iWARP: a graceful disconnect of a QP whose connection is over (or
+	 * never was) changes nothing and is no error: upstream
+	 * irdma_modify_qp() returns 0 for SQD past RTS or below it.
+	 * librdmacm's rdma_disconnect() asks for SQD after the peer closed
+	 * (ucma_shutdown()).
+	 */
+	if (qp->rf->iwarp && (mask & IB_QP_STATE) &&
+	    attr->qp_state == IB_QPS_SQD && qp->state != IB_QPS_RTS &&
+	    qp->state != IB_QPS_SQD)
+		goto out;
 	err = irdma_qp_modify_check(qp, attr, mask, &cur, &new);
 	if (err)
 		goto out;
