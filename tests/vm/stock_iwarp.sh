@@ -244,25 +244,13 @@ expect_eq "retransmits, bad checksums, CRC errors, Terminates" "0 0 0 0" \
 
 # ---- rping -V at several sizes ------------------------------------------------
 
-# rping_run SIZE COUNT PORT: a verified rping (-V) of COUNT iterations of
-# SIZE bytes, listener on port 1; sets RC_S, RC_C (exit statuses), N_S,
-# N_C (iterations each side printed) and SECS.
+# rping_run SIZE COUNT PORT: rping_verified (guest library) against the
+# listener on node 1, the client started once the port is in its APBVT;
+# sets RC_S, RC_C, N_S, N_C as that does, and SECS.
 rping_run() {
-	local t0=$SECONDS sp
-	# stderr apart: rping's block-buffered stdout would be cut by it
-	(timeout 120 rping -s -a 192.168.81.2 -p "$3" -v -V -S "$1" -C "$2" \
-		2>/tmp/rping-s.err | cut -c1-48 >/tmp/rping-s.log
-	exit "${PIPESTATUS[0]}") &
-	sp=$!
-	wait_for "[ \"\$(iw_table ${devs[1]} apbvt_ports)\" = $3 ]" 20
-	timeout 100 rping -c -a 192.168.81.2 -p "$3" -v -V -S "$1" -C "$2" \
-		2>/tmp/rping-c.err | cut -c1-48 >/tmp/rping-c.log
-	RC_C=${PIPESTATUS[0]}
-	wait "$sp"
-	RC_S=$?
-	# the client prints "ping data: ...", the listener "server ping data:"
-	N_C=$(grep -o 'ping data: rdma-ping-[0-9]*:' /tmp/rping-c.log | sort -u | wc -l)
-	N_S=$(grep -o 'ping data: rdma-ping-[0-9]*:' /tmp/rping-s.log | sort -u | wc -l)
+	local t0=$SECONDS
+	rping_verified "$1" "$2" "$3" 192.168.81.2 \
+		"[ \"\$(iw_table ${devs[1]} apbvt_ports)\" = $3 ]"
 	SECS=$((SECONDS - t0))
 }
 # verified_rpings PORT: the verified rpings above, listeners from PORT on;
