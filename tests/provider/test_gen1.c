@@ -253,29 +253,29 @@ static void test_sizes(void **state)
  */
 static void test_cq_bufs(void **state)
 {
-	const struct e810_wq_geom *g1 = e810u_geom(E810_GEN_1);
-	const struct e810_wq_geom *g2 = e810u_geom(E810_GEN_2);
+	/* generation, CQ resize feature, CQEs asked, then the layout */
+	static const struct {
+		int gen;
+		bool resize;
+		uint32_t cqe, entries, cq_pages, shadow_off, ring_len;
+	} t[] = {
+		{ E810_GEN_1, false, 99, 100, 1, 4096, 8192 },
+		{ E810_GEN_1, false, 200, 201, 2, 8192, 12288 },
+		{ E810_GEN_1, false, 1, 4, 1, 4096, 8192 },
+		{ E810_GEN_2, true, 99, 200, 2, 0, 8192 },
+	};
 	struct e810u_cq_bufs l;
+	unsigned int i;
 
 	(void)state;
-	e810u_cq_bufs(g1, false, 99, 4096, &l);
-	assert_int_equal(l.entries, 100);
-	assert_int_equal(l.cq_pages, 1);
-	assert_int_equal(l.shadow_off, 4096);
-	assert_int_equal(l.ring_len, 8192);
-	e810u_cq_bufs(g1, false, 200, 4096, &l);
-	assert_int_equal(l.entries, 201);
-	assert_int_equal(l.cq_pages, 2);
-	assert_int_equal(l.shadow_off, 8192);
-	assert_int_equal(l.ring_len, 12288);
-	e810u_cq_bufs(g1, false, 1, 4096, &l);
-	assert_int_equal(l.entries, 4);
-	assert_int_equal(l.shadow_off, 4096);
-	e810u_cq_bufs(g2, true, 99, 4096, &l);
-	assert_int_equal(l.entries, 200);
-	assert_int_equal(l.cq_pages, 2);
-	assert_int_equal(l.shadow_off, 0);
-	assert_int_equal(l.ring_len, 8192);
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		e810u_cq_bufs(e810u_geom(t[i].gen), t[i].resize, t[i].cqe, 4096,
+			      &l);
+		assert_int_equal(l.entries, t[i].entries);
+		assert_int_equal(l.cq_pages, t[i].cq_pages);
+		assert_int_equal(l.shadow_off, t[i].shadow_off);
+		assert_int_equal(l.ring_len, t[i].ring_len);
+	}
 }
 
 #define T_(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
