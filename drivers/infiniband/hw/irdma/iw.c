@@ -290,14 +290,18 @@ static int irdma_listener_start(struct irdma_listener *l,
 	return 0;
 }
 
-/* Out of the list and the tables (rf->iw.lock held), then freed. */
+/*
+ * Out of the list and the tables, then freed. Every reader of the list
+ * holds rf->iw.lock (irdma_cm_listener() on the ILQ's receive work
+ * included), so nothing can still see @l once it is unlinked.
+ */
 static void irdma_listener_free(struct irdma_pci_f *rf,
 				struct irdma_listener *l)
 {
-	list_del_rcu(&l->node);
+	lockdep_assert_held(&rf->iw.lock);
+	list_del(&l->node);
 	irdma_listener_unhash(rf, l, l->nqh);
 	irdma_apbvt_put(rf, l->port);
-	synchronize_rcu();
 	kfree(l);
 }
 
@@ -381,7 +385,7 @@ static int irdma_create_listen(struct iw_cm_id *cm_id, int backlog)
 	l->nqh = n;
 	cm_id->add_ref(cm_id);
 	cm_id->provider_data = l;
-	list_add_tail_rcu(&l->node, &rf->iw.listeners);
+	list_add_tail(&l->node, &rf->iw.listeners);
 	rf->iw.listens++;
 	mutex_unlock(&rf->iw.lock);
 	ibdev_dbg(cm_id->device, "CM: listening on port %u, %u addresses\n",

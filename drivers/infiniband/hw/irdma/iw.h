@@ -142,7 +142,7 @@ struct irdma_qhash {
 
 /**
  * struct irdma_listener - one iw_cm listener
- * @node: entry in rf->iw.listeners
+ * @node: entry in rf->iw.listeners (under rf->iw.lock, readers too)
  * @cm_id: its iw_cm id (a reference held)
  * @sm: its state (LISTENING while it listens)
  * @port: local TCP port
