@@ -343,6 +343,64 @@ rdma_wait_all_active() {
 	done
 }
 
+# ---- NVMe over Fabrics ---------------------------------------------------
+# The target is nvmet configured through configfs, the host connects
+# through /dev/nvme-fabrics with the option string nvme-cli would write
+# (drivers/nvme/host/fabrics.c, nvmf_dev_write()): the guest has no
+# nvme-cli.
+
+NVMET=/sys/kernel/config/nvmet
+
+# nvmet_export NQN DEVICE PORTID TRTYPE TRADDR TRSVCID: subsystem NQN (any
+# host allowed) with namespace 1 on block device DEVICE, linked to a new
+# nvmet port PORTID of transport TRTYPE (rdma, tcp) at IPv4 TRADDR:TRSVCID.
+nvmet_export() {
+	local s=$NVMET/subsystems/$1 p=$NVMET/ports/$3
+	mkdir "$s" && echo 1 >"$s/attr_allow_any_host" &&
+		mkdir "$s/namespaces/1" &&
+		echo "$2" >"$s/namespaces/1/device_path" &&
+		echo 1 >"$s/namespaces/1/enable" &&
+		mkdir "$p" && echo "$4" >"$p/addr_trtype" &&
+		echo ipv4 >"$p/addr_adrfam" && echo "$5" >"$p/addr_traddr" &&
+		echo "$6" >"$p/addr_trsvcid" &&
+		ln -s "$s" "$p/subsystems/$1"
+}
+
+# nvmet_unexport NQN PORTID: removes what nvmet_export made (the port
+# first: nvmet then stops listening on it).
+nvmet_unexport() {
+	rm -f "$NVMET/ports/$2/subsystems/$1" && rmdir "$NVMET/ports/$2" &&
+		echo 0 >"$NVMET/subsystems/$1/namespaces/1/enable" &&
+		rmdir "$NVMET/subsystems/$1/namespaces/1" "$NVMET/subsystems/$1"
+}
+
+# nvme_connect TRANSPORT TRADDR TRSVCID HOST_TRADDR NQN: connects a
+# controller to subsystem NQN at TRADDR:TRSVCID from local address
+# HOST_TRADDR, keeps its instance number in /tmp/nvme-TRANSPORT.inst
+# (for /sys/class/nvme/nvme<N>/delete_controller) and prints the block
+# device of namespace 1 once it exists (20 s at most); fails otherwise.
+nvme_connect() {
+	local line inst d i
+	exec 5<>/dev/nvme-fabrics || return 1
+	printf "transport=%s,traddr=%s,trsvcid=%s,host_traddr=%s,nqn=%s" \
+		"$1" "$2" "$3" "$4" "$5" >&5 || { exec 5<&-; return 1; }
+	read -r line <&5
+	exec 5<&-
+	inst=$(sed -n 's/.*instance=\([0-9]*\).*/\1/p' <<<"$line")
+	[ -n "$inst" ] || return 1
+	echo "$inst" >"/tmp/nvme-$1.inst"
+	for ((i = 0; i < 100; i++)); do
+		# nvmeXnY without multipath, nvmeXcZnY (a path of head nvmeXnY) with
+		for d in /sys/class/nvme/nvme$inst/nvme*n*; do
+			[ -e "$d" ] || continue
+			d=$(basename "$d" | sed 's/c[0-9]*n/n/')
+			[ -b "/dev/$d" ] && { echo "/dev/$d"; return 0; }
+		done
+		nap 0.2
+	done
+	return 1
+}
+
 # ---- host requests -------------------------------------------------------
 
 # host_qmp JSON [TIMEOUT]: has the runner send QMP command JSON to this
