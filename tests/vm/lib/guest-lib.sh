@@ -864,6 +864,19 @@ iwarp_ours_teardown() {
 	done
 }
 
+# iw_engines_quiet WHEN: neither function's engine ($d0, $d1) counted a
+# CRC error, an error in a peer's stream or a Terminate either way
+# (x-iwarp-stats, counters that only grow); WHEN ends each check's name.
+iw_engines_quiet() {
+	local d k st
+	for d in "$d0" "$d1"; do
+		st=$(e810_qom_str "$(e810_qom_id "$d")" x-iwarp-stats | tr ' ' '\n')
+		for k in crc_errors stream_errors terms_sent terms_rcvd; do
+			expect_eq "$d: $k $1" 0 "$(sed -n "s/^$k=//p" <<<"$st")"
+		done
+	done
+}
+
 # iw_stat DEV NAME: the iWARP engine's counter NAME (tx_segs,
 # tx_dropped_injected, retransmits, timeouts, terms_sent, ...; QMP
 # x-iwarp-stats, docs/hw-model.md) of PCI function DEV.
