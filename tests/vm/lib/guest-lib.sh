@@ -804,23 +804,19 @@ iw_tables_empty() {
 	[ "$(iw_table "$1" apbvt)" = 0 ] && [ "$(iw_table "$1" qhash)" = 0 ]
 }
 
-# iwarp_ours_pair: the set-up of the scenarios that connect the two
-# functions of one guest under our irdma in iWARP mode: d0/d1 (PCI),
-# a0/a1 (auxiliary devices), nd0/nd1 (netdevs) set, both ib_devices
-# there, the ports two hosts (iwarp_two_hosts) with both links ACTIVE
-# and a ping through, the model in iWARP mode with empty tables and no
-# connection node in either irdma. Ends the scenario when it cannot set
-# up.
-iwarp_ours_pair() {
-	local devs d a
+# routed_pair: the set-up of the scenarios that connect the two
+# functions of one guest under our irdma with both ports in init_net:
+# d0/d1 (PCI), nd0/nd1 (netdevs) set, both ib_devices there, the ports
+# two hosts (iwarp_two_hosts) with both links ACTIVE and a ping through.
+# Ends the scenario when it cannot set up.
+routed_pair() {
+	local devs d
 	export RDMAV_DRIVERS=irdma
 	rdma_skip_unbindable
 	devs=($(e810_pci_devs))
 	[ "${#devs[@]}" -eq 2 ] ||
 		{ fail "want 2 e810 functions, got ${#devs[@]}"; finish; }
 	d0=${devs[0]} d1=${devs[1]}
-	a0=$(e810_aux_of "$d0")
-	a1=$(e810_aux_of "$d1")
 	for d in "$d0" "$d1"; do
 		wait_for "[ -n \"\$(e810_ibdev_of $d)\" ]" 30 ||
 			{ fail "$d: no ib_device"; finish; }
@@ -834,6 +830,16 @@ iwarp_ours_pair() {
 	ping -c 2 -W 2 192.168.81.2 >/dev/null &&
 		ok "ping 192.168.81.2 over the wire" ||
 		fail "no ping between the ports"
+}
+
+# iwarp_ours_pair: routed_pair in iWARP mode, and a0/a1 (auxiliary
+# devices) set, the model in iWARP mode with empty tables and no
+# connection node in either irdma.
+iwarp_ours_pair() {
+	local d a
+	routed_pair
+	a0=$(e810_aux_of "$d0")
+	a1=$(e810_aux_of "$d1")
 	for d in "$d0" "$d1"; do
 		expect_eq "$d: model mode" iwarp "$(iw_table "$d" mode)"
 		iw_tables_empty "$d" && ok "$d: APBVT and quad hash empty at start" ||
