@@ -205,51 +205,19 @@ mountpoint -q /sys/kernel/config || mount -t configfs configfs /sys/kernel/confi
 modprobe brd rd_nr=4 rd_size=$(((MIB + 4) * 1024)) || fail "modprobe brd"
 
 # ---- nvme-rdma against nvme-tcp ---------------------------------------------------
-NVMET=/sys/kernel/config/nvmet
 NQN=nqn.2026-11.org.e810:ulp
-# nvme_connect TRANSPORT PORT NQN: connects through /dev/nvme-fabrics
-# (what nvme-cli writes) and prints the block device of namespace 1.
-nvme_connect() {
-	local line inst d
-	exec 5<>/dev/nvme-fabrics || return 1
-	printf "transport=%s,traddr=%s,trsvcid=%s,host_traddr=%s,nqn=%s" "$1" "$T" "$2" "$I" "$3" >&5 || { exec 5<&-; return 1; }
-	read -r line <&5
-	exec 5<&-
-	inst=$(sed -n 's/.*instance=\([0-9]*\).*/\1/p' <<<"$line")
-	[ -n "$inst" ] || return 1
-	echo "$inst" >"/tmp/nvme-$1.inst"
-	for _ in $(seq 100); do
-		# nvmeXnY without multipath, nvmeXcZnY (a path of head nvmeXnY) with
-		for d in /sys/class/nvme/nvme$inst/nvme*n*; do
-			[ -e "$d" ] || continue
-			d=$(basename "$d" | sed 's/c[0-9]*n/n/')
-			[ -b "/dev/$d" ] && { echo "/dev/$d"; return 0; }
-		done
-		sleep 0.2
-	done
-	return 1
-}
 if want nvme; then
 	modprobe -a nvmet nvmet-rdma nvmet-tcp nvme-rdma nvme-tcp ||
 		fail "modprobe nvmet nvmet-rdma nvmet-tcp nvme-rdma nvme-tcp"
 	n=0
 	for t in rdma:4420 tcp:4421; do
 		tr=${t%:*} svc=${t#*:}
-		s=$NVMET/subsystems/$NQN-$tr
-		p=$NVMET/ports/$((n + 1))
-		mkdir "$s" && echo 1 >"$s/attr_allow_any_host" &&
-			mkdir "$s/namespaces/1" &&
-			echo "/dev/ram$n" >"$s/namespaces/1/device_path" &&
-			echo 1 >"$s/namespaces/1/enable" &&
-			mkdir "$p" && echo "$tr" >"$p/addr_trtype" &&
-			echo ipv4 >"$p/addr_adrfam" && echo "$T" >"$p/addr_traddr" &&
-			echo "$svc" >"$p/addr_trsvcid" &&
-			ln -s "$s" "$p/subsystems/$NQN-$tr" ||
+		nvmet_export "$NQN-$tr" "/dev/ram$n" $((n + 1)) "$tr" "$T" "$svc" ||
 			fail "nvmet: subsystem $NQN-$tr on $tr $T:$svc"
 		n=$((n + 1))
 	done
-	nv_rdma=$(nvme_connect rdma 4420 "$NQN-rdma") || fail "nvme connect rdma"
-	nv_tcp=$(nvme_connect tcp 4421 "$NQN-tcp") || fail "nvme connect tcp"
+	nv_rdma=$(nvme_connect rdma "$T" 4420 "$I" "$NQN-rdma") || fail "nvme connect rdma"
+	nv_tcp=$(nvme_connect tcp "$T" 4421 "$I" "$NQN-tcp") || fail "nvme connect tcp"
 	if [ -b "$nv_rdma" ] && [ -b "$nv_tcp" ] && [ "$nv_rdma" != "$nv_tcp" ]; then
 		ok "nvme: rdma $nv_rdma ($(cat /sys/class/nvme/nvme$(cat /tmp/nvme-rdma.inst)/transport)), tcp $nv_tcp ($(cat /sys/class/nvme/nvme$(cat /tmp/nvme-tcp.inst)/transport))"
 		run_legs nvme "$nv_rdma" "$nv_tcp" blk_write blk_read
@@ -261,13 +229,8 @@ if want nvme; then
 		[ -s "/tmp/nvme-$t.inst" ] &&
 			echo 1 >"/sys/class/nvme/nvme$(cat "/tmp/nvme-$t.inst")/delete_controller"
 	done
-	for n in 1 2; do
-		rm -f "$NVMET"/ports/$n/subsystems/* && rmdir "$NVMET/ports/$n"
-	done
-	for t in rdma tcp; do
-		echo 0 >"$NVMET/subsystems/$NQN-$t/namespaces/1/enable"
-		rmdir "$NVMET/subsystems/$NQN-$t/namespaces/1" "$NVMET/subsystems/$NQN-$t"
-	done
+	nvmet_unexport "$NQN-rdma" 1
+	nvmet_unexport "$NQN-tcp" 2
 fi
 
 # ---- iSER against iSCSI/TCP ----------------------------------------------------------

@@ -27,6 +27,16 @@
 #     comes back; xprtrdma reconnects; both sha256 equal);
 #   * the kernel log stays clean (no hung task, oops or leak).
 # The server side needs nfs-kernel-server in the guest (tools/mkguest.sh).
+# In iWARP mode (E810_RDMA_PROTOCOL=iwarp: iwarp_nfs.sh runs this script
+# so) both ports stay in the initial namespace, routed to each other
+# (iwarp_ours_pair: our irdma resolves the passive side's neighbour in
+# init_net, as upstream irdma_addr_resolve_neigh() does): the client runs
+# in a mount namespace of its own (unshare) or in the root one, the same
+# checks run, and after them the engines' counters say the connections
+# were offloaded (one per connect mountstats counted, both functions),
+# carried the payload with RDMA READ and WRITE and no CRC or stream
+# error, and once knfsd is stopped no connection node, no offloaded
+# connection and no APBVT or quad hash entry is left (iwarp_ours_teardown).
 . "$E810_LIB"
 
 EXPORT=/srv/nfs
@@ -38,7 +48,20 @@ command -v rpc.nfsd >/dev/null && command -v exportfs >/dev/null &&
 	command -v mount.nfs >/dev/null ||
 	skip "nfs-kernel-server is not in the guest image (make guest)"
 
-rdma_two_ports || finish
+# CLIENT_NS: the client's network namespace ("" in iWARP mode);
+# CLIENT_MNT: runs a command as the client with a mount namespace of its
+# own; CLIENT_NET: with the client's network namespace only.
+if [ "$E810_RDMA_PROTOCOL" = iwarp ]; then
+	iwarp_ours_pair
+	CLIENT_NS=""
+	CLIENT_MNT=(unshare --mount --propagation private)
+	CLIENT_NET=()
+else
+	rdma_two_ports || finish
+	CLIENT_NS=peer
+	CLIENT_MNT=(ip netns exec peer)
+	CLIENT_NET=(nsenter --net=/run/netns/peer)
+fi
 
 # ---- the test data -------------------------------------------------------
 mkdir -p "$SRC/tree/a/b/c" "$SRC/tree/d"
@@ -78,10 +101,16 @@ grep -q "^rdma $PORT" /proc/fs/nfsd/portlist ||
 # The grace period ends 10 s after nfsd started.
 sleep 11
 
-# ---- the client (namespace "peer", 192.168.81.2) ----------------------------
-# One shell: "ip netns exec" gives its command a mount namespace of its
-# own, so the mount lives and dies there.
-ip netns exec peer bash -s "$MNT" "$SRC" "$src_sum" "$PORT" >/tmp/nfs-client.log 2>&1 <<'EOF'
+# In iWARP mode: what each function's engine sent so far (payload of the
+# offloaded connections, x-iwarp-stats tx_bytes).
+if [ "$E810_RDMA_PROTOCOL" = iwarp ]; then
+	iw_tx0=$(iw_stat "$d0" tx_bytes) iw_tx1=$(iw_stat "$d1" tx_bytes)
+fi
+
+# ---- the client (namespace "peer" or iWARP's port 1, 192.168.81.2) -----------
+# One shell: "ip netns exec" (unshare) gives its command a mount
+# namespace of its own, so the mount lives and dies there.
+"${CLIENT_MNT[@]}" bash -s "$MNT" "$SRC" "$src_sum" "$PORT" >/tmp/nfs-client.log 2>&1 <<'EOF'
 MNT=$1 SRC=$2 SUM=$3 PORT=$4
 say() { echo "$*"; }
 mkdir -p "$MNT"
@@ -126,7 +155,7 @@ EOF
 res() { sed -n "s/^RESULT $1 //p" /tmp/nfs-client.log | head -1; }
 
 if grep -q '^RESULT mount ok' /tmp/nfs-client.log; then
-	ok "mount -t nfs -o vers=4.2,proto=rdma,port=$PORT from namespace peer"
+	ok "mount -t nfs -o vers=4.2,proto=rdma,port=$PORT from ${CLIENT_NS:-port 1}"
 else
 	fail "the NFS/RDMA mount failed:"
 	sed 's/^/  client: /' /tmp/nfs-client.log | tail -8
@@ -162,10 +191,36 @@ if grep -q '^RESULT mount ok' /tmp/nfs-client.log; then
 	grep -v '^RESULT' /tmp/nfs-client.log | head -5 | sed 's/^/  client: /'
 fi
 
+# iWARP: the mount's connection was offloaded on both functions and
+# carried the payload there: the client's function sent the 64 MiB the
+# server's RDMA READs fetched, the server's the 64 MiB its RDMA WRITEs
+# returned; with the umount it is gone from both engines.
+if [ "$E810_RDMA_PROTOCOL" = iwarp ] &&
+   grep -q '^RESULT mount ok' /tmp/nfs-client.log; then
+	for d in "$d0" "$d1"; do
+		n=$(iw_stat "$d" offloads)
+		[ "${n:-0}" -ge 1 ] && ok "$d: $n connection(s) offloaded" ||
+			fail "$d: model offloads '$n', want >= 1"
+		wait_for "[ \"\$(iw_stat $d conns)\" = 0 ]" 30 &&
+			ok "$d: no offloaded connection after the umount" ||
+			fail "$d: model conns $(iw_stat "$d" conns) after the umount"
+	done
+	sent1=$(( $(iw_stat "$d1" tx_bytes) - iw_tx1 ))
+	sent0=$(( $(iw_stat "$d0" tx_bytes) - iw_tx0 ))
+	[ "$sent1" -ge $((64 << 20)) ] &&
+		ok "$d1 (client) engine sent $sent1 bytes (>= 64 MiB: the READ responses)" ||
+		fail "$d1 (client) engine sent $sent1 bytes, want >= 64 MiB"
+	[ "$sent0" -ge $((64 << 20)) ] &&
+		ok "$d0 (server) engine sent $sent0 bytes (>= 64 MiB: the WRITEs)" ||
+		fail "$d0 (server) engine sent $sent0 bytes, want >= 64 MiB"
+	iw_engines_quiet "after the first mount"
+fi
+
 # ---- surviving a server restart and a parent reset ---------------------------
 # A second mount, made with only the network namespace entered (nsenter
 # --net): its transport lives in "peer" but the mount is in the root mount
-# namespace, so I/O can run in the background while the server changes.
+# namespace, so I/O can run in the background while the server changes
+# (in iWARP mode both are the root ones).
 SURV=/mnt/nfs-survive
 mkdir -p "$SURV"
 head -c $((16 << 20)) /dev/urandom >"$SRC/mid" || fail "making the 16 MiB file"
@@ -256,7 +311,7 @@ nfs_rates() {
 	nfs_rate "$SURV" rate-rdma
 	rate_rdma=$RATE
 	mkdir -p "$tcpm"
-	if nsenter --net=/run/netns/peer timeout 120 mount -t nfs \
+	if "${CLIENT_NET[@]}" timeout 120 mount -t nfs \
 		-o vers=4.2,proto=tcp "192.168.81.1:$EXPORT" "$tcpm"; then
 		nfs_rate "$tcpm" rate-tcp
 		rate_tcp=$RATE
@@ -269,11 +324,11 @@ nfs_rates() {
 
 if ! grep -q '^RESULT mount ok' /tmp/nfs-client.log; then
 	fail "no survival checks: the first mount failed"
-elif ! nsenter --net=/run/netns/peer timeout 120 mount -t nfs \
+elif ! "${CLIENT_NET[@]}" timeout 120 mount -t nfs \
 	-o "vers=4.2,proto=rdma,port=$PORT" "192.168.81.1:$EXPORT" "$SURV"; then
 	fail "second mount (nsenter --net) failed"
 else
-	ok "second mount from namespace peer (nsenter --net), root mount namespace"
+	ok "second mount from ${CLIENT_NS:-port 1} in the root mount namespace"
 	# 0. only for tests/bench/nfs_rates.sh (NFS_RDMA_RATES=1): throughput,
 	#    NFS over RDMA against NFS over TCP on the same ports, for
 	#    docs/performance.md; each copy is checked by sha256 too
@@ -313,7 +368,7 @@ else
 	sleep 2
 	devs=($(e810_pci_devs))
 	old_idx=$(ibdev_index "$(e810_ibdev_of "${devs[1]}")")
-	out=$(port_parent_reset "${devs[1]}" "$nd1" peer 2>&1) &&
+	out=$(port_parent_reset "${devs[1]}" "$nd1" "$CLIENT_NS" 2>&1) &&
 		ok "parent reset ($E810_PARENT) of ${devs[1]} (client port) during I/O" ||
 		fail "parent reset of ${devs[1]}: $out"
 	if back=$(wait_ibdev_back "${devs[1]}" "$old_idx" 60); then
@@ -348,6 +403,18 @@ fi
 # ---- teardown, and the kernel log ---------------------------------------------
 rpc.nfsd 0 || fail "rpc.nfsd 0 (stopping knfsd)"
 exportfs -ua
+# iWARP: with the mounts gone and knfsd's listener closed nothing is left
+# in either irdma or engine (the client port's auxiliary device may be a
+# new one after the reset), and no RC QP on either device.
+if [ "$E810_RDMA_PROTOCOL" = iwarp ]; then
+	a0=$(e810_aux_of "$d0") a1=$(e810_aux_of "$d1")
+	iwarp_ours_teardown
+	n=$(rdma resource show qp 2>/dev/null | grep -c 'type RC')
+	expect_eq "RC QPs left on the RDMA devices" 0 "$n"
+	for d in "$d0" "$d1"; do
+		expect_eq "$d: CRC errors" 0 "$(iw_stat "$d" crc_errors)"
+	done
+fi
 # The NFS client's WARN_ON_ONCE(PG_UPTODATE) in nfs_free_request(): when a
 # read split into subrequests of one page group completes with an error
 # for one of them (here: a read in flight when the client port's RDMA

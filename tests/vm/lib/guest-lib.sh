@@ -343,6 +343,64 @@ rdma_wait_all_active() {
 	done
 }
 
+# ---- NVMe over Fabrics ---------------------------------------------------
+# The target is nvmet configured through configfs, the host connects
+# through /dev/nvme-fabrics with the option string nvme-cli would write
+# (drivers/nvme/host/fabrics.c, nvmf_dev_write()): the guest has no
+# nvme-cli.
+
+NVMET=/sys/kernel/config/nvmet
+
+# nvmet_export NQN DEVICE PORTID TRTYPE TRADDR TRSVCID: subsystem NQN (any
+# host allowed) with namespace 1 on block device DEVICE, linked to a new
+# nvmet port PORTID of transport TRTYPE (rdma, tcp) at IPv4 TRADDR:TRSVCID.
+nvmet_export() {
+	local s=$NVMET/subsystems/$1 p=$NVMET/ports/$3
+	mkdir "$s" && echo 1 >"$s/attr_allow_any_host" &&
+		mkdir "$s/namespaces/1" &&
+		echo "$2" >"$s/namespaces/1/device_path" &&
+		echo 1 >"$s/namespaces/1/enable" &&
+		mkdir "$p" && echo "$4" >"$p/addr_trtype" &&
+		echo ipv4 >"$p/addr_adrfam" && echo "$5" >"$p/addr_traddr" &&
+		echo "$6" >"$p/addr_trsvcid" &&
+		ln -s "$s" "$p/subsystems/$1"
+}
+
+# nvmet_unexport NQN PORTID: removes what nvmet_export made (the port
+# first: nvmet then stops listening on it).
+nvmet_unexport() {
+	rm -f "$NVMET/ports/$2/subsystems/$1" && rmdir "$NVMET/ports/$2" &&
+		echo 0 >"$NVMET/subsystems/$1/namespaces/1/enable" &&
+		rmdir "$NVMET/subsystems/$1/namespaces/1" "$NVMET/subsystems/$1"
+}
+
+# nvme_connect TRANSPORT TRADDR TRSVCID HOST_TRADDR NQN: connects a
+# controller to subsystem NQN at TRADDR:TRSVCID from local address
+# HOST_TRADDR, keeps its instance number in /tmp/nvme-TRANSPORT.inst
+# (for /sys/class/nvme/nvme<N>/delete_controller) and prints the block
+# device of namespace 1 once it exists (20 s at most); fails otherwise.
+nvme_connect() {
+	local line inst d i
+	exec 5<>/dev/nvme-fabrics || return 1
+	printf "transport=%s,traddr=%s,trsvcid=%s,host_traddr=%s,nqn=%s" \
+		"$1" "$2" "$3" "$4" "$5" >&5 || { exec 5<&-; return 1; }
+	read -r line <&5
+	exec 5<&-
+	inst=$(sed -n 's/.*instance=\([0-9]*\).*/\1/p' <<<"$line")
+	[ -n "$inst" ] || return 1
+	echo "$inst" >"/tmp/nvme-$1.inst"
+	for ((i = 0; i < 100; i++)); do
+		# nvmeXnY without multipath, nvmeXcZnY (a path of head nvmeXnY) with
+		for d in /sys/class/nvme/nvme$inst/nvme*n*; do
+			[ -e "$d" ] || continue
+			d=$(basename "$d" | sed 's/c[0-9]*n/n/')
+			[ -b "/dev/$d" ] && { echo "/dev/$d"; return 0; }
+		done
+		nap 0.2
+	done
+	return 1
+}
+
 # ---- host requests -------------------------------------------------------
 
 # host_qmp JSON [TIMEOUT]: has the runner send QMP command JSON to this
@@ -746,23 +804,19 @@ iw_tables_empty() {
 	[ "$(iw_table "$1" apbvt)" = 0 ] && [ "$(iw_table "$1" qhash)" = 0 ]
 }
 
-# iwarp_ours_pair: the set-up of the scenarios that connect the two
-# functions of one guest under our irdma in iWARP mode: d0/d1 (PCI),
-# a0/a1 (auxiliary devices), nd0/nd1 (netdevs) set, both ib_devices
-# there, the ports two hosts (iwarp_two_hosts) with both links ACTIVE
-# and a ping through, the model in iWARP mode with empty tables and no
-# connection node in either irdma. Ends the scenario when it cannot set
-# up.
-iwarp_ours_pair() {
-	local devs d a
+# routed_pair: the set-up of the scenarios that connect the two
+# functions of one guest under our irdma with both ports in init_net:
+# d0/d1 (PCI), nd0/nd1 (netdevs) set, both ib_devices there, the ports
+# two hosts (iwarp_two_hosts) with both links ACTIVE and a ping through.
+# Ends the scenario when it cannot set up.
+routed_pair() {
+	local devs d
 	export RDMAV_DRIVERS=irdma
 	rdma_skip_unbindable
 	devs=($(e810_pci_devs))
 	[ "${#devs[@]}" -eq 2 ] ||
 		{ fail "want 2 e810 functions, got ${#devs[@]}"; finish; }
 	d0=${devs[0]} d1=${devs[1]}
-	a0=$(e810_aux_of "$d0")
-	a1=$(e810_aux_of "$d1")
 	for d in "$d0" "$d1"; do
 		wait_for "[ -n \"\$(e810_ibdev_of $d)\" ]" 30 ||
 			{ fail "$d: no ib_device"; finish; }
@@ -776,6 +830,16 @@ iwarp_ours_pair() {
 	ping -c 2 -W 2 192.168.81.2 >/dev/null &&
 		ok "ping 192.168.81.2 over the wire" ||
 		fail "no ping between the ports"
+}
+
+# iwarp_ours_pair: routed_pair in iWARP mode, and a0/a1 (auxiliary
+# devices) set, the model in iWARP mode with empty tables and no
+# connection node in either irdma.
+iwarp_ours_pair() {
+	local d a
+	routed_pair
+	a0=$(e810_aux_of "$d0")
+	a1=$(e810_aux_of "$d1")
 	for d in "$d0" "$d1"; do
 		expect_eq "$d: model mode" iwarp "$(iw_table "$d" mode)"
 		iw_tables_empty "$d" && ok "$d: APBVT and quad hash empty at start" ||
@@ -803,6 +867,19 @@ iwarp_ours_teardown() {
 			fail "$d: model conns $(iw_stat "$d" conns)"
 		wait_for "iw_tables_empty $d" 30 && ok "$d: APBVT and quad hash empty" ||
 			fail "$d: left: $(iw_table "$d" apbvt_ports) / $(iw_table "$d" qhash_entries)"
+	done
+}
+
+# iw_engines_quiet WHEN: neither function's engine ($d0, $d1) counted a
+# CRC error, an error in a peer's stream or a Terminate either way
+# (x-iwarp-stats, counters that only grow); WHEN ends each check's name.
+iw_engines_quiet() {
+	local d k st
+	for d in "$d0" "$d1"; do
+		st=$(e810_qom_str "$(e810_qom_id "$d")" x-iwarp-stats | tr ' ' '\n')
+		for k in crc_errors stream_errors terms_sent terms_rcvd; do
+			expect_eq "$d: $k $1" 0 "$(sed -n "s/^$k=//p" <<<"$st")"
+		done
 	done
 }
 
