@@ -61,10 +61,6 @@ tables_empty() {
 iw_sum() {
 	echo $(($(iw_stat "${devs[0]}" "$1") + $(iw_stat "${devs[1]}" "$1")))
 }
-pe_stat() {
-	e810_qom_str "$(e810_qom_id "$1")" x-pe-stats | tr ' ' '\n' |
-		sed -n "s/^$2=//p"
-}
 irdma_qps() {
 	rdma resource show qp 2>/dev/null | grep -c 'link irdma'
 }
@@ -148,7 +144,7 @@ expect_eq "ib_devices after rmmod irdma" 0 "$(ls /sys/class/infiniband 2>/dev/nu
 for d in "${devs[@]}"; do
 	expect_eq "$d after rmmod: CQP, CEQs, AEQ, CQs, QPs, MAC entries" \
 		"0 0 0 0 0 0" \
-		"$(pe_stat "$d" pe_cqp) $(pe_stat "$d" pe_ceqs) $(pe_stat "$d" pe_aeq) $(pe_stat "$d" pe_cqs) $(pe_stat "$d" pe_qps) $(pe_stat "$d" pe_loc_macs)"
+		"$(pe_counts "$d" pe_cqp pe_ceqs pe_aeq pe_cqs pe_qps pe_loc_macs)"
 done
 # ---- core and global resets, then LAN traffic --------------------------------
 

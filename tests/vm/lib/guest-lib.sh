@@ -456,6 +456,23 @@ model_hmc_count() {
 		sed -n "s/^$2=//p"
 }
 
+# pe_stat DEV NAME: field NAME (pe_cqp, pe_qps, pe_cqp_errors, ...) of the
+# X722's RDMA protocol engine of PCI function DEV (QMP x-pe-stats,
+# docs/hw-model-x722.md).
+pe_stat() {
+	e810_qom_str "$(e810_qom_id "$1")" x-pe-stats | tr ' ' '\n' |
+		sed -n "s/^$2=//p"
+}
+
+# pe_counts DEV NAME...: the fields NAME... of pe_stat, space-separated.
+pe_counts() {
+	local s k out=()
+	s=$(e810_qom_str "$(e810_qom_id "$1")" x-pe-stats | tr ' ' '\n')
+	shift
+	for k in "$@"; do out+=("$(sed -n "s/^$k=//p" <<<"$s")"); done
+	echo "${out[*]}"
+}
+
 # model_stat DEV NAME: the device's own counter or state NAME (pf_resets,
 # valid_sds, ...: QMP x-core-stats) of PCI function DEV, read from the host.
 model_stat() {
