@@ -243,26 +243,24 @@ static void pf_reset(X722Core *core)
 
 /*
  * GLGEN_RTRIG.CORER / GLOBR (i40e_do_reset()): the core (or global) reset
- * of the device. First its warning: GLGEN_RSTAT says a reset of that type
- * is under way (DEVSTATE 1, RESET_TYPE) and PFINT_ICR0.GRST is raised
- * (i40e_intr() reads the type and counts it); the trigger bit reads back
- * set. X722_GRST_DELAY_NS later the reset itself: every register but the
- * admin queue's ("Reset: EMPR", as for the PF reset), the LAN HMC and
- * queues, the firmware's switch state (filters, VSI options, RSS), the
- * protocol engine and its statistics ("Reset: PE_CORER"); then DEVSTATE
- * reads 0 with RESET_TYPE kept and GLNVM_ULD's done bits set, which
- * i40e_pf_reset() polls for before its own PF reset. A GLOBR also resets
- * the MAC and PHY; the link stays up here (the emulated wire does not go
- * down). Only the function written is reset: each function is its own
- * model (docs/hw-model-x722.md).
+ * of the card. First its warning, on each of the card's functions:
+ * GLGEN_RSTAT says a reset of that type is under way (DEVSTATE 1,
+ * RESET_TYPE) and PFINT_ICR0.GRST is raised (i40e_intr() reads the type
+ * and counts it, and every PF's i40e_reset_subtask() recovers); the
+ * trigger bit reads back set. X722_GRST_DELAY_NS later the reset itself,
+ * per function: every register but the admin queue's ("Reset: EMPR", as
+ * for the PF reset), the LAN HMC and queues, the firmware's switch state
+ * (filters, VSI options, RSS), the protocol engine and its statistics
+ * ("Reset: PE_CORER"); then DEVSTATE reads 0 with RESET_TYPE kept and
+ * GLNVM_ULD's done bits set, which i40e_pf_reset() polls for before its
+ * own PF reset. A GLOBR also resets the MAC and PHY; the link stays up
+ * here (the emulated wire does not go down). The EMP reset
+ * (x722_core_empr()) is warned the same way with type EMPR and resets the
+ * admin queue's registers too.
  */
-static void grst_warn(X722Core *core, uint32_t val)
+static void grst_warn_one(X722Core *core, unsigned type, uint32_t trig)
 {
-    unsigned type = (val & X722_GLGEN_RTRIG_GLOBR) ? X722_RESET_GLOBR :
-                    X722_RESET_CORER;
-
-    wr(core, X722_GLGEN_RTRIG, rd(core, X722_GLGEN_RTRIG) |
-       (val & (X722_GLGEN_RTRIG_CORER | X722_GLGEN_RTRIG_GLOBR)));
+    wr(core, X722_GLGEN_RTRIG, rd(core, X722_GLGEN_RTRIG) | trig);
     if (core->grst_type) {
         core->grst_type = type > core->grst_type ? type : core->grst_type;
         return;     /* one reset, the larger of the two */
@@ -275,6 +273,18 @@ static void grst_warn(X722Core *core, uint32_t val)
     }
 }
 
+/* The warning of a reset of @type on each of @core's card's functions. */
+static void grst_warn(X722Core *core, unsigned type, uint32_t trig)
+{
+    int i;
+
+    for (i = 0; i < X722_CARD_PFS; i++) {
+        if (core->card[i]) {
+            grst_warn_one(core->card[i], type, trig);
+        }
+    }
+}
+
 void x722_core_grst_done(X722Core *core)
 {
     unsigned type = core->grst_type;
@@ -283,16 +293,57 @@ void x722_core_grst_done(X722Core *core)
         return;
     }
     core->grst_type = 0;
-    if (type == X722_RESET_GLOBR) {
+    if (type == X722_RESET_EMPR) {
+        core->stats.emp_resets++;
+    } else if (type == X722_RESET_GLOBR) {
         core->stats.global_resets++;
     } else {
         core->stats.core_resets++;
     }
-    regs_reset(core, false);
+    /* An EMPR resets the "Reset: EMPR" registers (the admin queue's) too. */
+    regs_reset(core, type == X722_RESET_EMPR);
     x722_lan_reset(core);
+    if (type == X722_RESET_EMPR) {
+        x722_aq_reset(core);
+        core->atq_pending = false;
+    }
     x722_rdma_reset(core, true);
     fw_reset(core);
     wr(core, X722_GLGEN_RSTAT, type << X722_GLGEN_RSTAT_TYPE_SHIFT);
+}
+
+void x722_core_empr(X722Core *core)
+{
+    grst_warn(core, X722_RESET_EMPR, 0);
+}
+
+void x722_core_join(X722Core *core, X722Core *other)
+{
+    X722Core *a[X722_CARD_PFS], *b[X722_CARD_PFS];
+    int i, j;
+
+    memcpy(a, core->card, sizeof(a));
+    memcpy(b, other->card, sizeof(b));
+    for (i = 0; i < X722_CARD_PFS; i++) {
+        for (j = 0; j < X722_CARD_PFS; j++) {
+            if (a[i] && b[j] && a[i] != b[j]) {
+                a[i]->card[b[j]->pf_id % X722_CARD_PFS] = b[j];
+                b[j]->card[a[i]->pf_id % X722_CARD_PFS] = a[i];
+            }
+        }
+    }
+}
+
+void x722_core_leave(X722Core *core)
+{
+    int i;
+
+    for (i = 0; i < X722_CARD_PFS; i++) {
+        if (core->card[i] && core->card[i] != core) {
+            core->card[i]->card[core->pf_id % X722_CARD_PFS] = NULL;
+            core->card[i] = NULL;
+        }
+    }
 }
 
 void x722_core_reset(X722Core *core)
@@ -314,6 +365,7 @@ int x722_core_init(X722Core *core, const E810CoreOps *ops, void *opaque,
     core->ops = ops;
     core->opaque = opaque;
     core->pf_id = pf_id;
+    core->card[pf_id % X722_CARD_PFS] = core;
     core->regs = calloc(1, X722_REG_SPACE);
     if (!core->regs) {
         return -12;
@@ -330,6 +382,7 @@ int x722_core_init(X722Core *core, const E810CoreOps *ops, void *opaque,
 
 void x722_core_fini(X722Core *core)
 {
+    x722_core_leave(core);
     x722_rdma_fini(core);
     free(core->regs);
     core->regs = NULL;
@@ -445,11 +498,14 @@ static void reg_write(X722Core *core, uint32_t off, uint32_t val)
     }
     if (off == X722_GLGEN_RTRIG) {
         if (val & X722_GLGEN_RTRIG_EMPFWR) {
-            x722_log(core, E810_LOG_UNIMP, "x722: GLGEN_RTRIG 0x%x: the "
-                     "EMP reset is not modelled", val);
+            /* the firmware's own: the EMP reset comes from x722_core_empr() */
+            x722_log(core, E810_LOG_GUEST_ERROR, "x722: GLGEN_RTRIG 0x%x: "
+                     "EMPFWR is the firmware's, ignored", val);
         }
         if (val & (X722_GLGEN_RTRIG_CORER | X722_GLGEN_RTRIG_GLOBR)) {
-            grst_warn(core, val);
+            grst_warn(core, (val & X722_GLGEN_RTRIG_GLOBR) ?
+                      X722_RESET_GLOBR : X722_RESET_CORER,
+                      val & (X722_GLGEN_RTRIG_CORER | X722_GLGEN_RTRIG_GLOBR));
         }
         return;
     }
@@ -573,7 +629,7 @@ void x722_core_format_stats(X722Core *core, char *out, size_t n)
     snprintf(out, n, "aq_commands=%llu aq_errors=%llu aq_unknown=%llu "
              "events_posted=%llu events_dropped=%llu mmio_bad_access=%llu "
              "mmio_ro_write=%llu pf_resets=%llu core_resets=%llu "
-             "global_resets=%llu dma_errors=%llu "
+             "global_resets=%llu emp_resets=%llu dma_errors=%llu "
              "hmc_sd_writes=%llu hmc_faults=%llu bad_ctx=%llu "
              "tx_packets=%llu tx_bytes=%llu tx_bad_desc=%llu tx_dropped=%llu "
              "tx_tso_segs=%llu rx_packets=%llu rx_bytes=%llu rx_no_desc=%llu "
@@ -588,6 +644,7 @@ void x722_core_format_stats(X722Core *core, char *out, size_t n)
              (unsigned long long)s->pf_resets,
              (unsigned long long)s->core_resets,
              (unsigned long long)s->global_resets,
+             (unsigned long long)s->emp_resets,
              (unsigned long long)s->dma_errors,
              (unsigned long long)s->hmc_sd_writes,
              (unsigned long long)s->hmc_faults,

@@ -72,7 +72,7 @@ typedef struct X722Stats {
     uint64_t aq_commands, aq_errors, aq_unknown;
     uint64_t events_posted, events_dropped;
     uint64_t mmio_bad_access, mmio_ro_write;
-    uint64_t pf_resets, core_resets, global_resets, dma_errors;
+    uint64_t pf_resets, core_resets, global_resets, emp_resets, dma_errors;
     uint64_t hmc_sd_writes, hmc_faults, bad_ctx;
     uint64_t tx_packets, tx_bytes, tx_bad_desc, tx_dropped, tx_tso_segs;
     uint64_t rx_packets, rx_bytes, rx_no_desc, rx_filtered, rx_oversize;
@@ -114,10 +114,20 @@ typedef struct X722Fw {
     char driver_ver[32];
 } X722Fw;
 
-typedef struct X722Core {
+#define X722_CARD_PFS           4   /* PRTGEN_CNF(0..3): ports of a card */
+
+typedef struct X722Core X722Core;
+
+struct X722Core {
     const E810CoreOps *ops;
     void *opaque;
     unsigned pf_id;
+    /*
+     * The card's functions by PF number, this one included (the others
+     * joined by x722_core_join()): a core, global or EMP reset is the
+     * card's and reaches each of them.
+     */
+    X722Core *card[X722_CARD_PFS];
     uint8_t mac[6];
     bool carrier;
 
@@ -156,13 +166,26 @@ typedef struct X722Core {
     uint8_t frame[X722_TX_PKT_MAX];
     uint8_t seg[X722_FRAME_MAX];
     uint8_t rx_frame[X722_FRAME_MAX];   /* a received frame, tag stripped */
-} X722Core;
+};
 
 int x722_core_init(X722Core *core, const E810CoreOps *ops, void *opaque,
                    unsigned pf_id);
 void x722_core_fini(X722Core *core);
 /* Power-on reset: every register, the firmware's state, the queues. */
 void x722_core_reset(X722Core *core);
+/*
+ * Functions of one card: @other (and the functions it was joined with)
+ * and @core see each other's core, global and EMP resets. A function
+ * leaves its card before x722_core_fini().
+ */
+void x722_core_join(X722Core *core, X722Core *other);
+void x722_core_leave(X722Core *core);
+/*
+ * The EMP reset the card's firmware does on its own (after an NVM update,
+ * on a firmware fault): warned on each function as a core reset is, then
+ * the whole function reset, the admin queue's registers too.
+ */
+void x722_core_empr(X722Core *core);
 void x722_core_set_mac(X722Core *core, const uint8_t mac[6]);
 void x722_core_set_link(X722Core *core, bool up);
 

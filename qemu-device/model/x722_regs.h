@@ -76,6 +76,7 @@
 /* GLGEN_RSTAT.RESET_TYPE (i40e_type.h enum i40e_reset_type) */
 #define X722_RESET_CORER            1
 #define X722_RESET_GLOBR            2
+#define X722_RESET_EMPR             3
 #define X722_PFPCI_SUBSYSID         0x0be100
 #define X722_GLPCI_LBARCTRL         0x0be484
 #define X722_GLPCI_CNF2             0x0be494

@@ -12,6 +12,9 @@
  *   x-iwarp-drop-ppm=N  the engine's iWARP TCP segments to the wire are
  *                 lost with probability N / 1000000 (0 .. 1000000; also
  *                 qom-set at run time), as e810's (docs/hw-model.md)
+ * set with qom-set at run time:
+ *   x-empr=true   the card's firmware does an EMP reset (every x722
+ *                 function of the slot, docs/hw-model-x722.md)
  * and read with qom-get:
  *   x-stats       the model's counters, "name=value ..."
  *   x-pe-stats    the RDMA protocol engine's state and counters (CQP,
@@ -237,6 +240,26 @@ static NetClientInfo x722_net_info = {
     .link_status_changed = x722_set_link_status,
 };
 
+/*
+ * The x722 functions of one slot are one card: each sees the core,
+ * global and EMP resets of the others (x722_core_join()).
+ */
+static void x722_join_card(PCIDevice *pdev)
+{
+    PCIBus *bus = pci_get_bus(pdev);
+    int fn;
+
+    for (fn = 0; fn < 8; fn++) {
+        PCIDevice *d = pci_find_device(bus, pci_bus_num(bus),
+                                       PCI_DEVFN(PCI_SLOT(pdev->devfn), fn));
+
+        if (d && d != pdev && object_dynamic_cast(OBJECT(d), TYPE_X722) &&
+            DEVICE(d)->realized) {
+            x722_core_join(&X722(pdev)->core, &X722(d)->core);
+        }
+    }
+}
+
 static void x722_realize(PCIDevice *pdev, Error **errp)
 {
     X722State *s = X722(pdev);
@@ -293,6 +316,7 @@ static void x722_realize(PCIDevice *pdev, Error **errp)
     x722_core_set_mac(&s->core, s->conf.macaddr.a);
     x722_core_set_link(&s->core, !qemu_get_queue(s->nic)->link_down);
     e810_core_set_iwarp_drop_ppm(s->core.pe, s->iwarp_drop_ppm);
+    x722_join_card(pdev);
     return;
 
 err_msix:
@@ -419,6 +443,19 @@ static void x722_set_iwarp_drop_ppm(Object *obj, Visitor *v, const char *name,
     }
 }
 
+static void x722_set_empr(Object *obj, bool value, Error **errp)
+{
+    X722State *s = X722(obj);
+
+    if (!DEVICE(obj)->realized) {
+        error_setg(errp, "x-empr: device not realized");
+        return;
+    }
+    if (value) {
+        x722_core_empr(&s->core);
+    }
+}
+
 static const Property x722_properties[] = {
     DEFINE_NIC_PROPERTIES(X722State, conf),
 };
@@ -462,6 +499,10 @@ static void x722_class_init(ObjectClass *oc, void *data)
     object_class_property_set_description(oc, "x-iwarp-drop-ppm",
         "test: lose the engine's iWARP TCP segments to the wire with "
         "probability N / 1000000 (as the E810's)");
+    object_class_property_add_bool(oc, "x-empr", NULL, x722_set_empr);
+    object_class_property_set_description(oc, "x-empr",
+        "test: true makes the card's firmware do an EMP reset of every "
+        "x722 function of the slot");
     set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
 }
 

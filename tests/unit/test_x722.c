@@ -95,6 +95,110 @@ static void test_pf_reset(void **state)
     assert_int_equal(xr_rd(r, X722_GLNVM_ULD) & 0x18, 0x18);
 }
 
+/* Rig 0 with vector 0 armed for the reset warning (i40e_intr()). */
+static void arm_grst(XRig *r)
+{
+    xr_wr(r, X722_PFINT_ICR0_ENA, X722_ICR0_GRST | X722_ICR0_ADMINQ);
+    xr_wr(r, X722_PFINT_DYN_CTL0, X722_DYN_CTL_INTENA);
+}
+
+/* The warning of a reset of @type on @r: DEVSTATE 1, GRST on vector 0. */
+static void assert_warned(XRig *r, unsigned type, unsigned fired)
+{
+    assert_int_equal(xr_rd(r, X722_GLGEN_RSTAT),
+                     1 | type << X722_GLGEN_RSTAT_TYPE_SHIFT);
+    assert_int_equal(r->msix[0], fired + 1);
+    assert_true(xr_rd(r, X722_PFINT_ICR0) & X722_ICR0_GRST);
+}
+
+/*
+ * Arms both functions, sets off a reset of @type through @via (its
+ * GLGEN_RTRIG bit @trig, or the firmware's EMPR when @trig is 0) and
+ * checks the warning on both.
+ */
+static void reset_both(XRig *r0, XRig *r1, XRig *via, uint32_t trig,
+                       unsigned type)
+{
+    unsigned f0, f1;
+
+    arm_grst(r0);
+    arm_grst(r1);
+    f0 = r0->msix[0];
+    f1 = r1->msix[0];
+    if (trig) {
+        xr_wr(via, X722_GLGEN_RTRIG, trig);
+    } else {
+        x722_core_empr(&via->core);
+    }
+    assert_warned(r0, type, f0);
+    assert_warned(r1, type, f1);
+}
+
+/*
+ * A core, global or EMP reset is the card's: written on one function (or
+ * the firmware's own EMPR), each function joined to it is warned
+ * (GLGEN_RSTAT DEVSTATE 1 with the type, PFINT_ICR0.GRST on vector 0, as
+ * i40e_intr() of every PF then recovers) and reset; an EMPR clears the
+ * admin queue's registers as well. A function that left the card no
+ * longer hears of them.
+ */
+static void test_card_resets(void **state)
+{
+    XRig *r0 = *state, *r1 = calloc(1, sizeof(*r1));
+
+    assert_non_null(r1);
+    assert_int_equal(xr_init_pf(r1, 1), 0);
+    assert_int_equal(xr_rd(r1, X722_PFGEN_PORTNUM), 1);
+    x722_core_join(&r1->core, &r0->core);
+    assert_ptr_equal(r0->core.card[1], &r1->core);
+    assert_ptr_equal(r1->core.card[0], &r0->core);
+
+    reset_both(r0, r1, r0, X722_GLGEN_RTRIG_CORER, X722_RESET_CORER);
+    assert_int_equal(xr_rd(r1, X722_GLGEN_RTRIG), X722_GLGEN_RTRIG_CORER);
+    x722_core_run_work(&r0->core);
+    x722_core_run_work(&r1->core);
+    assert_int_equal(r0->core.stats.core_resets, 1);
+    assert_int_equal(r1->core.stats.core_resets, 1);
+    assert_int_equal(xr_rd(r1, X722_GLGEN_RSTAT),
+                     X722_RESET_CORER << X722_GLGEN_RSTAT_TYPE_SHIFT);
+    assert_int_equal(xr_rd(r1, X722_GLGEN_RTRIG), 0);
+    /* the admin queue's registers are "Reset: EMPR" */
+    assert_true(xr_rd(r1, X722_PF_ATQLEN) & X722_AQLEN_ENABLE);
+
+    /* a GLOBR from function 1 */
+    reset_both(r0, r1, r1, X722_GLGEN_RTRIG_GLOBR, X722_RESET_GLOBR);
+    x722_core_run_work(&r0->core);
+    x722_core_run_work(&r1->core);
+    assert_int_equal(r0->core.stats.global_resets, 1);
+    assert_int_equal(r1->core.stats.global_resets, 1);
+
+    /* the firmware's EMPR: both warned, then the AQ registers gone too */
+    reset_both(r0, r1, r1, 0, X722_RESET_EMPR);
+    assert_true(xr_rd(r0, X722_PF_ATQLEN) & X722_AQLEN_ENABLE);   /* not yet */
+    x722_core_run_work(&r0->core);
+    x722_core_run_work(&r1->core);
+    assert_int_equal(r0->core.stats.emp_resets, 1);
+    assert_int_equal(r1->core.stats.emp_resets, 1);
+    assert_int_equal(r0->core.stats.core_resets, 1);
+    assert_int_equal(xr_rd(r0, X722_GLGEN_RSTAT),
+                     X722_RESET_EMPR << X722_GLGEN_RSTAT_TYPE_SHIFT);
+    assert_int_equal(xr_rd(r0, X722_PF_ATQLEN), 0);
+    assert_int_equal(xr_rd(r1, X722_PF_ATQBAL), 0);
+    assert_int_equal(xr_rd(r0, X722_GLNVM_ULD) & 0x18, 0x18);
+
+    /* function 1 leaves: a CORER of function 0 is its own */
+    x722_core_leave(&r1->core);
+    assert_null(r0->core.card[1]);
+    xr_wr(r0, X722_GLGEN_RTRIG, X722_GLGEN_RTRIG_CORER);
+    x722_core_run_work(&r0->core);
+    x722_core_run_work(&r1->core);
+    assert_int_equal(r0->core.stats.core_resets, 2);
+    assert_int_equal(r1->core.stats.core_resets, 1);
+    assert_int_equal(xr_rd(r1, X722_GLGEN_RSTAT) & X722_GLGEN_RSTAT_DEVSTATE, 0);
+    xr_fini(r1);
+    free(r1);
+}
+
 /* ---- admin queue ---- */
 
 static void test_aq_get_version(void **state)
@@ -1048,6 +1152,7 @@ int main(void)
         T(test_reset_values),
         T(test_read_only_and_bad_access),
         T(test_pf_reset),
+        T(test_card_resets),
         T(test_aq_get_version),
         T(test_aq_unknown_and_bad_buffers),
         T(test_aq_caps),

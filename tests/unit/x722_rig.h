@@ -200,19 +200,26 @@ static inline void xr_init_aq(XRig *r)
     r->atq_next = 0;
 }
 
-static inline int xr_init(XRig *r)
+/* The rig's function as PF @pf (PCI function @pf of the card). */
+static inline int xr_init_pf(XRig *r, unsigned pf)
 {
-    static const uint8_t mac[6] = { 0x52, 0x54, 0x00, 0x72, 0x20, 0x01 };
+    uint8_t mac[6] = { 0x52, 0x54, 0x00, 0x72, 0x20, 0x01 };
 
+    mac[5] += pf;
     memset(r, 0, sizeof(*r));
     r->mem = calloc(1, XR_MEM_SIZE);
-    if (!r->mem || x722_core_init(&r->core, &xr_ops, r, 0)) {
+    if (!r->mem || x722_core_init(&r->core, &xr_ops, r, pf)) {
         return -1;
     }
     x722_core_set_mac(&r->core, mac);
     x722_core_set_link(&r->core, true);
     xr_init_aq(r);
     return 0;
+}
+
+static inline int xr_init(XRig *r)
+{
+    return xr_init_pf(r, 0);
 }
 
 static inline void xr_fini(XRig *r)

@@ -82,10 +82,6 @@ tables_show() {
 iw_sum() {
 	echo $(($(iw_stat "${devs[0]}" "$1") + $(iw_stat "${devs[1]}" "$1")))
 }
-pe_stat() {
-	e810_qom_str "$(e810_qom_id "$1")" x-pe-stats | tr ' ' '\n' |
-		sed -n "s/^$2=//p"
-}
 conns_zero() {
 	[ "$(iw_stat "${devs[0]}" conns)" = 0 ] && [ "$(iw_stat "${devs[1]}" conns)" = 0 ]
 }

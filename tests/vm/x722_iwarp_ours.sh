@@ -34,10 +34,6 @@ ping -c 2 -W 2 192.168.81.2 >/dev/null && ok "ping 192.168.81.2 over the wire" |
 	fail "no ping between the ports"
 E810_PROVIDER=${E810_PROVIDER:-stock} provider_env
 
-pe_stat() {
-	e810_qom_str "$(e810_qom_id "$1")" x-pe-stats | tr ' ' '\n' |
-		sed -n "s/^$2=//p"
-}
 irdma_qps() {
 	rdma resource show qp 2>/dev/null | grep -c 'link irdma'
 }

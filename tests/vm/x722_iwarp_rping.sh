@@ -24,8 +24,9 @@
 #  - rmmod irdma: no ib_device, the engine back to nothing (no CQP, CEQ,
 #    AEQ, CQ, QP or MAC entry);
 #  - a core reset of function 0 and a global reset of function 1 through
-#    i40e's debugfs (GLGEN_RTRIG): the model did each (x-stats), i40e
-#    recovers and ping crosses the wire after each; clean dmesg.
+#    i40e's debugfs (GLGEN_RTRIG): the model did each on both functions
+#    (x-stats; the card's reset), i40e recovers on both and ping crosses
+#    the wire after each; clean dmesg.
 . "$E810_LIB"
 
 mapfile -t devs < <(e810_pci_devs)
@@ -59,10 +60,6 @@ tables_empty() {
 }
 iw_sum() {
 	echo $(($(iw_stat "${devs[0]}" "$1") + $(iw_stat "${devs[1]}" "$1")))
-}
-pe_stat() {
-	e810_qom_str "$(e810_qom_id "$1")" x-pe-stats | tr ' ' '\n' |
-		sed -n "s/^$2=//p"
 }
 irdma_qps() {
 	rdma resource show qp 2>/dev/null | grep -c 'link irdma'
@@ -147,26 +144,29 @@ expect_eq "ib_devices after rmmod irdma" 0 "$(ls /sys/class/infiniband 2>/dev/nu
 for d in "${devs[@]}"; do
 	expect_eq "$d after rmmod: CQP, CEQs, AEQ, CQs, QPs, MAC entries" \
 		"0 0 0 0 0 0" \
-		"$(pe_stat "$d" pe_cqp) $(pe_stat "$d" pe_ceqs) $(pe_stat "$d" pe_aeq) $(pe_stat "$d" pe_cqs) $(pe_stat "$d" pe_qps) $(pe_stat "$d" pe_loc_macs)"
+		"$(pe_counts "$d" pe_cqp pe_ceqs pe_aeq pe_cqs pe_qps pe_loc_macs)"
 done
 # ---- core and global resets, then LAN traffic --------------------------------
 
 # i40e's debugfs "corer" / "globr" (i40e_do_reset(): GLGEN_RTRIG); the
-# model warns the function written and resets it (docs/hw-model-x722.md,
-# "Registers"); i40e recovers (i40e_reset_subtask()) and the port carries
-# traffic again.
+# model warns and resets every function of the card (docs/hw-model-x722.md,
+# "Registers"); i40e recovers on each (i40e_reset_subtask()) and the ports
+# carry traffic again.
 for r in "0 corer core_resets" "1 globr global_resets"; do
 	set -- $r
-	d=${devs[$1]} nd=nd$1
+	d=${devs[$1]}
 	cmd=/sys/kernel/debug/i40e/$d/command
 	[ -w "$cmd" ] || { fail "no i40e debugfs command file for $d"; continue; }
 	echo "$2" >"$cmd"
-	if wait_for "[ \"\$(model_stat $d $3)\" = 1 ]" 30; then
-		ok "$d: $2 done by the model (x-stats $3 1)"
-	else
-		fail "$d: $2: x-stats $3 '$(model_stat "$d" "$3")'"
-	fi
-	wait_for "ip link show ${!nd} | grep -q LOWER_UP && ping -c 1 -W 1 192.168.81.2 >/dev/null" 60
+	# the card's reset: both functions (docs/hw-model-x722.md)
+	for f in "${devs[@]}"; do
+		if wait_for "[ \"\$(model_stat $f $3)\" = 1 ]" 30; then
+			ok "$d's $2: done by the model on $f (x-stats $3 1)"
+		else
+			fail "$d's $2: $f x-stats $3 '$(model_stat "$f" "$3")'"
+		fi
+	done
+	wait_for "ip link show $nd0 | grep -q LOWER_UP && ip link show $nd1 | grep -q LOWER_UP && ping -c 1 -W 1 192.168.81.2 >/dev/null" 60
 	ping -c 5 -i 0.2 -W 2 192.168.81.2 >/tmp/ping.log 2>&1 &&
 		ok "ping over the wire after the $2 of $d" ||
 		fail "no ping after the $2 of $d: $(tail -n 2 /tmp/ping.log)"

@@ -24,11 +24,6 @@ t=$(cat /sys/module/irdma/taint 2>/dev/null)
 	fail "irdma taint '$t': want O (ours, out of tree)"
 
 # The engine's state of PCI function $1: field $2 of QMP x-pe-stats.
-pe_stat() {
-	e810_qom_str "$(e810_qom_id "$1")" x-pe-stats | tr ' ' '\n' |
-		sed -n "s/^$2=//p"
-}
-
 # Our client opens from i40e's service task, once a second.
 rdma_wait_all_active 60 || fail "ports not ACTIVE: $(rdma link show 2>&1 | tr '\n' ' ')"
 for a in /sys/bus/auxiliary/devices/i40e.iwarp.*; do

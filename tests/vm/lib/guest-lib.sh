@@ -514,6 +514,23 @@ model_hmc_count() {
 		sed -n "s/^$2=//p"
 }
 
+# pe_stat DEV NAME: field NAME (pe_cqp, pe_qps, pe_cqp_errors, ...) of the
+# X722's RDMA protocol engine of PCI function DEV (QMP x-pe-stats,
+# docs/hw-model-x722.md).
+pe_stat() {
+	e810_qom_str "$(e810_qom_id "$1")" x-pe-stats | tr ' ' '\n' |
+		sed -n "s/^$2=//p"
+}
+
+# pe_counts DEV NAME...: the fields NAME... of pe_stat, space-separated.
+pe_counts() {
+	local s k out=()
+	s=$(e810_qom_str "$(e810_qom_id "$1")" x-pe-stats | tr ' ' '\n')
+	shift
+	for k in "$@"; do out+=("$(sed -n "s/^$k=//p" <<<"$s")"); done
+	echo "${out[*]}"
+}
+
 # model_stat DEV NAME: the device's own counter or state NAME (pf_resets,
 # valid_sds, ...: QMP x-core-stats) of PCI function DEV, read from the host.
 model_stat() {
@@ -718,7 +735,8 @@ perftest_run() {
 # client starts once shell command LISTENING succeeds (an iWARP listener
 # has no socket: e.g. the port in the model's APBVT) and connects to
 # SERVER_IP. Pinned, timed and reported as perftest_run (PT_CRC, PT_SRC,
-# PT_MS, PT_CROW, PT_SROW, PT_CLI, PT_SRV).
+# PT_MS, PT_CROW, PT_SROW, PT_CLI, PT_SRV). With one CPU online both on
+# CPU 0.
 # shellcheck disable=SC2034
 perftest_iw_run() {
 	local t0 sp to=${PERFTEST_TIMEOUT:-110} argv
@@ -726,7 +744,7 @@ perftest_iw_run() {
 	argv=("$1" -R -F -s "$2" -n "$3" -p "$PERFTEST_PORT" ${PERFTEST_EXTRA:-})
 	PT_SRV=$(mktemp) PT_CLI=$(mktemp)
 	t0=$(date +%s%N)
-	timeout $((to + 10)) taskset -c 1 "${argv[@]}" >"$PT_SRV" 2>&1 &
+	timeout $((to + 10)) taskset -c $((1 % $(nproc))) "${argv[@]}" >"$PT_SRV" 2>&1 &
 	sp=$!
 	wait_for "$5" 20 || echo "note: no $1 listener on port $PERFTEST_PORT after 20 s"
 	timeout "$to" taskset -c 0 "${argv[@]}" "$4" >"$PT_CLI" 2>&1
