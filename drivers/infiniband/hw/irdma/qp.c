@@ -688,6 +688,8 @@ static void irdma_term_done(struct irdma_qp *qp, bool timeout)
 	if (qp->term_flags & IRDMA_TERM_DONE)
 		return;
 	qp->term_flags |= IRDMA_TERM_DONE;
+	ibdev_dbg(qp->ibqp.device, "QP %u: Terminate done%s, QP state %d\n",
+		  qp->qp_id, timeout ? " (timeout)" : "", qp->state);
 	if (timeout)
 		atomic64_inc(&qp->rf->iw.terms_timeouts);
 	else
@@ -730,6 +732,8 @@ static void irdma_term_send(struct irdma_qp *qp)
 		return;
 	}
 	len = irdma_term_build(qp);
+	ibdev_dbg(qp->ibqp.device, "QP %u: Terminate for AE 0x%04x\n",
+		  qp->qp_id, qp->term_ae);
 	qp->term_flags |= IRDMA_TERM_SENT;
 	if (irdma_term_modify(qp, IRDMA_TERMACT_TERM, len)) {
 		/* Invalid State: the device has failed the QP itself. */
@@ -2217,6 +2221,11 @@ static enum ib_event_type irdma_ae_event(u16 code, bool *err)
  */
 static bool irdma_iw_qp_ae(struct irdma_qp *qp, u16 code, u8 q2)
 {
+	ibdev_dbg(qp->ibqp.device,
+		  "QP %u: iWARP AE 0x%04x, TCP state %u, QP state %u, Terminate 0x%x/0x%lx\n",
+		  qp->qp_id, code, READ_ONCE(qp->hw_tcp_state),
+		  READ_ONCE(qp->hw_iwarp_state), READ_ONCE(qp->term_flags),
+		  READ_ONCE(qp->ae_flags));
 	/*
 	 * A Terminate under way: the peer's FIN is part of it, and the close
 	 * completing (or the peer's RST) ends it (upstream
