@@ -8,15 +8,20 @@
 # check: on-demand
 # The kill -9 cases of stock_iwarp's closing section in a loop, to catch
 # the rare hang of one make check run (a killed program that never
-# ended, AE 0x102 in the stock irdma's log): KILL9_ROUNDS (6) rounds of
-# rping (-V, 4 KiB) and ib_write_bw -R (64 KiB) each killed with SIGKILL
-# mid-transfer, client then server. Each time: data moved first, the
-# killed program ends within 60 s (else the stacks of the blocked tasks,
-# the dmesg tail, the QPs and the model's counters are printed and the
-# scenario ends: the evidence for the hang), the other side ends by
-# itself, no irdma QP and no offloaded connection left and the APBVT and
-# quad hash empty; any "abnormal ae_id" line the stock irdma logged is
-# printed. About 37 s a round. KILL9_CASES (victim:program, comma
+# ended, AE 0x102 in the stock irdma's log); by hand also with ours at
+# both ends (tools/vm run --rdma-driver ours; the stock provider either
+# way; ours once left a surviving rping waiting for the flush of a
+# receive it posted after the peer's RST, docs/irdma.md "Connections"):
+# KILL9_ROUNDS (6) rounds of rping (-V, 4 KiB) and ib_write_bw -R
+# (64 KiB) each killed with SIGKILL mid-transfer, client then server.
+# Each time: data moved
+# first, the killed program ends within 60 s (else the stacks of the
+# blocked tasks, the dmesg tail, the QPs and the model's counters are
+# printed and the scenario ends: the evidence for the hang), the other
+# side ends by itself within 60 s (else the same evidence, then it is
+# killed), no irdma QP and no offloaded connection left and the APBVT
+# and quad hash empty; any "abnormal ae_id" line the stock irdma logged
+# is printed. About 37 s a round. KILL9_CASES (victim:program, comma
 # separated; default all four) narrows a round to the cases chased.
 . "$E810_LIB"
 
