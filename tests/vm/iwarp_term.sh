@@ -21,6 +21,12 @@
 #  - debugfs iwarp: terms_sent 1 on the server's function, terms_rcvd 1
 #    on the client's, no terminate timeout on either;
 #  - the model's terms_sent/terms_rcvd the same, no CRC error;
+#  - the peer's abortive close (cm_data -R: the server destroys its QP,
+#    an RST): after DISCONNECTED the client posts a receive and calls
+#    rdma_disconnect(); the receive completes IBV_WC_WR_FLUSH_ERR within
+#    5 s (rdma_cm moved the QP to ERROR, not the application, so the
+#    provider asks for no second flush: the driver flushes again at the
+#    application's SQD);
 #  - no connection node, no offloaded connection in the model, APBVT and
 #    quad hash empty; no oops, warning or leak.
 . "$E810_LIB"
@@ -61,6 +67,19 @@ expect_eq "$d0: model terms_sent" 0 "$(iw_stat "$d0" terms_sent)"
 for d in "$d0" "$d1"; do
 	expect_eq "$d: CRC errors" 0 "$(iw_stat "$d" crc_errors)"
 done
+
+# The peer's abortive close (cm_data -R): the server destroys its QP
+# without a disconnect, our irdma resets the connection (an RST), the
+# client's connection manager flushes its QP (empty queues) and posts
+# DISCONNECTED; the client then posts a receive and calls
+# rdma_disconnect(), as rping does before it waits for its CQ thread.
+cm_data_run 192.168.81.2 192.168.81.1 7432 60 -R
+sed 's/^/  client: /' /tmp/cm_data-c.log | tail -n 3
+sed 's/^/  server: /' /tmp/cm_data-s.log | tail -n 2
+st=$(sed -n 's/^cm_data client: late receive status=\([0-9]*\) .*/\1/p' /tmp/cm_data-c.log)
+expect_eq "a receive posted after the peer's reset: flushed (status)" 5 "$st"
+expect_eq "client exit (late receive flushed)" 0 "$cmd_crc"
+expect_eq "server exit (DISCONNECTED)" 0 "$cmd_src"
 
 iwarp_ours_teardown
 

@@ -38,6 +38,13 @@
  * must complete with an error; both sides then wait for DISCONNECTED.
  * The client prints "cm_data client: bad rkey read status=N (NAME)
  * vendor_err=0xV wr_id=N".
+ * -R (client): no steps; once the server is READY it destroys its QP
+ * without a disconnect (on iWARP the driver resets the connection: an
+ * RST). After DISCONNECTED the client posts a receive and calls
+ * rdma_disconnect(), as rping does before it waits for its CQ thread:
+ * the receive must complete, flushed, within 5 s. The client prints
+ * "cm_data client: late receive status=N (NAME) vendor_err=0xV
+ * wr_id=N".
  * Without private data in the accept the client takes rkey 0x00bad100
  * (an STag the server never made) and remote address 0.
  *
@@ -116,6 +123,7 @@ struct ctrl {
 	uint32_t sizes[MAX_SIZES];
 	uint64_t counts[OP_MAX];	/* READY: server's counts so far */
 	uint32_t badkey;	/* HELLO: -K, no steps */
+	uint32_t reset;		/* HELLO: -R, no steps */
 } __attribute__((packed));
 
 struct step {
@@ -137,6 +145,7 @@ static struct {
 	bool no_imm;
 	long corrupt;		/* -X: step whose payload the client spoils */
 	bool badkey;		/* -K: one READ through a wrong rkey */
+	bool reset;		/* -R: the server resets, a receive after */
 } opt = {
 	.port = "7471", .rounds = 1, .timeout_ms = 60000, .corrupt = -1,
 };
@@ -901,6 +910,19 @@ static int run_server(void)
 		if (!opt.sizes[k] || opt.sizes[k] > MAX_SIZE)
 			die("HELLO: size %u", opt.sizes[k]);
 	}
+	if (hello->reset) {
+		/*
+		 * -R: the QP goes without a disconnect: the driver's destroy
+		 * resets the offloaded connection (an RST on iWARP).
+		 */
+		send_ctrl(SLOT_READY, &ready);
+		rdma_destroy_qp(g.id);
+		g.qp = NULL;
+		printf("cm_data server: reset run, QP destroyed, waiting for the disconnect\n");
+		fflush(stdout);
+		rdma_ack_cm_event(cm_wait(RDMA_CM_EVENT_DISCONNECTED));
+		return 0;
+	}
 	if (hello->badkey) {
 		send_ctrl(SLOT_READY, &ready);
 		printf("cm_data server: bad rkey run, waiting for the disconnect\n");
@@ -956,6 +978,37 @@ static int client_badkey(void)
 	return 0;
 }
 
+/*
+ * -R: READY(0), then the server destroys its QP: DISCONNECTED here once
+ * the peer's RST ended the connection and the driver flushed the QP (its
+ * queues are empty by then). A receive posted after that, and
+ * rdma_disconnect() as an application does next, must still complete
+ * (flushed) within 5 s: a thread waiting for the CQ's events would wait
+ * forever otherwise.
+ */
+static int client_reset(void)
+{
+	struct ibv_wc wc;
+	int rc;
+
+	recv_ctrl(SSLOT(0), WR_READY, MSG_READY, 0);
+	rdma_ack_cm_event(cm_wait(RDMA_CM_EVENT_DISCONNECTED));
+	post_ctrl_recv(SSLOT(1), WR_READY + 1);
+	rc = rdma_disconnect(g.id);
+	printf("cm_data client: DISCONNECTED, receive posted, rdma_disconnect %s\n",
+	       rc ? strerror(errno) : "0");
+	fflush(stdout);
+	opt.timeout_ms = 5000;
+	get_wc(&wc, "receive posted after the disconnect");
+	printf("cm_data client: late receive status=%d (%s) vendor_err=0x%x wr_id=%" PRIu64 "\n",
+	       wc.status, ibv_wc_status_str(wc.status), wc.vendor_err,
+	       wc.wr_id);
+	fflush(stdout);
+	if (wc.wr_id != WR_READY + 1 || wc.status != IBV_WC_WR_FLUSH_ERR)
+		die("late receive: not flushed");
+	return 0;
+}
+
 static int run_client(void)
 {
 	struct sockaddr_storage dst, src;
@@ -1002,9 +1055,12 @@ static int run_client(void)
 	hello.nsizes = opt.nsizes;
 	memcpy(hello.sizes, opt.sizes, sizeof(opt.sizes));
 	hello.badkey = opt.badkey;
+	hello.reset = opt.reset;
 	send_ctrl(SLOT_HELLO, &hello);
 	if (opt.badkey)
 		return client_badkey();
+	if (opt.reset)
+		return client_reset();
 	for (k = 0; k <= g.nsteps; k++) {
 		r = recv_ctrl(SSLOT(k), WR_READY + k, MSG_READY, k);
 		if (r->status)
@@ -1055,7 +1111,7 @@ int main(int argc, char **argv)
 	int c;
 
 	parse_sizes("1,3,64,1000,4096,4097,65536,65537,262144,1048576");
-	while ((c = getopt(argc, argv, "sca:b:p:S:r:T:IX:K")) != -1) {
+	while ((c = getopt(argc, argv, "sca:b:p:S:r:T:IX:KR")) != -1) {
 		switch (c) {
 		case 's':
 			opt.server = true;
@@ -1090,8 +1146,11 @@ int main(int argc, char **argv)
 		case 'K':
 			opt.badkey = true;
 			break;
+		case 'R':
+			opt.reset = true;
+			break;
 		default:
-			fprintf(stderr, "usage: cm_data -s|-c -a ADDR [-b SRC] [-p PORT] [-S SIZES] [-r ROUNDS] [-T SECONDS] [-I] [-X STEP] [-K]\n");
+			fprintf(stderr, "usage: cm_data -s|-c -a ADDR [-b SRC] [-p PORT] [-S SIZES] [-r ROUNDS] [-T SECONDS] [-I] [-X STEP] [-K] [-R]\n");
 			return 2;
 		}
 	}

@@ -856,6 +856,10 @@ static int irdma_cm_step(struct irdma_cm *cm, struct irdma_cm_node *n,
 		ibdev_dbg(ibdev, "CM: port %u to %u: %s: %s -> %s\n",
 			  n->qh.lport, n->qh.rport, e810cm_event_name(ev),
 			  e810cm_state_name(was), e810cm_state_name(out.state));
+	else if (ibdev && out.ignored && n->qp)
+		ibdev_dbg(ibdev, "CM: port %u to %u: %s ignored in %s\n",
+			  n->qh.lport, n->qh.rport, e810cm_event_name(ev),
+			  e810cm_state_name(was));
 	irdma_cm_do(cm, n, &out, mpa);
 	return out.status;
 }
@@ -1243,8 +1247,12 @@ static void irdma_cm_qpev_one(struct irdma_cm *cm, u32 qp_id, u16 ev)
 {
 	struct irdma_cm_node *n = irdma_cm_find_qp(cm, qp_id);
 
-	if (!n || n->sm.state == E810CM_CLOSED)
+	if (!n || n->sm.state == E810CM_CLOSED) {
+		ibdev_dbg(irdma_cm_ibdev(cm->rf),
+			  "CM: QP %u: event 0x%04x for no open connection\n",
+			  qp_id, ev);
 		return;
+	}
 	switch (ev) {
 	case E810_AE_LLP_CONNECTION_ESTABLISHED:
 		if (n->active) {

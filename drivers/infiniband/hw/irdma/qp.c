@@ -393,6 +393,51 @@ static int irdma_qp_flush(struct irdma_qp *qp, bool sq, bool rq)
 	return err;
 }
 
+/*
+ * A user iWARP QP goes to ERROR mostly without its provider knowing: the
+ * connection manager flushes it when the peer resets or closes (cm.c),
+ * the Terminate exchange when it ends, iw_cm when the connection goes.
+ * rdma_cm moved it, not the application, so rdma-core's irdma provider
+ * never asks for another flush (irdma_upost_recv() and
+ * irdma_upost_send() re-flush, irdma_issue_flush(), only once their own
+ * ibv_qp state is ERROR). A receive posted after the flush has no
+ * doorbell to tell the device of it and nothing would ever complete it:
+ * rping's CQ thread reposts one as it takes each receive completion, and
+ * when the peer's RST lands in between, the thread waits for a
+ * completion event forever. So both queues are flushed again while the
+ * QP stays in ERROR: at the application's rdma_disconnect() (SQD,
+ * ucma_shutdown(), irdma_modify_qp()) and on a timer, 20 ms after the
+ * flush (upstream IRDMA_FLUSH_DELAY_MS, its delay for a kernel QP's
+ * post after a flush, irdma_post_recv()) doubling to once a second,
+ * until the QP leaves ERROR or is destroyed. Empty queues get no
+ * completion. Caller holds qp->mutex.
+ */
+#define IRDMA_REFLUSH_FIRST_MS	20
+#define IRDMA_REFLUSH_MAX_MS	1000
+
+static void irdma_iw_qp_reflush(struct irdma_qp *qp)
+{
+	lockdep_assert_held(&qp->mutex);
+	if (qp->hw_state == E810_QP_STATE_ERROR && !qp->rf->resetting)
+		irdma_qp_flush(qp, true, true);
+}
+
+static void irdma_iw_qp_reflush_work(struct work_struct *work)
+{
+	struct irdma_qp *qp = container_of(to_delayed_work(work),
+					   struct irdma_qp, reflush);
+
+	mutex_lock(&qp->mutex);
+	if (qp->hw_state == E810_QP_STATE_ERROR && !qp->rf->resetting) {
+		irdma_qp_flush(qp, true, true);
+		qp->reflush_ms = min_t(u32, qp->reflush_ms * 2,
+				       IRDMA_REFLUSH_MAX_MS);
+		schedule_delayed_work(&qp->reflush,
+				      msecs_to_jiffies(qp->reflush_ms));
+	}
+	mutex_unlock(&qp->mutex);
+}
+
 /* Device to ERROR, outstanding WQEs flushed. Caller holds qp->mutex. */
 static int irdma_qp_to_err(struct irdma_qp *qp, bool sq, bool rq)
 {
@@ -405,8 +450,15 @@ static int irdma_qp_to_err(struct irdma_qp *qp, bool sq, bool rq)
 	if (err)
 		return err;
 	err = irdma_qp_flush(qp, sq, rq);
-	if (qp->user)
+	if (qp->user) {
+		if (!err && qp->hw_type == E810_QP_TYPE_IWARP &&
+		    !delayed_work_pending(&qp->reflush)) {
+			qp->reflush_ms = IRDMA_REFLUSH_FIRST_MS;
+			schedule_delayed_work(&qp->reflush,
+					      msecs_to_jiffies(qp->reflush_ms));
+		}
 		return err;
+	}
 	spin_lock_irqsave(&qp->lock, flags);
 	qp->flush_sq |= sq;
 	qp->flush_rq |= rq;
@@ -688,6 +740,8 @@ static void irdma_term_done(struct irdma_qp *qp, bool timeout)
 	if (qp->term_flags & IRDMA_TERM_DONE)
 		return;
 	qp->term_flags |= IRDMA_TERM_DONE;
+	ibdev_dbg(qp->ibqp.device, "QP %u: Terminate done%s, QP state %d\n",
+		  qp->qp_id, timeout ? " (timeout)" : "", qp->state);
 	if (timeout)
 		atomic64_inc(&qp->rf->iw.terms_timeouts);
 	else
@@ -730,6 +784,8 @@ static void irdma_term_send(struct irdma_qp *qp)
 		return;
 	}
 	len = irdma_term_build(qp);
+	ibdev_dbg(qp->ibqp.device, "QP %u: Terminate for AE 0x%04x\n",
+		  qp->qp_id, qp->term_ae);
 	qp->term_flags |= IRDMA_TERM_SENT;
 	if (irdma_term_modify(qp, IRDMA_TERMACT_TERM, len)) {
 		/* Invalid State: the device has failed the QP itself. */
@@ -954,6 +1010,7 @@ static int irdma_qp_init_sw(struct irdma_pci_f *rf, struct irdma_qp *qp,
 	mutex_init(&qp->mutex);
 	INIT_WORK(&qp->ae_work, irdma_qp_ae_work);
 	INIT_DELAYED_WORK(&qp->term_timer, irdma_term_timeout);
+	INIT_DELAYED_WORK(&qp->reflush, irdma_iw_qp_reflush_work);
 	return irdma_qp_sizes(qp, &init->cap, raw);
 }
 
@@ -1145,6 +1202,8 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	cancel_delayed_work_sync(&qp->term_timer);
 	if (qp->hw_type == E810_QP_TYPE_IWARP)
 		irdma_iw_qp_release(qp);
+	/* After iw_cm let go: its move to ERROR may have armed it. */
+	cancel_delayed_work_sync(&qp->reflush);
 	mutex_lock(&qp->mutex);
 	/*
 	 * As upstream irdma_destroy_qp(): a QP in RTS goes to ERROR before
@@ -1761,12 +1820,16 @@ int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	 * never was) changes nothing and is no error: upstream
 	 * irdma_modify_qp() returns 0 for SQD past RTS or below it.
 	 * librdmacm's rdma_disconnect() asks for SQD after the peer closed
-	 * (ucma_shutdown()).
+	 * (ucma_shutdown()): a user QP in ERROR is flushed again there
+	 * (irdma_iw_qp_reflush()).
 	 */
 	if (qp->rf->iwarp && (mask & IB_QP_STATE) &&
 	    attr->qp_state == IB_QPS_SQD && qp->state != IB_QPS_RTS &&
-	    qp->state != IB_QPS_SQD)
+	    qp->state != IB_QPS_SQD) {
+		if (qp->user && qp->state == IB_QPS_ERR)
+			irdma_iw_qp_reflush(qp);
 		goto out;
+	}
 	err = irdma_qp_modify_check(qp, attr, mask, &cur, &new);
 	if (err)
 		goto out;
@@ -2217,6 +2280,11 @@ static enum ib_event_type irdma_ae_event(u16 code, bool *err)
  */
 static bool irdma_iw_qp_ae(struct irdma_qp *qp, u16 code, u8 q2)
 {
+	ibdev_dbg(qp->ibqp.device,
+		  "QP %u: iWARP AE 0x%04x, TCP state %u, QP state %u, Terminate 0x%x/0x%lx\n",
+		  qp->qp_id, code, READ_ONCE(qp->hw_tcp_state),
+		  READ_ONCE(qp->hw_iwarp_state), READ_ONCE(qp->term_flags),
+		  READ_ONCE(qp->ae_flags));
 	/*
 	 * A Terminate under way: the peer's FIN is part of it, and the close
 	 * completing (or the peer's RST) ends it (upstream

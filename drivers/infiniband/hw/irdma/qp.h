@@ -161,6 +161,9 @@ struct irdma_qp_av {
  * @term_q2: iWARP: that AE's Q2DATA (the segment is at Q2 + 72)
  * @term_timer: iWARP: ends the Terminate exchange after 1 s (upstream
  *	irdma_terminate_start_timer())
+ * @reflush: iWARP, user QPs: flushes both queues again while the QP is
+ *	in ERROR (irdma_iw_qp_reflush_work())
+ * @reflush_ms: @reflush's next interval
  * @lsmm_mr: the DMA MR @lsmm is sent through
  */
 struct irdma_qp {
@@ -220,6 +223,8 @@ struct irdma_qp {
 	u16 term_ae;
 	u8 term_q2;
 	struct delayed_work term_timer;
+	struct delayed_work reflush;
+	u32 reflush_ms;
 };
 
 static inline struct irdma_qp *to_irdma_qp(struct ib_qp *ibqp)
