@@ -12,7 +12,17 @@
 # MAC addresses and a carrier (every other cycle unloads with both ports
 # up and a ping flowing between them), and the kernel log stays free of
 # oopses and leaks.
+# In iWARP mode (E810_RDMA_PROTOCOL=iwarp, our irdma: iwarp_module_cycles.sh
+# runs this script) the ports are two hosts in init_net (iwarp_ours_pair),
+# the odd cycles also unload under live connections (iw_live_start,
+# iw_live_end after the rmmod of irdma), each function goes back to
+# iWARP with its address after the parent's modprobe (iwarp_rebound),
+# and a verified rping runs at the end with nothing left behind.
 . "$E810_LIB"
+
+IW=0
+[ "$E810_RDMA_PROTOCOL" = iwarp ] && IW=1 && iwarp_ours_pair
+live=0
 
 mapfile -t devs < <(e810_pci_devs)
 expect_eq "NIC functions" 2 "${#devs[@]}"
@@ -24,7 +34,7 @@ for d in "${devs[@]}"; do
 	mac[$d]=$(cat "/sys/class/net/$nd/address" 2>/dev/null)
 	[ -n "${mac[$d]}" ] || fail "$d has no netdev before the cycles"
 done
-cycles=${E810_CYCLES:-10}
+cycles=${E810_CYCLES:-$((IW ? 4 : 10))}
 for cycle in $(seq 1 "$cycles"); do
 	# Odd cycles unload with both ports up and an IPv6 ping running.
 	if [ $((cycle % 2)) = 1 ]; then
@@ -39,8 +49,10 @@ for cycle in $(seq 1 "$cycles"); do
 			"ff02::1%$(e810_netdev_of "${devs[0]}")" >/dev/null 2>&1 &
 		wait_for "[ \$(cat $rx) -ge $((rx0 + 20)) ]" 10 ||
 			fail "cycle $cycle: the ping does not reach $nd"
+		[ $IW = 1 ] && iw_live_start "cycle $cycle" && live=$((live + 1))
 	fi
 	rmmod irdma || fail "cycle $cycle: rmmod irdma"
+	[ $IW = 1 ] && iw_live_end "cycle $cycle"
 	[ -d /sys/kernel/debug/irdma ] && fail "cycle $cycle: irdma debugfs left behind"
 	rmmod "$E810_PARENT" || fail "cycle $cycle: rmmod $E810_PARENT"
 	left=$(ls -d /sys/bus/auxiliary/devices/"$E810_PARENT".*.* 2>/dev/null | wc -l)
@@ -67,6 +79,7 @@ for cycle in $(seq 1 "$cycles"); do
 		ip link set "$nd" up
 		wait_carrier "$nd" 10 || fail "cycle $cycle: $nd has no carrier"
 		ip link set "$nd" down
+		[ $IW = 1 ] && iwarp_rebound "$d"
 	done
 	modprobe irdma || fail "cycle $cycle: modprobe irdma"
 	for d in "${devs[@]}"; do
@@ -85,6 +98,11 @@ for cycle in $(seq 1 "$cycles"); do
 	[ "$ids" = "$want_ids" ] || fail "cycle $cycle: auxiliary ids are '$ids'"
 done
 ok "$cycles unload/load cycles done"
+if [ $IW = 1 ]; then
+	expect_eq "cycles unloaded under a live connection" $(((cycles + 1) / 2)) "$live"
+	rdma_wait_all_active 15 || fail "ports not ACTIVE after the cycles"
+	iw_cycles_end
+fi
 expect_eq "netdevs after the cycles" "${mac[${devs[0]}]} ${mac[${devs[1]}]}" \
 	"$(for d in "${devs[@]}"; do cat "/sys/class/net/$(e810_netdev_of "$d")/address"; done | xargs)"
 expect_eq "$E810_PARENT bound after the cycles" "$E810_PARENT $E810_PARENT" \

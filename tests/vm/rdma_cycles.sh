@@ -16,7 +16,14 @@
 # of teardowns it checked through PFHMC_SDCMD before destroying the CQP
 # (debugfs events hmc_teardowns_clean / hmc_teardowns_leftover) while it
 # stays loaded; the kernel log stays free of oopses, warnings and leaks.
+# In iWARP mode (E810_RDMA_PROTOCOL=iwarp: iwarp_cycles.sh runs this
+# script) the ports are two hosts in init_net (iwarp_ours_pair) and the
+# contexts are live connections instead (iw_live_start).
 . "$E810_LIB"
+
+IW=0
+[ "$E810_RDMA_PROTOCOL" = iwarp ] && IW=1
+[ $IW = 1 ] && iwarp_ours_pair
 
 mapfile -t devs < <(e810_pci_devs)
 expect_eq "e810 functions" 2 "${#devs[@]}"
@@ -35,7 +42,7 @@ all_active() {
 	[ "$names" = "irdma0 irdma1" ] || fail "$1: ib_devices are '$names'"
 }
 
-cycles=${E810_CYCLES:-20}
+cycles=${E810_CYCLES:-$((IW ? 6 : 20))}
 ctx_cycles=0
 for d in "${devs[@]}"; do
 	n=$(valid_sds "$d")
@@ -46,7 +53,9 @@ for cycle in $(seq 1 "$cycles"); do
 	# Even cycles: a pingpong server per device (context, PD, CQ, QP, MRs)
 	# waits for a client while irdma goes away under it.
 	pids=()
-	if [ $((cycle % 2)) = 0 ]; then
+	if [ $IW = 1 ] && [ $((cycle % 2)) = 0 ]; then
+		iw_live_start "cycle $cycle" && ctx_cycles=$((ctx_cycles + 1))
+	elif [ $((cycle % 2)) = 0 ]; then
 		for ib in irdma0 irdma1; do
 			ibv_rc_pingpong -d "$ib" -p $((18515 + ${ib#irdma})) \
 				>/dev/null 2>&1 &
@@ -63,6 +72,7 @@ for cycle in $(seq 1 "$cycles"); do
 		kill "$pid" 2>/dev/null
 		wait "$pid" 2>/dev/null
 	done
+	[ $IW = 1 ] && iw_live_end "cycle $cycle"
 	[ -d /sys/class/infiniband/irdma0 ] && fail "cycle $cycle: irdma0 left after rmmod"
 	[ -d /sys/kernel/debug/irdma ] && fail "cycle $cycle: irdma debugfs left behind"
 	for d in "${devs[@]}"; do
@@ -73,16 +83,24 @@ for cycle in $(seq 1 "$cycles"); do
 	all_active "cycle $cycle"
 done
 ok "$cycles rmmod/modprobe cycles, $ctx_cycles of them with user contexts open"
+ctx_cycles=0
 expect_eq "QPs left after the cycles" 0 "$(rdma res show qp | grep -c 'comm ibv_rc_pingpong')"
 
 for cycle in $(seq 1 5); do
 	d=${devs[$(((cycle - 1) % 2))]}
 	before=$(clean_teardowns "$d")
+	# iWARP: each function unbound once under a live connection
+	[ $IW = 1 ] && [ "$cycle" -le 2 ] && iw_live_start "unbind $cycle" &&
+		ctx_cycles=$((ctx_cycles + 1))
 	echo "$d" >/sys/bus/pci/drivers/$E810_PARENT/unbind || fail "unbind $d"
 	[ -z "$(e810_ibdev_of "$d")" ] || fail "unbind $cycle: $d keeps its ib_device"
 	expect_eq "unbind $cycle: clean teardowns of $d" $((before + 1)) "$(clean_teardowns "$d")"
 	expect_eq "unbind $cycle: valid SDs of $d" 0 "$(valid_sds "$d")"
 	echo "$d" >/sys/bus/pci/drivers/$E810_PARENT/bind || fail "bind $d"
+	if [ $IW = 1 ]; then
+		iw_live_end "unbind $cycle" "${devs[$((cycle % 2))]}"
+		iwarp_rebound "$d"
+	fi
 	all_active "rebind $cycle"
 done
 ok "5 unbind/bind cycles of the parent"
@@ -93,6 +111,7 @@ d=${devs[0]}
 nd=$(e810_netdev_of "$d")
 before=$(clean_teardowns "$d")
 warn0=$(irdma_ev "$d" parent_resets)
+[ $IW = 1 ] && iw_live_start "reset" && ctx_cycles=$((ctx_cycles + 1))
 if [ "$E810_PARENT" = ice_lite ]; then
 	ethtool --reset "$nd" irq dma filter offload >/dev/null 2>&1 || fail "ethtool --reset $nd"
 else
@@ -101,12 +120,19 @@ fi
 wait_for "[ \$(clean_teardowns $d) -ge $((before + 1)) ]" 15 && ok "reset: irdma torn down cleanly" ||
 	fail "reset: no clean teardown"
 sleep 1
+[ $IW = 1 ] && iw_live_end "reset"
 all_active "after reset"
 # ice_lite announces its resets with IIDC_EVENT_WARN_RESET first.
 if [ "$E810_PARENT" = ice_lite ]; then
 	expect_eq "reset: WARN_RESET events of $d" $((warn0 + 1)) "$(irdma_ev "$d" parent_resets)"
 fi
 
+# iWARP: the device works after all that (a verified rping), the live
+# connections all ran, and nothing is left in either irdma or engine.
+if [ $IW = 1 ]; then
+	expect_eq "unbind and reset cycles with a live connection" 3 "$ctx_cycles"
+	iw_cycles_end
+fi
 expect_eq "teardowns leaving valid SDs since the last modprobe" 0 "$(leaks)"
 dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"
 finish

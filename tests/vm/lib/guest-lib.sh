@@ -794,21 +794,26 @@ perftest_bw_why() {
 # until the guest powers off: scenarios using this boot alone (no
 # "boot: shared").
 iwarp_two_hosts() {
-	local n
-	for n in all "$1" "$2"; do
-		sysctl -qw net.ipv4.conf.$n.accept_local=1 \
-			net.ipv4.conf.$n.rp_filter=0 \
-			net.ipv4.conf.$n.arp_ignore=1 \
-			net.ipv4.conf.$n.arp_announce=2 || return 1
-	done
-	ip addr add 192.168.81.1/32 dev "$1" && ip link set "$1" up &&
-		ip addr add 192.168.81.2/32 dev "$2" && ip link set "$2" up &&
-		ip route add 192.168.81.2 dev "$1" src 192.168.81.1 table 100 &&
-		ip route add 192.168.81.1 dev "$2" src 192.168.81.2 table 100 &&
+	iwarp_host_port all && iwarp_host_port "$1" 192.168.81.1 192.168.81.2 &&
+		iwarp_host_port "$2" 192.168.81.2 192.168.81.1 &&
 		ip rule add pref 10 iif lo table 100 &&
 		ip rule add pref 100 table local &&
 		ip rule del pref 0 table local || return 1
 	wait_carrier "$1" 10 && wait_carrier "$2" 10
+}
+
+# iwarp_host_port ND [ADDR PEER]: netdev ND (or "all") as one host of
+# iwarp_two_hosts: its sysctls, and with ADDR its address, up, and its
+# route to PEER in table 100; again for a netdev that came back (a parent
+# unbound and bound, reloaded) while the rules stay.
+iwarp_host_port() {
+	sysctl -qw net.ipv4.conf.$1.accept_local=1 \
+		net.ipv4.conf.$1.rp_filter=0 \
+		net.ipv4.conf.$1.arp_ignore=1 \
+		net.ipv4.conf.$1.arp_announce=2 || return 1
+	[ -z "${2:-}" ] && return 0
+	ip addr add "$2/32" dev "$1" && ip link set "$1" up &&
+		ip route add "$3" dev "$1" src "$2" table 100
 }
 
 # iwdbg AUX NAME: field NAME of our irdma's debugfs "iwarp" of AUX.
@@ -907,6 +912,102 @@ iw_engines_quiet() {
 iw_stat() {
 	e810_qom_str "$(e810_qom_id "$1")" x-iwarp-stats | tr ' ' '\n' |
 		sed -n "s/^$2=//p"
+}
+
+# iw_live_start WHAT: on the ports of iwarp_ours_pair, an rping listener
+# on each and a verified rping (-V, 64 B) between them that runs until
+# its device goes; succeeds once the client checked 20 iterations and
+# both engines hold the offloaded connection (then the device may be
+# taken away: rmmod, unbind, reset). WHAT starts each fail line.
+live_pids=() live_port=7500
+iw_live_start() {
+	local port=$((live_port += 1)) n d
+	rping -s -a 192.168.81.1 -p $port >/dev/null 2>&1 &
+	live_pids=($!)
+	rping -s -a 192.168.81.2 -p $port -v -V -S 64 -C 100000000 \
+		>/tmp/live-s.log 2>&1 &
+	live_pids+=($!)
+	wait_for "[ \"\$(iw_table $d0 qhash)\" -ge 1 ] && [ \"\$(iw_table $d1 qhash)\" -ge 1 ]" 20 ||
+		fail "$1: listeners not in both quad hashes"
+	rping -c -a 192.168.81.2 -p $port -v -V -S 64 -C 100000000 \
+		>/tmp/live-c.log 2>&1 &
+	live_pids+=($!)
+	wait_for "[ \$(grep -c 'ping data: rdma-ping' /tmp/live-c.log) -ge 20 ]" 30 || {
+		fail "$1: no verified rping data: $(tail -n 2 /tmp/live-c.log | tr '\n' ' ')"
+		return 1
+	}
+	for d in "$d0" "$d1"; do
+		n=$(iw_stat "$d" conns)
+		[ "${n:-0}" -ge 1 ] ||
+			{ fail "$1: $d: model conns '$n' under a live rping"; return 1; }
+	done
+	ok "$1: listeners on both ports, a verified rping running (conns $(iw_stat "$d0" conns)/$(iw_stat "$d1" conns))"
+}
+
+# live_alive: one of the processes of iw_live_start still runs.
+live_alive() {
+	local p
+	for p in "${live_pids[@]}"; do
+		kill -0 "$p" 2>/dev/null && return 0
+	done
+	return 1
+}
+
+# iw_live_end WHAT [KEPT]: after the device of the connections of
+# iw_live_start went: every rping ends within 30 s (killed after) but the
+# listener on function KEPT ($d0, when only $d1 went: it is stopped
+# first), rdma_cm keeps no id and no QP of theirs, neither engine keeps
+# an offloaded connection (conns) and both functions' APBVT and quad
+# hash are empty.
+iw_live_end() {
+	local p d
+	if [ ${#live_pids[@]} -gt 0 ]; then
+		[ "${2:-}" = "$d0" ] && kill "${live_pids[0]}" 2>/dev/null
+		wait_for "! live_alive" 30 && ok "$1: the rping processes ended" || {
+			fail "$1: rping processes still running 30 s later: $(pgrep -a rping | tr '\n' ' ')"
+			kill -9 "${live_pids[@]}" 2>/dev/null
+		}
+		for p in "${live_pids[@]}"; do wait "$p" 2>/dev/null; done
+		live_pids=()
+	fi
+	expect_eq "$1: rdma_cm ids left" 0 "$(rdma res show cm_id 2>/dev/null | grep -c 'comm rping')"
+	expect_eq "$1: QPs left" 0 "$(rdma res show qp 2>/dev/null | grep -c 'comm rping')"
+	for d in "$d0" "$d1"; do
+		wait_for "[ \"\$(iw_stat $d conns)\" = 0 ]" 10 ||
+			fail "$1: $d: model conns $(iw_stat "$d" conns)"
+		wait_for "iw_tables_empty $d" 10 ||
+			fail "$1: $d: left: $(iw_table "$d" apbvt_ports) / $(iw_table "$d" qhash_entries)"
+	done
+}
+
+# iwarp_rebound DEV: function DEV, bound again to its parent, back in iWARP
+# mode (tools/guest/e810-init's devlink switch) and its port readdressed.
+iwarp_rebound() {
+	local nd
+	wait_for "[ -n \"\$(e810_netdev_of $1)\" ]" 10 || fail "$1: no netdev after bind"
+	devlink dev param set "pci/$1" name enable_roce value false cmode runtime &&
+		devlink dev param set "pci/$1" name enable_iwarp value true cmode runtime ||
+		fail "$1: switching to iWARP again"
+	nd=$(e810_netdev_of "$1")
+	if [ "$1" = "$d0" ]; then
+		iwarp_host_port "$nd" 192.168.81.1 192.168.81.2
+	else
+		iwarp_host_port "$nd" 192.168.81.2 192.168.81.1
+	fi || fail "$1: addressing $nd again"
+	wait_carrier "$nd" 10 || fail "$nd: no carrier after bind"
+}
+
+# iw_cycles_end: the end of the cycle scenarios in iWARP mode: the ports
+# still carry a verified rping (20 iterations of 64 B), and nothing is
+# left (iwarp_ours_teardown, the auxiliary devices looked up again) nor
+# went wrong in either engine (iw_engines_quiet).
+iw_cycles_end() {
+	rping_verified 64 20 7600 192.168.81.2 "[ \"\$(iw_table $d1 qhash)\" -ge 1 ]"
+	[ "$RC_C/$RC_S/$N_C/$N_S" = 0/0/20/20 ] && ok "a verified rping after the cycles" ||
+		fail "rping after the cycles: exit $RC_C/$RC_S, iterations $N_C/$N_S"
+	a0=$(e810_aux_of "$d0") a1=$(e810_aux_of "$d1")
+	iwarp_ours_teardown
+	iw_engines_quiet "after the cycles"
 }
 
 # rping_verified SIZE COUNT PORT SERVER_IP WAIT: a verified rping (-V)
