@@ -58,6 +58,28 @@ const char *irdma_cqp_op_name(u8 op)
 	return name ? name : "?";
 }
 
+/*
+ * The CQP errors that come with the normal course of a connection's end
+ * (upstream irdma_noncrit_err_list, irdma_cqp_crit_err()): e.g. a
+ * Terminate asked for on a QP the device has just failed on its own
+ * ("Invalid State"), or a flush with nothing to flush. The caller still
+ * gets the error; only the log line drops to debug level.
+ */
+static bool irdma_cqp_err_noncrit(u16 major, u16 minor)
+{
+	return major == 0xffff &&
+	       (minor == 0x8002 || minor == 0x8006 || minor == 0x8007 ||
+		minor == 0x8009 || minor == 0x800a);
+}
+
+#define irdma_cqp_err_log(rf, major, minor, fmt, ...)			\
+	do {								\
+		if (irdma_cqp_err_noncrit(major, minor))		\
+			dev_dbg(irdma_rf_to_dev(rf), fmt, ##__VA_ARGS__); \
+		else							\
+			dev_err(irdma_rf_to_dev(rf), fmt, ##__VA_ARGS__); \
+	} while (0)
+
 /* SQSIZE encoding: 4 -> 1, 8 -> 2, ... 2048 -> 10. */
 static u32 irdma_cqp_sq_enc(u32 size)
 {
@@ -404,7 +426,9 @@ void irdma_ccq_process(struct irdma_pci_f *rf)
 			wqe_hdr = irdma_get64(&cqp->sq, idx * E810_CQP_WQE_SIZE +
 					      E810_CQPSQ_HDR_OFF);
 			if (hdr & E810_CQE_ERROR)
-				dev_err(irdma_rf_to_dev(rf),
+				irdma_cqp_err_log(rf,
+					FIELD_GET(E810_CQE_MAJERR, hdr),
+					FIELD_GET(E810_CQE_MINERR, hdr),
 					"CQP op %s (slot %u) failed: major 0x%04llx minor 0x%04llx\n",
 					irdma_cqp_op_name(FIELD_GET(E810_CQPSQ_OPCODE,
 								    wqe_hdr)),
@@ -601,7 +625,8 @@ static int irdma_cqp_exec_tail(struct irdma_pci_f *rf, u8 op, u64 hdr,
 		u32 codes = irdma_rd32(rf, IRDMA_REG(rf, cqperrcodes));
 
 		cqp->stats.errors++;
-		dev_err(irdma_rf_to_dev(rf),
+		irdma_cqp_err_log(rf, FIELD_GET(E810_CQPERRCODES_MAJOR, codes),
+			FIELD_GET(E810_CQPERRCODES_MINOR, codes),
 			"CQP op %s failed: major 0x%04lx minor 0x%04lx\n",
 			irdma_cqp_op_name(op),
 			FIELD_GET(E810_CQPERRCODES_MAJOR, codes),

@@ -313,6 +313,16 @@ static int irdma_qp_hw_modify_w8(struct irdma_qp *qp, u8 next, u64 hdr,
 	err = irdma_qp_cqp_w8(qp, E810_CQP_OP_MODIFY_QP,
 			      hdr | E810_CQPSQ_QP_CQNUMVALID |
 			      FIELD_PREP(E810_CQPSQ_QP_NEXTIWSTATE, next), w8);
+	/*
+	 * A Terminate the device refuses because it failed the QP on its
+	 * own first is expected; irdma_term_send() ends the exchange.
+	 */
+	if (err && next == E810_QP_STATE_TERMINATE) {
+		ibdev_dbg(qp->ibqp.device, "QP %u: MODIFY_QP %s -> %s failed: %d\n",
+			  qp->qp_id, e810_qp_state_name(qp->hw_state),
+			  e810_qp_state_name(next), err);
+		return err;
+	}
 	if (err) {
 		ibdev_err(qp->ibqp.device, "QP %u: MODIFY_QP %s -> %s failed: %d\n",
 			  qp->qp_id, e810_qp_state_name(qp->hw_state),
