@@ -129,9 +129,11 @@ check:
 # The 6.1 guest's set (docs/testing.md, "The 6.1 guest"): K61_SCENARIOS
 # on bookworm's own kernel under every parent and RDMA driver they name,
 # their "# also-parent:" ones included. make check runs only the stock-ice
-# runs of the scenarios with a "# kernel: 6.1" line.
+# runs of the scenarios with a "# kernel: 6.1" line. The X722 under that
+# kernel's i40e: its probe, the stock irdma's GEN_1 and ours (i40e_if.c)
+# each with an rping (under a minute each).
 K61_SCENARIOS ?= ice_probe lan_ping rdma_link provider_pingpong perftest \
-	rdma_cm pyverbs
+	rdma_cm pyverbs x722_probe x722_iwarp_rping x722_iwarp_ours
 
 vm-check-6.1: all progs
 	@E810_VM_ALL_PARENTS=1 tools/vm check --kernel 6.1 $(K61_SCENARIOS)
@@ -139,10 +141,11 @@ vm-check-6.1: all progs
 # The 7 guest's set (docs/testing.md, "The 7.x guest"): the same
 # under the newest kernel, with the parent-dependent and data-path
 # scenarios our irdma's 6.16+ binding (ice_rdma_if.c) runs under the stock
-# ice. make check runs only the runs of the "# kernel: 7" lines.
+# ice, and the X722 runs of the 6.1 set. make check runs only the runs of
+# the "# kernel: 7" lines.
 K7_SCENARIOS ?= ice_probe lan_ping rdma_link provider_pingpong perftest \
 	rdma_cm pyverbs rdma_gid rdma_tc rdma_crit_err rdma_cycles rdma_robust \
-	rdma_loss nfs_rdma
+	rdma_loss nfs_rdma x722_probe x722_iwarp_rping x722_iwarp_ours
 
 vm-check-7: all progs guest-7
 	@E810_VM_ALL_PARENTS=1 tools/vm check --kernel 7 $(K7_SCENARIOS)

@@ -504,7 +504,7 @@ static void link_params(X722Core *core, uint8_t *p)
     p[3] = LINK_SPEED_10GB;
     p[4] = MEDIA_AVAILABLE | (core->carrier ? LINK_UP : 0);
     p[5] = QUALIFIED_MODULE | (core->carrier ? AN_COMPLETED : 0);
-    put16(p + 8, MAX_FRAME);
+    put16(p + 8, core->fw.max_frame ? core->fw.max_frame : MAX_FRAME);
 }
 
 static enum x722_aq_rc aq_get_link_status(X722Core *core, AqCmd *c)
@@ -519,6 +519,23 @@ static enum x722_aq_rc aq_get_link_status(X722Core *core, AqCmd *c)
         return X722_AQ_RC_EINVAL;
     }
     link_params(core, P(c, 0));
+    return X722_AQ_RC_OK;
+}
+
+/*
+ * Set MAC Config (i40e_adminq_cmd.h struct i40e_aq_set_mac_config): the
+ * largest frame the MAC takes, which Get Link Status reports back. The
+ * 7.x i40e sends it at probe (i40e_aq_set_mac_config() with 9728); 6.12's
+ * never does. 0 or more than the MAC's 9728 is refused.
+ */
+static enum x722_aq_rc aq_set_mac_config(X722Core *core, AqCmd *c)
+{
+    uint16_t max = get16(P(c, 0));
+
+    if (max == 0 || max > MAX_FRAME) {
+        return X722_AQ_RC_EINVAL;
+    }
+    core->fw.max_frame = max;
     return X722_AQ_RC_OK;
 }
 
@@ -676,6 +693,7 @@ static const AqHandler handlers[] = {
     { 0x040a, aq_query_vsi_ets },
     { 0x0600, aq_get_phy_abilities },
     { 0x0601, aq_set_phy_config },
+    { 0x0603, aq_set_mac_config },
     { 0x0607, aq_get_link_status },
     { 0x0613, aq_set_phy_int_mask },
     { 0x0701, aq_nvm_read },

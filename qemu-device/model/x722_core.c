@@ -210,6 +210,7 @@ static void regs_reset(X722Core *core, bool por)
     wr(core, X722_PRTTSYN_CTL0, 0xfu << 8);     /* PF_ID: no PF owns PTP */
     wr(core, X722_GLQF_FDEVICTENA(1), 0xc03);
     wr(core, X722_PRTGL_SAH, 0x2600u << 16);    /* MFS */
+    core->fw.max_frame = 0;                     /* Set MAC Config (x722_aq.c) */
     for (i = 0; i < 3; i++) {
         wr(core, X722_GLPE_CPUSTATUS(i), 0x80);
     }

@@ -101,6 +101,7 @@ enum x722_pes {
 
 typedef struct X722Fw {
     bool lse_enabled;
+    uint16_t max_frame;         /* 0x0603; 0: MAX_FRAME (x722_aq.c) */
     bool nvm_owned;             /* 0x0008 granted, not yet released */
     bool bcast, uc_promisc, mc_promisc;
     uint16_t vsi_queue_opt;     /* queueing_opt_flags (TCP_ENA, ...) */

@@ -490,6 +490,34 @@ static void test_aq_link_and_event(void **state)
                      X722_AQ_RC_EINVAL);
 }
 
+/* Set MAC Config (0x0603, the 7.x i40e's probe): Get Link Status reports
+ * the frame size set; 0 and more than 9728 are refused. */
+static void test_aq_set_mac_config(void **state)
+{
+    XRig *r = *state;
+    uint8_t d[32], p[16] = { 0 };
+
+    assert_int_equal(xr_cmd(r, 0x0607, p, NULL, 0, false, d), 0);
+    assert_int_equal(xr_get16(d + 24), 9728);
+    xr_put16(p, 1522);
+    p[2] = 0x04;                                    /* CRC_EN */
+    assert_int_equal(xr_cmd(r, 0x0603, p, NULL, 0, false, NULL), 0);
+    memset(p, 0, sizeof(p));
+    assert_int_equal(xr_cmd(r, 0x0607, p, NULL, 0, false, d), 0);
+    assert_int_equal(xr_get16(d + 24), 1522);
+    xr_put16(p, 9729);
+    assert_int_equal(xr_cmd(r, 0x0603, p, NULL, 0, false, NULL),
+                     X722_AQ_RC_EINVAL);
+    xr_put16(p, 0);
+    assert_int_equal(xr_cmd(r, 0x0603, p, NULL, 0, false, NULL),
+                     X722_AQ_RC_EINVAL);
+    xr_put16(p, 9728);
+    assert_int_equal(xr_cmd(r, 0x0603, p, NULL, 0, false, NULL), 0);
+    memset(p, 0, sizeof(p));
+    assert_int_equal(xr_cmd(r, 0x0607, p, NULL, 0, false, d), 0);
+    assert_int_equal(xr_get16(d + 24), 9728);
+}
+
 static void test_aq_rss(void **state)
 {
     XRig *r = *state;
@@ -1162,6 +1190,7 @@ int main(void)
         T(test_aq_macvlan),
         T(test_aq_promisc),
         T(test_aq_link_and_event),
+        T(test_aq_set_mac_config),
         T(test_aq_rss),
         T(test_aq_debug_read_reg),
         T(test_lan_tx_head_writeback),

@@ -41,9 +41,10 @@
 
 mapfile -t devs < <(e810_pci_devs)
 [ "${#devs[@]}" -eq 2 ] || { fail "want 2 x722 functions, got ${#devs[@]}"; finish; }
-# The guest kernel's own irdma imports ice's symbols: load ice first.
-modprobe -a ib_uverbs rdma_ucm ice i40e &&
-	/sbin/insmod /usr/lib/e810-stock/irdma.ko* ||
+# The guest kernel's own irdma after what its modinfo names (ice and
+# i40e; idpf too on 7.x): irdma_load's stock path.
+modprobe -a ib_uverbs rdma_ucm i40e &&
+	E810_RDMA_DRIVER=stock irdma_load ||
 	{ fail "loading the stock irdma failed"; finish; }
 wait_for "[ -n \"\$(e810_ibdev_of ${devs[0]})\" ] && [ -n \"\$(e810_ibdev_of ${devs[1]})\" ]" 60
 ib0=$(e810_ibdev_of "${devs[0]}")

@@ -236,10 +236,10 @@ one_set() {
 PORT=7300
 for K in ours stock; do
 	if [ "$K" = stock ]; then
-		# our irdma out, the guest kernel's own in (it imports ice's symbols)
+		# our irdma out, the guest kernel's own in (irdma_load's stock path)
 		rmmod irdma || { fail "rmmod of our irdma"; break; }
-		modprobe -a ib_uverbs rdma_ucm ice i40e &&
-			/sbin/insmod /usr/lib/e810-stock/irdma.ko* ||
+		modprobe -a ib_uverbs rdma_ucm i40e &&
+			E810_RDMA_DRIVER=stock irdma_load ||
 			{ fail "loading the stock irdma failed"; break; }
 	fi
 	one_set

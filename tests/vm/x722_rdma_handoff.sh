@@ -25,10 +25,10 @@ x722_pci_devs() {
 
 mapfile -t devs < <(x722_pci_devs)
 expect_eq "x722 functions" 2 "${#devs[@]}"
-# The guest kernel's own irdma (outside the module tree, e810-init's
-# "stock" path) imports ice's symbols too: load ice first.
-modprobe -a ib_uverbs ice i40e &&
-	/sbin/insmod /usr/lib/e810-stock/irdma.ko* ||
+# The guest kernel's own irdma (outside the module tree) after what its
+# modinfo names (ice and i40e; idpf too on 7.x): irdma_load's stock path.
+modprobe -a ib_uverbs i40e &&
+	E810_RDMA_DRIVER=stock irdma_load ||
 	fail "loading the stock irdma failed"
 wait_for "[ \$(ls -d /sys/bus/auxiliary/devices/i40e.iwarp.* 2>/dev/null | wc -l) = 2 ]" 30
 aux=$(ls -d /sys/bus/auxiliary/devices/i40e.iwarp.* 2>/dev/null | wc -l)

@@ -603,9 +603,16 @@ wait_sending() {
 }
 
 # hw_counter IBDEV NAME: one hardware counter of port 1 (rdma statistic).
+# The stock irdma of 7.x names the TCP and iWARP counters without their
+# "tcp" and "iw" prefixes (OutSegs, InRdmaReads, ...; its
+# irdma_hw_stat_descs): a name missing is looked up that way too.
 hw_counter() {
 	rdma statistic show link "$1/1" | tr ' ' '\n' |
-		awk -v k="$2" 'f { print; exit } $0 == k { f = 1 }'
+		awk -v k="$2" -v k2="$(sed 's/^\(tcp\|iw\)\([A-Z]\)/\2/' <<<"$2")" '
+			f { print; exit } $0 == k { f = 1; next }
+			$0 == k2 { g = 1; next }
+			g { v = $0; g = 0 }
+			END { if (!f && v != "") print v }'
 }
 
 # hw_counters_snap TAG: counters of both ports and both models into
