@@ -27,11 +27,7 @@ ib1=$(e810_ibdev_of "${devs[1]}")
 [ -n "$ib0" ] && [ -n "$ib1" ] || { fail "ib_devices missing ($ib0/$ib1)"; finish; }
 nd0=$(e810_netdev_of "${devs[0]}")
 nd1=$(e810_netdev_of "${devs[1]}")
-iwarp_two_hosts "$nd0" "$nd1" || { fail "could not set up the two hosts"; finish; }
-rdma_wait_all_active 30 && ok "rdma link: both ports ACTIVE" ||
-	fail "ports not ACTIVE: $(rdma link show 2>&1 | tr '\n' ' ')"
-ping -c 2 -W 2 192.168.81.2 >/dev/null && ok "ping 192.168.81.2 over the wire" ||
-	fail "no ping between the ports"
+iwarp_hosts_ready "$nd0" "$nd1" || finish
 E810_PROVIDER=${E810_PROVIDER:-stock} provider_env
 
 irdma_qps() {

@@ -33,11 +33,7 @@ d0=${devs[0]} d1=${devs[1]}
 wait_for "[ -n \"\$(e810_ibdev_of $d0)\" ] && [ -n \"\$(e810_ibdev_of $d1)\" ]" 60 ||
 	{ fail "ib_devices missing"; finish; }
 nd0=$(e810_netdev_of "$d0") nd1=$(e810_netdev_of "$d1")
-iwarp_two_hosts "$nd0" "$nd1" || { fail "could not set up the two hosts"; finish; }
-rdma_wait_all_active 30 && ok "rdma link: both ports ACTIVE" ||
-	fail "ports not ACTIVE: $(rdma link show 2>&1 | tr '\n' ' ')"
-ping -c 2 -W 2 192.168.81.2 >/dev/null && ok "ping 192.168.81.2 over the wire" ||
-	fail "no ping between the ports"
+iwarp_hosts_ready "$nd0" "$nd1" || finish
 E810_PROVIDER=${X722_RESET_PROVIDER:-ours} provider_env
 
 irdma_qps() { rdma resource show qp 2>/dev/null | grep -c 'link irdma'; }

@@ -809,6 +809,17 @@ iwarp_two_hosts() {
 	wait_carrier "$1" 10 && wait_carrier "$2" 10
 }
 
+# iwarp_hosts_ready ND0 ND1: iwarp_two_hosts, then both ports ACTIVE and a
+# ping across the wire, each judged; returns 1 (after a fail) when the two
+# hosts could not be set up.
+iwarp_hosts_ready() {
+	iwarp_two_hosts "$1" "$2" || { fail "could not set up the two hosts"; return 1; }
+	rdma_wait_all_active 30 && ok "rdma link: both ports ACTIVE" ||
+		fail "ports not ACTIVE: $(rdma link show 2>&1 | tr '\n' ' ')"
+	ping -c 2 -W 2 192.168.81.2 >/dev/null && ok "ping 192.168.81.2 over the wire" ||
+		fail "no ping between the ports"
+}
+
 # iwarp_host_port ND [ADDR PEER]: netdev ND (or "all") as one host of
 # iwarp_two_hosts: its sysctls, and with ADDR its address, up, and its
 # route to PEER in table 100; again for a netdev that came back (a parent
