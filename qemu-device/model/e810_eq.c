@@ -94,6 +94,7 @@ void e810_op_destroy_ceq(E810Core *core, const E810CqpWqe *w,
     }
     e810_cq_ceq_destroyed(core, ceq - core->rdma.ceq);
     memset(ceq, 0, sizeof(*ceq));
+    ceq->destroyed = true;
 }
 
 void e810_op_create_aeq(E810Core *core, const E810CqpWqe *w,
@@ -142,8 +143,15 @@ bool e810_ceq_post(E810Core *core, uint32_t ceq_id, uint64_t ctx)
 
     if (!ceq || !ceq->valid) {
         core->rdma.stats.events_dropped++;
-        e810_core_log(core, E810_LOG_GUEST_ERROR, "CQ event for CEQ %u, which "
-                      "does not exist: dropped", ceq_id);
+        /*
+         * A CEQ destroyed under live CQs is the driver's teardown order,
+         * not a fault: irdma_ctrl_deinit_hw() deletes CEQ 0 before the
+         * CCQ, whose last completions still ask for an event.
+         */
+        if (!ceq || !ceq->destroyed) {
+            e810_core_log(core, E810_LOG_GUEST_ERROR, "CQ event for CEQ %u, "
+                          "which does not exist: dropped", ceq_id);
+        }
         return false;
     }
     e = FIELD_PREP(E810_CEQE_CQCTX, ctx) |

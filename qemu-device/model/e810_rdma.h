@@ -242,6 +242,7 @@ typedef struct E810Ceq {
     uint64_t posted;
     uint32_t outstanding;   /* CQs whose CEQE is not yet CQACKed */
     uint64_t overflows;     /* CEQEs not written: the CEQ was full */
+    bool destroyed;         /* destroyed by DESTROY_CEQ, not created since */
 } E810Ceq;
 
 typedef struct E810Aeq {

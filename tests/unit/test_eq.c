@@ -171,6 +171,40 @@ static void test_event_for_missing_ceq(void **state)
     assert_int_equal(h->log_guest_error, 1);
 }
 
+/*
+ * The CEQ destroyed under an armed CQ, as irdma_ctrl_deinit_hw() deletes
+ * CEQ 0 before the CCQ: the event is dropped and counted, not a guest
+ * error; a CEQ created again under that id gets the next event.
+ */
+static void test_event_after_ceq_destroyed(void **state)
+{
+    Harness *h = *state;
+    RdmaDriver d;
+    struct e810_cqe cqe = { 0 };
+    uint64_t ring = mem_alloc_aligned(h, 16 * 32, 256);
+    uint64_t shadow = mem_alloc(h, 64);
+    uint64_t ceq = mem_alloc_aligned(h, 4096, 256);
+
+    rd_bringup(h, &d);
+    assert_int_equal(ceq_fails(&d, 5, 16, ceq, 0, 0), 0);
+    assert_false(rd_create_cq(&d, 3, 16, ring, shadow, 5, 0x77, 0).error);
+    assert_false(rd_exec(&d, E810_CQP_OP_DESTROY_CEQ,
+                         FIELD_PREP(E810_CQPSQ_CEQ_CEQID, 5), NULL).error);
+    rd_arm_cq(&d, shadow, 3, false);
+    harness_run_work(h);
+    assert_true(e810_cq_post(&h->core, 3, &cqe, 1));
+    assert_int_equal(h->core.rdma.stats.events_dropped, 1);
+    assert_int_equal(h->log_guest_error, 0);
+
+    assert_int_equal(ceq_fails(&d, 5, 16, ceq, 0, 0), 0);
+    rd_arm_cq(&d, shadow, 3, false);
+    harness_run_work(h);
+    assert_true(e810_cq_post(&h->core, 3, &cqe, 1));
+    assert_int_equal(h->core.rdma.stats.events_dropped, 1);
+    assert_int_equal(h->core.rdma.ceq[5].posted, 1);
+    assert_int_equal(h->log_guest_error, 0);
+}
+
 static void test_aeq_create_checks(void **state)
 {
     Harness *h = *state;
@@ -331,6 +365,7 @@ int main(void)
         T(test_ceq_cause_disabled),
         T(test_virtual_ceq),
         T(test_event_for_missing_ceq),
+        T(test_event_after_ceq_destroyed),
         T(test_aeq_create_checks),
         T(test_aeqe_format),
         T(test_aeqe_tcpstate_open),
