@@ -305,11 +305,21 @@ check "dkms build binds to ice.roce" grep -qx 'auxiliary:ice.roce' <(modinfo -F 
 
 # 6.16+ (public iidc_rdma headers): PRE_BUILD needs no ice source.
 NEWK=$T/ksrc-7.3
+rm -rf "$NEWK"
 mkdir -p "$NEWK/include/generated/uapi/linux" "$NEWK/include/linux/net/intel"
 printf '#define LINUX_VERSION_MAJOR 7\n#define LINUX_VERSION_PATCHLEVEL 3\n#define LINUX_VERSION_SUBLEVEL 4\n' \
 	>"$NEWK/include/generated/uapi/linux/version.h"
 touch "$NEWK/include/linux/net/intel/iidc_rdma_ice.h"
 check "PRE_BUILD for 7.3 needs no ice source" \
+	grep -q 'no ice source needed' <(cd "$BUILD_DIR" && E810_SRC_ROOT=$T/empty \
+		tools/dkms-ice-src.sh 7.3.4+deb13-amd64 "$NEWK" 2>&1)
+# Debian's linux-headers-<release> has no include/linux/: its Makefile
+# includes linux-headers-<version>-common's, which has it.
+rm -rf "$NEWK-common"
+mkdir -p "$NEWK-common/include/linux"
+mv "$NEWK/include/linux/net" "$NEWK-common/include/linux/"
+printf 'KBUILD_OUTPUT=%s\ninclude %s/Makefile\n' "$NEWK" "$NEWK-common" >"$NEWK/Makefile"
+check "PRE_BUILD for 7.3 in Debian's split headers needs no ice source" \
 	grep -q 'no ice source needed' <(cd "$BUILD_DIR" && E810_SRC_ROOT=$T/empty \
 		tools/dkms-ice-src.sh 7.3.4+deb13-amd64 "$NEWK" 2>&1)
 
