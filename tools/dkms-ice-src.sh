@@ -45,11 +45,22 @@ pkg=linux-source-$maj.$min
 rm -rf "$out"
 
 # 6.16+: the binding (ice_rdma_if.c) needs only the public iidc_rdma
-# headers; Kbuild ignores ICE_SRC there.
-if [ -e "$ksrc/include/linux/net/intel/iidc_rdma_ice.h" ]; then
-	say "Linux $want has the public IIDC headers (iidc_rdma_ice.h): no ice source needed"
-	exit 0
+# headers; Kbuild ignores ICE_SRC there. Kbuild looks for them in
+# $(srctree): the headers' directory itself, or the source tree its
+# Makefile includes when it is an output directory (make O=, and Debian's
+# linux-headers-<release>, whose include/linux/ is in the
+# linux-headers-<version>-common it includes).
+srctree=
+if [ -f "$ksrc/Makefile" ]; then
+	srctree=$(sed -n '/^include[[:space:]]\+\/.*\/Makefile[[:space:]]*$/{
+		s|^include[[:space:]]\+\(/.*\)/Makefile[[:space:]]*$|\1|p; q; }' "$ksrc/Makefile")
 fi
+for d in "$ksrc" ${srctree:+"$srctree"}; do
+	if [ -e "$d/include/linux/net/intel/iidc_rdma_ice.h" ]; then
+		say "Linux $want has the public IIDC headers (iidc_rdma_ice.h): no ice source needed"
+		exit 0
+	fi
+done
 
 # "V.P.S" of a kernel source tree's top Makefile.
 tree_version() {

@@ -1,20 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # A trixie build root with the headers of a Linux that has the 6.16+ IIDC
-# (<linux/net/intel/iidc_rdma.h>), for `make lint`'s third leg. The
-# headers' kbuild tools need trixie's libc and their Makefile gcc-14, so
-# the modules are built in a chroot rather than on the bookworm host.
+# (<linux/net/intel/iidc_rdma.h>), for `make lint`'s third leg, the 7.x
+# guest's modules and Debian's dkms run for that kernel
+# (tests/install/run.sh dkms 7). The headers' kbuild tools need trixie's
+# libc and their Makefile gcc-14, so the modules are built in a chroot
+# rather than on the bookworm host.
 #
 #   tools/kroot.sh          makes the root if missing, prints its path
 #   tools/kroot.sh run CMD  runs CMD in the root (as root, cwd /)
 #
 # The root is CACHE/kroot-<KVER_NEW>: debootstrap minbase of trixie, then
 # linux-headers-<KVER_NEW> at KPKG_NEW_VERSION from trixie-backports
-# (tools/lib.sh pins both) and gcc-14, make, sparse, pahole at the versions
-# of tools/deps.lock's "kroot:" lines. The apt sources written into the root
-# are its own; the host's are never touched. First setup: about 10 minutes
+# (tools/lib.sh pins both) and gcc-14, make, sparse, pahole and dkms at the
+# versions of tools/deps.lock's "kroot:" lines (what they depend on comes
+# from the same archive). The apt sources written into the root are its
+# own; the host's are never touched. First setup: about 10 minutes
 # (debootstrap, under load; README.md), then nothing is fetched unless a pin
-# changes.
+# changes: a root whose .pins differ (a line added, e.g. dkms, or a version
+# changed) gets the pins installed again on its next use.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -82,10 +86,11 @@ main() {
 	run)
 		shift
 		# objtool reads /proc; the mount lives in a private namespace
-		# and goes away with the command.
+		# and goes away with the command. root's PATH: dkms and the
+		# modinfo it runs are in /usr/sbin.
 		unshare --mount --propagation private -- /bin/sh -c \
 			'mount -t proc proc "$0/proc" && exec chroot "$0" "$@"' \
-			"$KROOT" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/root \
+			"$KROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
 			LANG=C.UTF-8 "$@"
 		;;
 	*) die "usage: $0 [run CMD...]" ;;

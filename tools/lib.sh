@@ -93,13 +93,21 @@ qmp_sock() {
 	echo "$sock"
 }
 
+# kroot_dir_in NAME: a scratch directory of this checkout inside
+# tools/kroot.sh's trixie root (a chroot sees nothing else), its path
+# inside the root: /build/NAME-<checkout key>, one per checkout so that
+# worktrees sharing the cache do not collide.
+kroot_dir_in() {
+	echo "/build/$1-$(printf '%s' "$TOP" | sha256sum | cut -c1-12)"
+}
+
 # guest_modules_dir K: where tools/mkguest-debian.sh builds our modules
 # for guest kernel K (6.1, 7): a scratch copy of the module sources with
 # the objects built against that kernel; for 7 inside tools/kroot.sh's
 # trixie root, one per checkout (worktrees share the cache).
 # guest7_src_in: that directory's path inside the root.
 guest7_src_in() {
-	echo "/build/guest-7-$(printf '%s' "$TOP" | sha256sum | cut -c1-12)"
+	kroot_dir_in guest-7
 }
 guest_modules_dir() {
 	case "$1" in

@@ -80,13 +80,11 @@ lint_6_1() {
 	lint_modules "/usr/src/linux-headers-$KVER_OLD" "$s" E810_REQUIRE_ICE=1
 }
 
-# The scratch copy lives in the root (a chroot sees nothing else), one per
-# checkout so that worktrees sharing the cache do not collide.
+# The scratch copy lives in the root (kroot_dir_in, tools/lib.sh).
 lint_new() {
-	local root key s fail=0 LINT_RUN=(tools/kroot.sh run)
+	local root s fail=0 LINT_RUN=(tools/kroot.sh run)
 	root=$(tools/kroot.sh) || return 1
-	key=$(printf '%s' "$TOP" | sha256sum | cut -c1-12)
-	s=/build/lint-$key
+	s=$(kroot_dir_in lint)
 	scratch_copy "$root$s"
 	lint_modules "/usr/src/linux-headers-$KVER_NEW" "$s" E810_REQUIRE_ICE=1 ||
 		fail=1

@@ -27,8 +27,12 @@
 #                                   (rdma_install under tools/vm --kernel
 #                                   6.1; about a minute of compiling, so
 #                                   not in make check)
-# The 7.x kernel's headers build only in tools/kroot.sh's trixie root,
-# which has no dkms: rdma_install skips its dkms step there.
+#   tests/install/run.sh dkms 7     the same for the 7.x kernel (KVER_NEW,
+#                                   rdma_install under --kernel 7): its
+#                                   headers build only in tools/kroot.sh's
+#                                   trixie root, so trixie's dkms runs in
+#                                   there, its trees in the root's
+#                                   /build/dkms-real-<checkout key>/
 # The two module builds keep their objects between runs (dkms itself starts
 # from a fresh copy), so only the first run compiles everything.
 # Ends with "install: N passed, M failed" (also in build/install-test/summary).
@@ -86,40 +90,72 @@ expect_refusal() {
 # staged source $SRC (version $VER) for RELEASE (headers in
 # /usr/src/linux-headers-RELEASE), its trees under $T/dkms-real; the
 # installed module is kept as $T/RELEASE/dkms-irdma.ko.xz (dkms compresses
-# as the kernel's config does: 6.12's modules are xz, 6.1's are not, and
-# that one is kept xz-compressed, rdma_install unpacks it).
+# as the kernel's config does: 6.12's and 7.x's modules are xz, 6.1's are
+# not, and that one is kept xz-compressed, rdma_install unpacks it).
+# ICE_DIR empty: RELEASE is $KVER_NEW, whose headers build only in
+# tools/kroot.sh's trixie root, so that root's own dkms (trixie's) runs
+# there, its trees in the root's kroot_dir_in dkms-real; from 6.16 the
+# binding needs no ice source and the module records no ice build id.
 dkms_real() {
-	local krel=$1 ice_dir=$2 R=$T/dkms-real DKO ice_ko
-	local -a DKMS
+	local krel=$1 ice_dir=$2 R=$T/dkms-real IN DKO ice_ko t0=$SECONDS
+	local -a DKMS RUN=()
+	if [ -z "$ice_dir" ]; then
+		IN=$(kroot_dir_in dkms-real)
+		R=$(tools/kroot.sh)$IN
+		RUN=(tools/kroot.sh run)
+	fi
 	rm -rf "$R" "$T/$krel/dkms-irdma.ko.xz"
 	mkdir -p "$R/src" "$R/tree" "$R/inst/$krel" "$T/$krel"
 	# dkms status says "installed" only when readlink -f of its kernel-KVER
 	# link equals the tree path it was given (_is_module_installed()): give
 	# it the path without symlinks, as a checkout reached through one has.
 	R=$(cd "$R" && pwd -P)
+	[ -n "$ice_dir" ] && IN=$R
 	cp -a "$SRC" "$R/src/"
-	DKMS=(dkms -m irdma-e810 -v "$VER" -k "$krel" --sourcetree "$R/src"
-	      --dkmstree "$R/tree" --installtree "$R/inst")
+	DKMS=("${RUN[@]}" dkms -m irdma-e810 -v "$VER" -k "$krel" --sourcetree "$IN/src"
+	      --dkmstree "$IN/tree" --installtree "$IN/inst")
+	# trixie's dkms (3.2) takes the headers and sign-file from
+	# <installtree>/<release>/build, which on a host is the headers
+	# package's /lib/modules/<release>/build link (3.0.10 looks there).
+	[ -n "$ice_dir" ] || ln -s "/usr/src/linux-headers-$krel" "$R/inst/$krel/build"
 	check "dkms add ($krel)" "${DKMS[@]}" add
 	# PRE_BUILD finds the ice source through ICE_SRC (tools/dkms-ice-src.sh).
-	check "dkms build ($krel)" env ICE_SRC="$ice_dir" "${DKMS[@]}" build
+	if [ -n "$ice_dir" ]; then
+		check "dkms build ($krel)" env ICE_SRC="$ice_dir" "${DKMS[@]}" build
+	else
+		check "dkms build ($krel)" "${DKMS[@]}" build
+		cp "$T/last.log" "$T/dkms-build.log"
+		# PRE_BUILD's word, in what dkms printed or in its make.log.
+		check "dkms PRE_BUILD: no ice source needed ($krel)" \
+			grep -qs 'no ice source needed' "$T/dkms-build.log" \
+			"$R/tree/irdma-e810/$VER/$krel/x86_64/log/make.log"
+	fi
 	check "dkms install ($krel)" "${DKMS[@]}" install --no-depmod
 	# What dkms said goes into last.log, so a failure shows it.
 	check "dkms status: installed ($krel)" \
 		grep "irdma-e810/$VER, $krel, x86_64: installed" <("${DKMS[@]}" status 2>&1)
 	DKO=$(ls "$R/inst/$krel/updates/dkms/irdma.ko"* 2>/dev/null | head -n 1 || true)
 	check "dkms installed updates/dkms/irdma.ko* ($krel)" [ -f "$DKO" ]
-	ice_ko=$(ls /lib/modules/"$krel"/kernel/$SUB/ice.ko* "$CACHE/ice-ko-$krel"/ice.ko* 2>/dev/null | head -n 1 || true)
-	check "dkms module records the kernel's ice build id ($krel)" \
-		[ "$(modinfo -F ice_build_id "$DKO" 2>/dev/null)" = "$(tools/ko-build-id.sh "$ice_ko")" ]
+	if [ -n "$ice_dir" ]; then
+		ice_ko=$(ls /lib/modules/"$krel"/kernel/$SUB/ice.ko* "$CACHE/ice-ko-$krel"/ice.ko* 2>/dev/null | head -n 1 || true)
+		check "dkms module records the kernel's ice build id ($krel)" \
+			[ "$(modinfo -F ice_build_id "$DKO" 2>/dev/null)" = "$(tools/ko-build-id.sh "$ice_ko")" ]
+	else
+		check "dkms module records no ice build id ($krel, public IIDC)" \
+			[ -z "$(modinfo -F ice_build_id "$DKO" 2>&1 || echo "modinfo failed")" ]
+	fi
 	check "dkms module binds to ice.roce ($krel)" \
 		grep -qx 'auxiliary:ice.roce' <(modinfo -F alias "$DKO" 2>/dev/null)
 	check "dkms module is built for $krel" \
 		grep -q "^$krel " <(modinfo -F vermagic "$DKO" 2>/dev/null)
+	# With its key (mok.*, made the first time) and the kernel's sign-file.
+	check "dkms signed the module ($krel)" \
+		grep -q . <(modinfo -F signer "$DKO" 2>/dev/null)
 	case $DKO in
 	*.ko.xz) cp "$DKO" "$T/$krel/dkms-irdma.ko.xz" ;;
 	*.ko) xz --check=crc32 -c "$DKO" >"$T/$krel/dkms-irdma.ko.xz" ;;
 	esac
+	echo "dkms add, build and install for $krel: $((SECONDS - t0)) s"
 }
 SUB=drivers/net/ethernet/intel/ice
 VER=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
@@ -127,12 +163,13 @@ VER=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
 mkdir -p "$T"
 if [ "${1:-}" = dkms ]; then
 	case ${2:-} in
-	6.1) krel=$KVER_OLD ;;
-	*) die "usage: $0 [dkms 6.1]" ;;
+	6.1) krel=$KVER_OLD ice_dir=$CACHE/linux-source-$KVER_OLD/$SUB
+	     [ -d "/usr/src/linux-headers-$krel" ] || die "no headers of $krel: run 'make deps'"
+	     [ -f "$ice_dir/ice.h" ] || die "$ice_dir missing: run 'make deps'" ;;
+	# tools/kroot.sh makes the root (headers and dkms) if it is missing.
+	7) krel=$KVER_NEW ice_dir= ;;
+	*) die "usage: $0 [dkms 6.1|7]" ;;
 	esac
-	ice_dir=$CACHE/linux-source-$krel/$SUB
-	[ -d "/usr/src/linux-headers-$krel" ] || die "no headers of $krel: run 'make deps'"
-	[ -f "$ice_dir/ice.h" ] || die "$ice_dir missing: run 'make deps'"
 	D=$T/dkms-root-$krel
 	rm -rf "$D"
 	check "make dkms-source" make -s dkms-source DESTDIR="$D"
@@ -305,11 +342,21 @@ check "dkms build binds to ice.roce" grep -qx 'auxiliary:ice.roce' <(modinfo -F 
 
 # 6.16+ (public iidc_rdma headers): PRE_BUILD needs no ice source.
 NEWK=$T/ksrc-7.3
+rm -rf "$NEWK"
 mkdir -p "$NEWK/include/generated/uapi/linux" "$NEWK/include/linux/net/intel"
 printf '#define LINUX_VERSION_MAJOR 7\n#define LINUX_VERSION_PATCHLEVEL 3\n#define LINUX_VERSION_SUBLEVEL 4\n' \
 	>"$NEWK/include/generated/uapi/linux/version.h"
 touch "$NEWK/include/linux/net/intel/iidc_rdma_ice.h"
 check "PRE_BUILD for 7.3 needs no ice source" \
+	grep -q 'no ice source needed' <(cd "$BUILD_DIR" && E810_SRC_ROOT=$T/empty \
+		tools/dkms-ice-src.sh 7.3.4+deb13-amd64 "$NEWK" 2>&1)
+# Debian's linux-headers-<release> has no include/linux/: its Makefile
+# includes linux-headers-<version>-common's, which has it.
+rm -rf "$NEWK-common"
+mkdir -p "$NEWK-common/include/linux"
+mv "$NEWK/include/linux/net" "$NEWK-common/include/linux/"
+printf 'KBUILD_OUTPUT=%s\ninclude %s/Makefile\n' "$NEWK" "$NEWK-common" >"$NEWK/Makefile"
+check "PRE_BUILD for 7.3 in Debian's split headers needs no ice source" \
 	grep -q 'no ice source needed' <(cd "$BUILD_DIR" && E810_SRC_ROOT=$T/empty \
 		tools/dkms-ice-src.sh 7.3.4+deb13-amd64 "$NEWK" 2>&1)
 
