@@ -27,7 +27,7 @@ HOST_PKGS=(
 	libsystemd-dev
 	# guest image
 	debootstrap busybox-static kmod cpio e2fsprogs zstd xz-utils curl
-	# dkms.conf run by Debian's dkms (tools/dkms-build.sh)
+	# dkms.conf run by Debian's dkms (tests/install/run.sh, dkms_real)
 	dkms
 )
 # Only for the on-demand benchmark (tools/bench-perf.sh: the SVG charts of
