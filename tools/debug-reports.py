@@ -10,7 +10,9 @@ end-of-run scans. Every KASAN, lockdep, RCU, sleeping-in-atomic,
 DEBUG_LIST, DEBUG_OBJECTS, DMA-API, WARNING/BUG/Oops report and every
 kmemleak "unreferenced object" is printed (first lines) unless one of the
 regular expressions in SUPPRESS (one a line; '#' comment lines say why)
-matches a line of it. Exit status 1 when an unsuppressed report remains.
+matches a line of it; an entry of several expressions joined by " && "
+suppresses a report only when each of them matches one of its lines.
+Exit status 1 when an unsuppressed report remains.
 """
 import re
 import sys
@@ -25,7 +27,9 @@ START = re.compile(
     r"kmemleak: .*(detector disabled|[Cc]annot|[Ff]ailed|pool empty)")
 END = re.compile(r"---\[ end trace|^=+$")
 STAMP = re.compile(r"^\[ *[0-9.]+\] ")
-MAX_LINES = 80
+# A KASAN report with its allocation, free and work-creation stacks runs
+# to about 120 lines.
+MAX_LINES = 160
 
 
 def klog_reports(lines):
@@ -59,8 +63,8 @@ def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     with open(sys.argv[1]) as f:
-        supp = [re.compile(l.strip()) for l in f
-                if l.strip() and not l.startswith("#")]
+        supp = [[re.compile(p) for p in l.strip().split(" && ")]
+                for l in f if l.strip() and not l.startswith("#")]
     with open(sys.argv[2], errors="replace") as f:
         reports = klog_reports(f)
     if len(sys.argv) > 3:
@@ -71,7 +75,7 @@ def main():
             pass
     bad = suppressed = 0
     for r in reports:
-        if any(s.search(l) for s in supp for l in r):
+        if any(all(any(p.search(l) for l in r) for p in s) for s in supp):
             suppressed += 1
             continue
         bad += 1

@@ -192,20 +192,29 @@ kernel_log() {
 		# A KASAN report is held until its closing rule: the debug
 		# kernel'"'"'s early-boot one (an interrupt while the boot CPU
 		# identifies itself, under start_kernel()'"'"'s
-		# arch_cpu_finalize_init(), before init and any module; see
-		# tools/guest/debug-kernel.suppress) is dropped, any other
+		# arch_cpu_finalize_init(), before init and any module) and
+		# the stock irdma'"'"'s use-after-free of the MAD QP freed by
+		# ib_mad_port_close() through a completion its timer-queued
+		# flush work generated (both in
+		# tools/guest/debug-kernel.suppress) are dropped, any other
 		# printed whole.
 		held != "" {
 			held = held "\n" $0
 			if (/^(\[ *[0-9.]+\])? +arch_cpu_finalize_init\+0x/) early = 1
+			if (/^(\[ *[0-9.]+\])? +ib_mad_port_close\+0x/) madclose = 1
+			if (/^(\[ *[0-9.]+\])? +call_timer_fn\+0x/) timerwork = 1
 			if (/=================================================/) {
-				if (!early) print held
-				held = ""; early = 0
+				if (!early && !(cqeuaf && madclose && timerwork))
+					print held
+				held = ""; early = cqeuaf = madclose = timerwork = 0
 			}
 			next
 		}
 		/BUG: KASAN: wild-memory-access in do_raw_spin_lock/ {
 			held = $0; next
+		}
+		/BUG: KASAN: slab-use-after-free in irdma_process_cqe\+0x[0-9a-f]+\/0x[0-9a-f]+ \[irdma\]/ {
+			held = $0; cqeuaf = 1; next
 		}
 		known != "" && /WARNING: / && $0 ~ known { skip = 1 }
 		/DMA-API: .*cacheline tracking EEXIST, overlapping mappings/ { skip = 1 }
