@@ -187,8 +187,9 @@ wait_for() {
 # site of a warning that is a known bug of another subsystem, fixed
 # upstream after the guest's kernel (the scenario says which commit, and
 # prints how often it was seen): that warning's block is left out too.
+# Arguments go to dmesg (e.g. --level=err,warn).
 kernel_log() {
-	dmesg | awk -v known="${E810_KNOWN_WARN:-}" '
+	dmesg "$@" | awk -v known="${E810_KNOWN_WARN:-}" '
 		# A KASAN report is held until its closing rule: the debug
 		# kernel'"'"'s early-boot one (an interrupt while the boot CPU
 		# identifies itself, under start_kernel()'"'"'s
