@@ -19,7 +19,7 @@ KVER ?= $(shell bash -c '. $(TOP)/tools/lib.sh && echo $$KVER')
 KDIR ?= /usr/src/linux-headers-$(KVER)
 MODULE_DIRS := drivers/net/ethernet/intel/ice_lite drivers/infiniband/hw/irdma
 # Test modules the VM scenarios load from their share (never installed).
-TEST_MODULE_DIRS := tests/vm/kmod/cq_resize_stress
+TEST_MODULE_DIRS := tests/vm/kmod/cq_resize_stress tests/vm/kmod/ice_reset_req
 KMAKE = $(MAKE) -C $(KDIR) E810_TOP=$(TOP)
 # Compile jobs of the sub-makes below that are pure builds (the top level
 # stays serial: its steps share apt through tools/deps.sh).

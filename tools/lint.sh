@@ -30,7 +30,7 @@ cd "$TOP"
 
 MODULE_DIRS=(drivers/net/ethernet/intel/ice_lite drivers/infiniband/hw/irdma)
 # In-guest test modules (tests/vm/kmod): built for the guest kernel only.
-TEST_MODULE_DIRS=(tests/vm/kmod/cq_resize_stress)
+TEST_MODULE_DIRS=(tests/vm/kmod/cq_resize_stress tests/vm/kmod/ice_reset_req)
 # Kernel code outside the module directories: the ring layer irdma.ko
 # compiles (its Kbuild; the W=1 C=1 legs build it with the module).
 KERNEL_LIB_DIRS=(lib/irdma-ring)

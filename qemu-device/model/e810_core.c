@@ -18,11 +18,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "e810_card.h"
 #include "e810_core.h"
 #include "e810_iw_conn.h"
 #include "e810_xport.h"
 
 #define PUSH_END (E810_PUSH_OFFSET + (E810_PUSH_MAX_PAGES + 1) * 0x1000u)
+
+static void e810_core_timer_arm(E810Core *core);
 
 void e810_core_log(E810Core *core, E810LogLevel level, const char *fmt, ...)
 {
@@ -197,6 +200,8 @@ int e810_core_init(E810Core *core, const E810CoreOps *ops, void *opaque,
     core->ops = ops;
     core->opaque = opaque;
     core->pf_id = pf_id;
+    core->card[pf_id] = core;
+    core->grst_deadline = core->xport_deadline = UINT64_MAX;
     if (ops->crc32) {
         e810_crc32_set_impl(ops->crc32);
     }
@@ -225,6 +230,7 @@ int e810_core_init(E810Core *core, const E810CoreOps *ops, void *opaque,
 
 void e810_core_fini(E810Core *core)
 {
+    e810_core_leave(core);
     e810_xport_fini(core);
     e810_iw_fini(core);
     e810_rdma_fini(core);
@@ -286,7 +292,12 @@ void e810_core_reset(E810Core *core)
     e810_iw_reset(core);
     e810_rdma_reset(core);
     core->work_pending = 0;
+    core->grst_type = 0;
+    core->grst_deadline = UINT64_MAX;
+    e810_core_timer_arm(core);
 }
+
+E810_DEFINE_CARD(e810_core, E810Core, E810_CARD_PFS)
 
 void e810_core_set_mac(E810Core *core, const uint8_t mac[6])
 {
@@ -364,12 +375,14 @@ int e810_core_stats(E810Core *core, char *buf, size_t len)
     for (i = hmc->first_sd; e810_hmc_sd_ours(hmc, i); i++) {
         valid += hmc->sd[i].valid;
     }
-    return snprintf(buf, len, "pf_resets=%" PRIu64 " valid_sds=%" PRIu32
+    return snprintf(buf, len, "pf_resets=%" PRIu64 " core_resets=%" PRIu64
+                    " global_resets=%" PRIu64 " valid_sds=%" PRIu32
                     " hmc_faults=%" PRIu64 " mmio_bad_access=%" PRIu64
                     " mmio_unimplemented=%" PRIu64 " mmio_ro_write=%" PRIu64
                     " dma_errors=%" PRIu64 " bad_qp_transitions=%" PRIu64
                     " destroy_live_qps=%" PRIu64,
-                    core->stats.pf_resets, valid, hmc->faults,
+                    core->stats.pf_resets, core->stats.core_resets,
+                    core->stats.global_resets, valid, hmc->faults,
                     core->stats.mmio_bad_access,
                     core->stats.mmio_unimplemented,
                     core->stats.mmio_ro_write, core->stats.dma_errors,
@@ -377,8 +390,33 @@ int e810_core_stats(E810Core *core, char *buf, size_t len)
                     core->rdma.stats.destroy_live_qps);
 }
 
+/*
+ * The embedder's one timer carries the transport's deadlines (e810_xport.c)
+ * and a warned core reset's: armed for the earlier of the two.
+ */
+static void e810_core_timer_arm(E810Core *core)
+{
+    if (core->ops->timer_mod) {
+        core->ops->timer_mod(core->opaque,
+                             core->grst_deadline < core->xport_deadline ?
+                             core->grst_deadline : core->xport_deadline);
+    }
+}
+
+void e810_core_timer_mod(E810Core *core, uint64_t deadline_ns)
+{
+    core->xport_deadline = deadline_ns;
+    e810_core_timer_arm(core);
+}
+
 void e810_core_timer_fire(E810Core *core)
 {
+    if (core->grst_deadline <= e810_xport_now(core)) {
+        core->grst_deadline = UINT64_MAX;
+        e810_core_request_work(core, E810_WORK_CORE_RESET);
+        e810_core_timer_arm(core);
+    }
+    /* Early for the transport is harmless: it rescans and re-arms. */
     e810_xport_timer(core);
 }
 
@@ -403,23 +441,71 @@ static void write_pfgen_ctrl(E810Core *core, uint32_t *reg, uint32_t val)
     }
 }
 
-static void write_glgen_rtrig(E810Core *core, uint32_t *reg, uint32_t val)
+/*
+ * GLGEN_RTRIG.CORER / GLOBR (ice_reset()): the core (or global) reset of
+ * the card, of every function joined to this one (e810_core_join()), as on
+ * silicon, where each PF's ice gets the warning and recovers. First the
+ * warning, on each function: the trigger bit reads back set, GLGEN_RSTAT
+ * says a reset of that type is under way (DEVSTATE 1, RESET_TYPE 1 CORER
+ * or 2 GLOBR) and PFINT_OICR.GRST is raised, with the OICR cause if
+ * PFINT_OICR_ENA enables it: ice_misc_intr() reads the type and sets
+ * ICE_RESET_OICR_RECV, on the PF that wrote the trigger too, whose
+ * ice_do_reset() does not rebuild. GRSTDEL x 100 ms later (GLGEN_RSTCTL;
+ * ice_check_reset() polls GRSTDEL + 10 times, 100 ms apart; an embedder
+ * without a timer: at the next deferred work) the reset of each function,
+ * do_core_reset(). A trigger during the warning adds to the same reset,
+ * the larger of the two, at the first deadline.
+ */
+enum {
+    GRST_CORER = 1,     /* GLGEN_RSTAT.RESET_TYPE, ice_reset_req */
+    GRST_GLOBR = 2,
+};
+
+static void grst_warn_one(E810Core *core, unsigned type, uint32_t trig)
 {
     uint32_t *rstat = e810_regfile_ptr(&core->regs, E810_GLGEN_RSTAT);
-    uint32_t type;
+    uint32_t del = FIELD_GET(E810_GLGEN_RSTCTL_GRSTDEL,
+                             *e810_regfile_ptr(&core->regs, E810_GLGEN_RSTCTL));
 
-    if (val & E810_GLGEN_RTRIG_GLOBR) {
-        type = 2;
-    } else if (val & E810_GLGEN_RTRIG_CORER) {
-        type = 1;
-    } else {
+    *e810_regfile_ptr(&core->regs, E810_GLGEN_RTRIG) |= trig;
+    if (core->grst_type >= type) {
         return;
     }
-    /* Global reset in progress until the work runs (ice polls DEVSTATE). */
-    *reg = val & (E810_GLGEN_RTRIG_CORER | E810_GLGEN_RTRIG_GLOBR);
     *rstat = FIELD_PREP(E810_GLGEN_RSTAT_DEVSTATE, 1) |
              FIELD_PREP(E810_GLGEN_RSTAT_RESET_TYPE, type);
-    e810_core_request_work(core, E810_WORK_CORE_RESET);
+    if (core->grst_type) {
+        core->grst_type = type;     /* already warned and timed */
+        return;
+    }
+    core->grst_type = type;
+    *e810_regfile_ptr(&core->regs, E810_PFINT_OICR) |= E810_PFINT_OICR_GRST;
+    if (*e810_regfile_ptr(&core->regs, E810_PFINT_OICR_ENA) &
+        E810_PFINT_OICR_GRST) {
+        e810_intr_cause(core, E810_PFINT_OICR_CTL);
+    }
+    if (!core->ops->now_ns || !core->ops->timer_mod) {
+        e810_core_request_work(core, E810_WORK_CORE_RESET);
+        return;
+    }
+    core->grst_deadline = e810_xport_now(core) + del * E810_GRSTDEL_UNIT_NS;
+    e810_core_timer_arm(core);
+}
+
+static void write_glgen_rtrig(E810Core *core, uint32_t *reg, uint32_t val)
+{
+    uint32_t trig = val & (E810_GLGEN_RTRIG_CORER | E810_GLGEN_RTRIG_GLOBR);
+    unsigned i;
+
+    if (!trig) {
+        return;
+    }
+    for (i = 0; i < E810_CARD_PFS; i++) {
+        if (core->card[i]) {
+            grst_warn_one(core->card[i],
+                          trig & E810_GLGEN_RTRIG_GLOBR ? GRST_GLOBR :
+                                                          GRST_CORER, trig);
+        }
+    }
 }
 
 static void write_register(E810Core *core, E810RegRef *ref, uint32_t val)
@@ -619,30 +705,58 @@ static void do_pf_reset(E810Core *core)
     core->stats.pf_resets++;
 }
 
+/*
+ * The core (global) reset of one function, warned by grst_warn_one(): the
+ * CORER (GLOBR) domain's registers (the trigger bits and PFINT_OICR among
+ * them), the admin queue, the firmware's state of the function (VSIs,
+ * scheduler, switch rules, the DDP package, which ice_rebuild() loads
+ * again after a CORER or GLOBR), the LAN queues, the statistics, the
+ * protocol engine. Then DEVSTATE 0 with RESET_TYPE kept, which
+ * ice_check_reset() polls for; GLNVM_ULD's done bits stay set.
+ */
 static void do_core_reset(E810Core *core)
 {
     uint32_t *rstat = e810_regfile_ptr(&core->regs, E810_GLGEN_RSTAT);
-    uint32_t type = FIELD_GET(E810_GLGEN_RSTAT_RESET_TYPE, *rstat);
+    unsigned type = core->grst_type;
+    E810ResetSource level = type == GRST_GLOBR ? E810_RST_GLOBR :
+                                                 E810_RST_CORER;
 
-    e810_regfile_reset(&core->regs,
-                       type == 2 ? E810_RST_GLOBR : E810_RST_CORER);
+    if (!type) {
+        return;     /* a power-on reset came first */
+    }
+    core->grst_type = 0;
+    core->grst_deadline = UINT64_MAX;
+    e810_regfile_reset(&core->regs, level);
     set_identity(core);
     e810_intr_reset(&core->intr);
     e810_aq_reset(core);
-    e810_aq_fw_reset(core, type == 2 ? E810_RST_GLOBR : E810_RST_CORER);
+    e810_aq_fw_reset(core, level);
     e810_lan_reset(core);
-    e810_stats_reset(core, type == 2 ? E810_RST_GLOBR : E810_RST_CORER);
+    e810_stats_reset(core, level);
     e810_xport_reset(core);
     e810_iw_reset(core);
     e810_rdma_reset(core);
+    if (type == GRST_GLOBR) {
+        core->stats.global_resets++;
+    } else {
+        core->stats.core_resets++;
+    }
     /* Done: device active again, last reset type kept for the driver. */
     *rstat = FIELD_PREP(E810_GLGEN_RSTAT_RESET_TYPE, type);
 }
 
+/*
+ * The function alone; a core reset the card warned of stays pending (its
+ * deadline re-armed: the embedder may have stopped its timer).
+ */
 void e810_core_flr(E810Core *core)
 {
-    core->work_pending = 0;
+    core->work_pending &= E810_WORK_CORE_RESET;
     do_pf_reset(core);
+    if (core->work_pending) {
+        core->ops->schedule_work(core->opaque);
+    }
+    e810_core_timer_arm(core);
 }
 
 /*

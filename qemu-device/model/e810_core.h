@@ -117,6 +117,8 @@ typedef struct E810CoreStats {
     uint64_t mmio_unimplemented;/* no register at that offset */
     uint64_t mmio_ro_write;     /* write to a read-only register */
     uint64_t pf_resets;
+    uint64_t core_resets;       /* GLGEN_RTRIG.CORER of any card function */
+    uint64_t global_resets;     /* GLGEN_RTRIG.GLOBR, the same */
     uint64_t work_runs;
     uint64_t work_reentries;    /* run_work/timer entered while running */
     uint64_t dma_errors;
@@ -138,6 +140,11 @@ enum {
 };
 
 #define E810_WORK_RDMA  (E810_WORK_CQP_CTX | E810_WORK_CQP | E810_WORK_CQ_ARM)
+
+/* PF_FUNC_RID.FUNC_NUM is three bits: at most eight PFs on a card. */
+#define E810_CARD_PFS   8
+/* GLGEN_RSTCTL.GRSTDEL's unit: a core reset comes GRSTDEL of them late. */
+#define E810_GRSTDEL_UNIT_NS    (100 * 1000 * 1000ull)
 
 typedef struct E810Core {
     const E810CoreOps *ops;
@@ -162,6 +169,21 @@ typedef struct E810Core {
 
     uint32_t work_pending;
     bool in_work;                       /* e810_core_run_work() running */
+    /*
+     * The card's functions by PF number, this one included (the others
+     * NULL until e810_core_join()): a core or global reset is the card's
+     * and reaches each of them.
+     */
+    struct E810Core *card[E810_CARD_PFS];
+    /*
+     * A core or global reset warned and not yet done (its GLGEN_RSTAT
+     * RESET_TYPE, 0: none) and when it is done. The embedder's one timer
+     * carries the earlier of that and the transport's deadline
+     * (xport_deadline); UINT64_MAX: none.
+     */
+    uint8_t grst_type;
+    uint64_t grst_deadline;
+    uint64_t xport_deadline;
     E810CoreStats stats;
     uint32_t inject_ud_send_err;        /* QP id, 0: none (debug knob) */
     uint32_t hmc_sds;                   /* FPM space in SDs (e810_hmc.c) */
@@ -227,6 +249,15 @@ int e810_core_set_msix_vectors(E810Core *core, uint32_t n);
 
 /* Power-on reset: every register to its reset value, all state dropped. */
 void e810_core_reset(E810Core *core);
+
+/*
+ * Functions of one card: @other (and the functions it was joined with)
+ * and @core's join one card, whose core and global resets (GLGEN_RTRIG)
+ * each function then gets. e810_core_fini() leaves the card;
+ * e810_core_leave() does so before that.
+ */
+void e810_core_join(E810Core *core, E810Core *other);
+void e810_core_leave(E810Core *core);
 
 /*
  * Function-level reset (PCIe FLR): the function's state as after a PF
@@ -296,14 +327,20 @@ int e810_core_xport_stats(E810Core *core, char *buf, size_t len);
 int e810_core_hmc_counts(E810Core *core, char *buf, size_t len);
 /*
  * The device's own counters and state as one "name=value ..." line:
- * pf_resets (PF resets and FLRs run), valid_sds (SDs of the function's
- * HMC valid now), hmc_faults, the rejected MMIO accesses and DMA errors
+ * pf_resets (PF resets and FLRs run), core_resets and global_resets (the
+ * card's, done on this function), valid_sds (SDs of the function's HMC
+ * valid now), hmc_faults, the rejected MMIO accesses and DMA errors
  * (E810CoreStats). snprintf conventions as above.
  */
 int e810_core_stats(E810Core *core, char *buf, size_t len);
 
 /* The timer armed with ops->timer_mod expired. */
 void e810_core_timer_fire(E810Core *core);
+/*
+ * The transport's deadline (ns, UINT64_MAX: none) on the embedder's
+ * timer, which also carries a pending core reset's (e810_core.c).
+ */
+void e810_core_timer_mod(E810Core *core, uint64_t deadline_ns);
 
 /* Network backend: may a frame be delivered now; deliver one. */
 bool e810_core_can_receive(E810Core *core);

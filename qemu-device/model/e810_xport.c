@@ -145,8 +145,8 @@ void e810_xport_reset(E810Core *core)
     if (!xp->depth) {
         free_dead(xp);
     }
-    if (xp->armed && core->ops->timer_mod) {
-        core->ops->timer_mod(core->opaque, UINT64_MAX);
+    if (xp->armed) {
+        e810_core_timer_mod(core, UINT64_MAX);
     }
     xp->armed = 0;
 }
@@ -264,7 +264,7 @@ static void arm(E810Core *core, uint64_t d)
         return;     /* an embedder without timers: no retransmission */
     }
     xp->armed = d;
-    core->ops->timer_mod(core->opaque, d ? d : UINT64_MAX);
+    e810_core_timer_mod(core, d ? d : UINT64_MAX);
 }
 
 void e810_xport_set_deadline(E810Core *core, E810XQp *x, uint64_t d)

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "e810_card.h"
 #include "x722_core.h"
 
 uint32_t *x722_reg(X722Core *core, uint32_t off)
@@ -318,34 +319,7 @@ void x722_core_empr(X722Core *core)
     grst_warn(core, X722_RESET_EMPR, 0);
 }
 
-void x722_core_join(X722Core *core, X722Core *other)
-{
-    X722Core *a[X722_CARD_PFS], *b[X722_CARD_PFS];
-    int i, j;
-
-    memcpy(a, core->card, sizeof(a));
-    memcpy(b, other->card, sizeof(b));
-    for (i = 0; i < X722_CARD_PFS; i++) {
-        for (j = 0; j < X722_CARD_PFS; j++) {
-            if (a[i] && b[j] && a[i] != b[j]) {
-                a[i]->card[b[j]->pf_id % X722_CARD_PFS] = b[j];
-                b[j]->card[a[i]->pf_id % X722_CARD_PFS] = a[i];
-            }
-        }
-    }
-}
-
-void x722_core_leave(X722Core *core)
-{
-    int i;
-
-    for (i = 0; i < X722_CARD_PFS; i++) {
-        if (core->card[i] && core->card[i] != core) {
-            core->card[i]->card[core->pf_id % X722_CARD_PFS] = NULL;
-            core->card[i] = NULL;
-        }
-    }
-}
+E810_DEFINE_CARD(x722_core, X722Core, X722_CARD_PFS)
 
 void x722_core_reset(X722Core *core)
 {

@@ -47,6 +47,11 @@
  *                             tx_dropped_injected=n retransmits=n ...
  *                             fpdus_rx=n fpdus_tx=n ... drop_ppm=n"
  *                             (e810_iw_format_stats())
+ *   x-core-stats              the device's counters, "pf_resets=n
+ *                             core_resets=n global_resets=n valid_sds=n
+ *                             ..." (e810_core_stats()); the e810 functions
+ *                             of one slot are one card, whose core and
+ *                             global resets each function counts
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -66,6 +71,7 @@
 #include "qemu/timer.h"
 #include "system/dma.h"
 
+#include "card.h"
 #include "e810_core.h"
 #include "e810_crc32c.h"
 #include "e810_iw_conn.h"
@@ -361,6 +367,16 @@ static NetClientInfo e810_net_info = {
 
 /* ---- lifetime ---------------------------------------------------------- */
 
+/*
+ * The e810 functions of one slot are one card (04.0 and 04.1 in tools/vm's
+ * topology): each gets the core and global resets any of them triggers
+ * (e810_core_join(), docs/hw-model.md "Resets").
+ */
+static void e810_join(PCIDevice *pdev, PCIDevice *other)
+{
+    e810_core_join(&E810(pdev)->core, &E810(other)->core);
+}
+
 static void e810_realize(PCIDevice *pdev, Error **errp)
 {
     E810State *s = E810(pdev);
@@ -456,6 +472,7 @@ static void e810_realize(PCIDevice *pdev, Error **errp)
     qemu_format_nic_info_str(qemu_get_queue(s->nic), s->conf.macaddr.a);
     e810_core_set_mac(&s->core, s->conf.macaddr.a);
     e810_core_set_link(&s->core, !qemu_get_queue(s->nic)->link_down);
+    card_join_slot(pdev, TYPE_E810, e810_join);
     return;
 
 err_msix:

@@ -42,6 +42,7 @@
 #include "qemu/timer.h"
 #include "system/dma.h"
 
+#include "card.h"
 #include "e810_iw_conn.h"    /* e810_iw_format_stats() */
 #include "e810_iwarp.h"     /* e810_iw_format_tables() */
 #include "x722_core.h"
@@ -244,20 +245,9 @@ static NetClientInfo x722_net_info = {
  * The x722 functions of one slot are one card: each sees the core,
  * global and EMP resets of the others (x722_core_join()).
  */
-static void x722_join_card(PCIDevice *pdev)
+static void x722_join(PCIDevice *pdev, PCIDevice *other)
 {
-    PCIBus *bus = pci_get_bus(pdev);
-    int fn;
-
-    for (fn = 0; fn < 8; fn++) {
-        PCIDevice *d = pci_find_device(bus, pci_bus_num(bus),
-                                       PCI_DEVFN(PCI_SLOT(pdev->devfn), fn));
-
-        if (d && d != pdev && object_dynamic_cast(OBJECT(d), TYPE_X722) &&
-            DEVICE(d)->realized) {
-            x722_core_join(&X722(pdev)->core, &X722(d)->core);
-        }
-    }
+    x722_core_join(&X722(pdev)->core, &X722(other)->core);
 }
 
 static void x722_realize(PCIDevice *pdev, Error **errp)
@@ -316,7 +306,7 @@ static void x722_realize(PCIDevice *pdev, Error **errp)
     x722_core_set_mac(&s->core, s->conf.macaddr.a);
     x722_core_set_link(&s->core, !qemu_get_queue(s->nic)->link_down);
     e810_core_set_iwarp_drop_ppm(s->core.pe, s->iwarp_drop_ppm);
-    x722_join_card(pdev);
+    card_join_slot(pdev, TYPE_X722, x722_join);
     return;
 
 err_msix:

@@ -70,7 +70,16 @@ static void side_up(Fz *f, unsigned i)
 {
     DpDev *d = &f->b->dev[i];
     Harness *h = f->b->h[i];
+    unsigned n;
 
+    /* A core reset under way first, as ice_pf_reset() waits it out. */
+    for (n = 0; rd32(h, E810_GLGEN_RSTAT) & E810_GLGEN_RSTAT_DEVSTATE; n++) {
+        if (n == 20) {
+            abort();    /* ice_check_reset() would give up */
+        }
+        b2b_advance(f->b, E810_GRSTDEL_UNIT_NS);
+        harness_run_work(h);
+    }
     wr32(h, E810_PFGEN_CTRL, E810_PFGEN_CTRL_PFSWR);
     harness_run_work(h);
     memset(h->mem, 0, h->mem_next);

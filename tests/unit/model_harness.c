@@ -402,6 +402,24 @@ void harness_run_work(Harness *h)
     e810_core_run_work(&h->core);
 }
 
+bool harness_wait_grst(Harness *h, unsigned *steps)
+{
+    unsigned n = FIELD_GET(E810_GLGEN_RSTCTL_GRSTDEL,
+                           rd32(h, E810_GLGEN_RSTCTL)) + 10, i;
+
+    for (i = 1; i <= n; i++) {
+        harness_advance(h, E810_GRSTDEL_UNIT_NS);
+        harness_run_work(h);
+        if (!(rd32(h, E810_GLGEN_RSTAT) & E810_GLGEN_RSTAT_DEVSTATE)) {
+            break;
+        }
+    }
+    if (steps) {
+        *steps = i;
+    }
+    return i <= n;
+}
+
 int harness_setup(void **state)
 {
     *state = harness_new(0);

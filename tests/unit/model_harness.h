@@ -134,6 +134,14 @@ unsigned harness_wire_deliver(Harness *h);
 /* Runs the deferred work the way a QEMU bottom half would. */
 void harness_run_work(Harness *h);
 
+/*
+ * Waits out a core or global reset as ice_check_reset() does: reads
+ * GLGEN_RSTAT every 100 ms of the fake clock (the work running between
+ * reads) until DEVSTATE is 0, at most GRSTDEL + 10 times; false if it
+ * never was. Returns the 100 ms steps taken through @steps (may be NULL).
+ */
+bool harness_wait_grst(Harness *h, unsigned *steps);
+
 /* cmocka group setup/teardown that keep a Harness in *state. */
 int harness_setup(void **state);
 int harness_teardown(void **state);

@@ -143,13 +143,20 @@ static void test_pf_reset_is_deferred(void **state)
 static void test_core_reset_handshake(void **state)
 {
     Harness *h = *state;
+    unsigned steps;
 
     wr32(h, E810_GLINT_CEQCTL(5), 0x40000005);
     wr32(h, E810_GLGEN_RTRIG, E810_GLGEN_RTRIG_CORER);
-    /* In progress: DEVSTATE set until the work runs. */
+    /* In progress: DEVSTATE set until the reset, GRSTDEL x 100 ms on. */
     assert_int_equal(FIELD_GET(E810_GLGEN_RSTAT_DEVSTATE,
                                rd32(h, E810_GLGEN_RSTAT)), 1);
     harness_run_work(h);
+    assert_int_equal(FIELD_GET(E810_GLGEN_RSTAT_DEVSTATE,
+                               rd32(h, E810_GLGEN_RSTAT)), 1);
+    assert_int_equal(rd32(h, E810_GLINT_CEQCTL(5)), 0x40000005);
+    assert_true(harness_wait_grst(h, &steps));
+    assert_int_equal(steps, 8);
+    assert_int_equal(h->core.stats.core_resets, 1);
     assert_int_equal(rd32(h, E810_GLGEN_RSTAT),
                      FIELD_PREP(E810_GLGEN_RSTAT_RESET_TYPE, 1));
     assert_int_equal(rd32(h, E810_GLGEN_RTRIG), 0);

@@ -821,7 +821,7 @@ static void test_core_reset_restores_default(void **state)
 
     build_pf_tree(f, &qg, &leaf);
     wr32(f->h, E810_GLGEN_RTRIG, E810_GLGEN_RTRIG_CORER);
-    harness_run_work(f->h);
+    assert_true(harness_wait_grst(f->h, NULL));
     check_back_to_default(f, qg, leaf, NULL);
     /* The driver sets its admin queue up again and rebuilds. */
     aq_init(f->h, &f->aq);

@@ -313,7 +313,7 @@ static void test_reset_domains(void **state)
     assert_int_equal(stat40(f->h, GLV_GORCL(f->vsi)), 100);
     /* A core reset clears them. */
     wr32(f->h, E810_GLGEN_RTRIG, E810_GLGEN_RTRIG_CORER);
-    harness_run_work(f->h);
+    assert_true(harness_wait_grst(f->h, NULL));
     assert_int_equal(stat40(f->h, GLPRT_UPRCL), 0);
     assert_int_equal(stat40(f->h, GLPRT_GORCL), 0);
     assert_int_equal(stat40(f->h, GLV_GORCL(f->vsi)), 0);

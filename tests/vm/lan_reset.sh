@@ -27,24 +27,11 @@ mapfile -t devs < <(e810_pci_devs)
 expect_eq "NIC functions" 2 "${#devs[@]}"
 a=$(e810_netdev_of "${devs[0]}")
 b=$(e810_netdev_of "${devs[1]}")
-e810_two_hosts "$a" "$b" || { fail "cannot set up the two hosts"; finish; }
-ip link set "$a" mtu 9000 && ip -n peer link set "$b" mtu 9000 ||
-	fail "cannot set MTU 9000"
-wait_carrier "$a" 10 && wait_carrier "$b" 10 peer || fail "no carrier at MTU 9000"
-ok "$a 192.168.81.1 and $b 192.168.81.2 (netns peer) up at MTU 9000"
+e810_jumbo_hosts "$a" "$b" || finish
 b_changes=$(ip netns exec peer cat "/sys/class/net/$b/carrier_changes")
 aux0=$(e810_aux_of "${devs[0]}")
 aux1=$(e810_aux_of "${devs[1]}")
 
-# ping_ok WHAT OUTPUT COUNT [WHERE]: all COUNT pings answered; WHERE (the
-# model's drop counters, evaluated before the call) goes with a failure.
-ping_ok() {
-	if grep -q "^$3 packets transmitted, $3 received, 0% packet loss" <<<"$2"; then
-		ok "$1: $(grep 'packets transmitted' <<<"$2")"
-	else
-		fail "$1: $(grep 'packets transmitted' <<<"$2" || tail -n 3 <<<"$2")${4:+ ($4)}"
-	fi
-}
 ping_ok "before: ping -s 8000 -M do" \
 	"$(ping -c 5 -i 0.1 -W 2 -M do -s 8000 192.168.81.2 2>&1)" 5
 

@@ -73,6 +73,17 @@ wait_carrier() {
 	wait_for "[ \"\$(${ns[*]} cat /sys/class/net/$1/carrier 2>/dev/null)\" = 1 ]" "${2:-10}"
 }
 
+# ping_ok WHAT OUTPUT COUNT [WHERE]: ping's OUTPUT says all COUNT pings
+# were answered; WHERE (e.g. the model's drop counters) goes with a
+# failure.
+ping_ok() {
+	if grep -q "^$3 packets transmitted, $3 received, 0% packet loss" <<<"$2"; then
+		ok "$1: $(grep 'packets transmitted' <<<"$2")"
+	else
+		fail "$1: $(grep 'packets transmitted' <<<"$2" || tail -n 3 <<<"$2")${4:+ ($4)}"
+	fi
+}
+
 # Makes the two ports of a hub2 guest two hosts: port 0 ($1) stays in the
 # root namespace as 192.168.81.1/24, port 1 ($2) moves into namespace
 # "peer" as 192.168.81.2/24. Both are up with a carrier on return, or it
@@ -89,6 +100,17 @@ e810_two_hosts() {
 	ip -n peer addr add 192.168.81.2/24 dev "$2" || return 1
 	ip -n peer link set "$2" up || return 1
 	wait_carrier "$1" 10 && wait_carrier "$2" 10 peer
+}
+
+# e810_jumbo_hosts A B: e810_two_hosts A B, both at MTU 9000 with a
+# carrier; records a failure, and returns 1 when the hosts cannot be set up.
+e810_jumbo_hosts() {
+	e810_two_hosts "$1" "$2" || { fail "cannot set up the two hosts"; return 1; }
+	ip link set "$1" mtu 9000 && ip -n peer link set "$2" mtu 9000 ||
+		fail "cannot set MTU 9000"
+	wait_carrier "$1" 10 && wait_carrier "$2" 10 peer ||
+		fail "no carrier at MTU 9000"
+	ok "$1 192.168.81.1 and $2 192.168.81.2 (netns peer) up at MTU 9000"
 }
 
 # rdma_two_ports: the start of a scenario between the two e810 functions.

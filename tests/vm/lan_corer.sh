@@ -1,0 +1,103 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# topology: hub2
+# parent: ice
+# rdma-driver: ours stock
+# timeout: 600
+# share: tests/vm/kmod/ice_reset_req/ice_reset_req.ko
+# A core reset of the card, asked on function 0 and recovered from by the
+# stock ice of both functions. The test module tests/vm/kmod/ice_reset_req
+# asks ice for it the way an RDMA driver does (ice_rdma_request_reset()
+# with IIDC_CORER): ice_do_reset() on 04.0 writes GLGEN_RTRIG.CORER. The
+# model warns both functions of the card (PFINT_OICR.GRST, GLGEN_RSTAT
+# docs/hw-model.md "Resets"), ice_misc_intr() of each sets
+# ICE_RESET_OICR_RECV and ice_reset_subtask() rebuilds after the reset.
+# Checked: the model ran exactly one core reset on each function (QMP
+# x-core-stats core_resets) and no second one follows; each ice counted
+# one CORER warning and logged no failed reset; both netdevs keep their
+# MTU 9000 and addresses and get their carrier back; 100 pings each way
+# and a jumbo DF ping pass with a ping running through the reset; both
+# RDMA devices are registered again with port 1 ACTIVE; the kernel log
+# stays clean.
+. "$E810_LIB"
+
+KO=/mnt/host/top/tests/vm/kmod/ice_reset_req/ice_reset_req.ko
+REQ=/sys/kernel/debug/ice_reset_req/request
+[ -f "$KO" ] || { fail "no $KO: run 'make modules' on the host"; finish; }
+
+mapfile -t devs < <(e810_pci_devs)
+expect_eq "NIC functions" 2 "${#devs[@]}"
+d0=${devs[0]} d1=${devs[1]}
+a=$(e810_netdev_of "$d0")
+b=$(e810_netdev_of "$d1")
+e810_jumbo_hosts "$a" "$b" || finish
+
+ping_ok "before: ping -s 8000 -M do" \
+	"$(ping -c 5 -i 0.1 -W 2 -M do -s 8000 192.168.81.2 2>&1)" 5
+
+rdma_wait_all_active 30 || fail "RDMA ports not ACTIVE before the reset"
+declare -A idx=() corer=()
+for d in "$d0" "$d1"; do
+	ib=$(e810_ibdev_of "$d")
+	[ -n "$ib" ] && idx[$d]=$(ibdev_index "$ib") ||
+		fail "$d: no RDMA device before the reset"
+	corer[$d]=$(model_stat "$d" core_resets)
+done
+ok "model core resets before: $d0 ${corer[$d0]}, $d1 ${corer[$d1]}"
+
+insmod "$KO" || { fail "cannot load ice_reset_req"; finish; }
+dmesg_mark
+ping -i 0.01 -W 1 192.168.81.2 >/dev/null 2>&1 &
+ping_pid=$!
+sleep 0.5
+echo "$d0 corer" >"$REQ" && ok "ice asked for a core reset on $d0" ||
+	fail "ice refused the core reset request on $d0"
+
+# reset_done DEV NETDEV [NETNS]: the model reset DEV (x-core-stats
+# core_resets moved) and ice has rebuilt it (NETDEV has its carrier).
+reset_done() {
+	local n ns=()
+	[ -n "$3" ] && ns=(ip netns exec "$3")
+	n=$(model_stat "$1" core_resets)
+	[ "${n:-0}" -gt "${corer[$1]:-0}" ] &&
+		[ "$("${ns[@]}" cat "/sys/class/net/$2/carrier" 2>/dev/null)" = 1 ]
+}
+wait_for "reset_done $d0 $a" 60 && ok "$d0: reset by the model, $a has a carrier" ||
+	fail "$d0: core resets $(model_stat "$d0" core_resets), carrier $(cat "/sys/class/net/$a/carrier" 2>/dev/null)"
+wait_for "reset_done $d1 $b peer" 60 &&
+	ok "$d1: reset by the model (the card's reset), $b has a carrier" ||
+	fail "$d1: core resets $(model_stat "$d1" core_resets), carrier $(ip netns exec peer cat "/sys/class/net/$b/carrier" 2>/dev/null)"
+kill "$ping_pid"; wait "$ping_pid" 2>/dev/null
+
+for d in "$d0" "$d1"; do
+	ib=$(wait_ibdev_back "$d" "${idx[$d]}" 60) &&
+		ok "$d: RDMA device $ib registered again, port 1 ACTIVE" ||
+		fail "$d: no RDMA device back after the reset"
+done
+expect_eq "$a MTU" 9000 "$(cat "/sys/class/net/$a/mtu")"
+expect_eq "$b MTU" 9000 "$(ip netns exec peer cat "/sys/class/net/$b/mtu")"
+expect_eq "$a address" 192.168.81.1/24 \
+	"$(ip -br -4 addr show "$a" | awk '{ print $3 }')"
+wait_for "ping -c 1 -W 1 192.168.81.2 >/dev/null 2>&1" 20 ||
+	fail "no ping answered 20 s after the reset"
+ping_ok "after: ping .1 -> .2" \
+	"$(ping -c 100 -i 0.01 -W 2 192.168.81.2 2>&1)" 100
+ping_ok "after: ping .2 -> .1" \
+	"$(ip netns exec peer ping -c 100 -i 0.01 -W 2 192.168.81.1 2>&1)" 100
+ping_ok "after: ping -s 8000 -M do" \
+	"$(ping -c 5 -i 0.1 -W 2 -M do -s 8000 192.168.81.2 2>&1)" 5
+
+# One reset each: ice's own request was answered by the warning, not by
+# a second trigger (ICE_CORER_REQ cleared by the rebuild).
+sleep 5
+for d in "$d0" "$d1"; do
+	expect_eq "$d: model core resets" $((corer[$d] + 1)) \
+		"$(model_stat "$d" core_resets)"
+done
+log=$(new_dmesg)
+bad=$(grep -E "reset .* failed|Global reset polling failed|Wait for Reset Done timed out|Rebuild failed|ice_rebuild.*fail" <<<"$log")
+[ -z "$bad" ] && ok "ice logged no failed reset or rebuild" ||
+	fail "ice: $bad"
+rmmod ice_reset_req || fail "cannot unload ice_reset_req"
+dmesg_clean && ok "no oops, warning or leak in dmesg" || fail "dmesg shows problems"
+finish
