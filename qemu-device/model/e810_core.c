@@ -314,17 +314,24 @@ void e810_core_set_link(E810Core *core, bool up)
     }
 }
 
-void e810_core_inject_pe_criterr(E810Core *core)
+/*
+ * Latches "other interrupt" causes in PFINT_OICR (read to clear) and
+ * raises the OICR cause (PFINT_OICR_CTL's vector) if PFINT_OICR_ENA
+ * enables any of them.
+ */
+static void oicr_raise(E810Core *core, uint32_t bits)
 {
-    uint32_t ena = *e810_regfile_ptr(&core->regs, E810_PFINT_OICR_ENA);
-
-    *e810_regfile_ptr(&core->regs, E810_GLPE_CRITERR) =
-        E810_PE_CRITERR_INJECTED;
-    *e810_regfile_ptr(&core->regs, E810_PFINT_OICR) |=
-        E810_PFINT_OICR_PE_CRITERR;
-    if (ena & E810_PFINT_OICR_PE_CRITERR) {
+    *e810_regfile_ptr(&core->regs, E810_PFINT_OICR) |= bits;
+    if (*e810_regfile_ptr(&core->regs, E810_PFINT_OICR_ENA) & bits) {
         e810_intr_cause(core, E810_PFINT_OICR_CTL);
     }
+}
+
+void e810_core_inject_pe_criterr(E810Core *core)
+{
+    *e810_regfile_ptr(&core->regs, E810_GLPE_CRITERR) =
+        E810_PE_CRITERR_INJECTED;
+    oicr_raise(core, E810_PFINT_OICR_PE_CRITERR);
 }
 
 void e810_core_inject_ud_send_error(E810Core *core, uint32_t qp_id)
@@ -478,11 +485,7 @@ static void grst_warn_one(E810Core *core, unsigned type, uint32_t trig)
         return;
     }
     core->grst_type = type;
-    *e810_regfile_ptr(&core->regs, E810_PFINT_OICR) |= E810_PFINT_OICR_GRST;
-    if (*e810_regfile_ptr(&core->regs, E810_PFINT_OICR_ENA) &
-        E810_PFINT_OICR_GRST) {
-        e810_intr_cause(core, E810_PFINT_OICR_CTL);
-    }
+    oicr_raise(core, E810_PFINT_OICR_GRST);
     if (!core->ops->now_ns || !core->ops->timer_mod) {
         e810_core_request_work(core, E810_WORK_CORE_RESET);
         return;
@@ -529,6 +532,14 @@ static void write_register(E810Core *core, E810RegRef *ref, uint32_t val)
         return;
     case E810_REGID_GLGEN_RTRIG:
         write_glgen_rtrig(core, ref->val, val);
+        return;
+    case E810_REGID_PFINT_OICR:
+        /*
+         * A write sets causes: ice's "software interrupt" that makes
+         * its handler run again for Tx timestamps
+         * (ice_ptp_restore_timestamp_mode(), ice_misc_intr_thread_fn()).
+         */
+        oicr_raise(core, val);
         return;
     case E810_REGID_GLINT_DYN_CTL:
         e810_intr_dyn_ctl_write(core, ref->index, ref->val, val);

@@ -52,6 +52,7 @@ typedef enum E810RegId {
     E810_REGID_CQPTAIL,         /* RO, but the driver zeroes it at init */
     E810_REGID_CCQPSTATUS,      /* RO, but the driver zeroes it at init */
     E810_REGID_PFHMC_SDCMD,
+    E810_REGID_PFINT_OICR,      /* read to clear; a write sets causes */
 } E810RegId;
 
 typedef struct E810RegInfo {

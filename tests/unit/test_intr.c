@@ -203,6 +203,31 @@ static void test_pe_criterr_cleared_by_pf_reset(void **state)
     assert_int_equal(rd32(h, E810_GLPE_CRITERR), 0);
 }
 
+/*
+ * A write to PFINT_OICR sets the causes written: ice re-arms its handler
+ * that way for Tx timestamps (ice_ptp_restore_timestamp_mode()). The
+ * interrupt fires for the enabled ones; none is a guest error.
+ */
+static void test_oicr_software_set(void **state)
+{
+    Harness *h = *state;
+
+    route_oicr(h);
+    wr32(h, E810_PFINT_OICR_ENA, E810_PFINT_OICR_TSYN_TX);
+    wr32(h, E810_PFINT_OICR, E810_PFINT_OICR_TSYN_TX);
+    assert_int_equal(h->msix_count, 1);
+    assert_int_equal(h->msix_last, 0);
+    assert_int_equal(rd32(h, E810_PFINT_OICR), E810_PFINT_OICR_TSYN_TX);
+    assert_int_equal(rd32(h, E810_PFINT_OICR), 0);
+    /* not enabled: latched only */
+    wr32(h, E810_PFINT_OICR, E810_PFINT_OICR_HMC_ERR);
+    wr32(h, E810_GLINT_DYN_CTL(0), ENA);
+    assert_int_equal(h->msix_count, 1);
+    assert_int_equal(rd32(h, E810_PFINT_OICR), E810_PFINT_OICR_HMC_ERR);
+    assert_int_equal(h->log_guest_error, 0);
+    assert_int_equal(h->core.stats.mmio_ro_write, 0);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, harness_setup, \
                                               harness_teardown)
 
@@ -221,6 +246,7 @@ int main(void)
         T(test_pe_criterr_inject),
         T(test_pe_criterr_masked_by_oicr_ena),
         T(test_pe_criterr_cleared_by_pf_reset),
+        T(test_oicr_software_set),
     };
 
     cmocka_set_message_output(CM_OUTPUT_TAP);
