@@ -454,7 +454,10 @@ static void write_pfgen_ctrl(E810Core *core, uint32_t *reg, uint32_t val)
  * silicon, where each PF's ice gets the warning and recovers. First the
  * warning, on each function: the trigger bit reads back set, GLGEN_RSTAT
  * says a reset of that type is under way (DEVSTATE 1, RESET_TYPE 1 CORER
- * or 2 GLOBR) and PFINT_OICR.GRST is raised, with the OICR cause if
+ * or 2 GLOBR), GLNVM_ULD's done bits of what the reset resets read clear
+ * until it is over (ice_check_reset() waits for them after DEVSTATE; which
+ * bits drop is inferred from that wait: CORER_DONE and PE_DONE, GLOBR_DONE
+ * too for a GLOBR) and PFINT_OICR.GRST is raised, with the OICR cause if
  * PFINT_OICR_ENA enables it: ice_misc_intr() reads the type and sets
  * ICE_RESET_OICR_RECV, on the PF that wrote the trigger too, whose
  * ice_do_reset() does not rebuild. GRSTDEL x 100 ms later (GLGEN_RSTCTL;
@@ -480,6 +483,9 @@ static void grst_warn_one(E810Core *core, unsigned type, uint32_t trig)
     }
     *rstat = FIELD_PREP(E810_GLGEN_RSTAT_DEVSTATE, 1) |
              FIELD_PREP(E810_GLGEN_RSTAT_RESET_TYPE, type);
+    *e810_regfile_ptr(&core->regs, E810_GLNVM_ULD) &=
+        ~(E810_GLNVM_ULD_CORER_DONE | E810_GLNVM_ULD_PE_DONE |
+          (type == GRST_GLOBR ? E810_GLNVM_ULD_GLOBR_DONE : 0));
     if (core->grst_type) {
         core->grst_type = type;     /* already warned and timed */
         return;
@@ -723,7 +729,7 @@ static void do_pf_reset(E810Core *core)
  * scheduler, switch rules, the DDP package, which ice_rebuild() loads
  * again after a CORER or GLOBR), the LAN queues, the statistics, the
  * protocol engine. Then DEVSTATE 0 with RESET_TYPE kept, which
- * ice_check_reset() polls for; GLNVM_ULD's done bits stay set.
+ * ice_check_reset() polls for, and GLNVM_ULD's done bits set again.
  */
 static void do_core_reset(E810Core *core)
 {
@@ -754,6 +760,9 @@ static void do_core_reset(E810Core *core)
     }
     /* Done: device active again, last reset type kept for the driver. */
     *rstat = FIELD_PREP(E810_GLGEN_RSTAT_RESET_TYPE, type);
+    *e810_regfile_ptr(&core->regs, E810_GLNVM_ULD) |=
+        E810_GLNVM_ULD_CORER_DONE | E810_GLNVM_ULD_GLOBR_DONE |
+        E810_GLNVM_ULD_PE_DONE;
 }
 
 /*

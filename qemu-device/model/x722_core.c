@@ -233,11 +233,24 @@ static void fw_reset(X722Core *core)
     core->fw.rss_key_set = core->fw.rss_lut_set = false;
 }
 
-/* PFGEN_CTRL.PFSWR: the function's reset; PFSWR reads back 0 at once. */
+/*
+ * PFGEN_CTRL.PFSWR: the function's reset; PFSWR reads back 0 at once. A
+ * core reset under way is not ended by it: its trigger, GLGEN_RSTAT and
+ * GLNVM_ULD (global registers) read as before.
+ */
 static void pf_reset(X722Core *core)
 {
+    uint32_t rtrig = rd(core, X722_GLGEN_RTRIG);
+    uint32_t rstat = rd(core, X722_GLGEN_RSTAT);
+    uint32_t uld = rd(core, X722_GLNVM_ULD);
+
     core->stats.pf_resets++;
     regs_reset(core, false);
+    if (core->grst_type) {
+        wr(core, X722_GLGEN_RTRIG, rtrig);
+        wr(core, X722_GLGEN_RSTAT, rstat);
+        wr(core, X722_GLNVM_ULD, uld);
+    }
     x722_lan_reset(core);
     x722_rdma_reset(core, false);
     fw_reset(core);
@@ -249,7 +262,9 @@ static void pf_reset(X722Core *core)
  * GLGEN_RSTAT says a reset of that type is under way (DEVSTATE 1,
  * RESET_TYPE) and PFINT_ICR0.GRST is raised (i40e_intr() reads the type
  * and counts it, and every PF's i40e_reset_subtask() recovers); the
- * trigger bit reads back set. X722_GRST_DELAY_NS later the reset itself,
+ * trigger bit reads back set, and GLNVM_ULD's done bits of the reset's
+ * domains (CONF_CORE_DONE, and CONF_GLOBAL_DONE for a GLOBR or EMPR) read
+ * clear until it is over. X722_GRST_DELAY_NS later the reset itself,
  * per function: every register but the admin queue's ("Reset: EMPR", as
  * for the PF reset), the LAN HMC and queues, the firmware's switch state
  * (filters, VSI options, RSS), the protocol engine and its statistics
@@ -260,14 +275,27 @@ static void pf_reset(X722Core *core)
  * (x722_core_empr()) is warned the same way with type EMPR and resets the
  * admin queue's registers too.
  */
+/* GLNVM_ULD: the done bits of what a reset of @type is resetting drop. */
+static void uld_reset_begins(X722Core *core, unsigned type)
+{
+    uint32_t busy = X722_GLNVM_ULD_CORE_DONE;
+
+    if (type >= X722_RESET_GLOBR) {
+        busy |= X722_GLNVM_ULD_GLOBAL_DONE;
+    }
+    wr(core, X722_GLNVM_ULD, rd(core, X722_GLNVM_ULD) & ~busy);
+}
+
 static void grst_warn_one(X722Core *core, unsigned type, uint32_t trig)
 {
     wr(core, X722_GLGEN_RTRIG, rd(core, X722_GLGEN_RTRIG) | trig);
     if (core->grst_type) {
         core->grst_type = type > core->grst_type ? type : core->grst_type;
+        uld_reset_begins(core, core->grst_type);
         return;     /* one reset, the larger of the two */
     }
     core->grst_type = type;
+    uld_reset_begins(core, type);
     wr(core, X722_GLGEN_RSTAT, 1u | type << X722_GLGEN_RSTAT_TYPE_SHIFT);
     x722_icr0_cause(core, X722_ICR0_GRST);
     if (!x722_timer_grst(core, X722_GRST_DELAY_NS)) {

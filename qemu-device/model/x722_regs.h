@@ -58,7 +58,10 @@
 #define X722_PFGEN_CTRL_PFSWR       (1u << 0)
 #define X722_PF_FUNC_RID            0x09c000
 #define X722_GLNVM_ULD              0x0b6008
-#define X722_GLNVM_ULD_DONE         ((1u << 3) | (1u << 4)) /* CORE, GLOBAL */
+#define X722_GLNVM_ULD_CORE_DONE    (1u << 3)   /* CONF_CORE_DONE */
+#define X722_GLNVM_ULD_GLOBAL_DONE  (1u << 4)   /* CONF_GLOBAL_DONE */
+#define X722_GLNVM_ULD_DONE         (X722_GLNVM_ULD_CORE_DONE | \
+                                     X722_GLNVM_ULD_GLOBAL_DONE)
 #define X722_GLNVM_GENS             0x0b6100
 #define X722_GLNVM_FLA              0x0b6108
 #define X722_GLNVM_FLA_LOCKED       (1u << 6)

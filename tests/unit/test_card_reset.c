@@ -126,6 +126,11 @@ static void assert_warned(Harness *h, unsigned type, unsigned msix_before)
     assert_int_equal(rd32(h, E810_GLGEN_RSTAT),
                      FIELD_PREP(E810_GLGEN_RSTAT_DEVSTATE, 1) |
                      FIELD_PREP(E810_GLGEN_RSTAT_RESET_TYPE, type));
+    /* ice_check_reset()'s second wait: the done bits of what is reset */
+    assert_int_equal(rd32(h, E810_GLNVM_ULD),
+                     E810_GLNVM_ULD_ALL_MASK &
+                     ~(E810_GLNVM_ULD_CORER_DONE | E810_GLNVM_ULD_PE_DONE |
+                       (type == 2 ? E810_GLNVM_ULD_GLOBR_DONE : 0)));
 }
 
 /* The function's state still there: nothing reset yet. */
@@ -228,6 +233,8 @@ static void test_triggers_fold(void **state)
                          E810_GLGEN_RTRIG_CORER | E810_GLGEN_RTRIG_GLOBR);
         assert_int_equal(FIELD_GET(E810_GLGEN_RSTAT_RESET_TYPE,
                                    rd32(fh(c, i), E810_GLGEN_RSTAT)), 2);
+        assert_false(rd32(fh(c, i), E810_GLNVM_ULD) &
+                     E810_GLNVM_ULD_GLOBR_DONE);
         assert_untouched(fh(c, i));
     }
     assert_int_equal(fh(c, 0)->msix_count, m0 + 1);

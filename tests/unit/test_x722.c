@@ -102,11 +102,18 @@ static void arm_grst(XRig *r)
     xr_wr(r, X722_PFINT_DYN_CTL0, X722_DYN_CTL_INTENA);
 }
 
-/* The warning of a reset of @type on @r: DEVSTATE 1, GRST on vector 0. */
+/*
+ * The warning of a reset of @type on @r: DEVSTATE 1, GRST on vector 0,
+ * and the done bits i40e_pf_reset() waits for clear: CONF_CORE_DONE, and
+ * CONF_GLOBAL_DONE for a GLOBR or EMPR.
+ */
 static void assert_warned(XRig *r, unsigned type, unsigned fired)
 {
     assert_int_equal(xr_rd(r, X722_GLGEN_RSTAT),
                      1 | type << X722_GLGEN_RSTAT_TYPE_SHIFT);
+    assert_int_equal(xr_rd(r, X722_GLNVM_ULD) & X722_GLNVM_ULD_DONE,
+                     type == X722_RESET_CORER ? X722_GLNVM_ULD_GLOBAL_DONE
+                                              : 0);
     assert_int_equal(r->msix[0], fired + 1);
     assert_true(xr_rd(r, X722_PFINT_ICR0) & X722_ICR0_GRST);
 }
@@ -155,6 +162,14 @@ static void test_card_resets(void **state)
 
     reset_both(r0, r1, r0, X722_GLGEN_RTRIG_CORER, X722_RESET_CORER);
     assert_int_equal(xr_rd(r1, X722_GLGEN_RTRIG), X722_GLGEN_RTRIG_CORER);
+    /* a PF reset meanwhile does not end the core reset under way */
+    xr_wr(r1, X722_PFGEN_CTRL, X722_PFGEN_CTRL_PFSWR);
+    assert_int_equal(r1->core.stats.pf_resets, 1);
+    assert_int_equal(xr_rd(r1, X722_GLGEN_RTRIG), X722_GLGEN_RTRIG_CORER);
+    assert_int_equal(xr_rd(r1, X722_GLGEN_RSTAT),
+                     1 | X722_RESET_CORER << X722_GLGEN_RSTAT_TYPE_SHIFT);
+    assert_int_equal(xr_rd(r1, X722_GLNVM_ULD) & X722_GLNVM_ULD_DONE,
+                     X722_GLNVM_ULD_GLOBAL_DONE);
     x722_core_run_work(&r0->core);
     x722_core_run_work(&r1->core);
     assert_int_equal(r0->core.stats.core_resets, 1);
@@ -162,6 +177,8 @@ static void test_card_resets(void **state)
     assert_int_equal(xr_rd(r1, X722_GLGEN_RSTAT),
                      X722_RESET_CORER << X722_GLGEN_RSTAT_TYPE_SHIFT);
     assert_int_equal(xr_rd(r1, X722_GLGEN_RTRIG), 0);
+    assert_int_equal(xr_rd(r1, X722_GLNVM_ULD) & X722_GLNVM_ULD_DONE,
+                     X722_GLNVM_ULD_DONE);
     /* the admin queue's registers are "Reset: EMPR" */
     assert_true(xr_rd(r1, X722_PF_ATQLEN) & X722_AQLEN_ENABLE);
 
