@@ -222,6 +222,7 @@ clean:
 		[ -d $(KDIR) ] && $(KMAKE) M=$(TOP)/$$d clean >/dev/null; \
 	done; true
 	rm -rf build/unit build/provider-tests build/progs build/vm build/guest
+	@tools/kroot.sh clean
 
 .PHONY: all deps deps-host qemu rdma-core modules guest run unit fuzz fuzz-campaign progs vm-check bench-ulp bench-iwarp-siw \
 	check vm-check-all-parents guest-debug check-debug lint lint-6.1 lint-new install uninstall install-provider \

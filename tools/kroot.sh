@@ -9,6 +9,9 @@
 #
 #   tools/kroot.sh          makes the root if missing, prints its path
 #   tools/kroot.sh run CMD  runs CMD in the root (as root, cwd /)
+#   tools/kroot.sh clean    removes this checkout's scratch directories
+#                           in the root (tools/lib.sh kroot_dir_in; make
+#                           clean), never the root itself
 #
 # The root is CACHE/kroot-<KVER_NEW>: debootstrap minbase of trixie, then
 # linux-headers-<KVER_NEW> at KPKG_NEW_VERSION from trixie-backports
@@ -71,7 +74,21 @@ EOF
 	log "build root ready in $((SECONDS - start)) s"
 }
 
+# This checkout's /build/NAME-<key> directories, whatever their NAME.
+clean_checkout() {
+	local key
+
+	key=$(kroot_dir_in x)
+	key=${key#/build/x-}
+	[ -d "$KROOT/build" ] || return 0
+	flock "$CACHE/kroot.lock" rm -rf "$KROOT/build/"*-"$key"
+}
+
 main() {
+	if [ "${1:-}" = clean ]; then
+		clean_checkout
+		return
+	fi
 	mkdir -p "$CACHE"
 	exec 9>"$CACHE/kroot.lock"
 	flock 9
@@ -93,7 +110,7 @@ main() {
 			"$KROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
 			LANG=C.UTF-8 "$@"
 		;;
-	*) die "usage: $0 [run CMD...]" ;;
+	*) die "usage: $0 [run CMD... | clean]" ;;
 	esac
 }
 
