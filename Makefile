@@ -132,10 +132,15 @@ check:
 # runs of the scenarios with a "# kernel: 6.1" line. The X722 under that
 # kernel's i40e: its probe, the stock irdma's GEN_1 and ours (i40e_if.c)
 # each with an rping (under a minute each).
+# rdma_install's dkms step boots the module Debian's dkms built on the
+# host for that kernel (dkms-6.1, dkms-7: tests/install/run.sh).
 K61_SCENARIOS ?= ice_probe lan_ping rdma_link provider_pingpong perftest \
-	rdma_cm pyverbs x722_probe x722_iwarp_rping x722_iwarp_ours
+	rdma_cm pyverbs x722_probe x722_iwarp_rping x722_iwarp_ours rdma_install
 
-vm-check-6.1: all progs
+dkms-6.1: all
+	@tests/install/run.sh dkms 6.1
+
+vm-check-6.1: all progs dkms-6.1
 	@E810_VM_ALL_PARENTS=1 tools/vm check --kernel 6.1 $(K61_SCENARIOS)
 
 # The 7 guest's set (docs/testing.md, "The 7.x guest"): the same
@@ -145,9 +150,13 @@ vm-check-6.1: all progs
 # the "# kernel: 7" lines.
 K7_SCENARIOS ?= ice_probe lan_ping rdma_link provider_pingpong perftest \
 	rdma_cm pyverbs rdma_gid rdma_tc rdma_crit_err rdma_cycles rdma_robust \
-	rdma_loss nfs_rdma x722_probe x722_iwarp_rping x722_iwarp_ours
+	rdma_loss nfs_rdma x722_probe x722_iwarp_rping x722_iwarp_ours \
+	rdma_install
 
-vm-check-7: all progs guest-7
+dkms-7: all guest-7
+	@tests/install/run.sh dkms 7
+
+vm-check-7: all progs guest-7 dkms-7
 	@E810_VM_ALL_PARENTS=1 tools/vm check --kernel 7 $(K7_SCENARIOS)
 
 # The debug guest kernel (KASAN, lockdep, kmemleak, debug objects, DMA API
@@ -226,4 +235,5 @@ clean:
 
 .PHONY: all deps deps-host qemu rdma-core modules guest run unit fuzz fuzz-campaign progs vm-check bench-ulp bench-iwarp-siw \
 	check vm-check-all-parents guest-debug check-debug lint lint-6.1 lint-new install uninstall install-provider \
-	uninstall-provider dkms-source clean guest-6.1 vm-check-6.1 guest-7 vm-check-7
+	uninstall-provider dkms-source clean guest-6.1 vm-check-6.1 guest-7 vm-check-7 \
+	dkms-6.1 dkms-7
