@@ -256,6 +256,17 @@ static void pf_reset(X722Core *core)
     fw_reset(core);
 }
 
+/* GLNVM_ULD: the done bits of what a reset of @type is resetting drop. */
+static void uld_reset_begins(X722Core *core, unsigned type)
+{
+    uint32_t busy = X722_GLNVM_ULD_CORE_DONE;
+
+    if (type >= X722_RESET_GLOBR) {
+        busy |= X722_GLNVM_ULD_GLOBAL_DONE;
+    }
+    wr(core, X722_GLNVM_ULD, rd(core, X722_GLNVM_ULD) & ~busy);
+}
+
 /*
  * GLGEN_RTRIG.CORER / GLOBR (i40e_do_reset()): the core (or global) reset
  * of the card. First its warning, on each of the card's functions:
@@ -275,17 +286,6 @@ static void pf_reset(X722Core *core)
  * (x722_core_empr()) is warned the same way with type EMPR and resets the
  * admin queue's registers too.
  */
-/* GLNVM_ULD: the done bits of what a reset of @type is resetting drop. */
-static void uld_reset_begins(X722Core *core, unsigned type)
-{
-    uint32_t busy = X722_GLNVM_ULD_CORE_DONE;
-
-    if (type >= X722_RESET_GLOBR) {
-        busy |= X722_GLNVM_ULD_GLOBAL_DONE;
-    }
-    wr(core, X722_GLNVM_ULD, rd(core, X722_GLNVM_ULD) & ~busy);
-}
-
 static void grst_warn_one(X722Core *core, unsigned type, uint32_t trig)
 {
     wr(core, X722_GLGEN_RTRIG, rd(core, X722_GLGEN_RTRIG) | trig);
