@@ -135,7 +135,8 @@ check:
 # rdma_install's dkms step boots the module Debian's dkms built on the
 # host for that kernel (dkms-6.1, dkms-7: tests/install/run.sh).
 K61_SCENARIOS ?= ice_probe lan_ping rdma_link provider_pingpong perftest \
-	rdma_cm pyverbs x722_probe x722_iwarp_rping x722_iwarp_ours rdma_install
+	rdma_cm pyverbs x722_probe x722_iwarp_rping x722_iwarp_ours rdma_install \
+	lan_corer cq_resize
 
 dkms-6.1: all
 	@tests/install/run.sh dkms 6.1
@@ -151,7 +152,7 @@ vm-check-6.1: all progs dkms-6.1
 K7_SCENARIOS ?= ice_probe lan_ping rdma_link provider_pingpong perftest \
 	rdma_cm pyverbs rdma_gid rdma_tc rdma_crit_err rdma_cycles rdma_robust \
 	rdma_loss nfs_rdma x722_probe x722_iwarp_rping x722_iwarp_ours \
-	rdma_install
+	rdma_install lan_corer
 
 dkms-7: all guest-7
 	@tests/install/run.sh dkms 7

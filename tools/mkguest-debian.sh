@@ -23,8 +23,9 @@
 #                             compiler and libc those headers need)
 #   build/guest-<K>/          vmlinuz, initrd.cpio, rootfs.ext4 (and root/)
 #
-# No siw.ko (the iWARP wire peer is built for the 6.12 guest only) and no
-# in-guest test modules (tests/vm/kmod/, 6.12 only).
+# The in-guest test modules (tests/vm/kmod/) are built there too, beside
+# ours; tools/vm shares that build with a scenario booted on that kernel.
+# No siw.ko (the iWARP wire peer is built for the 6.12 guest only).
 
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tools/guest-modules.sh"
@@ -41,6 +42,9 @@ GDIR=$BUILD/guest-$K
 ROOT=$GDIR/root
 NROOT=$BUILD/guest/root
 MODULE_DIRS=(drivers/net/ethernet/intel/ice_lite drivers/infiniband/hw/irdma)
+# 7.x has no kernel CQ resize (ib_resize_cq() is gone; ib_device_ops has
+# resize_user_cq only), so no cq_resize_stress there.
+TEST_MODULE_DIRS=(tests/vm/kmod/cq_resize_stress tests/vm/kmod/ice_reset_req)
 ICE_O=ice_if.o
 if [ "$K" = 7 ]; then
 	KROOT=$("$TOP/tools/kroot.sh")
@@ -48,6 +52,7 @@ if [ "$K" = 7 ]; then
 	SRC=$KROOT$SRC_IN
 	HDR=$KROOT/usr/src/linux-headers-$REL
 	ICE_O=ice_rdma_if.o
+	TEST_MODULE_DIRS=(tests/vm/kmod/ice_reset_req)
 else
 	SRC=$(guest_modules_dir "$K")
 	HDR=/usr/src/linux-headers-$REL
@@ -74,6 +79,18 @@ build_modules() {
 	done
 	[ -f "$SRC/drivers/infiniband/hw/irdma/$ICE_O" ] ||
 		die "irdma for $REL was built without $ICE_O"
+	(cd "$TOP" && git ls-files -z tests/vm/kmod |
+		xargs -0 cp -p -u --parents -t "$SRC")
+	for d in "${TEST_MODULE_DIRS[@]}"; do
+		if [ "$K" = 7 ]; then
+			"$TOP/tools/kroot.sh" run make -s -j"$(nproc_build)" \
+				-C "/usr/src/linux-headers-$REL" M="$SRC_IN/$d" \
+				modules >/dev/null
+		else
+			make -s -j"$(nproc_build)" -C "$HDR" M="$SRC/$d" \
+				modules >/dev/null
+		fi || die "building $d against $REL failed"
+	done
 }
 
 build_root() {
