@@ -42,9 +42,9 @@ GDIR=$BUILD/guest-$K
 ROOT=$GDIR/root
 NROOT=$BUILD/guest/root
 MODULE_DIRS=(drivers/net/ethernet/intel/ice_lite drivers/infiniband/hw/irdma)
-# 7.x has no kernel CQ resize (ib_resize_cq() is gone; ib_device_ops has
-# resize_user_cq only), so no cq_resize_stress there.
-TEST_MODULE_DIRS=(tests/vm/kmod/cq_resize_stress tests/vm/kmod/ice_reset_req)
+# The in-guest test modules: every tests/vm/kmod/<name>/ with a Kbuild.
+mapfile -t TEST_MODULE_DIRS < <(cd "$TOP" &&
+	git ls-files 'tests/vm/kmod/*/Kbuild' | xargs -n1 dirname)
 ICE_O=ice_if.o
 if [ "$K" = 7 ]; then
 	KROOT=$("$TOP/tools/kroot.sh")
@@ -52,7 +52,10 @@ if [ "$K" = 7 ]; then
 	SRC=$KROOT$SRC_IN
 	HDR=$KROOT/usr/src/linux-headers-$REL
 	ICE_O=ice_rdma_if.o
-	TEST_MODULE_DIRS=(tests/vm/kmod/ice_reset_req)
+	# 7.x has no kernel CQ resize (ib_resize_cq() is gone; ib_device_ops
+	# has resize_user_cq only): nothing for cq_resize_stress to call.
+	mapfile -t TEST_MODULE_DIRS < <(printf '%s\n' "${TEST_MODULE_DIRS[@]}" |
+		grep -vx tests/vm/kmod/cq_resize_stress)
 else
 	SRC=$(guest_modules_dir "$K")
 	HDR=/usr/src/linux-headers-$REL
@@ -60,13 +63,16 @@ else
 	ICE_KO_FILE=$CACHE/ice-ko-$REL/ice.ko
 fi
 
-# Our modules against that kernel, in a scratch copy so the checkout's
-# objects (built for the 6.12 guest) stay. E810_REQUIRE_ICE: without the
-# stock-ice binding the guest could not run our irdma under the stock ice.
+# Our modules and the test modules against that kernel, in a scratch copy
+# so the checkout's objects (built for the 6.12 guest) stay.
+# E810_REQUIRE_ICE: without the stock-ice binding the guest could not run
+# our irdma under the stock ice (the test modules ignore these variables).
 build_modules() {
 	local d
 	copy_sources "$SRC"
-	for d in "${MODULE_DIRS[@]}"; do
+	(cd "$TOP" && git ls-files -z tests/vm/kmod |
+		xargs -0 cp -p -u --parents -t "$SRC")
+	for d in "${MODULE_DIRS[@]}" "${TEST_MODULE_DIRS[@]}"; do
 		if [ "$K" = 7 ]; then
 			"$TOP/tools/kroot.sh" run make -s -j"$(nproc_build)" \
 				-C "/usr/src/linux-headers-$REL" M="$SRC_IN/$d" \
@@ -79,18 +85,6 @@ build_modules() {
 	done
 	[ -f "$SRC/drivers/infiniband/hw/irdma/$ICE_O" ] ||
 		die "irdma for $REL was built without $ICE_O"
-	(cd "$TOP" && git ls-files -z tests/vm/kmod |
-		xargs -0 cp -p -u --parents -t "$SRC")
-	for d in "${TEST_MODULE_DIRS[@]}"; do
-		if [ "$K" = 7 ]; then
-			"$TOP/tools/kroot.sh" run make -s -j"$(nproc_build)" \
-				-C "/usr/src/linux-headers-$REL" M="$SRC_IN/$d" \
-				modules >/dev/null
-		else
-			make -s -j"$(nproc_build)" -C "$HDR" M="$SRC/$d" \
-				modules >/dev/null
-		fi || die "building $d against $REL failed"
-	done
 }
 
 build_root() {

@@ -32,25 +32,31 @@
 #include <linux/net/intel/iidc_rdma.h>
 #include <linux/net/intel/iidc_rdma_ice.h>
 #define IRR_CDEV_INFO 1
+#define IRR_PFR IIDC_FUNC_RESET
+#define IRR_CORER IIDC_DEV_RESET
+#define IRR_GLOBR (-EOPNOTSUPP)
 #else
 #include <linux/net/intel/iidc.h>
+#define IRR_PFR IIDC_PFR
+#define IRR_CORER IIDC_CORER
+#define IRR_GLOBR IIDC_GLOBR
 #endif
 
 static struct dentry *irr_dir;
 
-#ifdef IRR_CDEV_INFO
 /* irr_type() - the IIDC reset type a request names, or a negative errno */
 static int irr_type(const char *s)
 {
 	if (!strcmp(s, "pfr"))
-		return IIDC_FUNC_RESET;
+		return IRR_PFR;
 	if (!strcmp(s, "corer"))
-		return IIDC_DEV_RESET;
+		return IRR_CORER;
 	if (!strcmp(s, "globr"))
-		return -EOPNOTSUPP;
+		return IRR_GLOBR;
 	return -EINVAL;
 }
 
+#ifdef IRR_CDEV_INFO
 /* ice names its RDMA auxiliary devices "ice.roce.N" and "ice.iwarp.N". */
 static int irr_is_ice_rdma(struct device *dev, const void *unused)
 {
@@ -74,18 +80,6 @@ static int irr_reset(struct pci_dev *pdev, int t)
 	return err;
 }
 #else
-/* irr_type() - the IIDC reset type a request names, or a negative errno */
-static int irr_type(const char *s)
-{
-	if (!strcmp(s, "pfr"))
-		return IIDC_PFR;
-	if (!strcmp(s, "corer"))
-		return IIDC_CORER;
-	if (!strcmp(s, "globr"))
-		return IIDC_GLOBR;
-	return -EINVAL;
-}
-
 static int irr_reset(struct pci_dev *pdev, int t)
 {
 	return ice_rdma_request_reset(pci_get_drvdata(pdev), t);
