@@ -21,6 +21,13 @@
 . "$E810_LIB"
 
 QPERF_SECS=${QPERF_SECS:-2}
+# qperf gives each control message (the request, node information, the
+# results) 5 seconds by default (-to, both sides). A guest under TCG on a
+# host that runs several of them can take longer than that to open the
+# device and set up a test's QP, CQ and MR, and the client then gives up
+# ("failed to receive node information: timed out") for a reason that is
+# not the driver's. QPERF_TIMEOUT is what a user gives qperf on a slow host.
+QPERF_TIMEOUT=${QPERF_TIMEOUT:-30}
 RC_TESTS="rc_bw rc_lat rc_rdma_write_bw rc_rdma_read_bw rc_rdma_write_lat rc_rdma_read_lat"
 UD_TESTS="ud_bw ud_lat"
 # Message sizes: 64 KiB for the bandwidth tests, qperf's default for
@@ -52,14 +59,23 @@ rate() {
 		if ($4 ~ /^M/) m = 1e6; if ($4 ~ /^G/) m = 1e9; printf "%d", $3 * m; exit }' "$1"
 }
 
+# server_idle: the server forks a child for each client and accepts the
+# next one only once that child has exited (qperf.c server()); a client
+# that connects earlier waits in the listen backlog, on its own timeout.
+server_idle() {
+	wait_for "! pgrep -P $spid >/dev/null" "$QPERF_TIMEOUT" ||
+		fail "qperf server still serving the previous test after ${QPERF_TIMEOUT}s"
+}
+
 # qperf_test PROVIDER TEST: one client run against the running server.
 # The messages a test moved: its msg_rate times its time (-t).
 qperf_test() {
 	local prov=$1 t=$2 out=/tmp/qperf.out size n0 n1 rc msgs fig why=""
 	size=$(size_of "$t")
+	server_idle
 	n0=$(pkts)
-	timeout $((QPERF_SECS * 10 + 30)) qperf 192.168.81.2 -cm1 -t "$QPERF_SECS" \
-		-m "$size" -v "$t" >"$out" 2>&1
+	timeout $((QPERF_SECS * 10 + QPERF_TIMEOUT * 3)) qperf 192.168.81.2 -cm1 \
+		-to "$QPERF_TIMEOUT" -t "$QPERF_SECS" -m "$size" -v "$t" >"$out" 2>&1
 	rc=$?
 	n1=$(pkts)
 	msgs=$(($(rate "$out") * QPERF_SECS))
@@ -95,10 +111,13 @@ qperf_test() {
 # may lose the text).
 qperf_ud() {
 	local prov=$1 t=$2 out=/tmp/qperf.out rc slog=/tmp/qperf-server.$1.log s0
+	server_idle
 	s0=$(wc -l <"$slog")
-	timeout 60 qperf 192.168.81.2 -cm1 -t "$QPERF_SECS" -v "$t" >"$out" 2>&1
+	timeout $((QPERF_TIMEOUT * 3)) qperf 192.168.81.2 -cm1 -to "$QPERF_TIMEOUT" \
+		-t "$QPERF_SECS" -v "$t" >"$out" 2>&1
 	rc=$?
-	sleep 1
+	# The server's side of the refusal reaches its log when its child exits.
+	server_idle
 	if [ $rc -ne 0 ] && { cat "$out"; tail -n +$((s0 + 1)) "$slog"; } |
 		grep -q 'failed to create address handle: Invalid argument'; then
 		ok "$prov: qperf $t refused as on any RoCE device: no GRH (exit $rc, create_ah EINVAL)"
