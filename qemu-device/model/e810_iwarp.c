@@ -234,14 +234,34 @@ const E810Qhash *e810_qhash_lookup(E810Core *core, bool ipv4,
     return syn;
 }
 
+/* The connection entry key of the 4-tuple context @ctx names. */
+static void tuple_of_ctx(const uint64_t *ctx, E810Qhash *k)
+{
+    uint64_t ports = ctx[E810_QW(E810_QPC_SIZES_OFF)];
+
+    memset(k, 0, sizeof(*k));
+    k->valid = true;
+    k->type = E810_QHASH_TYPE_TCP_ESTABLISHED;
+    k->ipv4 = ctx[E810_QW(E810_QPC_CFG_OFF)] & E810_QPC_IPV4;
+    k->lport = FIELD_GET(E810_QPC_SRCPORTNUM, ports);
+    k->rport = FIELD_GET(E810_QPC_DESTPORTNUM, ports);
+    qh_ip(k->lip, k->ipv4, ctx[E810_QW(E810_QPC_LOCALIP01_OFF)],
+          ctx[E810_QW(E810_QPC_LOCALIP23_OFF)]);
+    qh_ip(k->rip, k->ipv4, ctx[E810_QW(E810_QPC_DESTIP01_OFF)],
+          ctx[E810_QW(E810_QPC_DESTIP23_OFF)]);
+}
+
+void e810_iw_qp_toe_loaded(E810Qp *qp, const uint64_t *ctx)
+{
+    tuple_of_ctx(ctx, &qp->toe);
+}
+
 void e810_iw_qp_destroyed(E810Core *core, const E810Qp *qp, uint32_t qp_id,
                           uint64_t ctx_pa)
 {
     E810Iwarp *iw = &core->rdma.iw;
     __le64 raw[E810_QP_CTX_SIZE / 8];
     uint64_t ctx[E810_QP_CTX_SIZE / 8];
-    uint64_t ports;
-    bool ipv4;
     E810Qhash k;
     E810Qhash *e;
     unsigned i;
@@ -249,22 +269,30 @@ void e810_iw_qp_destroyed(E810Core *core, const E810Qp *qp, uint32_t qp_id,
     if (qp->type != E810_QP_TYPE_IWARP) {
         return;
     }
-    /*
-     * The connection's 4-tuple: from the host context the WQE names (the
-     * driver wrote the TCP fields there for the offload, upstream
-     * irdma_cm_init_tsa_conn(), also when the offload did not happen),
-     * else from the context last loaded.
-     */
-    memcpy(ctx, qp->ctx, sizeof(ctx));
-    if (ctx_pa && !(ctx_pa & 7) &&
-        e810_core_dma_read(core, ctx_pa, raw, sizeof(raw))) {
-        for (i = 0; i < E810_QP_CTX_SIZE / 8; i++) {
-            ctx[i] = le64toh(raw[i]);
+    if (qp->toe.valid) {
+        /*
+         * The device's own copy: the host context may no longer hold the
+         * TCP fields (upstream irdma wrote it without them for TERMINATE
+         * or ERROR), and a Terminate that ended in an RST left no
+         * offloaded connection to take them from.
+         */
+        k = qp->toe;
+    } else {
+        /*
+         * Never offloaded: the 4-tuple the driver wrote in the host
+         * context the WQE names (upstream irdma_cm_init_tsa_conn()), else
+         * the context last loaded.
+         */
+        memcpy(ctx, qp->ctx, sizeof(ctx));
+        if (ctx_pa && !(ctx_pa & 7) &&
+            e810_core_dma_read(core, ctx_pa, raw, sizeof(raw))) {
+            for (i = 0; i < E810_QP_CTX_SIZE / 8; i++) {
+                ctx[i] = le64toh(raw[i]);
+            }
         }
+        tuple_of_ctx(ctx, &k);
     }
-    ports = ctx[E810_QW(E810_QPC_SIZES_OFF)];
-    ipv4 = ctx[E810_QW(E810_QPC_CFG_OFF)] & E810_QPC_IPV4;
-    /* The entry re-pointed to the QP at RTS, or still the ILQ's. */
+    /* An entry that steers to the QP itself. */
     for (i = 0; i < E810_QHASH_MAX; i++) {
         if (iw->qhash[i].valid && iw->qhash[i].qpn == qp_id &&
             iw->qhash[i].type == E810_QHASH_TYPE_TCP_ESTABLISHED) {
@@ -273,16 +301,10 @@ void e810_iw_qp_destroyed(E810Core *core, const E810Qp *qp, uint32_t qp_id,
             iw->stats.qhash_dels++;
         }
     }
-    memset(&k, 0, sizeof(k));
-    k.type = E810_QHASH_TYPE_TCP_ESTABLISHED;
-    k.ipv4 = ipv4;
-    k.lport = FIELD_GET(E810_QPC_SRCPORTNUM, ports);
-    k.rport = FIELD_GET(E810_QPC_DESTPORTNUM, ports);
-    qh_ip(k.lip, ipv4, ctx[E810_QW(E810_QPC_LOCALIP01_OFF)],
-          ctx[E810_QW(E810_QPC_LOCALIP23_OFF)]);
-    qh_ip(k.rip, ipv4, ctx[E810_QW(E810_QPC_DESTIP01_OFF)],
-          ctx[E810_QW(E810_QPC_DESTIP23_OFF)]);
-    /* The VLAN is not part of what the context names: any matches. */
+    /*
+     * The 4-tuple's entry, still the ILQ's. The VLAN is not part of what
+     * the context names: any matches.
+     */
     for (i = 0; i < E810_QHASH_MAX; i++) {
         e = &iw->qhash[i];
         if (e->valid && e->type == k.type && e->ipv4 == k.ipv4 &&

@@ -162,9 +162,16 @@ void e810_iw_receive(struct E810Core *core, E810IwRx where,
                      const uint8_t *frame, size_t len);
 
 /*
+ * MODIFY_QP with TOECTXVALID of iWARP QP @qp loaded the TOE context in
+ * @ctx (host order): keep its 4-tuple for e810_iw_qp_destroyed().
+ */
+void e810_iw_qp_toe_loaded(struct E810Qp *qp, const uint64_t *ctx);
+
+/*
  * DESTROY_QP with REMOVEHASHENTRY of iWARP QP @qp (host context at
  * @ctx_pa): the connection entry of its 4-tuple goes (upstream
- * irdma_cqp_qp_destroy_cmd()).
+ * irdma_cqp_qp_destroy_cmd()), the 4-tuple of the TOE context the device
+ * loaded, else (never loaded) the one the host context names.
  */
 void e810_iw_qp_destroyed(struct E810Core *core, const struct E810Qp *qp,
                           uint32_t qp_id, uint64_t ctx_pa);

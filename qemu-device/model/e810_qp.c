@@ -7,7 +7,8 @@
  * context cache would. RoCE RC and UD QPs are accepted, in iWARP mode also
  * iWARP and UDA QPs (create_type_ok()). MODIFY_QP takes only the state
  * transitions of qp_transitions[] (below). DESTROY_QP forgets the QP (with
- * REMOVEHASHENTRY also its quad hash entry, e810_iwarp.c); UPLOAD_CONTEXT
+ * REMOVEHASHENTRY also the quad hash entry of the 4-tuple it was last
+ * given with TOECTXVALID, e810_iwarp.c); UPLOAD_CONTEXT
  * writes the stored context back to the driver.
  *
  * FLUSH_WQES moves the QP to ERROR and flushes the requested queues
@@ -375,6 +376,9 @@ void e810_op_modify_qp(E810Core *core, const E810CqpWqe *w,
         return;
     }
     apply_ctx(qp, w, ctx);
+    if (type == E810_QP_TYPE_IWARP && (hdr & E810_CQPSQ_QP_TOECTXVALID)) {
+        e810_iw_qp_toe_loaded(qp, ctx);
+    }
     if (type == E810_QP_TYPE_IWARP) {
         /* Offload, FIN, Terminate or RST before the new state applies. */
         e810_iw_conn_modify(core, qp, next, hdr, e810_wqe(w, 8));

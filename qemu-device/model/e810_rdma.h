@@ -332,6 +332,15 @@ typedef struct E810Qp {
     bool fatal;             /* AE raised: no further AEs until reset */
     bool sq_error;          /* UD send error: SQ stopped, RQ live (IB SQE) */
     uint8_t tcp_state;      /* iWARP: TCP state for AEQEs (e810_iw_conn.c) */
+    /*
+     * iWARP: the connection entry key of the 4-tuple in the TOE part of
+     * the context as the device last loaded it (MODIFY_QP with
+     * TOECTXVALID; .valid once it did). A MODIFY_QP without that bit
+     * leaves the TOE context as it was, whatever the host copy says:
+     * upstream irdma rewrites the host context without the TCP fields for
+     * TERMINATE and ERROR (irdma_sc_qp_setctx() without tcp_info_valid).
+     */
+    E810Qhash toe;
 } E810Qp;
 
 typedef struct E810Mr {

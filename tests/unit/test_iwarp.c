@@ -533,35 +533,106 @@ static void test_ilq_tx_vlan_bad_ah(void **state)
     assert_int_equal(h0->core.rdma.iw.stats.ilq_tx_errors, 1);
 }
 
-/* An iWARP QP destroyed with REMOVEHASHENTRY takes its connection entry. */
-static void test_destroy_removes_hash_entry(void **state)
+/* Writes (@set) or clears the 4-tuple LPORT/RPORT in @qp's host context. */
+static void ctx_tuple(DpQp *qp, bool set)
 {
-    Iw *t = *state;
-    DpDev *d = &t->b->dev[0];
-    DpCq cq;
-    DpQp qp;
-
-    dp_cq_create(d, &cq, 16);
-    dp_qp_create(d, &qp, E810_QP_TYPE_IWARP, &cq, &cq, 32, 8, 0, false,
-                 false);
-    b2b_ctx_rmw(&qp, E810_QPC_SIZES_OFF,
+    b2b_ctx_rmw(qp, E810_QPC_SIZES_OFF,
                 E810_QPC_SRCPORTNUM | E810_QPC_DESTPORTNUM,
-                FIELD_PREP(E810_QPC_SRCPORTNUM, LPORT) |
-                FIELD_PREP(E810_QPC_DESTPORTNUM, RPORT));
-    b2b_ctx_rmw(&qp, E810_QPC_LOCALIP23_OFF, 0xffffffffull, B2B_IP(0));
-    b2b_ctx_rmw(&qp, E810_QPC_DESTIP23_OFF, 0xffffffffull, B2B_IP(1));
-    assert_true(dp_qp_modify(&qp, E810_QP_STATE_IDLE));
+                set ? FIELD_PREP(E810_QPC_SRCPORTNUM, LPORT) |
+                      FIELD_PREP(E810_QPC_DESTPORTNUM, RPORT) : 0);
+    b2b_ctx_rmw(qp, E810_QPC_LOCALIP23_OFF, 0xffffffffull,
+                set ? B2B_IP(0) : 0);
+    b2b_ctx_rmw(qp, E810_QPC_DESTIP23_OFF, 0xffffffffull,
+                set ? B2B_IP(1) : 0);
+}
+
+/*
+ * An iWARP QP in IDLE on device 0 whose host context names the 4-tuple
+ * LPORT/RPORT, the ILQ's entry for that connection and the listener's SYN
+ * entry in the quad hash.
+ */
+static void conn_qp(Iw *t, DpCq *cq, DpQp *qp)
+{
+    DpDev *d = &t->b->dev[0];
+
+    dp_cq_create(d, cq, 16);
+    dp_qp_create(d, qp, E810_QP_TYPE_IWARP, cq, cq, 32, 8, 0, false, false);
+    ctx_tuple(qp, true);
+    assert_true(dp_qp_modify(qp, E810_QP_STATE_IDLE));
     assert_false(qhash(d, E810_QHASH_MANAGE_ADD,
                        E810_QHASH_TYPE_TCP_ESTABLISHED, B2B_IP(0), LPORT,
                        B2B_IP(1), RPORT, E810_ILQ_QPN).error);
     assert_false(qhash(d, E810_QHASH_MANAGE_ADD, E810_QHASH_TYPE_TCP_SYN,
                        B2B_IP(0), LPORT, 0, 0, E810_ILQ_QPN).error);
-    assert_true(rd_do(&d->d, E810_CQP_OP_DESTROY_QP,
-                      FIELD_PREP(E810_CQPSQ_QP_QPID, qp.id) |
+    assert_int_equal(t->b->h[0]->core.rdma.iw.qhash_count, 2);
+}
+
+/* DESTROY_QP with REMOVEHASHENTRY of @qp; only the SYN entry is left. */
+static void destroy_leaves_listener(Iw *t, DpQp *qp)
+{
+    assert_true(rd_do(&t->b->dev[0].d, E810_CQP_OP_DESTROY_QP,
+                      FIELD_PREP(E810_CQPSQ_QP_QPID, qp->id) |
                       FIELD_PREP(E810_CQPSQ_QP_QPTYPE, E810_QP_TYPE_IWARP) |
                       E810_CQPSQ_QP_REMOVEHASHENTRY, NULL));
-    /* the listener's entry stays */
     assert_int_equal(t->b->h[0]->core.rdma.iw.qhash_count, 1);
+    assert_int_equal(t->b->h[0]->core.rdma.iw.qhash[1].type,
+                     E810_QHASH_TYPE_TCP_SYN);
+}
+
+/*
+ * An iWARP QP destroyed with REMOVEHASHENTRY takes its connection entry,
+ * named by its host context when the device was never given a TOE
+ * context (no offload).
+ */
+static void test_destroy_removes_hash_entry(void **state)
+{
+    Iw *t = *state;
+    DpCq cq;
+    DpQp qp;
+
+    conn_qp(t, &cq, &qp);
+    destroy_leaves_listener(t, &qp);
+}
+
+/* MODIFY_QP of iWARP QP @qp to @state with the header bits @extra. */
+static bool iw_modify(DpQp *qp, unsigned state, uint64_t extra)
+{
+    uint64_t q[8] = { 0 };
+
+    q[E810_QW(E810_CQPSQ_QP_CTX_OFF)] = qp->ctx_pa;
+    q[E810_QW(E810_CQPSQ_QP_DBSHADOW_OFF)] = qp->shadow_pa;
+    return rd_do(&qp->dev->d, E810_CQP_OP_MODIFY_QP,
+                 FIELD_PREP(E810_CQPSQ_QP_QPID, qp->id) |
+                 FIELD_PREP(E810_CQPSQ_QP_QPTYPE, E810_QP_TYPE_IWARP) |
+                 FIELD_PREP(E810_CQPSQ_QP_NEXTIWSTATE, state) |
+                 E810_CQPSQ_QP_CQNUMVALID | extra, q);
+}
+
+/*
+ * The passive side of an offloaded connection whose QP ends through a
+ * Terminate (upstream irdma_terminate_connection()): irdma_accept() left
+ * the ILQ's connection entry to the QP (cm_node->qhash_set cleared), and
+ * the MODIFY_QPs to TERMINATE and ERROR carry a host context rewritten
+ * without the TCP fields (irdma_sc_qp_setctx() without tcp_info_valid).
+ * DESTROY_QP with REMOVEHASHENTRY must still take the entry of the
+ * 4-tuple the device loaded with TOECTXVALID; it used to read the
+ * 4-tuple from the host context and leave the entry behind.
+ */
+static void test_destroy_after_terminate_removes_hash_entry(void **state)
+{
+    Iw *t = *state;
+    DpCq cq;
+    DpQp qp;
+
+    conn_qp(t, &cq, &qp);
+    /* The TOE context, loaded with the 4-tuple (IDLE: no offload here). */
+    assert_true(iw_modify(&qp, E810_QP_STATE_IDLE,
+                          E810_CQPSQ_QP_TOECTXVALID));
+    ctx_tuple(&qp, false);
+    assert_true(iw_modify(&qp, E810_QP_STATE_TERMINATE,
+                          FIELD_PREP(E810_CQPSQ_QP_TERMACT, 3)));
+    assert_true(iw_modify(&qp, E810_QP_STATE_ERROR, 0));
+    destroy_leaves_listener(t, &qp);
 }
 
 static void test_format_tables(void **state)
@@ -605,6 +676,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_destroy_removes_hash_entry,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_destroy_after_terminate_removes_hash_entry, setup, teardown),
         cmocka_unit_test_setup_teardown(test_format_tables, setup, teardown),
     };
 
