@@ -907,7 +907,8 @@ routed_pair() {
 
 # iwarp_ours_pair: routed_pair in iWARP mode, and a0/a1 (auxiliary
 # devices) set, the model in iWARP mode with empty tables and no
-# connection node in either irdma.
+# connection node in either irdma (our irdma's debugfs iwarp; the stock
+# irdma, E810_RDMA_DRIVER=stock, has no such file).
 iwarp_ours_pair() {
 	local d a
 	routed_pair
@@ -918,6 +919,7 @@ iwarp_ours_pair() {
 		iw_tables_empty "$d" && ok "$d: APBVT and quad hash empty at start" ||
 			fail "$d: tables at start: $(iw_table "$d" apbvt_ports) / $(iw_table "$d" qhash_entries)"
 	done
+	[ "${E810_RDMA_DRIVER:-ours}" = stock ] && return 0
 	for a in "$a0" "$a1"; do
 		expect_eq "$a: cm_nodes at start" 0 "$(iwdbg "$a" cm_nodes)"
 	done
@@ -925,15 +927,21 @@ iwarp_ours_pair() {
 
 # iwarp_ours_teardown: the end of a scenario set up by iwarp_ours_pair:
 # within 30 s no connection node is left in either irdma (debugfs
-# iwarp), no offloaded connection in either function's model (conns),
-# APBVT and quad hash empty.
+# iwarp; under the stock irdma: no irdma QP), no offloaded connection in
+# either function's model (conns), APBVT and quad hash empty.
 iwarp_ours_teardown() {
 	local a d
-	for a in "$a0" "$a1"; do
-		wait_for "[ \"\$(iwdbg $a cm_nodes)\" = 0 ]" 30 &&
-			ok "$a: no connection node left" ||
-			fail "$a: nodes left: $(grep '^conn ' "/sys/kernel/debug/irdma/$a/iwarp" | tr '\n' ' ')"
-	done
+	if [ "${E810_RDMA_DRIVER:-ours}" = stock ]; then
+		wait_for "! rdma resource show qp 2>/dev/null | grep -q 'link irdma'" 30 &&
+			ok "no irdma QP left" ||
+			fail "irdma QPs left: $(rdma resource show qp | grep 'link irdma' | tr '\n' ' ')"
+	else
+		for a in "$a0" "$a1"; do
+			wait_for "[ \"\$(iwdbg $a cm_nodes)\" = 0 ]" 30 &&
+				ok "$a: no connection node left" ||
+				fail "$a: nodes left: $(grep '^conn ' "/sys/kernel/debug/irdma/$a/iwarp" | tr '\n' ' ')"
+		done
+	fi
 	for d in "$d0" "$d1"; do
 		wait_for "[ \"\$(iw_stat $d conns)\" = 0 ]" 30 &&
 			ok "$d: no offloaded connection left in the model" ||
