@@ -256,8 +256,8 @@ void e810_iw_qp_toe_loaded(E810Qp *qp, const uint64_t *ctx)
     tuple_of_ctx(ctx, &qp->toe);
 }
 
-void e810_iw_qp_destroyed(E810Core *core, const E810Qp *qp, uint32_t qp_id,
-                          uint64_t ctx_pa)
+void e810_iw_qp_remove_hash(E810Core *core, const E810Qp *qp,
+                            uint32_t qp_id, uint64_t ctx_pa)
 {
     E810Iwarp *iw = &core->rdma.iw;
     __le64 raw[E810_QP_CTX_SIZE / 8];

@@ -163,18 +163,20 @@ void e810_iw_receive(struct E810Core *core, E810IwRx where,
 
 /*
  * MODIFY_QP with TOECTXVALID of iWARP QP @qp loaded the TOE context in
- * @ctx (host order): keep its 4-tuple for e810_iw_qp_destroyed().
+ * @ctx (host order): keep its 4-tuple for e810_iw_qp_remove_hash().
  */
 void e810_iw_qp_toe_loaded(struct E810Qp *qp, const uint64_t *ctx);
 
 /*
- * DESTROY_QP with REMOVEHASHENTRY of iWARP QP @qp (host context at
- * @ctx_pa): the connection entry of its 4-tuple goes (upstream
- * irdma_cqp_qp_destroy_cmd()), the 4-tuple of the TOE context the device
- * loaded, else (never loaded) the one the host context names.
+ * MODIFY_QP or DESTROY_QP with REMOVEHASHENTRY of iWARP QP @qp (host
+ * context at @ctx_pa): the connection entry of its 4-tuple goes, and any
+ * entry steering to the QP (upstream irdma_next_iw_state() with
+ * del_hash, irdma_cqp_qp_destroy_cmd()). The 4-tuple is the one of the
+ * TOE context the device loaded, else (never loaded) the one the host
+ * context names.
  */
-void e810_iw_qp_destroyed(struct E810Core *core, const struct E810Qp *qp,
-                          uint32_t qp_id, uint64_t ctx_pa);
+void e810_iw_qp_remove_hash(struct E810Core *core, const struct E810Qp *qp,
+                            uint32_t qp_id, uint64_t ctx_pa);
 
 /* "name=value ..." counts and the tables' entries (QMP x-iwarp-tables). */
 int e810_iw_format_tables(struct E810Core *core, char *buf, size_t len);

@@ -6,9 +6,10 @@
  * copy for the data path in E810Qp and store it in the QP's HMC object as the
  * context cache would. RoCE RC and UD QPs are accepted, in iWARP mode also
  * iWARP and UDA QPs (create_type_ok()). MODIFY_QP takes only the state
- * transitions of qp_transitions[] (below). DESTROY_QP forgets the QP (with
- * REMOVEHASHENTRY also the quad hash entry of the 4-tuple it was last
- * given with TOECTXVALID, e810_iwarp.c); UPLOAD_CONTEXT
+ * transitions of qp_transitions[] (below), with REMOVEHASHENTRY also
+ * dropping the quad hash entry of the 4-tuple last given with
+ * TOECTXVALID (e810_iwarp.c). DESTROY_QP forgets the QP (with
+ * REMOVEHASHENTRY also that entry); UPLOAD_CONTEXT
  * writes the stored context back to the driver.
  *
  * FLUSH_WQES moves the QP to ERROR and flushes the requested queues
@@ -379,6 +380,10 @@ void e810_op_modify_qp(E810Core *core, const E810CqpWqe *w,
     if (type == E810_QP_TYPE_IWARP && (hdr & E810_CQPSQ_QP_TOECTXVALID)) {
         e810_iw_qp_toe_loaded(qp, ctx);
     }
+    if (type == E810_QP_TYPE_IWARP && (hdr & E810_CQPSQ_QP_REMOVEHASHENTRY)) {
+        /* irdma_terminate_done(): ERROR, and the entry the QP had. */
+        e810_iw_qp_remove_hash(core, qp, id, qp->ctx_pa);
+    }
     if (type == E810_QP_TYPE_IWARP) {
         /* Offload, FIN, Terminate or RST before the new state applies. */
         e810_iw_conn_modify(core, qp, next, hdr, e810_wqe(w, 8));
@@ -426,8 +431,8 @@ void e810_op_destroy_qp(E810Core *core, const E810CqpWqe *w,
             core->rdma.stats.destroy_live_qps++;
         }
         if (e810_wqe_hdr(w) & E810_CQPSQ_QP_REMOVEHASHENTRY) {
-            e810_iw_qp_destroyed(core, qp, qp - core->rdma.qp,
-                                 e810_wqe(w, E810_CQPSQ_QP_CTX_OFF));
+            e810_iw_qp_remove_hash(core, qp, qp - core->rdma.qp,
+                                   e810_wqe(w, E810_CQPSQ_QP_CTX_OFF));
         }
         e810_xport_qp_reset(core, qp - core->rdma.qp);
         e810_iw_conn_destroy(core, qp - core->rdma.qp);

@@ -609,6 +609,20 @@ static bool iw_modify(DpQp *qp, unsigned state, uint64_t extra)
 }
 
 /*
+ * conn_qp() whose TOE context the device loaded with the 4-tuple
+ * (MODIFY_QP with TOECTXVALID; in IDLE, so nothing is offloaded here),
+ * and whose host context then names no connection, as upstream writes
+ * it for TERMINATE and ERROR (irdma_sc_qp_setctx() without
+ * tcp_info_valid).
+ */
+static void toe_qp(Iw *t, DpCq *cq, DpQp *qp)
+{
+    conn_qp(t, cq, qp);
+    assert_true(iw_modify(qp, E810_QP_STATE_IDLE, E810_CQPSQ_QP_TOECTXVALID));
+    ctx_tuple(qp, false);
+}
+
+/*
  * The passive side of an offloaded connection whose QP ends through a
  * Terminate (upstream irdma_terminate_connection()): irdma_accept() left
  * the ILQ's connection entry to the QP (cm_node->qhash_set cleared), and
@@ -624,14 +638,29 @@ static void test_destroy_after_terminate_removes_hash_entry(void **state)
     DpCq cq;
     DpQp qp;
 
-    conn_qp(t, &cq, &qp);
-    /* The TOE context, loaded with the 4-tuple (IDLE: no offload here). */
-    assert_true(iw_modify(&qp, E810_QP_STATE_IDLE,
-                          E810_CQPSQ_QP_TOECTXVALID));
-    ctx_tuple(&qp, false);
+    toe_qp(t, &cq, &qp);
     assert_true(iw_modify(&qp, E810_QP_STATE_TERMINATE,
                           FIELD_PREP(E810_CQPSQ_QP_TERMACT, 3)));
     assert_true(iw_modify(&qp, E810_QP_STATE_ERROR, 0));
+    destroy_leaves_listener(t, &qp);
+}
+
+/*
+ * MODIFY_QP to ERROR with REMOVEHASHENTRY (upstream irdma_terminate_done()
+ * and the AEs that end a connection, irdma_next_iw_state() with del_hash)
+ * takes the entry of the loaded 4-tuple already; DESTROY_QP then finds
+ * none and succeeds.
+ */
+static void test_modify_removes_hash_entry(void **state)
+{
+    Iw *t = *state;
+    DpCq cq;
+    DpQp qp;
+
+    toe_qp(t, &cq, &qp);
+    assert_true(iw_modify(&qp, E810_QP_STATE_ERROR,
+                          E810_CQPSQ_QP_REMOVEHASHENTRY));
+    assert_int_equal(t->b->h[0]->core.rdma.iw.qhash_count, 1);
     destroy_leaves_listener(t, &qp);
 }
 
@@ -678,6 +707,8 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_destroy_after_terminate_removes_hash_entry, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_modify_removes_hash_entry,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(test_format_tables, setup, teardown),
     };
 
