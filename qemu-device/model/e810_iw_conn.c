@@ -863,6 +863,36 @@ void e810_iw_loop(E810Core *core, const uint8_t *frame, size_t len)
     }
 }
 
+int e810_iw_format_conns(E810Core *core, char *buf, size_t len)
+{
+    const E810IwConn *c;
+    size_t n = 0;
+    int r;
+
+    if (len) {
+        buf[0] = '\0';
+    }
+    for (c = core->iw ? core->iw->list : NULL; c; c = c->next) {
+        r = snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0,
+                     "%sqp=%u lport=%u rport=%u tcp=%u unacked=%u unsent=%u "
+                     "txq=%u rdq=%u ord_out=%u fin=%s fin_rcvd=%d "
+                     "rst_sent=%d term=%s failed=%d", n ? "; " : "",
+                     c->qp_id, c->o.lport, c->o.rport, c->tcp_state,
+                     c->snd_nxt - c->snd_una,
+                     c->tx_len - (c->snd_nxt - c->snd_una), c->txq_count,
+                     c->rdq_count, c->ord_out,
+                     c->fin_sent ? "sent" : c->fin_pending ? "pending" :
+                     "none", c->fin_rcvd, c->rst_sent,
+                     c->term_sent ? "sent" : c->term_rcvd ? "rcvd" : "none",
+                     c->failed);
+        if (r < 0) {
+            return -1;
+        }
+        n += r;
+    }
+    return n;
+}
+
 int e810_iw_format_stats(E810Core *core, char *buf, size_t len)
 {
     static const E810IwConnStats zero;

@@ -119,4 +119,13 @@ void e810_iw_fini(struct E810Core *core);
  */
 int e810_iw_format_stats(struct E810Core *core, char *buf, size_t len);
 
+/*
+ * One line per offloaded connection, for a scenario to print when a close
+ * hangs (QMP x-iwarp-conns): "qp=N lport=N rport=N tcp=N unacked=N
+ * unsent=N txq=N rdq=N ord_out=N fin=pending|sent|none fin_rcvd=0|1
+ * rst_sent=0|1 term=sent|rcvd|none failed=0|1", lines joined by "; ";
+ * "" without one. tcp is the AEQE's TCP state code (irdma defs.h).
+ */
+int e810_iw_format_conns(struct E810Core *core, char *buf, size_t len);
+
 #endif /* E810_IW_CONN_H */

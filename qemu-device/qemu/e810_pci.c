@@ -47,6 +47,9 @@
  *                             tx_dropped_injected=n retransmits=n ...
  *                             fpdus_rx=n fpdus_tx=n ... drop_ppm=n"
  *                             (e810_iw_format_stats())
+ *   x-iwarp-conns             each offloaded connection's TCP and RDMAP
+ *                             state, "qp=n lport=n ... failed=0; ..."
+ *                             (e810_iw_format_conns())
  *   x-core-stats              the device's counters, "pf_resets=n
  *                             core_resets=n global_resets=n valid_sds=n
  *                             ..." (e810_core_stats()); the e810 functions
@@ -727,6 +730,12 @@ static char *e810_get_iwarp_stats(Object *obj, Error **errp)
                               e810_iw_format_stats);
 }
 
+static char *e810_get_iwarp_conns(Object *obj, Error **errp)
+{
+    return e810_get_formatted(obj, errp, "x-iwarp-conns",
+                              e810_iw_format_conns);
+}
+
 static char *e810_get_core_stats(Object *obj, Error **errp)
 {
     return e810_get_formatted(obj, errp, "x-core-stats", e810_core_stats);
@@ -836,6 +845,10 @@ static void e810_class_init(ObjectClass *oc, void *data)
                                   e810_get_iwarp_stats, NULL);
     object_class_property_set_description(oc, "x-iwarp-stats",
         "debug: iWARP offloaded connections and counters, \"conns=n ...\"");
+    object_class_property_add_str(oc, "x-iwarp-conns",
+                                  e810_get_iwarp_conns, NULL);
+    object_class_property_set_description(oc, "x-iwarp-conns",
+        "debug: each offloaded iWARP connection's state, \"qp=n ...; ...\"");
     object_class_property_add_str(oc, "x-core-stats",
                                   e810_get_core_stats, NULL);
     object_class_property_set_description(oc, "x-core-stats",

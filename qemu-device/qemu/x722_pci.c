@@ -19,8 +19,9 @@
  *   x-stats       the model's counters, "name=value ..."
  *   x-pe-stats    the RDMA protocol engine's state and counters (CQP,
  *                 HMC counts, CEQs, AEQ, local MAC table), same format
- *   x-iwarp-tables, x-iwarp-stats  the engine's iWARP tables, ILQ and
- *                 connection counters, as e810's (docs/hw-model.md)
+ *   x-iwarp-tables, x-iwarp-stats, x-iwarp-conns  the engine's iWARP
+ *                 tables, ILQ and connection counters, each connection's
+ *                 state, as e810's (docs/hw-model.md)
  *
  * Migration and snapshots are refused, as for e810: guest memory is
  * registered with the device (the LAN HMC, the rings).
@@ -404,6 +405,12 @@ static char *x722_get_iwarp_stats(Object *obj, Error **errp)
                                  e810_iw_format_stats);
 }
 
+static char *x722_get_iwarp_conns(Object *obj, Error **errp)
+{
+    return x722_get_pe_formatted(obj, errp, "x-iwarp-conns",
+                                 e810_iw_format_conns);
+}
+
 static void x722_get_iwarp_drop_ppm(Object *obj, Visitor *v, const char *name,
                                     void *opaque, Error **errp)
 {
@@ -483,6 +490,10 @@ static void x722_class_init(ObjectClass *oc, void *data)
                                   x722_get_iwarp_stats, NULL);
     object_class_property_set_description(oc, "x-iwarp-stats",
         "debug: the engine's offloaded iWARP connections (as the E810's)");
+    object_class_property_add_str(oc, "x-iwarp-conns",
+                                  x722_get_iwarp_conns, NULL);
+    object_class_property_set_description(oc, "x-iwarp-conns",
+        "debug: each offloaded iWARP connection's state (as the E810's)");
     object_class_property_add(oc, "x-iwarp-drop-ppm", "uint32",
                               x722_get_iwarp_drop_ppm,
                               x722_set_iwarp_drop_ppm, NULL, NULL);

@@ -1473,6 +1473,46 @@ static void test_format_stats(void **state)
 }
 
 /*
+ * x-iwarp-conns: one line per offloaded connection with its ports, TCP
+ * state and what it still holds; the FIN the driver asks for shows as
+ * sent, an RST as rst_sent; nothing once the connection is gone.
+ */
+static void test_format_conns(void **state)
+{
+    Iw *w = iw_new(MODE_PLAIN);
+    E810Core *c0 = &HS(w, 0)->core;
+    char buf[512], want[192];
+    int n;
+
+    xfer(w, E810_OP_RDMA_WRITE, 5000, 91);
+    n = e810_iw_format_conns(c0, buf, sizeof(buf));
+    assert_true(n > 0 && (size_t)n < sizeof(buf));
+    assert_int_equal(e810_iw_format_conns(c0, NULL, 0), n);
+    assert_null(strchr(buf, ';'));
+    snprintf(want, sizeof(want), "qp=%u lport=%u rport=%u tcp=5 unacked=0 "
+             "unsent=0 txq=0 rdq=0 ord_out=0 fin=none fin_rcvd=0 rst_sent=0 "
+             "term=none failed=0", w->qp[0].id, PORT_A, PORT_B);
+    assert_string_equal(buf, want);
+    /* a short buffer gets what fits, terminated */
+    assert_int_equal(e810_iw_format_conns(c0, buf, 8), n);
+    assert_int_equal(strlen(buf), 7);
+    assert_true(modify(&w->qp[0], E810_QP_STATE_SQD, 0));
+    run(w);
+    e810_iw_format_conns(c0, buf, sizeof(buf));
+    assert_non_null(strstr(buf, " fin=sent "));
+    assert_true(modify(&w->qp[0], E810_QP_STATE_ERROR,
+                       E810_CQPSQ_QP_RESETCON));
+    run(w);
+    e810_iw_format_conns(c0, buf, sizeof(buf));
+    assert_non_null(strstr(buf, " tcp=1 "));
+    assert_non_null(strstr(buf, " rst_sent=1 "));
+    e810_iw_conn_destroy(c0, w->qp[0].id);
+    assert_int_equal(e810_iw_format_conns(c0, buf, sizeof(buf)), 0);
+    assert_string_equal(buf, "");
+    iw_free(w);
+}
+
+/*
  * The loss knob (e810_core_set_iwarp_drop_ppm()): both ends lose 2 % of
  * the segments they send (data, ACKs, READ requests and responses); the
  * engine's retransmission (fast retransmit, RTO with go-back-N) gets
@@ -1580,6 +1620,7 @@ int main(void)
         cmocka_unit_test(test_send_imm_refused),
         cmocka_unit_test(test_crc32c_fast),
         cmocka_unit_test(test_format_stats),
+        cmocka_unit_test(test_format_conns),
         cmocka_unit_test(test_drop_knob),
     };
 

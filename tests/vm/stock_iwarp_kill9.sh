@@ -42,6 +42,9 @@ show() {
 	for d in "${devs[@]}"; do
 		echo "  $d: $(e810_qom_str "$(e810_qom_id "$d")" x-iwarp-stats)"
 		echo "  $d: $(e810_qom_str "$(e810_qom_id "$d")" x-iwarp-tables)"
+		# each connection the engine holds: its TCP state, the FIN,
+		# what is unacknowledged or queued (a close that hangs)
+		echo "  $d conns: $(e810_qom_str "$(e810_qom_id "$d")" x-iwarp-conns)"
 	done
 }
 gone() {
