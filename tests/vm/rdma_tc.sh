@@ -25,11 +25,15 @@
 . "$E810_LIB"
 
 SIZE=4096
-RUN_S=10                # how long each pingpong should last
-# A pingpong's time limit: 40x its calibrated length, as a loaded host
+# How long each pingpong should last. The calibration runs on a host
+# whose load changes: a run calibrated while other guests were busy went
+# 2x faster once they were done, and ended during the change itself
+# (10 s was too short for that); 20 s leaves room for a 4x speed-up.
+RUN_S=20
+# A pingpong's time limit: 20x its calibrated length, as a loaded host
 # can slow a round trip that much; a stuck run is caught much sooner by
 # wait_sending (no packet from port 0 in STALL_S seconds).
-PP_LIMIT=$((RUN_S * 40 + 30))
+PP_LIMIT=$((RUN_S * 20 + 30))
 STALL_S=30
 
 modprobe ib_uverbs || fail "modprobe ib_uverbs"
