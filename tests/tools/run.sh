@@ -7,7 +7,8 @@
 #    directory; a runtime directory too long for any socket is refused
 #    with a message that says so;
 #  * the QEMU we built really listens on that socket and answers QMP when
-#    its node directory is ~300 bytes deep (skipped before the build).
+#    its node directory is ~300 bytes deep (skipped before the build);
+#  * the scenario lists, the debug-report filter and vcpu_stopped (below).
 # Ends with "tools: N passed, M failed[, S skipped]" (also in
 # build/tools-test/summary).
 
@@ -150,6 +151,18 @@ klog() {
 	bad "kernel_log keeps the early-boot KASAN reports"
 [ "$(klog "$T/late-kasan.dmesg")" = 2 ] && ok ||
 	bad "kernel_log drops a KASAN report outside early boot"
+
+# tools/vm runs a timed-out scenario once more when a vCPU of its guest
+# stopped (vcpu_stopped: an RCU stall on an idle CPU whose timer never
+# fired; the console of the 2026-11-30 case); a stall on a CPU that is
+# busy (dynticks nesting not 0: a driver spinning there) is a failure.
+stopped=tests/tools/data/vcpu-stopped.console
+sed 's|idle=\([0-9a-f]*\)/0/0x0|idle=\1/1/0x4000000000000000|' "$stopped" >"$T/busy.console"
+vstop() { bash -c 'eval "$(sed -n "/^vcpu_stopped()/,/^}/p" tools/vm)"; vcpu_stopped "$1"' vstop "$1"; }
+got=$(vstop "$stopped") && [ "$got" = "vCPU 1 stopped while idle (RCU stall, its timer never fired)" ] &&
+	ok || bad "vcpu_stopped on a stopped vCPU's console: '$got'"
+got=$(vstop "$T/busy.console") && bad "vcpu_stopped took a busy CPU's stall for a stopped vCPU: '$got'" || ok
+got=$(vstop tests/tools/data/early-boot-kasan.dmesg) && bad "vcpu_stopped on a log without a stall: '$got'" || ok
 
 echo "tools: $pass passed, $fail failed, $skip skipped" | tee "$T/summary"
 [ "$fail" = 0 ]
